@@ -1,0 +1,23 @@
+"""The relay: pairs two players and forwards their opaque moves over HTTP long-poll."""
+
+from __future__ import annotations
+
+from relay.config import Config
+from relay.errors import CODES, RelayError
+from relay.memory_store import MemoryStore
+from relay.store import Action, MatchInfo, Status, Store, StoreSettings, Ticket
+from relay.web_app import create_app
+
+__all__ = [
+    "CODES",
+    "Action",
+    "Config",
+    "MatchInfo",
+    "MemoryStore",
+    "RelayError",
+    "Status",
+    "Store",
+    "StoreSettings",
+    "Ticket",
+    "create_app",
+]

@@ -1,0 +1,146 @@
+"""`python -m relay`: runs the relay from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+from aiohttp import web
+
+from relay.config import Config
+from relay.store import Store, StoreSettings
+from relay.web_app import create_app
+
+__all__ = ["main", "parse_args"]
+
+ACCESS_FORMAT = '%a "%r" %s %b %Tfs'
+"""Access log line: client, request line (no token ever travels in it), status, size, time."""
+
+
+def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
+    """Returns the relay's settings and unix socket path from command-line arguments."""
+    d = Config()
+    s = StoreSettings()
+    p = argparse.ArgumentParser(
+        prog="python -m relay",
+        description="Pairs two players and relays their moves over HTTP long-poll.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--host", default=d.host, help="address to listen on")
+    p.add_argument("--port", type=int, default=d.port, help="TCP port to listen on")
+    p.add_argument("--unix", metavar="PATH", help="listen on this unix socket instead of TCP")
+    p.add_argument("--hold", type=float, default=d.hold, help="seconds a poll is held open")
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=s.grace,
+        help="seconds without polling before a seat abandons",
+    )
+    p.add_argument(
+        "--keep", type=float, default=s.keep, help="seconds a finished match stays readable"
+    )
+    p.add_argument(
+        "--max-waiting",
+        type=int,
+        default=s.max_waiting,
+        help="matches that may wait for a player, per game key",
+    )
+    p.add_argument("--max-move", type=int, default=d.max_move, help="longest move, in characters")
+    p.add_argument(
+        "--max-body", type=int, default=d.max_body, help="largest request body, in bytes"
+    )
+    p.add_argument(
+        "--seeks-per-minute",
+        type=int,
+        default=d.seeks_per_minute,
+        help="seeks per client address per minute",
+    )
+    p.add_argument(
+        "--polls-per-seat",
+        type=int,
+        default=d.polls_per_seat,
+        help="polls one seat may hold open at once",
+    )
+    p.add_argument(
+        "--store",
+        default=d.store_url,
+        help="'memory', or redis://host:port/db or unix:///path for Redis",
+    )
+    p.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    p.add_argument(
+        "--log-level",
+        default=d.log_level,
+        choices=["debug", "info", "warning", "error"],
+        help="logging level",
+    )
+    a = p.parse_args(argv)
+    try:
+        config = Config(
+            host=a.host,
+            port=a.port,
+            hold=a.hold,
+            store=StoreSettings(grace=a.grace, keep=a.keep, max_waiting=a.max_waiting),
+            max_move=a.max_move,
+            max_body=a.max_body,
+            seeks_per_minute=a.seeks_per_minute,
+            polls_per_seat=a.polls_per_seat,
+            store_url=a.store,
+            access_log=not a.no_access_log,
+            log_level=a.log_level,
+        )
+    except ValueError as exc:
+        p.error(str(exc))
+    return config, a.unix
+
+
+def open_store(config: Config) -> Store | None:
+    """Returns the store named by config.store_url (None for the embedded memory store)."""
+    if config.store_url == "memory":
+        return None
+    raise SystemExit(f"error: unknown store {config.store_url!r}; use 'memory'")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Runs the relay until SIGINT or SIGTERM, then answers held polls and exits."""
+    config, unix = parse_args(argv)
+    logging.basicConfig(
+        level=config.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        stream=sys.stderr,
+    )
+    store = open_store(config)
+    app = create_app(config, store)
+    where = f"unix:{unix}" if unix else f"http://{config.host}:{config.port}"
+    logging.getLogger("relay").info(
+        "relay listening on %s (store %s, hold %ss, grace %ss)",
+        where,
+        config.store_url,
+        config.hold,
+        config.store.grace,
+    )
+    web.run_app(
+        app,
+        host=None if unix else config.host,
+        port=None if unix else config.port,
+        path=unix,
+        access_log=logging.getLogger("relay.access") if config.access_log else None,
+        access_log_format=ACCESS_FORMAT,
+        shutdown_timeout=config.hold + 5,
+        print=None,
+        loop=_new_loop(),
+    )
+
+
+def _new_loop() -> asyncio.AbstractEventLoop:
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
+if __name__ == "__main__":
+    main()

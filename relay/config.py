@@ -1,0 +1,49 @@
+"""The relay's settings: every limit and timing, with documented defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from relay.store import StoreSettings
+
+__all__ = ["Config"]
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything `python -m relay` can be told; the defaults are the documented ones."""
+
+    host: str = "0.0.0.0"
+    """Address to listen on."""
+    port: int = 8080
+    """TCP port to listen on."""
+    hold: float = 25.0
+    """Seconds a poll is held open when there is nothing new (keep it below the proxy's)."""
+    store: StoreSettings = field(default_factory=StoreSettings)
+    """Grace, keep and waiting-match limit, enforced by the store."""
+    max_move: int = 4096
+    """Longest move text, in characters."""
+    max_body: int = 32768
+    """Largest request body, in bytes."""
+    seeks_per_minute: int = 30
+    """Seeks one client address may make per minute."""
+    polls_per_seat: int = 2
+    """Polls one seat may hold open at once (per relay process)."""
+    store_url: str = "memory"
+    """Where matches live: 'memory' (embedded) or a Redis URL."""
+    access_log: bool = True
+    """Whether to log each request (method, path, status, time; never a token)."""
+    log_level: str = "info"
+    """Logging level name."""
+
+    def __post_init__(self) -> None:
+        if self.hold < 0:
+            raise ValueError(f"hold must be >= 0, not {self.hold!r}")
+        if self.store.grace <= self.hold:
+            raise ValueError(
+                f"grace ({self.store.grace!r} s) must be longer than hold ({self.hold!r} s), "
+                "or seats that poll steadily would be taken for gone"
+            )
+        for name in ("max_move", "max_body", "seeks_per_minute", "polls_per_seat"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, not {getattr(self, name)!r}")

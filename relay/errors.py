@@ -1,0 +1,59 @@
+"""Error codes of the wire protocol and the exception that carries them."""
+
+from __future__ import annotations
+
+__all__ = ["CODES", "RelayError"]
+
+#: Every error code the relay answers with, its HTTP status and what it means.
+CODES: dict[str, tuple[int, str]] = {
+    # request/...: the request itself is malformed.
+    "request/bad_json": (400, "The body is not valid JSON (UTF-8)."),
+    "request/invalid": (400, "A field is missing, of the wrong type or out of range."),
+    "request/content_type": (415, "The body must be sent as application/json."),
+    "request/too_large": (413, "The body is larger than the relay accepts."),
+    "request/timeout": (408, "The request was not received in time."),
+    # route/...: no such endpoint.
+    "route/not_found": (404, "No endpoint at this path."),
+    "route/method": (405, "This endpoint does not take this method."),
+    # auth/...: the seat token.
+    "auth/required": (401, "This call needs the seat token in 'Authorization: Bearer <token>'."),
+    "auth/bad_token": (403, "The token is not a seat token of this match."),
+    # match/...: the match as a whole.
+    "match/unknown": (404, "No match with this id (never existed, or expired after it ended)."),
+    "match/expired": (410, "The seek was cancelled, or dropped as its seeker stopped polling."),
+    "match/not_started": (409, "The match is still waiting for a second player."),
+    "match/started": (409, "The match has started; a seek can be cancelled only while waiting."),
+    "match/ending": (409, "The last move ended the game; only the partner's confirm is expected."),
+    "match/finished": (409, "The match is over and accepts nothing more."),
+    "match/not_ending": (409, "No game-over move is waiting to be confirmed."),
+    # room/...: private rooms.
+    "room/full": (409, "Two players already hold this room."),
+    "room/version_mismatch": (409, "The player waiting in this room seeks another game version."),
+    # turn/...: the turn rule.
+    "turn/not_yours": (409, "It is the other seat's turn."),
+    "turn/stale": (409, "'after' is not the number of the match's last event."),
+    # move/...: the move text.
+    "move/too_long": (413, "The move is longer than the relay accepts."),
+    # limit/...: rate and capacity limits; the answer carries Retry-After.
+    "limit/seeks": (429, "Too many seeks from this client; retry after the given time."),
+    "limit/polls": (429, "Too many polls held at once for this seat."),
+    "limit/waiting": (429, "Too many matches waiting for players of this game."),
+    # server/...: the relay itself.
+    "server/unavailable": (503, "The match store cannot be reached; retry shortly."),
+    "server/shutting_down": (503, "The relay is shutting down; retry on another process."),
+    "server/internal": (500, "An unexpected error; it has been logged."),
+}
+
+
+class RelayError(Exception):
+    """Raised when a request cannot be served; carries a documented error code."""
+
+    def __init__(self, code: str, message: str = "", retry_after: float | None = None) -> None:
+        self.code = code
+        self.status = CODES[code][0]
+        self.message = message or CODES[code][1]
+        self.retry_after = retry_after
+        super().__init__(f"{code}: {self.message}")
+
+    def __repr__(self) -> str:
+        return f"RelayError({self.code!r}, {self.message!r})"

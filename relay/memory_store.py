@@ -1,0 +1,351 @@
+"""The embedded store: every match in this process's memory; nothing to install."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+from collections import deque
+
+from relay.errors import RelayError
+from relay.store import (
+    Action,
+    Event,
+    MatchInfo,
+    Status,
+    StoreSettings,
+    Ticket,
+    ended_event,
+    hash_token,
+    move_event,
+    new_match_id,
+    new_token,
+    pass_event,
+    started_event,
+)
+
+__all__ = ["MemoryStore"]
+
+_Done = tuple[int, str, str, bool, bool]
+"""What an event records of the write that made it: seat, kind, move, end, agree."""
+
+_NO_WRITE: _Done = (-1, "", "", False, False)
+
+
+class _Match:
+    """One match and its log; only MemoryStore touches it."""
+
+    __slots__ = (
+        "done",
+        "ender",
+        "events",
+        "first",
+        "game",
+        "hashes",
+        "id",
+        "room",
+        "seen",
+        "since",
+        "status",
+        "turn",
+        "version",
+        "waiters",
+    )
+
+    def __init__(self, game: str, version: str, room: str | None, now: float) -> None:
+        self.id = new_match_id()
+        self.game = game
+        self.version = version
+        self.room = room
+        self.status = Status.WAITING
+        self.hashes: list[str] = ["", ""]
+        self.seen: list[float] = [now, now]
+        self.since = now
+        self.events: list[Event] = []
+        self.done: list[_Done] = []
+        self.turn: int | None = None
+        self.first: int | None = None
+        self.ender = -1
+        self.waiters: list[asyncio.Future[None]] = []
+
+    def append(self, event: Event, done: _Done) -> int:
+        """Adds an event to the log and wakes every poll waiting for it."""
+        self.events.append(event)
+        self.done.append(done)
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        return len(self.events)
+
+
+class MemoryStore:
+    """Keeps matches in memory: fast, single-process, lost on restart."""
+
+    def __init__(self, settings: StoreSettings | None = None) -> None:
+        self.settings = settings or StoreSettings()
+        self._matches: dict[str, _Match] = {}
+        self._queues: dict[tuple[str, str], deque[_Match]] = {}
+        self._rooms: dict[tuple[str, str], _Match] = {}
+        self._waiting: dict[str, int] = {}
+        self._closing = False
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _get(self, match: str) -> _Match:
+        found = self._matches.get(match)
+        if found is None:
+            raise RelayError("match/unknown", f"No match {match!r}.")
+        if found.status is Status.EXPIRED:
+            raise RelayError("match/expired")
+        return found
+
+    def _seat(self, found: _Match, token: str) -> int:
+        digest = hash_token(token)
+        zero = hmac.compare_digest(digest, found.hashes[0])
+        one = hmac.compare_digest(digest, found.hashes[1])
+        if zero:
+            return 0
+        if one:
+            return 1
+        raise RelayError("auth/bad_token")
+
+    async def poll(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[int | None, list[Event]]:
+        """Returns the reader's seat and the events above after; marks a seat present."""
+        found = self._get(match)
+        seat = None
+        if token is not None:
+            seat = self._seat(found, token)
+            found.seen[seat] = now
+        return seat, found.events[after:]
+
+    async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
+        """Returns the events above after once there are any, or [] after timeout."""
+        found = self._get(match)
+        if len(found.events) > after or self._closing or timeout <= 0:
+            return found.events[after:]
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        found.waiters.append(waiter)
+        timer = asyncio.get_running_loop().call_later(timeout, _settle, waiter)
+        try:
+            await waiter
+        finally:
+            timer.cancel()
+            if not waiter.done():
+                waiter.cancel()
+        if found.status is Status.EXPIRED:
+            raise RelayError("match/expired")
+        return found.events[after:]
+
+    async def info(self, match: str) -> MatchInfo:
+        """Returns a summary of the match."""
+        found = self._get(match)
+        return MatchInfo(
+            match=found.id,
+            game=found.game,
+            version=found.version,
+            room=found.room,
+            status=found.status,
+            turn=found.turn if found.status is Status.PLAYING else None,
+            last=len(found.events),
+            first=found.first,
+        )
+
+    async def counts(self) -> dict[Status, int]:
+        """Returns how many matches are in each status."""
+        counts = dict.fromkeys(Status, 0)
+        for found in self._matches.values():
+            counts[found.status] += 1
+        return counts
+
+    # -- pairing ---------------------------------------------------------------------------
+
+    async def seek(self, game: str, version: str, room: str | None, now: float) -> Ticket:
+        """Joins the oldest compatible waiting match, or opens a new one."""
+        if room is not None:
+            held = self._rooms.get((game, room))
+            if held is not None and held.status is Status.WAITING and self._is_stale(held, now):
+                self._expire(held, now)
+            if held is not None and held.status is Status.WAITING:
+                if held.version != version:
+                    raise RelayError(
+                        "room/version_mismatch",
+                        f"Room {room!r} waits for {game!r} version {held.version!r}, "
+                        f"not {version!r}.",
+                    )
+                return self._join(held, now)
+            if held is not None and held.status in (Status.PLAYING, Status.ENDING):
+                raise RelayError("room/full", f"Room {room!r} of {game!r} is full.")
+            ticket = self._open(game, version, room, now)
+            self._rooms[(game, room)] = self._matches[ticket.match]
+            return ticket
+        queue = self._queues.setdefault((game, version), deque())
+        while queue:
+            oldest = queue.popleft()
+            if oldest.status is not Status.WAITING:
+                continue
+            if self._is_stale(oldest, now):
+                self._expire(oldest, now)
+                continue
+            return self._join(oldest, now)
+        ticket = self._open(game, version, None, now)
+        queue.append(self._matches[ticket.match])
+        return ticket
+
+    def _is_stale(self, found: _Match, now: float) -> bool:
+        return found.seen[0] + self.settings.grace < now
+
+    def _open(self, game: str, version: str, room: str | None, now: float) -> Ticket:
+        if self._waiting.get(game, 0) >= self.settings.max_waiting:
+            raise RelayError(
+                "limit/waiting",
+                f"{self.settings.max_waiting} matches of {game!r} are waiting.",
+                retry_after=self.settings.grace,
+            )
+        opened = _Match(game, version, room, now)
+        token = new_token()
+        opened.hashes[0] = hash_token(token)
+        self._matches[opened.id] = opened
+        self._waiting[game] = self._waiting.get(game, 0) + 1
+        return Ticket(opened.id, 0, token)
+
+    def _join(self, found: _Match, now: float) -> Ticket:
+        token = new_token()
+        found.hashes[1] = hash_token(token)
+        found.seen[1] = now
+        found.status = Status.PLAYING
+        found.since = now
+        found.first = found.turn = secrets.randbelow(2)
+        self._waiting[found.game] -= 1
+        found.append(started_event(1, found.first), _NO_WRITE)
+        return Ticket(found.id, 1, token)
+
+    def _expire(self, found: _Match, now: float) -> None:
+        found.status = Status.EXPIRED
+        found.since = now
+        self._waiting[found.game] -= 1
+        if found.room is not None and self._rooms.get((found.game, found.room)) is found:
+            del self._rooms[(found.game, found.room)]
+        for waiter in found.waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        found.waiters.clear()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    async def act(self, match: str, token: str, action: Action, now: float) -> int:
+        """Applies a seat's action once and returns the number of its event."""
+        found = self._matches.get(match)
+        if found is None:
+            raise RelayError("match/unknown", f"No match {match!r}.")
+        seat = self._seat(found, token)
+        found.seen[seat] = now
+        status = found.status
+        kind = action.kind
+        if kind == "cancel":
+            if status is Status.EXPIRED:
+                return 0
+            if status is not Status.WAITING:
+                raise RelayError("match/started")
+            self._expire(found, now)
+            return 0
+        if status is Status.EXPIRED:
+            raise RelayError("match/expired")
+        if status is Status.WAITING:
+            raise RelayError("match/not_started")
+        done: _Done = (seat, kind, action.move, action.end, action.agree)
+        events = found.events
+        if kind == "resign":
+            if status is Status.FINISHED:
+                if found.done[-1][:2] == (seat, "resign"):
+                    return len(events)
+                raise RelayError("match/finished")
+            return self._finish(found, "resigned", seat, done, now)
+        after = action.after if action.after is not None else -1
+        if 0 <= after < len(events):
+            if found.done[after] == done:
+                return after + 1
+            if status is Status.FINISHED:
+                raise RelayError("match/finished")
+            raise RelayError(
+                "turn/stale", f"'after' is {after} but the last event is {len(events)}."
+            )
+        if after != len(events):
+            raise RelayError(
+                "turn/stale", f"'after' is {after} but the last event is {len(events)}."
+            )
+        if status is Status.FINISHED:
+            raise RelayError("match/finished")
+        if kind == "confirm":
+            if status is not Status.ENDING:
+                raise RelayError("match/not_ending")
+            if seat == found.ender:
+                raise RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
+            return self._finish(found, "agreed" if action.agree else "disputed", seat, done, now)
+        if status is Status.ENDING:
+            raise RelayError("match/ending")
+        if found.turn != seat:
+            raise RelayError("turn/not_yours")
+        seq = after + 1
+        found.turn = 1 - seat
+        if kind == "pass":
+            return found.append(pass_event(seq, seat), done)
+        if action.end:
+            found.status = Status.ENDING
+            found.ender = seat
+            found.since = now
+        return found.append(move_event(seq, seat, action.move, action.end), done)
+
+    def _finish(self, found: _Match, reason: str, seat: int, done: _Done, now: float) -> int:
+        found.status = Status.FINISHED
+        found.since = now
+        found.turn = None
+        if found.room is not None and self._rooms.get((found.game, found.room)) is found:
+            del self._rooms[(found.game, found.room)]
+        return found.append(ended_event(len(found.events) + 1, reason, seat), done)
+
+    # -- housekeeping ----------------------------------------------------------------------
+
+    async def reap(self, now: float) -> int:
+        """Ends matches whose seats stopped polling, drops stale seeks, forgets old matches."""
+        grace, keep = self.settings.grace, self.settings.keep
+        changed = 0
+        for found in list(self._matches.values()):
+            status = found.status
+            if status is Status.WAITING:
+                if found.seen[0] + grace < now:
+                    self._expire(found, now)
+                    changed += 1
+            elif status is Status.PLAYING:
+                absent = min((0, 1), key=lambda seat: found.seen[seat])
+                if found.seen[absent] + grace < now:
+                    self._finish(found, "abandoned", absent, _NO_WRITE, now)
+                    changed += 1
+            elif status is Status.ENDING:
+                partner = 1 - found.ender
+                if found.since + grace < now or found.seen[partner] + grace < now:
+                    self._finish(found, "unconfirmed", partner, _NO_WRITE, now)
+                    changed += 1
+            elif found.since + keep < now:
+                del self._matches[found.id]
+                changed += 1
+        return changed
+
+    async def wake_all(self) -> None:
+        """Answers every wait held in this process at once, and holds no new ones."""
+        self._closing = True
+        for found in self._matches.values():
+            waiters, found.waiters = found.waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    async def close(self) -> None:
+        """Releases nothing: the memory store holds no connections."""
+
+
+def _settle(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)

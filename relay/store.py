@@ -1,0 +1,167 @@
+"""The store interface: the one source of truth for matches and their event logs."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal, Protocol
+
+import orjson
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "Event",
+    "MatchInfo",
+    "Status",
+    "Store",
+    "StoreSettings",
+    "Ticket",
+    "hash_token",
+    "new_match_id",
+    "new_token",
+]
+
+Seat = int
+"""A seat of a match: 0 (the first seeker) or 1 (the second)."""
+
+Event = bytes
+"""One event of a match's log, as the JSON object text sent on the wire."""
+
+ActionKind = Literal["move", "pass", "resign", "confirm", "cancel"]
+"""What a seat can do to a match."""
+
+
+class Status(StrEnum):
+    """The life of a match."""
+
+    WAITING = "waiting"
+    """One seat taken; waiting for a second seeker."""
+    PLAYING = "playing"
+    """Both seats taken; the seat whose turn it is may move or pass."""
+    ENDING = "ending"
+    """A move ended the game; the partner is to agree or dispute."""
+    FINISHED = "finished"
+    """Over; the log ends with an 'ended' event. Readable until it expires."""
+    EXPIRED = "expired"
+    """A seek that was cancelled or dropped before anyone joined."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """The answer to a seek: the match, the seat taken and its secret token."""
+
+    match: str
+    seat: Seat
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A write by a seat: a move, a pass, a resignation, a confirm of game over, a cancel."""
+
+    kind: ActionKind
+    after: int | None = None
+    move: str = ""
+    end: bool = False
+    agree: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """A summary of one match, for spectators and resuming clients."""
+
+    match: str
+    game: str
+    version: str
+    room: str | None
+    status: Status
+    turn: Seat | None
+    last: int
+    first: Seat | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSettings:
+    """The timings and capacity a store enforces, the same in every relay process."""
+
+    grace: float = 60.0
+    """Seconds a seat may go without polling before it abandons (or its seek is dropped)."""
+    keep: float = 3600.0
+    """Seconds a finished or expired match stays readable before it is forgotten."""
+    max_waiting: int = 1000
+    """Matches that may wait for a second player, per game key."""
+
+
+class Store(Protocol):
+    """Holds every match; every relay process sharing a store may answer any request."""
+
+    async def seek(self, game: str, version: str, room: str | None, now: float) -> Ticket:
+        """Joins the oldest compatible waiting match, or opens a new one, and returns the seat."""
+
+    async def poll(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[Seat | None, list[Event]]:
+        """Returns the reader's seat (None for a spectator) and the events numbered above after.
+
+        A seat's poll also marks it present (see reap)."""
+
+    async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
+        """Returns the events numbered above after once there are any, or [] after timeout."""
+
+    async def act(self, match: str, token: str, action: Action, now: float) -> int:
+        """Applies a seat's action once and returns the number of its event."""
+
+    async def info(self, match: str) -> MatchInfo:
+        """Returns a summary of the match."""
+
+    async def reap(self, now: float) -> int:
+        """Ends matches whose seats stopped polling, drops stale seeks, forgets old matches.
+
+        Returns how many matches it changed."""
+
+    async def counts(self) -> dict[Status, int]:
+        """Returns how many matches are in each status."""
+
+    async def wake_all(self) -> None:
+        """Answers every wait held in this process at once (used at shutdown)."""
+
+    async def close(self) -> None:
+        """Releases the store's connections."""
+
+
+def new_match_id() -> str:
+    """Returns a fresh, unguessable match id."""
+    return secrets.token_urlsafe(12)
+
+
+def new_token() -> str:
+    """Returns a fresh seat token (256 random bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """Returns the digest a store keeps in place of a token (tokens are never stored)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def started_event(seq: int, first: Seat) -> Event:
+    """Returns the event that opens play, giving the turn to `first`."""
+    return orjson.dumps({"seq": seq, "type": "started", "first": first})
+
+
+def move_event(seq: int, seat: Seat, move: str, end: bool) -> Event:
+    """Returns the event carrying a seat's move, byte-exact."""
+    return orjson.dumps({"seq": seq, "type": "move", "seat": seat, "move": move, "end": end})
+
+
+def pass_event(seq: int, seat: Seat) -> Event:
+    """Returns the event of a seat passing its turn."""
+    return orjson.dumps({"seq": seq, "type": "pass", "seat": seat})
+
+
+def ended_event(seq: int, reason: str, seat: Seat) -> Event:
+    """Returns the last event of a match: why it ended and which seat that is about."""
+    return orjson.dumps({"seq": seq, "type": "ended", "reason": reason, "seat": seat})

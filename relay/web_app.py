@@ -1,0 +1,121 @@
+"""The relay's aiohttp application: routes, error answers and background work."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import orjson
+from aiohttp import web
+
+from relay import web_handlers as h
+from relay.config import Config
+from relay.errors import CODES, RelayError
+from relay.memory_store import MemoryStore
+from relay.metrics import RelayMetrics
+from relay.openapi import openapi
+from relay.store import Store
+from relay.web_limits import RateLimiter
+from relay.web_state import CONFIG, HELD, LIMITER, METRICS, STORE
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("relay")
+
+_HTTP_CODES = {404: "route/not_found", 405: "route/method", 413: "request/too_large"}
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def error_response(error: RelayError) -> web.Response:
+    """Returns the JSON answer for an error: {"error": {"code": ..., "message": ...}}."""
+    headers = {"Content-Type": "application/json"}
+    if error.retry_after is not None:
+        headers["Retry-After"] = h.retry_after_header(error.retry_after)
+    body = orjson.dumps({"error": {"code": error.code, "message": error.message}})
+    return web.Response(body=body, status=error.status, headers=headers)
+
+
+@web.middleware
+async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Turns every failure into a documented JSON error; logs the unexpected ones."""
+    try:
+        return await handler(request)
+    except RelayError as error:
+        request.app[METRICS].errors.labels(error.code).inc()
+        return error_response(error)
+    except web.HTTPException as exc:
+        code = _HTTP_CODES.get(exc.status)
+        if code is None:
+            raise
+        message = CODES[code][1]
+        if exc.status == 413:
+            message = f"The body is larger than {request.app[CONFIG].max_body} bytes."
+        request.app[METRICS].errors.labels(code).inc()
+        return error_response(RelayError(code, message))
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        request.app[METRICS].errors.labels("server/internal").inc()
+        return error_response(RelayError("server/internal"))
+
+
+async def _openapi(request: web.Request) -> web.Response:
+    return web.Response(body=openapi(), headers={"Content-Type": "application/json"})
+
+
+def create_app(config: Config | None = None, store: Store | None = None) -> web.Application:
+    """Returns the relay application; the memory store unless another is given."""
+    config = config or Config()
+    app = web.Application(middlewares=[errors_as_json], client_max_size=config.max_body)
+    app[CONFIG] = config
+    app[STORE] = store if store is not None else MemoryStore(config.store)
+    app[METRICS] = RelayMetrics()
+    app[LIMITER] = RateLimiter(config.seeks_per_minute)
+    app[HELD] = {}
+    app.router.add_post("/v1/seek", h.seek)
+    app.router.add_get("/v1/matches/{match}/events", h.events)
+    app.router.add_post("/v1/matches/{match}/moves", h.move)
+    app.router.add_post("/v1/matches/{match}/pass", h.pass_turn)
+    app.router.add_post("/v1/matches/{match}/confirm", h.confirm)
+    app.router.add_post("/v1/matches/{match}/resign", h.resign)
+    app.router.add_post("/v1/matches/{match}/cancel", h.cancel)
+    app.router.add_get("/v1/matches/{match}", h.match_info)
+    app.router.add_get("/v1/openapi.json", _openapi)
+    app.router.add_get("/healthz", h.healthz)
+    app.router.add_get("/metrics", h.metrics)
+    app.cleanup_ctx.append(_reaper)
+    app.on_shutdown.append(_answer_held_polls)
+    return app
+
+
+async def _reaper(app: web.Application) -> AsyncIterator[None]:
+    """Runs the store's housekeeping: abandonment, dropped seeks, expiry."""
+    store = app[STORE]
+    every = min(1.0, app[CONFIG].store.grace / 4)
+
+    async def loop() -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await store.reap(time.time())
+            except RelayError as error:
+                log.warning("housekeeping skipped: %s", error)
+            except Exception:
+                log.exception("housekeeping failed")
+
+    task = asyncio.create_task(loop())
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await store.close()
+
+
+async def _answer_held_polls(app: web.Application) -> None:
+    """At shutdown, answers every held poll with what it has instead of cutting it."""
+    await app[STORE].wake_all()

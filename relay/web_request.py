@@ -1,0 +1,93 @@
+"""Reading requests: the JSON body, the seat token and typed fields, with clear errors."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from relay.errors import RelayError
+
+__all__ = ["bearer", "int_field", "json_body", "name_field", "query_int", "require_bearer"]
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+"""Game keys, versions and room names: 1 to 64 letters, digits, '.', '_' or '-'."""
+
+NOT_JSON = "Send the body as JSON with 'Content-Type: application/json', not {!r}."
+NOT_OBJECT = "The body must be a JSON object, not {}."
+
+
+async def json_body(request: web.Request) -> dict[str, Any]:
+    """Returns the request's body as a JSON object, or raises a request/... error."""
+    ctype = request.content_type
+    if ctype != "application/json":
+        raise RelayError("request/content_type", NOT_JSON.format(ctype))
+    raw = await request.read()
+    if not raw:
+        return {}
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise RelayError("request/bad_json", f"The body is not valid JSON: {exc}.") from None
+    if not isinstance(body, dict):
+        raise RelayError("request/invalid", NOT_OBJECT.format(type(body).__name__))
+    return body
+
+
+def bearer(request: web.Request) -> str | None:
+    """Returns the seat token of 'Authorization: Bearer <token>', or None when there is none."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise RelayError("auth/required", "The Authorization header must be 'Bearer <token>'.")
+    return token
+
+
+def require_bearer(request: web.Request) -> str:
+    """Returns the seat token, which this call requires."""
+    token = bearer(request)
+    if token is None:
+        raise RelayError("auth/required")
+    return token
+
+
+def name_field(body: dict[str, Any], key: str, *, required: bool) -> str | None:
+    """Returns a game key, version or room name field, checked against NAME."""
+    value = body.get(key)
+    if value is None:
+        if required:
+            raise RelayError("request/invalid", f"The field {key!r} is required.")
+        return None
+    if not isinstance(value, str) or NAME.fullmatch(value) is None:
+        raise RelayError(
+            "request/invalid",
+            f"The field {key!r} must be 1 to 64 letters, digits, '.', '_' or '-', not {value!r}.",
+        )
+    return value
+
+
+def int_field(body: dict[str, Any], key: str) -> int:
+    """Returns a required non-negative integer field."""
+    value = body.get(key)
+    if type(value) is not int or value < 0:
+        raise RelayError(
+            "request/invalid", f"The field {key!r} must be a whole number >= 0, not {value!r}."
+        )
+    return value
+
+
+def query_int(request: web.Request, key: str, default: int) -> int:
+    """Returns a non-negative integer query parameter."""
+    raw = request.query.get(key)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        raise RelayError(
+            "request/invalid", f"The parameter {key!r} must be a whole number >= 0, not {raw!r}."
+        )
+    return int(raw)
