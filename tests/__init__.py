@@ -1,0 +1,1 @@
+"""The test suite: store conformance, relay end to end, SDK, examples, browser, hosting."""

@@ -1,0 +1,1 @@
+"""Helpers the tests share: real relay processes and the components tests need."""

@@ -1,0 +1,97 @@
+"""Starts a real relay (`python -m relay`) as a subprocess on a free port, and stops it by PID."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+
+__all__ = ["RelayProcess", "free_port"]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """Returns a TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class RelayProcess:
+    """A relay subprocess on 127.0.0.1; use as a context manager."""
+
+    def __init__(self, *args: str, port: int | None = None, env: dict[str, str] | None = None):
+        self.port = port or free_port()
+        self.args = [
+            sys.executable,
+            "-m",
+            "relay",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            *args,
+        ]
+        self.env = {**os.environ, **(env or {})}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(os.environ.get("RELAY_TEST_LOGS", "/tmp")) / f"relay-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        """Returns the relay's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 15.0) -> RelayProcess:
+        """Starts the process and waits until /healthz answers."""
+        log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            self.args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"relay exited with {self.proc.returncode}: {self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"relay did not answer /healthz within {timeout} s: {self.log()}")
+
+    def log(self) -> str:
+        """Returns what the relay printed so far."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 40.0) -> int | None:
+        """Stops the process by PID (SIGTERM, then SIGKILL) and returns its exit code."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        return self.proc.returncode
+
+    def __enter__(self) -> RelayProcess:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
