@@ -69,6 +69,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         default=d.store_url,
         help="'memory', or redis://host:port/db or unix:///path for Redis",
     )
+    p.add_argument("--no-pages", action="store_true",
+                   help="serve no web pages at / (when nginx serves them)")
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.add_argument(
         "--log-level",
@@ -88,6 +90,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             seeks_per_minute=a.seeks_per_minute,
             polls_per_seat=a.polls_per_seat,
             store_url=a.store,
+            pages=not a.no_pages,
             access_log=not a.no_access_log,
             log_level=a.log_level,
         )

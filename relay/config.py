@@ -31,6 +31,8 @@ class Config:
     """Polls one seat may hold open at once (per relay process)."""
     store_url: str = "memory"
     """Where matches live: 'memory' (embedded) or a Redis URL."""
+    pages: bool = True
+    """Whether to serve the web pages and the JavaScript host at / (off behind nginx)."""
     access_log: bool = True
     """Whether to log each request (method, path, status, time; never a token)."""
     log_level: str = "info"
