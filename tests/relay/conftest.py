@@ -1,0 +1,31 @@
+"""Fixtures of the relay tests: a store of each kind, and an in-process relay client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from relay import MemoryStore, Store, StoreSettings
+
+SETTINGS = StoreSettings(grace=10.0, keep=100.0, max_waiting=5)
+"""Store settings of the conformance suite; tests drive `now` by hand, so no test waits them."""
+
+STORE_KINDS = ["memory", "redis"]
+"""Every store implementation; the conformance suite runs unchanged against each."""
+
+
+@pytest.fixture(params=STORE_KINDS)
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """Returns an empty store of each kind."""
+    made: Store
+    if request.param == "memory":
+        made = MemoryStore(SETTINGS)
+    else:
+        from tests.support.redis_server import fresh_redis_store
+
+        made = await fresh_redis_store(request, SETTINGS)
+    try:
+        yield made
+    finally:
+        await made.close()

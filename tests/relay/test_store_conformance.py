@@ -1,0 +1,440 @@
+"""The store's behaviour, run unchanged against every store implementation."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import orjson
+import pytest
+
+from relay import Action, RelayError, Status, Store, Ticket
+from tests.relay.conftest import SETTINGS
+
+GRACE = SETTINGS.grace
+
+
+def now() -> float:
+    """Returns the wall clock; tests add seconds to it to move time on."""
+    return time.time()
+
+
+def parse(events: list[bytes]) -> list[dict[str, object]]:
+    """Returns the events as JSON objects."""
+    return [orjson.loads(event) for event in events]
+
+
+async def pair(store: Store, game: str = "xand0", version: str = "1") -> tuple[Ticket, Ticket]:
+    """Seeks twice and returns both tickets (seat 0's first)."""
+    first = await store.seek(game, version, None, now())
+    second = await store.seek(game, version, None, now())
+    assert (first.match, first.seat, second.seat) == (second.match, 0, 1)
+    return first, second
+
+
+async def mover(store: Store, a: Ticket, b: Ticket) -> tuple[Ticket, Ticket]:
+    """Returns the tickets as (seat to move first, the other)."""
+    _, events = await store.poll(a.match, None, 0, now())
+    first = parse(events)[0]["first"]
+    return (a, b) if first == a.seat else (b, a)
+
+
+async def expect_error(code: str, call: object) -> RelayError:
+    """Awaits call and returns the RelayError it raised, checking its code."""
+    assert asyncio.iscoroutine(call)
+    with pytest.raises(RelayError) as caught:
+        await call
+    assert caught.value.code == code, caught.value
+    return caught.value
+
+
+def move(after: int, text: str, end: bool = False) -> Action:
+    """Returns a move action."""
+    return Action("move", after, text, end)
+
+
+# -- pairing -------------------------------------------------------------------------------
+
+
+async def test_two_seekers_of_one_game_are_paired(store: Store) -> None:
+    a, b = await pair(store)
+    assert a.token != b.token
+    _, events = await store.poll(a.match, a.token, 0, now())
+    started = parse(events)
+    assert len(started) == 1
+    assert started[0]["type"] == "started" and started[0]["seq"] == 1
+    assert started[0]["first"] in (0, 1)
+    info = await store.info(a.match)
+    assert info.status is Status.PLAYING and info.turn == started[0]["first"]
+    assert (info.game, info.version, info.room, info.last) == ("xand0", "1", None, 1)
+
+
+async def test_first_seeker_waits_until_a_second_arrives(store: Store) -> None:
+    a = await store.seek("xand0", "1", None, now())
+    seat, events = await store.poll(a.match, a.token, 0, now())
+    assert (seat, events) == (0, [])
+    assert (await store.info(a.match)).status is Status.WAITING
+
+
+async def test_other_games_and_versions_are_not_paired(store: Store) -> None:
+    a = await store.seek("xand0", "1", None, now())
+    b = await store.seek("xand0", "2", None, now())
+    c = await store.seek("connect4", "1", None, now())
+    assert len({a.match, b.match, c.match}) == 3
+    d = await store.seek("xand0", "2", None, now())
+    assert (d.match, d.seat) == (b.match, 1)
+
+
+async def test_first_move_is_drawn_fairly(store: Store) -> None:
+    firsts = []
+    for _ in range(40):
+        a, _b = await pair(store, game="coin")
+        _, events = await store.poll(a.match, None, 0, now())
+        firsts.append(parse(events)[0]["first"])
+    # 40 fair coin flips all landing alike has probability 2 * 2**-40.
+    assert set(firsts) == {0, 1}
+
+
+async def test_room_pairs_exactly_the_two_who_name_it(store: Store) -> None:
+    public = await store.seek("xand0", "1", None, now())
+    a = await store.seek("xand0", "1", "friday", now())
+    assert a.match != public.match
+    b = await store.seek("xand0", "1", "friday", now())
+    assert (b.match, b.seat) == (a.match, 1)
+    await expect_error("room/full", store.seek("xand0", "1", "friday", now()))
+    other = await store.seek("connect4", "1", "friday", now())
+    assert other.match != a.match
+
+
+async def test_room_refuses_a_seeker_of_another_version(store: Store) -> None:
+    await store.seek("xand0", "1", "saturday", now())
+    error = await expect_error("room/version_mismatch", store.seek("xand0", "2", "saturday", now()))
+    assert "saturday" in error.message
+
+
+async def test_room_is_free_again_after_its_match_ends(store: Store) -> None:
+    a = await store.seek("xand0", "1", "sunday", now())
+    await store.seek("xand0", "1", "sunday", now())
+    await store.act(a.match, a.token, Action("resign"), now())
+    c = await store.seek("xand0", "1", "sunday", now())
+    assert c.match != a.match and c.seat == 0
+
+
+async def test_waiting_matches_per_game_are_limited(store: Store) -> None:
+    for index in range(SETTINGS.max_waiting):
+        await store.seek("rooms", "1", f"room{index}", now())
+    error = await expect_error("limit/waiting", store.seek("rooms", "1", "one-more", now()))
+    assert error.retry_after is not None and error.retry_after > 0
+    await store.seek("other", "1", "room0", now())
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+async def test_every_reader_sees_the_same_log_and_reads_repeat(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "11"), now())
+    await store.act(o.match, o.token, move(2, "00"), now())
+    logs = [
+        (await store.poll(a.match, a.token, 0, now()))[1],
+        (await store.poll(a.match, b.token, 0, now()))[1],
+        (await store.poll(a.match, None, 0, now()))[1],
+        (await store.poll(a.match, None, 0, now()))[1],
+    ]
+    assert all(log == logs[0] for log in logs)
+    assert [event["seq"] for event in parse(logs[0])] == [1, 2, 3]
+    assert (await store.poll(a.match, None, 2, now()))[1] == logs[0][2:]
+    assert (await store.poll(a.match, None, 3, now()))[1] == []
+    assert (await store.poll(a.match, None, 99, now()))[1] == []
+
+
+async def test_poll_names_the_seat_of_the_token(store: Store) -> None:
+    a, b = await pair(store)
+    assert (await store.poll(a.match, a.token, 0, now()))[0] == 0
+    assert (await store.poll(a.match, b.token, 0, now()))[0] == 1
+    assert (await store.poll(a.match, None, 0, now()))[0] is None
+
+
+async def test_wrong_tokens_and_unknown_matches_are_refused(store: Store) -> None:
+    a, _b = await pair(store)
+    other, _ = await pair(store, game="connect4")
+    await expect_error("auth/bad_token", store.poll(a.match, "forged", 0, now()))
+    await expect_error("auth/bad_token", store.poll(a.match, other.token, 0, now()))
+    await expect_error("auth/bad_token", store.act(a.match, other.token, move(1, "x"), now()))
+    await expect_error("auth/bad_token", store.act(a.match, a.token[:-1], move(1, "x"), now()))
+    await expect_error("match/unknown", store.poll("no-such-match", None, 0, now()))
+    await expect_error("match/unknown", store.act("no-such-match", a.token, move(1, "x"), now()))
+    await expect_error("match/unknown", store.info("no-such-match"))
+
+
+async def test_wait_returns_at_once_when_events_exist(store: Store) -> None:
+    a, _ = await pair(store)
+    async with asyncio.timeout(1):
+        events = await store.wait(a.match, 0, 30)
+    assert parse(events)[0]["type"] == "started"
+
+
+async def test_wait_wakes_within_milliseconds_of_a_new_event(store: Store) -> None:
+    a, b = await pair(store)
+    x, _ = await mover(store, a, b)
+    waiter = asyncio.create_task(store.wait(a.match, 1, 30))
+    await asyncio.sleep(0.05)
+    assert not waiter.done()
+    sent = time.monotonic()
+    await store.act(x.match, x.token, move(1, "21"), now())
+    async with asyncio.timeout(2):
+        events = await waiter
+    woke = time.monotonic() - sent
+    assert parse(events) == [{"seq": 2, "type": "move", "seat": x.seat, "move": "21", "end": False}]
+    assert woke < 0.5
+
+
+async def test_wait_answers_empty_when_its_time_is_up(store: Store) -> None:
+    a, _ = await pair(store)
+    async with asyncio.timeout(3):
+        assert await store.wait(a.match, 1, 0.2) == []
+
+
+async def test_wait_of_a_waiting_seeker_wakes_when_the_match_starts(store: Store) -> None:
+    a = await store.seek("xand0", "1", None, now())
+    waiter = asyncio.create_task(store.wait(a.match, 0, 30))
+    await asyncio.sleep(0.05)
+    await store.seek("xand0", "1", None, now())
+    async with asyncio.timeout(2):
+        assert parse(await waiter)[0]["type"] == "started"
+
+
+async def test_wake_all_answers_held_waits(store: Store) -> None:
+    a, _ = await pair(store)
+    waiters = [asyncio.create_task(store.wait(a.match, 1, 30)) for _ in range(3)]
+    await asyncio.sleep(0.05)
+    await store.wake_all()
+    async with asyncio.timeout(2):
+        assert await asyncio.gather(*waiters) == [[], [], []]
+
+
+# -- moves and turns -----------------------------------------------------------------------
+
+
+async def test_moves_alternate_and_arrive_byte_exact(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    texts = ["", "21", 'say "hi"\n\\', "\U0001f600 ünïcödé \u2028", '{"json": [1]}', "<b>&amp;</b>"]
+    for index, text in enumerate(texts):
+        seat = (x, o)[index % 2]
+        seq = await store.act(seat.match, seat.token, move(index + 1, text), now())
+        assert seq == index + 2
+    events = parse((await store.poll(a.match, None, 1, now()))[1])
+    assert [event["move"] for event in events] == texts
+    assert [event["seat"] for event in events] == [x.seat, o.seat] * 3
+
+
+async def test_out_of_turn_move_is_refused(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await expect_error("turn/not_yours", store.act(o.match, o.token, move(1, "11"), now()))
+    await store.act(x.match, x.token, move(1, "11"), now())
+    await expect_error("turn/not_yours", store.act(x.match, x.token, move(2, "22"), now()))
+    assert (await store.info(a.match)).last == 2
+
+
+async def test_stale_after_is_refused(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await expect_error("turn/stale", store.act(x.match, x.token, move(0, "11"), now()))
+    await expect_error("turn/stale", store.act(x.match, x.token, move(5, "11"), now()))
+    await store.act(x.match, x.token, move(1, "11"), now())
+    await expect_error("turn/stale", store.act(o.match, o.token, move(1, "00"), now()))
+
+
+async def test_repeated_move_is_applied_once_with_the_same_answer(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    assert await store.act(x.match, x.token, move(1, "11"), now()) == 2
+    assert await store.act(x.match, x.token, move(1, "11"), now()) == 2
+    await store.act(o.match, o.token, move(2, "00"), now())
+    assert await store.act(x.match, x.token, move(1, "11"), now()) == 2
+    await expect_error("turn/stale", store.act(x.match, x.token, move(1, "12"), now()))
+    assert (await store.info(a.match)).last == 3
+
+
+async def test_concurrent_repeats_of_a_move_are_applied_once(store: Store) -> None:
+    a, b = await pair(store)
+    x, _ = await mover(store, a, b)
+    answers = await asyncio.gather(
+        *(store.act(x.match, x.token, move(1, "11"), now()) for _ in range(8))
+    )
+    assert answers == [2] * 8
+    events = parse((await store.poll(a.match, None, 0, now()))[1])
+    assert [event["type"] for event in events] == ["started", "move"]
+
+
+async def test_two_different_moves_for_one_turn_accept_exactly_one(store: Store) -> None:
+    a, b = await pair(store)
+    x, _ = await mover(store, a, b)
+    results = await asyncio.gather(
+        *(store.act(x.match, x.token, move(1, f"m{i}"), now()) for i in range(6)),
+        return_exceptions=True,
+    )
+    accepted = [result for result in results if result == 2]
+    refused = [result for result in results if isinstance(result, RelayError)]
+    assert len(accepted) == 1 and len(refused) == 5
+    assert all(error.code == "turn/stale" for error in refused)
+
+
+async def test_pass_gives_the_turn_to_the_partner(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "3"), now())
+    assert await store.act(o.match, o.token, Action("pass", 2), now()) == 3
+    assert (await store.info(a.match)).turn == x.seat
+    assert await store.act(o.match, o.token, Action("pass", 2), now()) == 3
+    await expect_error("turn/not_yours", store.act(o.match, o.token, Action("pass", 3), now()))
+    assert await store.act(x.match, x.token, move(3, "4"), now()) == 4
+    events = parse((await store.poll(a.match, None, 2, now()))[1])
+    assert events[0] == {"seq": 3, "type": "pass", "seat": o.seat}
+
+
+async def test_moves_before_the_partner_arrives_are_refused(store: Store) -> None:
+    a = await store.seek("xand0", "1", None, now())
+    await expect_error("match/not_started", store.act(a.match, a.token, move(0, "11"), now()))
+    await expect_error("match/not_started", store.act(a.match, a.token, Action("resign"), now()))
+
+
+# -- game over -----------------------------------------------------------------------------
+
+
+async def test_end_move_agreed_by_the_partner(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "22", end=True), now())
+    assert (await store.info(a.match)).status is Status.ENDING
+    await expect_error("match/ending", store.act(o.match, o.token, move(2, "00"), now()))
+    await expect_error("turn/not_yours", store.act(x.match, x.token, Action("confirm", 2), now()))
+    assert await store.act(o.match, o.token, Action("confirm", 2, agree=True), now()) == 3
+    assert await store.act(o.match, o.token, Action("confirm", 2, agree=True), now()) == 3
+    events = parse((await store.poll(a.match, None, 2, now()))[1])
+    assert events == [{"seq": 3, "type": "ended", "reason": "agreed", "seat": o.seat}]
+    assert (await store.info(a.match)).status is Status.FINISHED
+
+
+async def test_end_move_disputed_by_the_partner(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "22", end=True), now())
+    await store.act(o.match, o.token, Action("confirm", 2, agree=False), now())
+    events = parse((await store.poll(a.match, None, 2, now()))[1])
+    assert events[0]["reason"] == "disputed" and events[0]["seat"] == o.seat
+
+
+async def test_confirm_without_an_end_move_is_refused(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "11"), now())
+    await expect_error("match/not_ending", store.act(o.match, o.token, Action("confirm", 2), now()))
+
+
+async def test_resign_ends_the_match_at_once(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    seq = await store.act(o.match, o.token, Action("resign"), now())
+    assert seq == 2
+    assert await store.act(o.match, o.token, Action("resign"), now()) == 2
+    await expect_error("match/finished", store.act(x.match, x.token, Action("resign"), now()))
+    await expect_error("match/finished", store.act(x.match, x.token, move(2, "11"), now()))
+    await expect_error("match/finished", store.act(x.match, x.token, Action("pass", 2), now()))
+    events = parse((await store.poll(a.match, None, 1, now()))[1])
+    assert events == [{"seq": 2, "type": "ended", "reason": "resigned", "seat": o.seat}]
+    info = await store.info(a.match)
+    assert info.status is Status.FINISHED and info.turn is None
+
+
+# -- cancel, grace and expiry --------------------------------------------------------------
+
+
+async def test_cancelled_seek_is_never_paired(store: Store) -> None:
+    a = await store.seek("xand0", "1", None, now())
+    assert await store.act(a.match, a.token, Action("cancel"), now()) == 0
+    assert await store.act(a.match, a.token, Action("cancel"), now()) == 0
+    await expect_error("match/expired", store.poll(a.match, a.token, 0, now()))
+    b = await store.seek("xand0", "1", None, now())
+    assert b.match != a.match and b.seat == 0
+
+
+async def test_started_match_cannot_be_cancelled(store: Store) -> None:
+    a, _ = await pair(store)
+    await expect_error("match/started", store.act(a.match, a.token, Action("cancel"), now()))
+
+
+async def test_seeker_silent_for_the_grace_period_is_never_paired(store: Store) -> None:
+    t = now()
+    ghost = await store.seek("xand0", "1", None, t)
+    fresh = await store.seek("xand0", "1", None, t + GRACE + 1)
+    assert fresh.match != ghost.match and fresh.seat == 0
+    await expect_error("match/expired", store.poll(ghost.match, None, 0, t + GRACE + 1))
+
+
+async def test_seeker_that_keeps_polling_is_paired(store: Store) -> None:
+    t = now()
+    a = await store.seek("xand0", "1", None, t)
+    await store.poll(a.match, a.token, 0, t + GRACE - 1)
+    b = await store.seek("xand0", "1", None, t + GRACE + 1)
+    assert (b.match, b.seat) == (a.match, 1)
+
+
+async def test_reap_drops_silent_seekers(store: Store) -> None:
+    t = now()
+    a = await store.seek("xand0", "1", "quiet", t)
+    assert await store.reap(t + GRACE / 2) == 0
+    assert await store.reap(t + GRACE + 1) >= 1
+    await expect_error("match/expired", store.poll(a.match, None, 0, t + GRACE + 1))
+    b = await store.seek("xand0", "1", "quiet", t + GRACE + 1)
+    assert b.match != a.match and b.seat == 0
+
+
+async def test_seat_silent_for_the_grace_period_abandons(store: Store) -> None:
+    t = now()
+    a = await store.seek("xand0", "1", None, t)
+    b = await store.seek("xand0", "1", None, t)
+    await store.poll(a.match, a.token, 1, t + GRACE - 1)
+    assert await store.reap(t + GRACE - 0.5) == 0
+    await store.reap(t + GRACE + 1)
+    events = parse((await store.poll(a.match, None, 1, t + GRACE + 1))[1])
+    assert events == [{"seq": 2, "type": "ended", "reason": "abandoned", "seat": b.seat}]
+    assert (await store.info(a.match)).status is Status.FINISHED
+
+
+async def test_silent_partner_leaves_an_end_unconfirmed(store: Store) -> None:
+    t = now()
+    a = await store.seek("xand0", "1", None, t)
+    b = await store.seek("xand0", "1", None, t)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "22", end=True), t)
+    await store.poll(a.match, x.token, 2, t + GRACE - 1)
+    await store.reap(t + GRACE + 1)
+    events = parse((await store.poll(a.match, None, 2, t + GRACE + 1))[1])
+    assert events == [{"seq": 3, "type": "ended", "reason": "unconfirmed", "seat": o.seat}]
+
+
+async def test_finished_match_is_readable_then_forgotten(store: Store) -> None:
+    t = now()
+    a = await store.seek("xand0", "1", None, t)
+    await store.seek("xand0", "1", None, t)
+    await store.act(a.match, a.token, Action("resign"), t)
+    await store.reap(t + SETTINGS.keep - 1)
+    assert len((await store.poll(a.match, None, 0, t + SETTINGS.keep - 1))[1]) == 2
+    await store.reap(t + SETTINGS.keep + 1)
+    await expect_error("match/unknown", store.poll(a.match, None, 0, t + SETTINGS.keep + 1))
+
+
+async def test_counts_follow_the_matches(store: Store) -> None:
+    await store.seek("count", "1", None, now())
+    a, _ = await pair(store, game="count2")
+    c, _ = await pair(store, game="count3")
+    await store.act(c.match, c.token, Action("resign"), now())
+    counts = await store.counts()
+    assert counts[Status.WAITING] == 1
+    assert counts[Status.PLAYING] == 1
+    assert counts[Status.FINISHED] == 1
+    assert a.match != c.match
