@@ -69,8 +69,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         default=d.store_url,
         help="'memory', or redis://host:port/db or unix:///path for Redis",
     )
-    p.add_argument("--no-pages", action="store_true",
-                   help="serve no web pages at / (when nginx serves them)")
+    p.add_argument(
+        "--no-pages", action="store_true", help="serve no web pages at / (when nginx serves them)"
+    )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.add_argument(
         "--log-level",

@@ -11,7 +11,6 @@ CODES: dict[str, tuple[int, str]] = {
     "request/invalid": (400, "A field is missing, of the wrong type or out of range."),
     "request/content_type": (415, "The body must be sent as application/json."),
     "request/too_large": (413, "The body is larger than the relay accepts."),
-    "request/timeout": (408, "The request was not received in time."),
     # route/...: no such endpoint.
     "route/not_found": (404, "No endpoint at this path."),
     "route/method": (405, "This endpoint does not take this method."),

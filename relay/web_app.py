@@ -19,7 +19,7 @@ from relay.metrics import RelayMetrics
 from relay.openapi import openapi
 from relay.store import Store
 from relay.web_limits import RateLimiter
-from relay.web_state import CONFIG, HELD, LIMITER, METRICS, STORE
+from relay.web_state import CONFIG, HELD, LIFECYCLE, LIMITER, METRICS, STORE, Lifecycle
 
 __all__ = ["create_app"]
 
@@ -77,6 +77,7 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
     app[METRICS] = RelayMetrics()
     app[LIMITER] = RateLimiter(config.seeks_per_minute)
     app[HELD] = {}
+    app[LIFECYCLE] = Lifecycle()
     app.router.add_post("/v1/seek", h.seek)
     app.router.add_get("/v1/matches/{match}/events", h.events)
     app.router.add_post("/v1/matches/{match}/moves", h.move)
@@ -118,4 +119,5 @@ async def _reaper(app: web.Application) -> AsyncIterator[None]:
 
 async def _answer_held_polls(app: web.Application) -> None:
     """At shutdown, answers every held poll with what it has instead of cutting it."""
+    app[LIFECYCLE].closing = True
     await app[STORE].wake_all()

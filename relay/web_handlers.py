@@ -18,7 +18,7 @@ from relay.web_request import (
     query_int,
     require_bearer,
 )
-from relay.web_state import CONFIG, HELD, LIMITER, METRICS, STORE
+from relay.web_state import CONFIG, HELD, LIFECYCLE, LIMITER, METRICS, STORE
 
 __all__ = [
     "cancel",
@@ -66,6 +66,8 @@ async def events(request: web.Request) -> web.Response:
         hold = min(hold, float(query_int(request, "wait", 0)))
     seat, found = await store.poll(match, bearer(request), after, time.time())
     if not found and hold > 0:
+        if app[LIFECYCLE].closing:
+            raise RelayError("server/shutting_down", retry_after=1.0)
         if seat is None:
             found = await store.wait(match, after, hold)
         else:

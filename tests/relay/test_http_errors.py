@@ -1,0 +1,381 @@
+"""Every documented error code and every limit, through the HTTP layer of an in-process relay."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+from pytest_aiohttp import AiohttpClient
+
+from relay import CODES, Config, MemoryStore, RelayError, StoreSettings, create_app
+from relay.store import Event
+
+Client = TestClient[Any, Any]
+JSON = {"Content-Type": "application/json"}
+
+
+async def expect(answer: Any, status: int, code: str) -> dict[str, Any]:
+    """Checks an error answer's status, code and shape, and returns its body."""
+    assert answer.status == status, await answer.text()
+    assert answer.headers["Content-Type"] == "application/json"
+    body: dict[str, Any] = await answer.json()
+    assert body["error"]["code"] == code
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    assert CODES[code][0] == status
+    return body
+
+
+def auth(token: str) -> dict[str, str]:
+    """Returns the headers of a seat's write."""
+    return {"Authorization": f"Bearer {token}", **JSON}
+
+
+async def make(aiohttp_client: AiohttpClient, **options: Any) -> Client:
+    """Returns a client of an in-process relay with the given Config options."""
+    config = Config(hold=options.pop("hold", 2.0), **options)
+    return await aiohttp_client(create_app(config))
+
+
+async def seek(client: Client, **body: str) -> dict[str, Any]:
+    """Seeks and returns the ticket."""
+    answer = await client.post("/v1/seek", json={"game": "xand0", **body})
+    assert answer.status == 201, await answer.text()
+    ticket: dict[str, Any] = await answer.json()
+    return ticket
+
+
+async def pair(client: Client, **body: str) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """Pairs two seekers; returns (seat to move, other seat, last event number)."""
+    a = await seek(client, **body)
+    b = await seek(client, **body)
+    events = await (await client.get(f"/v1/matches/{a['match']}/events?after=0")).json()
+    first = events["events"][0]["first"]
+    return (a, b, 1) if first == a["seat"] else (b, a, 1)
+
+
+@pytest.fixture
+async def client(aiohttp_client: AiohttpClient) -> Client:
+    """Returns a client of a relay with the default limits."""
+    return await make(aiohttp_client)
+
+
+# -- request/... ---------------------------------------------------------------------------
+
+
+async def test_malformed_json_is_bad_json(client: Client) -> None:
+    answer = await client.post("/v1/seek", data=b'{"game": ', headers=JSON)
+    await expect(answer, 400, "request/bad_json")
+    answer = await client.post("/v1/seek", data=b'{"game": "\xff"}', headers=JSON)
+    await expect(answer, 400, "request/bad_json")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        [1, 2],
+        {},
+        {"game": 5},
+        {"game": ""},
+        {"game": "has space"},
+        {"game": "x" * 65},
+        {"game": "xand0", "room": ["r"]},
+        {"game": "xand0", "version": "1/2"},
+    ],
+)
+async def test_bad_seek_fields_are_invalid(client: Client, body: object) -> None:
+    answer = await client.post("/v1/seek", json=body)
+    await expect(answer, 400, "request/invalid")
+
+
+async def test_bad_move_fields_are_invalid(client: Client) -> None:
+    x, _, last = await pair(client)
+    url = f"/v1/matches/{x['match']}/moves"
+    for body in (
+        {"move": "11"},
+        {"after": -1, "move": "11"},
+        {"after": "1", "move": "11"},
+        {"after": True, "move": "11"},
+        {"after": last, "move": 11},
+        {"after": last},
+        {"after": last, "move": "11", "end": "yes"},
+    ):
+        await expect(
+            await client.post(url, json=body, headers=auth(x["token"])), 400, "request/invalid"
+        )
+    confirm = f"/v1/matches/{x['match']}/confirm"
+    answer = await client.post(confirm, json={"after": 1, "agree": 1}, headers=auth(x["token"]))
+    await expect(answer, 400, "request/invalid")
+
+
+@pytest.mark.parametrize("after", ["-1", "abc", "1.5", "²", "9" * 30])
+async def test_bad_after_parameter_is_invalid(client: Client, after: str) -> None:
+    x, _, _ = await pair(client)
+    answer = await client.get(f"/v1/matches/{x['match']}/events", params={"after": after})
+    await expect(answer, 400, "request/invalid")
+
+
+async def test_body_not_sent_as_json_is_refused(client: Client) -> None:
+    answer = await client.post(
+        "/v1/seek", data=b'{"game": "xand0"}', headers={"Content-Type": "text/plain"}
+    )
+    body = await expect(answer, 415, "request/content_type")
+    assert "text/plain" in body["error"]["message"]
+    answer = await client.post("/v1/seek", data={"game": "xand0"})
+    await expect(answer, 415, "request/content_type")
+
+
+async def test_oversized_body_is_too_large(aiohttp_client: AiohttpClient) -> None:
+    client = await make(aiohttp_client, max_body=1024)
+    answer = await client.post("/v1/seek", data=b'{"game": "' + b"x" * 2000 + b'"}', headers=JSON)
+    body = await expect(answer, 413, "request/too_large")
+    assert "1024" in body["error"]["message"]
+    await seek(client)
+
+
+# -- route/... -----------------------------------------------------------------------------
+
+
+async def test_unknown_path_and_method_are_json_errors(client: Client) -> None:
+    await expect(await client.get("/v2/seek"), 404, "route/not_found")
+    await expect(await client.get("/v1/seek"), 405, "route/method")
+
+
+# -- auth/... ------------------------------------------------------------------------------
+
+
+async def test_writes_need_a_bearer_token(client: Client) -> None:
+    x, _, last = await pair(client)
+    url = f"/v1/matches/{x['match']}/moves"
+    await expect(await client.post(url, json={"after": last, "move": "1"}), 401, "auth/required")
+    for header in ("Basic abc", "Bearer", "Bearer    ", x["token"]):
+        answer = await client.post(
+            url, json={"after": last, "move": "1"}, headers={"Authorization": header}
+        )
+        await expect(answer, 401, "auth/required")
+
+
+async def test_wrong_token_is_refused_and_changes_nothing(client: Client) -> None:
+    x, o, last = await pair(client)
+    other, _, _ = await pair(client)
+    for token in ("forged", other["token"], x["token"] + "x", x["token"][:-1]):
+        for path, body in (
+            ("moves", {"after": last, "move": "1"}),
+            ("resign", {}),
+            ("pass", {"after": last}),
+        ):
+            answer = await client.post(
+                f"/v1/matches/{x['match']}/{path}", json=body, headers=auth(token)
+            )
+            await expect(answer, 403, "auth/bad_token")
+        answer = await client.get(
+            f"/v1/matches/{x['match']}/events", headers={"Authorization": f"Bearer {token}"}
+        )
+        await expect(answer, 403, "auth/bad_token")
+    info = await (await client.get(f"/v1/matches/{x['match']}")).json()
+    assert (info["status"], info["last"]) == ("playing", 1)
+    assert o["match"] == x["match"]
+
+
+# -- match/..., room/..., turn/..., move/... -----------------------------------------------
+
+
+async def test_unknown_match_is_404(client: Client) -> None:
+    x, _, _ = await pair(client)
+    await expect(await client.get("/v1/matches/nope/events"), 404, "match/unknown")
+    await expect(await client.get("/v1/matches/nope"), 404, "match/unknown")
+    answer = await client.post(
+        "/v1/matches/nope/moves", json={"after": 1, "move": "1"}, headers=auth(x["token"])
+    )
+    await expect(answer, 404, "match/unknown")
+
+
+async def test_cancelled_seek_is_gone(client: Client) -> None:
+    a = await seek(client, game="cancelme")
+    url = f"/v1/matches/{a['match']}"
+    answer = await client.post(url + "/cancel", headers=auth(a["token"]))
+    assert answer.status == 200 and await answer.json() == {"cancelled": True}
+    await expect(await client.get(url + "/events?after=0"), 410, "match/expired")
+    await expect(await client.get(url), 410, "match/expired")
+
+
+async def test_cancel_after_the_start_is_refused(client: Client) -> None:
+    x, _, _ = await pair(client)
+    answer = await client.post(f"/v1/matches/{x['match']}/cancel", headers=auth(x["token"]))
+    await expect(answer, 409, "match/started")
+
+
+async def test_move_before_the_partner_arrives_is_refused(client: Client) -> None:
+    a = await seek(client, game="alone")
+    answer = await client.post(
+        f"/v1/matches/{a['match']}/moves", headers=auth(a["token"]), json={"after": 0, "move": "1"}
+    )
+    await expect(answer, 409, "match/not_started")
+
+
+async def test_game_over_errors(client: Client) -> None:
+    x, o, last = await pair(client)
+    base = f"/v1/matches/{x['match']}"
+    answer = await client.post(base + "/confirm", json={"after": last}, headers=auth(o["token"]))
+    await expect(answer, 409, "match/not_ending")
+    answer = await client.post(
+        base + "/moves", json={"after": last, "move": "w", "end": True}, headers=auth(x["token"])
+    )
+    assert await answer.json() == {"seq": 2}
+    answer = await client.post(
+        base + "/moves", json={"after": 2, "move": "z"}, headers=auth(o["token"])
+    )
+    await expect(answer, 409, "match/ending")
+    answer = await client.post(
+        base + "/confirm", json={"after": 2, "agree": True}, headers=auth(o["token"])
+    )
+    assert await answer.json() == {"seq": 3}
+    answer = await client.post(
+        base + "/moves", json={"after": 3, "move": "z"}, headers=auth(o["token"])
+    )
+    await expect(answer, 409, "match/finished")
+
+
+async def test_room_errors(client: Client) -> None:
+    await seek(client, room="den", version="1")
+    await expect(
+        await client.post("/v1/seek", json={"game": "xand0", "room": "den", "version": "2"}),
+        409,
+        "room/version_mismatch",
+    )
+    await seek(client, room="den", version="1")
+    await expect(
+        await client.post("/v1/seek", json={"game": "xand0", "room": "den", "version": "1"}),
+        409,
+        "room/full",
+    )
+
+
+async def test_turn_errors(client: Client) -> None:
+    x, o, last = await pair(client)
+    url = f"/v1/matches/{x['match']}/moves"
+    answer = await client.post(url, json={"after": last, "move": "1"}, headers=auth(o["token"]))
+    await expect(answer, 409, "turn/not_yours")
+    answer = await client.post(url, json={"after": 0, "move": "1"}, headers=auth(x["token"]))
+    body = await expect(answer, 409, "turn/stale")
+    assert "0" in body["error"]["message"]
+
+
+async def test_move_longer_than_the_limit_is_refused(aiohttp_client: AiohttpClient) -> None:
+    client = await make(aiohttp_client, max_move=10)
+    x, _, last = await pair(client)
+    url = f"/v1/matches/{x['match']}/moves"
+    answer = await client.post(
+        url, json={"after": last, "move": "y" * 11}, headers=auth(x["token"])
+    )
+    await expect(answer, 413, "move/too_long")
+    answer = await client.post(
+        url, json={"after": last, "move": "\U0001f600" * 10}, headers=auth(x["token"])
+    )
+    assert await answer.json() == {"seq": 2}
+
+
+# -- limit/... -----------------------------------------------------------------------------
+
+
+async def test_seeks_per_client_are_limited(aiohttp_client: AiohttpClient) -> None:
+    client = await make(aiohttp_client, seeks_per_minute=3)
+    for _ in range(3):
+        await seek(client, game="rate")
+    answer = await client.post("/v1/seek", json={"game": "rate"})
+    await expect(answer, 429, "limit/seeks")
+    assert 1 <= int(answer.headers["Retry-After"]) <= 20
+
+
+async def test_held_polls_per_seat_are_limited(aiohttp_client: AiohttpClient) -> None:
+    client = await make(aiohttp_client, polls_per_seat=1, hold=5.0)
+    x, o, _ = await pair(client)
+    url = f"/v1/matches/{x['match']}/events?after=1"
+    held = asyncio.create_task(client.get(url, headers={"Authorization": f"Bearer {o['token']}"}))
+    await asyncio.sleep(0.1)
+    answer = await client.get(url, headers={"Authorization": f"Bearer {o['token']}"})
+    await expect(answer, 429, "limit/polls")
+    assert "Retry-After" in answer.headers
+    spectator = await client.get(url + "&wait=0")
+    assert (await spectator.json()) == {"events": []}
+    await client.post(
+        f"/v1/matches/{x['match']}/moves", json={"after": 1, "move": "m"}, headers=auth(x["token"])
+    )
+    async with asyncio.timeout(3):
+        answer = await held
+    assert (await answer.json())["events"][0]["move"] == "m"
+
+
+async def test_waiting_matches_per_game_are_limited(aiohttp_client: AiohttpClient) -> None:
+    config = Config(hold=2.0, store=StoreSettings(max_waiting=2))
+    client = await aiohttp_client(create_app(config))
+    await seek(client, game="busy", room="r1")
+    await seek(client, game="busy", room="r2")
+    answer = await client.post("/v1/seek", json={"game": "busy", "room": "r3"})
+    await expect(answer, 429, "limit/waiting")
+    assert "Retry-After" in answer.headers
+
+
+# -- server/... ----------------------------------------------------------------------------
+
+
+class _FailingStore(MemoryStore):
+    """A store whose reads fail as a store server gone away would, or break unexpectedly."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    async def poll(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[int | None, list[Event]]:
+        raise self.error
+
+
+async def test_unreachable_store_is_503_with_retry_after(aiohttp_client: AiohttpClient) -> None:
+    store = _FailingStore(RelayError("server/unavailable", retry_after=2))
+    client = await aiohttp_client(create_app(Config(hold=1.0), store))
+    answer = await client.get("/v1/matches/m/events")
+    await expect(answer, 503, "server/unavailable")
+    assert answer.headers["Retry-After"] == "2"
+
+
+async def test_unexpected_failure_is_a_logged_500(
+    aiohttp_client: AiohttpClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = await aiohttp_client(create_app(Config(hold=1.0), _FailingStore(KeyError("boom"))))
+    answer = await client.get("/v1/matches/m/events")
+    body = await expect(answer, 500, "server/internal")
+    assert "boom" not in body["error"]["message"]
+    assert any("boom" in record.getMessage() or record.exc_info for record in caplog.records)
+
+
+async def test_polls_during_shutdown_are_answered_then_turned_away(
+    aiohttp_client: AiohttpClient,
+) -> None:
+    client = await make(aiohttp_client, hold=20.0)
+    x, o, _ = await pair(client)
+    url = f"/v1/matches/{x['match']}/events?after=1"
+    held = asyncio.create_task(client.get(url, headers={"Authorization": f"Bearer {o['token']}"}))
+    await asyncio.sleep(0.1)
+    await client.app.shutdown()
+    async with asyncio.timeout(2):
+        answer = await held
+    assert answer.status == 200 and await answer.json() == {"events": []}
+    await expect(await client.get(url), 503, "server/shutting_down")
+
+
+async def test_metrics_count_errors_by_code(client: Client) -> None:
+    await client.get("/v1/matches/nope/events")
+    text = await (await client.get("/metrics")).text()
+    assert 'relay_errors_total{code="match/unknown"} 1.0' in text
+
+
+def test_every_documented_code_is_tested_and_documented() -> None:
+    source = Path(__file__).read_text()
+    protocol = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    untested = [code for code in CODES if f'"{code}"' not in source]
+    undocumented = [code for code in CODES if f"| `{code}` |" not in protocol]
+    assert untested == [] and undocumented == []
