@@ -51,10 +51,10 @@ class RelayProcess:
 
     def start(self, timeout: float = 15.0) -> RelayProcess:
         """Starts the process and waits until /healthz answers."""
-        log = self.log_path.open("wb")
-        self.proc = subprocess.Popen(
-            self.args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
-        )
+        with self.log_path.open("wb") as log:
+            self.proc = subprocess.Popen(
+                self.args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

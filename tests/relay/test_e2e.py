@@ -1,0 +1,231 @@
+"""End to end: a real `python -m relay` process, played over HTTP only."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.relay.wire import Wire
+from tests.support.relay_process import RelayProcess
+
+
+@pytest.fixture
+async def wire(relay_url: str) -> AsyncIterator[Wire]:
+    """Returns a protocol client of the session's relay process."""
+    timeout = aiohttp.ClientTimeout(total=15)
+    async with aiohttp.ClientSession(timeout=timeout) as session:
+        yield Wire(session, relay_url)
+
+
+async def test_complete_match_with_tricky_moves(wire: Wire) -> None:
+    x, o = await wire.pair("e2e-tricky")
+    texts = [
+        "",
+        "21",
+        "\U0001f600\U00010348 astral",
+        'quote " back \\ slash',
+        "line\nbreak\r\n",
+        '{"looks": ["like", "json"]}',
+        "<script>alert(1)</script>",
+        " ",
+        "\t",
+        "é" * 300,
+    ]
+    for index, text in enumerate(texts):
+        seat = (x, o)[index % 2]
+        status, body = await wire.post(seat, "moves", {"after": index + 1, "move": text})
+        assert (status, body) == (200, {"seq": index + 2})
+    for reader in (x, o, None):
+        events = await wire.events(x.match, 1, reader)
+        assert [event["move"] for event in events] == texts
+        assert [event["seat"] for event in events] == [x.seat, o.seat] * 5
+        assert [event["seq"] for event in events] == list(range(2, 12))
+
+
+async def test_poll_is_held_until_the_partner_moves(wire: Wire) -> None:
+    x, o = await wire.pair("e2e-hold")
+    poll = asyncio.create_task(wire.events(o.match, 1, o))
+    await asyncio.sleep(0.3)
+    assert not poll.done()
+    sent = time.monotonic()
+    await wire.post(x, "moves", {"after": 1, "move": "11"})
+    async with asyncio.timeout(5):
+        events = await poll
+    assert time.monotonic() - sent < 0.5
+    assert events == [{"seq": 2, "type": "move", "seat": x.seat, "move": "11", "end": False}]
+
+
+async def test_empty_poll_when_the_hold_expires(wire: Wire) -> None:
+    x, _ = await wire.pair("e2e-empty")
+    started = time.monotonic()
+    assert await wire.events(x.match, 1, x, wait=1) == []
+    assert 0.8 < time.monotonic() - started < 3
+
+
+async def test_retried_move_is_applied_once(wire: Wire) -> None:
+    x, o = await wire.pair("e2e-retry")
+    body = {"after": 1, "move": "11", "end": False}
+    answers = await asyncio.gather(*(wire.post(x, "moves", body) for _ in range(5)))
+    assert answers == [(200, {"seq": 2})] * 5
+    assert await wire.post(x, "moves", body) == (200, {"seq": 2})
+    events = await wire.events(x.match, 0, o)
+    assert [event["type"] for event in events] == ["started", "move"]
+
+
+async def test_out_of_turn_and_stale_moves_are_409(wire: Wire) -> None:
+    x, o = await wire.pair("e2e-turn")
+    status, body = await wire.post(o, "moves", {"after": 1, "move": "00"})
+    assert (status, body["error"]["code"]) == (409, "turn/not_yours")
+    await wire.post(x, "moves", {"after": 1, "move": "11"})
+    status, body = await wire.post(o, "moves", {"after": 1, "move": "00"})
+    assert (status, body["error"]["code"]) == (409, "turn/stale")
+    assert len(await wire.events(x.match, 0)) == 2
+
+
+async def test_pass_hands_the_turn_back(wire: Wire) -> None:
+    x, o = await wire.pair("e2e-pass")
+    await wire.post(x, "moves", {"after": 1, "move": "c3"})
+    assert await wire.post(o, "pass", {"after": 2}) == (200, {"seq": 3})
+    assert await wire.post(x, "moves", {"after": 3, "move": "d4"}) == (200, {"seq": 4})
+    events = await wire.events(x.match, 2, o)
+    assert events[0] == {"seq": 3, "type": "pass", "seat": o.seat}
+    assert events[1]["seat"] == x.seat
+
+
+@pytest.mark.parametrize(("agree", "reason"), [(True, "agreed"), (False, "disputed")])
+async def test_end_of_game_agreed_or_disputed(wire: Wire, agree: bool, reason: str) -> None:
+    x, o = await wire.pair(f"e2e-end-{reason}")
+    await wire.post(x, "moves", {"after": 1, "move": "win", "end": True})
+    status, body = await wire.post(o, "moves", {"after": 2, "move": "more"})
+    assert (status, body["error"]["code"]) == (409, "match/ending")
+    assert await wire.post(o, "confirm", {"after": 2, "agree": agree}) == (200, {"seq": 3})
+    events = await wire.events(x.match, 2, x)
+    assert events == [{"seq": 3, "type": "ended", "reason": reason, "seat": o.seat}]
+    status, body = await wire.post(x, "moves", {"after": 3, "move": "late"})
+    assert (status, body["error"]["code"]) == (409, "match/finished")
+
+
+async def test_resign_ends_the_match_for_both(wire: Wire) -> None:
+    x, o = await wire.pair("e2e-resign")
+    await wire.post(x, "moves", {"after": 1, "move": "11"})
+    assert await wire.post(x, "resign", {}) == (200, {"seq": 3})
+    for reader in (x, o):
+        assert (await wire.events(x.match, 2, reader))[0] == {
+            "seq": 3,
+            "type": "ended",
+            "reason": "resigned",
+            "seat": x.seat,
+        }
+    info = (await wire.call("GET", f"/v1/matches/{x.match}"))[1]
+    assert (info["status"], info["last"], info["turn"]) == ("finished", 3, None)
+
+
+async def test_spectator_reads_but_never_writes(wire: Wire) -> None:
+    x, o = await wire.pair("e2e-spectator")
+    await wire.post(x, "moves", {"after": 1, "move": "11"})
+    spectator = await wire.events(x.match, 0)
+    assert spectator == await wire.events(x.match, 0, o)
+    status, body = await wire.call(
+        "POST", f"/v1/matches/{x.match}/moves", {"after": 2, "move": "00"}
+    )
+    assert (status, body["error"]["code"]) == (401, "auth/required")
+    poll = asyncio.create_task(wire.events(x.match, 2))
+    await wire.post(o, "moves", {"after": 2, "move": "00"})
+    async with asyncio.timeout(5):
+        assert (await poll)[0]["move"] == "00"
+
+
+async def test_private_room_pairs_only_its_two_players(wire: Wire) -> None:
+    public = await wire.seek("e2e-room")
+    a = await wire.seek("e2e-room", room="friday-night")
+    b = await wire.seek("e2e-room", room="friday-night")
+    assert a.match == b.match != public.match
+    status, body = await wire.call("POST", "/v1/seek", {"game": "e2e-room", "room": "friday-night"})
+    assert (status, body["error"]["code"]) == (409, "room/full")
+    c = await wire.seek("e2e-room")
+    assert c.match == public.match
+
+
+async def test_versions_pair_only_with_their_own(wire: Wire) -> None:
+    v1 = await wire.seek("e2e-version", version="1")
+    v2 = await wire.seek("e2e-version", version="2")
+    assert v1.match != v2.match
+    assert (await wire.seek("e2e-version", version="2")).match == v2.match
+    assert (await wire.seek("e2e-version", version="1")).match == v1.match
+
+
+async def test_cancelled_seek_is_never_paired(wire: Wire) -> None:
+    a = await wire.seek("e2e-cancel")
+    assert await wire.post(a, "cancel", None) == (200, {"cancelled": True})
+    b = await wire.seek("e2e-cancel")
+    assert b.match != a.match and b.seat == 0
+    status, body = await wire.call("GET", f"/v1/matches/{a.match}/events?after=0")
+    assert (status, body["error"]["code"]) == (410, "match/expired")
+
+
+async def test_silent_seat_abandons_and_silent_seeker_is_dropped() -> None:
+    with RelayProcess("--hold", "0.5", "--grace", "1.5") as relay:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
+            wire = Wire(session, relay.url)
+            x, o = await wire.pair("e2e-abandon")
+            ghost = await wire.seek("e2e-ghost")
+            deadline = time.monotonic() + 6
+            ended: list[dict[str, object]] = []
+            while not ended and time.monotonic() < deadline:
+                events = await wire.events(x.match, 1, x)
+                ended = [event for event in events if event["type"] == "ended"]
+            assert ended == [{"seq": 2, "type": "ended", "reason": "abandoned", "seat": o.seat}]
+            status, body = await wire.call("GET", f"/v1/matches/{ghost.match}/events")
+            assert (status, body["error"]["code"]) == (410, "match/expired")
+            fresh = await wire.seek("e2e-ghost")
+            assert fresh.match != ghost.match and fresh.seat == 0
+
+
+async def test_sigterm_answers_held_polls_before_exiting() -> None:
+    relay = RelayProcess("--hold", "20", "--grace", "40").start()
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15)) as session:
+            wire = Wire(session, relay.url)
+            x, o = await wire.pair("e2e-shutdown")
+            polls = [asyncio.create_task(wire.events(x.match, 1, seat)) for seat in (x, o)]
+            await asyncio.sleep(0.3)
+            started = time.monotonic()
+            assert relay.proc is not None
+            relay.proc.send_signal(signal.SIGTERM)
+            async with asyncio.timeout(10):
+                answers = await asyncio.gather(*polls)
+            assert answers == [[], []]
+            assert time.monotonic() - started < 5
+        code = await asyncio.to_thread(relay.proc.wait, 10)
+        assert code == 0, relay.log()
+    finally:
+        relay.stop()
+
+
+MOVES = st.text(st.characters(exclude_categories=("Cs",)), max_size=200)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(texts=st.lists(MOVES, min_size=1, max_size=4))
+def test_any_text_arrives_byte_exact(relay_url: str, texts: list[str]) -> None:
+    async def play() -> None:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
+            wire = Wire(session, relay_url)
+            x, o = await wire.pair("e2e-hypothesis")
+            for index, text in enumerate(texts):
+                seat = (x, o)[index % 2]
+                status, body = await wire.post(seat, "moves", {"after": index + 1, "move": text})
+                assert status == 200, body
+            events = await wire.events(x.match, 1, o)
+            assert [event["move"] for event in events] == texts
+
+    asyncio.run(play())
