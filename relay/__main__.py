@@ -80,6 +80,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="logging level",
     )
     a = p.parse_args(argv)
+    if a.store != "memory" and not a.store.startswith(("redis://", "rediss://", "unix://")):
+        p.error(f"unknown store {a.store!r}: use 'memory', redis://host:port/db or unix:///path")
     try:
         config = Config(
             host=a.host,

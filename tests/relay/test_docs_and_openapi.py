@@ -1,0 +1,176 @@
+"""The docs match the relay: the curl game of docs/protocol.md runs, and OpenAPI describes all."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from jsonschema import Draft202012Validator
+
+from relay import create_app
+from tests.relay.wire import Wire
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOCOL = ROOT / "docs" / "protocol.md"
+
+
+def doc_block(marker: str) -> str:
+    """Returns the fenced code block that follows `<!-- example: marker -->` in protocol.md."""
+    text = PROTOCOL.read_text()
+    found = re.search(rf"<!-- example: {marker} -->\n```\w*\n(.*?)```", text, re.S)
+    assert found, f"no example {marker!r} in {PROTOCOL}"
+    return found.group(1)
+
+
+def test_curl_game_in_the_protocol_doc_runs_as_written(relay_url: str) -> None:
+    script = doc_block("xand0-curl")
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        env={**os.environ, "RELAY": relay_url},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    # Each post printed its answer; the out-of-turn one is the documented 409.
+    assert any('"turn/not_yours"' in line for line in lines), result.stdout
+    log = json.loads(lines[-1])
+    events = log["events"]
+    x = events[1]["seat"]
+    assert [(e["type"], e.get("move"), e.get("seat")) for e in events] == [
+        ("started", None, None),
+        ("move", "00", x),
+        ("move", "10", 1 - x),
+        ("move", "11", x),
+        ("move", "20", 1 - x),
+        ("move", "22", x),
+        ("ended", None, 1 - x),
+    ]
+    assert events[0]["first"] == x and events[5]["end"] is True
+    assert events[6]["reason"] == "agreed"
+    printed = PROTOCOL.read_text().split("The last command prints:")[1]
+    shown = json.loads(re.search(r"```json\n(.*?)```", printed, re.S).group(1))  # type: ignore[union-attr]
+    if x == 0:
+        assert shown == log
+
+
+class Checker:
+    """Checks answers against the OpenAPI document's schemas."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+        self.seen: set[tuple[str, str, str]] = set()
+
+    def check(self, path: str, method: str, status: int, body: Any) -> None:
+        """Validates one answer body against the documented schema for its status."""
+        operation = self.doc["paths"][path][method.lower()]
+        assert str(status) in operation["responses"], (path, method, status, body)
+        schema = operation["responses"][str(status)]["content"]["application/json"]["schema"]
+        root = {**schema, "components": self.doc["components"]}
+        Draft202012Validator(root).validate(body)
+        self.seen.add((path, method.lower(), str(status)))
+
+
+async def test_openapi_document_describes_what_the_relay_does(relay_url: str) -> None:
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15)) as session:
+        wire = Wire(session, relay_url)
+        status, doc = await wire.call("GET", "/v1/openapi.json")
+        assert status == 200 and doc["openapi"].startswith("3.")
+        Draft202012Validator.check_schema(doc["components"]["schemas"]["Event"])
+        checker = Checker(doc)
+        m = "/v1/matches/{match}"
+
+        status, body = await wire.call("POST", "/v1/seek", {"game": "openapi", "room": "r"})
+        checker.check("/v1/seek", "POST", status, body)
+        waiting = (await wire.call("POST", "/v1/seek", {"game": "openapi-alone"}))[1]
+        status, body = await wire.call("POST", "/v1/seek", {"game": "bad name"})
+        checker.check("/v1/seek", "POST", status, body)
+        status, body = await wire.call("POST", "/v1/seek", {"game": "openapi", "room": "r"})
+        checker.check("/v1/seek", "POST", status, body)
+        status, body = await wire.call("POST", "/v1/seek", {"game": "openapi", "room": "r"})
+        checker.check("/v1/seek", "POST", status, body)
+        x, o = await wire.pair("openapi")
+        headers = x.auth
+        for action, payload, who in (
+            ("moves", {"after": 1, "move": "a"}, x),
+            ("moves", {"after": 1, "move": "a"}, o),
+            ("pass", {"after": 2}, o),
+            ("pass", {"after": 2}, x),
+            ("moves", {"after": 3, "move": "b", "end": True}, x),
+            ("confirm", {"after": 4, "agree": False}, o),
+            ("resign", {}, x),
+            ("cancel", None, x),
+        ):
+            status, body = await wire.post(who, action, payload)
+            checker.check(f"{m}/{action}", "POST", status, body)
+        status, body = await wire.call(
+            "POST",
+            f"/v1/matches/{waiting['match']}/cancel",
+            None,
+            {"Authorization": f"Bearer {waiting['token']}"},
+        )
+        checker.check(f"{m}/cancel", "POST", status, body)
+        for path, check_path, auth in (
+            (f"/v1/matches/{x.match}/events?after=0", f"{m}/events", headers),
+            (f"/v1/matches/{x.match}/events?after=0", f"{m}/events", None),
+            (f"/v1/matches/{x.match}/events?after=x", f"{m}/events", None),
+            (f"/v1/matches/{x.match}/events", f"{m}/events", {"Authorization": "Bearer no"}),
+            ("/v1/matches/none/events", f"{m}/events", None),
+            (f"/v1/matches/{x.match}", m, None),
+            ("/v1/matches/none", m, None),
+            ("/healthz", "/healthz", None),
+        ):
+            status, body = await wire.call("GET", path, headers=auth)
+            checker.check(check_path, "GET", status, body)
+        async with session.get(relay_url + "/metrics") as answer:
+            assert answer.status == 200 and "relay_moves_relayed_total" in await answer.text()
+        documented_ops = {(path, method) for path, ops in doc["paths"].items() for method in ops}
+        exercised = {(path, method) for path, method, _ in checker.seen}
+        assert documented_ops - exercised <= {("/metrics", "get"), ("/v1/openapi.json", "get")}
+
+
+def test_openapi_paths_are_exactly_the_routes() -> None:
+    app = create_app()
+    routes = {
+        (route.resource.canonical, route.method.lower())
+        for route in app.router.routes()
+        if route.resource is not None
+        and route.method != "HEAD"
+        and route.resource.canonical.startswith(("/v1", "/healthz", "/metrics"))
+    }
+    from relay.openapi import document
+
+    documented = {(path, method) for path, ops in document()["paths"].items() for method in ops}
+    assert routes == documented
+
+
+@pytest.mark.parametrize(
+    ("flag", "says"),
+    [
+        ("--grace=5", "grace"),
+        ("--hold=-1", "hold"),
+        ("--max-move=0", "max_move"),
+        ("--store=postgres://x", "store"),
+    ],
+)
+def test_bad_settings_are_refused_with_a_clear_message(flag: str, says: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "relay", "--hold=10", flag],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert "error:" in last and says in last and "Traceback" not in result.stderr
