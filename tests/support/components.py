@@ -22,7 +22,10 @@ def in_ci() -> bool:
 @functools.cache
 def _apt_updated() -> bool:
     result = subprocess.run(
-        ["apt-get", "update", "-qq"], capture_output=True, timeout=300, check=False
+        ["apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-qq"],
+        capture_output=True,
+        timeout=300,
+        check=False,
     )
     return result.returncode == 0
 
@@ -34,7 +37,16 @@ def _install(package: str) -> str:
         return "not root, or no apt-get"
     _apt_updated()
     result = subprocess.run(
-        ["apt-get", "install", "-y", "-qq", "--no-install-recommends", package],
+        [
+            "apt-get",
+            "-o",
+            "DPkg::Lock::Timeout=600",
+            "install",
+            "-y",
+            "-qq",
+            "--no-install-recommends",
+            package,
+        ],
         capture_output=True,
         text=True,
         timeout=900,
