@@ -1,0 +1,1 @@
+"""Benchmarks for the example games and the relay."""

@@ -1,0 +1,1 @@
+"""Example games played through the movewire relay."""
