@@ -114,9 +114,17 @@ async def move(request: web.Request) -> web.Response:
     if not isinstance(end, bool):
         raise RelayError("request/invalid", f"The field 'end' must be true or false, not {end!r}.")
     action = Action("move", after, text, end)
-    seq = await request.app[STORE].act(request.match_info["match"], token, action, time.time())
+    match = request.match_info["match"]
+    seq = await request.app[STORE].act(match, token, action, time.time())
     request.app[METRICS].moves.inc()
-    return _json({"seq": seq})
+    if "wait" not in request.query:
+        return _json({"seq": seq})
+    # The move post doubles as the next poll: one request per move instead of two.
+    hold = min(request.app[CONFIG].hold, float(query_int(request, "wait", 0)))
+    if request.app[LIFECYCLE].closing:
+        hold = 0
+    found = await request.app[STORE].wait(match, seq, hold)
+    return web.Response(body=b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found)), headers=JSON)
 
 
 async def pass_turn(request: web.Request) -> web.Response:

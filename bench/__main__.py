@@ -1,0 +1,175 @@
+"""`python -m bench`: the relay side by side with Nchan and a bare aiohttp server, in one run."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from bench import targets
+from bench.idle import hold_polls
+from bench.run import Result, measure
+
+__all__ = ["main"]
+
+Starter = Callable[[], contextlib.AbstractContextManager[targets.Target]]
+
+
+def machine() -> str:
+    """Returns a one-line description of this machine."""
+    model = "unknown CPU"
+    with contextlib.suppress(OSError), open("/proc/cpuinfo") as info:
+        for line in info:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return (
+        f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}, {platform.system()}"
+    )
+
+
+def lineup(redis: tuple[str, int] | None) -> list[tuple[str, Starter]]:
+    """Returns the targets to compare, as (mode, starter) pairs; Redis's CPU counts too."""
+    found: list[tuple[str, Starter]] = [
+        ("plain", lambda: targets.relay("relay, memory, 1 process")),
+        ("fast", lambda: targets.relay("relay, memory, 1 process")),
+    ]
+    if redis:
+        url, pid = redis
+        found += [
+            ("fast", lambda: targets.relay("relay, Redis, 1 process", 1, url, [pid])),
+            ("fast", lambda: targets.relay("relay, Redis, 2 processes", 2, url, [pid])),
+        ]
+    if not targets.nchan_available():
+        found.append(("plain", targets.nchan))
+    found.append(("plain", targets.ceiling))
+    return found
+
+
+@contextlib.contextmanager
+def redis_server(wanted: bool) -> Iterator[tuple[str, int] | None]:
+    """Yields the URL and PID of a scratch redis-server (None when not wanted or installed)."""
+    binary = shutil.which("redis-server")
+    if not wanted or binary is None:
+        if wanted:
+            print("redis-server is not installed: skipping the Redis targets", file=sys.stderr)
+        yield None
+        return
+    from tests.support.redis_server import RedisServer
+
+    with RedisServer(binary) as server:
+        assert server.proc is not None
+        yield server.unix_url, server.proc.pid
+
+
+def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
+    """Returns the figures as a markdown table."""
+    lines = [
+        "| target | mode | moves/s | server CPU µs/move | p50 ms | p99 ms | peak RSS MB |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['target']} | {row['mode']} | {row['moves_per_s']:,} | "
+            f"{row['cpu_us_per_move']} | {row['p50_ms']} | {row['p99_ms']} | "
+            f"{row['peak_rss_mb']} |"
+        )
+    if idle:
+        lines += [
+            "",
+            "| target | held polls | RSS before MB | RSS holding MB | KB/poll | "
+            "p50 ms | p99 ms (paced moves meanwhile) |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for row in idle:
+            lines.append(
+                f"| {row['target']} | {row['polls']:,} | {row['rss_before_mb']} | "
+                f"{row['rss_held_mb']} | {row['kb_per_poll']} | {row['p50_ms']} | "
+                f"{row['p99_ms']} |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the comparison and prints the markdown table (and writes JSON)."""
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    p.add_argument("--matches", type=int, default=100, help="concurrent matches")
+    p.add_argument("--moves", type=int, default=300, help="moves per match")
+    p.add_argument("--workers", type=int, default=2, help="load generator processes")
+    p.add_argument(
+        "--idle-polls",
+        type=int,
+        default=10_000,
+        help="held polls for the idle-capacity run (0 skips it)",
+    )
+    p.add_argument(
+        "--paced-think", type=float, default=0.02, help="think time (s) of the paced latency run"
+    )
+    p.add_argument("--no-redis", action="store_true", help="skip the Redis targets")
+    p.add_argument(
+        "--json",
+        type=Path,
+        default=Path("bench-results.json"),
+        help="where to write the figures as JSON",
+    )
+    a = p.parse_args(argv)
+    started = time.monotonic()
+    rows: list[dict[str, Any]] = []
+    idle: list[dict[str, Any]] = []
+    print(f"machine: {machine()}", file=sys.stderr)
+    with redis_server(not a.no_redis) as redis:
+        for mode, start in lineup(redis):
+            with start() as target:
+                print(f"running {target.name} ({mode})...", file=sys.stderr)
+                result = measure(target, mode, a.matches, a.moves, a.workers)
+                rows.append(result.row())
+                print(f"  {rows[-1]}", file=sys.stderr)
+                if target.kind == "ceiling" or (mode == "plain" and target.kind == "relay"):
+                    continue
+                if target.kind == "relay" and "Redis" in target.name:
+                    continue
+                paced: Result = measure(target, mode, a.matches, 50, a.workers, a.paced_think)
+                rows.append({**paced.row(), "mode": f"{mode}, paced {a.paced_think * 1000:g} ms"})
+                if a.idle_polls:
+                    print(f"  holding {a.idle_polls} polls...", file=sys.stderr)
+                    with hold_polls(target, a.idle_polls) as held:
+                        assert held.result is not None
+                        during = measure(target, mode, 20, 50, a.workers, a.paced_think)
+                    idle.append(
+                        {
+                            "target": target.name,
+                            "polls": held.result.polls,
+                            "rss_before_mb": round(held.result.rss_before_mb, 1),
+                            "rss_held_mb": round(held.result.rss_held_mb, 1),
+                            "kb_per_poll": round(held.result.kb_per_poll, 2),
+                            "p50_ms": round(during.percentile(0.5), 2),
+                            "p99_ms": round(during.percentile(0.99), 2),
+                        }
+                    )
+    report = {
+        "machine": machine(),
+        "seconds": round(time.monotonic() - started),
+        "load": vars(a) | {"json": str(a.json)},
+        "runs": rows,
+        "idle": idle,
+    }
+    a.json.write_text(json.dumps(report, indent=2))
+    print(f"# movewire relay benchmark ({machine()})\n")
+    print(table(rows, idle))
+    print(
+        f"\n{a.matches} matches x {a.moves} moves per run; took {report['seconds']} s; "
+        f"JSON in {a.json}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

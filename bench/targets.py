@@ -1,0 +1,192 @@
+"""The servers compared: the relay (memory or Redis, 1 or more processes), Nchan, bare aiohttp."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Target", "ceiling", "nchan", "relay"]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
+
+NCHAN_CONF = """
+load_module {module};
+worker_processes 1;
+worker_rlimit_nofile 30000;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log error;
+daemon off;
+events {{ worker_connections 30000; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    keepalive_requests 1000000;
+    keepalive_timeout 300s;
+    server {{
+        listen 127.0.0.1:{port};
+        location ~ ^/pub/(\\w+)$ {{
+            nchan_publisher;
+            nchan_channel_id $1;
+            nchan_message_buffer_length 16;
+            nchan_message_timeout 10m;
+        }}
+        location ~ ^/sub/(\\w+)$ {{
+            nchan_subscriber longpoll;
+            nchan_channel_id $1;
+            nchan_subscriber_first_message oldest;
+        }}
+    }}
+}}
+"""
+
+
+@dataclass
+class Target:
+    """A running server under test: where it listens and the PIDs whose CPU and memory count."""
+
+    name: str
+    kind: str
+    host: str
+    ports: list[int]
+    pids: list[int] = field(default_factory=list)
+
+
+def free_port() -> int:
+    """Returns a free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except OSError as exc:
+            if getattr(exc, "code", None):  # an HTTP error answer: the server is up
+                return
+            time.sleep(0.05)
+    raise RuntimeError(f"{url} did not answer within {timeout} s")
+
+
+@contextlib.contextmanager
+def _processes(commands: list[list[str]], urls: list[str]) -> Iterator[list[int]]:
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for command in commands:
+            procs.append(
+                subprocess.Popen(
+                    command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                )
+            )
+        for proc, url in zip(procs, urls, strict=True):
+            _wait_http(url, proc)
+        yield [proc.pid for proc in procs]
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+
+@contextlib.contextmanager
+def relay(
+    name: str, workers: int = 1, store: str = "memory", extra_pids: list[int] | None = None
+) -> Iterator[Target]:
+    """Runs `workers` relay processes on one store; yields them as a target."""
+    ports = [free_port() for _ in range(workers)]
+    commands = [
+        [
+            sys.executable,
+            "-m",
+            "relay",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--store",
+            store,
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            "--hold",
+            "25",
+            "--grace",
+            "300",
+            "--seeks-per-minute",
+            "100000000",
+            "--polls-per-seat",
+            "8",
+            "--max-waiting",
+            "1000000",
+        ]
+        for port in ports
+    ]
+    urls = [f"http://127.0.0.1:{port}/healthz" for port in ports]
+    with _processes(commands, urls) as pids:
+        yield Target(name, "relay", "127.0.0.1", ports, pids + (extra_pids or []))
+
+
+@contextlib.contextmanager
+def ceiling() -> Iterator[Target]:
+    """Runs the bare aiohttp server answering a fixed response."""
+    port = free_port()
+    command = [sys.executable, "-m", "bench.ceiling", str(port)]
+    with _processes([command], [f"http://127.0.0.1:{port}/"]) as pids:
+        yield Target("aiohttp, fixed answer (ceiling)", "ceiling", "127.0.0.1", [port], pids)
+
+
+def nchan_available() -> str:
+    """Returns '' when nginx and the Nchan module are installed, else what is missing."""
+    if shutil.which("nginx") is None:
+        return "nginx is not installed (apt-get install nginx-light libnginx-mod-nchan)"
+    if not os.path.exists(NCHAN_MODULE):
+        return "Nchan is not installed (apt-get install libnginx-mod-nchan)"
+    return ""
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found.extend(int(child) for child in text)
+    return found
+
+
+@contextlib.contextmanager
+def nchan() -> Iterator[Target]:
+    """Runs nginx with Nchan (one worker process) on a free port."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="bench-nchan-") as tmp:
+        conf = Path(tmp) / "nginx.conf"
+        conf.write_text(NCHAN_CONF.format(module=NCHAN_MODULE, dir=tmp, port=port))
+        command = ["nginx", "-c", str(conf), "-p", tmp]
+        with _processes([command], [f"http://127.0.0.1:{port}/none"]) as pids:
+            time.sleep(0.2)
+            workers = _children(pids[0])
+            yield Target("Nchan (nginx, 1 worker)", "nchan", "127.0.0.1", [port], pids + workers)
