@@ -75,6 +75,14 @@ _SCHEMAS: dict[str, Any] = {
         "required": ["seq"],
         "properties": {"seq": {"type": "integer", "minimum": 1}},
     },
+    "SeqEvents": {
+        "type": "object",
+        "required": ["seq"],
+        "properties": {
+            "seq": {"type": "integer", "minimum": 1},
+            "events": {"type": "array", "items": {"$ref": "#/components/schemas/Event"}},
+        },
+    },
     "Event": {
         "oneOf": [
             {
@@ -146,10 +154,15 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
-def _write(summary: str, body: dict[str, Any] | None, ok: dict[str, Any]) -> dict[str, Any]:
+def _write(
+    summary: str,
+    body: dict[str, Any] | None,
+    ok: dict[str, Any],
+    query: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     operation: dict[str, Any] = {
         "summary": summary,
-        "parameters": [_MATCH_PARAM],
+        "parameters": [_MATCH_PARAM, *(query or [])],
         "security": [{"seat": []}],
         "responses": {"200": ok, **_errors(*_WRITE)},
     }
@@ -221,7 +234,7 @@ def document() -> dict[str, Any]:
             },
             "/v1/matches/{match}/moves": {
                 "post": _write(
-                    "Relay a move text (any string).",
+                    "Relay a move text (any string); with ?wait=S, also wait for the reply.",
                     {
                         "type": "object",
                         "required": ["after", "move"],
@@ -231,7 +244,11 @@ def document() -> dict[str, Any]:
                             "end": {"type": "boolean"},
                         },
                     },
-                    seq,
+                    _json(
+                        _ref("SeqEvents"),
+                        "Accepted: its event number, and with ?wait=S the events after it.",
+                    ),
+                    query=[{"name": "wait", "in": "query", "schema": _AFTER}],
                 )
             },
             "/v1/matches/{match}/pass": {

@@ -79,6 +79,35 @@ async def test_retried_move_is_applied_once(wire: Wire) -> None:
     assert [event["type"] for event in events] == ["started", "move"]
 
 
+async def test_move_post_with_wait_answers_with_the_reply(wire: Wire) -> None:
+    x, o = await wire.pair("e2e-fast")
+    posted = asyncio.create_task(
+        wire.call("POST", f"/v1/matches/{x.match}/moves?wait=5", {"after": 1, "move": "a"}, x.auth)
+    )
+    reply = asyncio.create_task(wire.events(o.match, 1, o))
+    async with asyncio.timeout(5):
+        assert (await reply)[0]["move"] == "a"
+    await asyncio.sleep(0.2)
+    assert not posted.done()
+    answer = await wire.call(
+        "POST", f"/v1/matches/{o.match}/moves?wait=5", {"after": 2, "move": "b"}, o.auth
+    )
+    async with asyncio.timeout(5):
+        assert await posted == (
+            200,
+            {
+                "seq": 2,
+                "events": [{"seq": 3, "type": "move", "seat": o.seat, "move": "b", "end": False}],
+            },
+        )
+    # The partner's held post answers empty when its wait runs out.
+    assert answer == (200, {"seq": 3, "events": []})
+    repeat = await wire.call(
+        "POST", f"/v1/matches/{x.match}/moves?wait=1", {"after": 1, "move": "a"}, x.auth
+    )
+    assert repeat[1]["seq"] == 2 and repeat[1]["events"][0]["move"] == "b"
+
+
 async def test_out_of_turn_and_stale_moves_are_409(wire: Wire) -> None:
     x, o = await wire.pair("e2e-turn")
     status, body = await wire.post(o, "moves", {"after": 1, "move": "00"})
