@@ -90,7 +90,7 @@ async def test_move_post_with_wait_answers_with_the_reply(wire: Wire) -> None:
     await asyncio.sleep(0.2)
     assert not posted.done()
     answer = await wire.call(
-        "POST", f"/v1/matches/{o.match}/moves?wait=5", {"after": 2, "move": "b"}, o.auth
+        "POST", f"/v1/matches/{o.match}/moves?wait=1", {"after": 2, "move": "b"}, o.auth
     )
     async with asyncio.timeout(5):
         assert await posted == (
