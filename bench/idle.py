@@ -52,17 +52,21 @@ async def _holders(target: Target, index: int, pairs: int, stop: MpEvent, ready:
     ready.put(("seeked", index))
 
     opening = asyncio.Semaphore(128)
+    connected = asyncio.Semaphore(0)
 
     async def hold(path: str, headers: str) -> None:
         async with opening:  # a burst of thousands of connects would overflow the backlog
             conn = await Connection(target.host, port).open()
+        connected.release()
         while not stop.is_set():
             status, _, data = await conn.request("GET", path, headers=headers)
             if target.kind == "relay":
                 assert status == 200 and orjson.loads(data)["events"] == [], data
 
     tasks = [asyncio.ensure_future(hold(path, auth)) for path, auth in pollers]
-    await asyncio.sleep(1.0)
+    for _ in tasks:
+        await connected.acquire()
+    await asyncio.sleep(2.0)  # the last requests reach the server and are held
     ready.put(("holding", index))
     await asyncio.get_running_loop().run_in_executor(None, stop.wait)
     for task in tasks:
@@ -103,7 +107,7 @@ class hold_polls:
         before = rss_mb(self.target.pids)
         for _ in self.procs:
             assert self.ready.get(timeout=180)[0] == "holding"
-        time.sleep(1.0)
+        time.sleep(2.0)
         self.result = IdleResult(self.target.name, self.polls, before, rss_mb(self.target.pids))
         return self
 
