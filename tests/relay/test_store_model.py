@@ -1,0 +1,390 @@
+"""A model-based test: random interleavings of every store operation, checked against a model.
+
+Seeks, polls, moves, retries, passes, confirms, resigns, cancels and grace expiries run over
+several matches on a real store; a small model predicts each answer, and invariants hold after
+every step: every reader sees the same log, numbers are consecutive, each accepted move is in
+the log once, the turn rule holds, and finished matches accept nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import orjson
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from relay import Action, MemoryStore, RelayError, Store, StoreSettings, Ticket
+
+T = TypeVar("T")
+
+MODEL_SETTINGS = StoreSettings(grace=10.0, keep=30.0, max_waiting=3)
+GRACE, KEEP = MODEL_SETTINGS.grace, MODEL_SETTINGS.keep
+GAMES = ("go", "chess")
+ROOMS = (None, None, "den", "attic")
+TEXTS = st.sampled_from(["", "a", "e2e4", "\U0001f600", 'q"uote', "x\ny"])
+
+
+@dataclass
+class Model:
+    """What the store should hold about one match."""
+
+    id: str
+    game: str
+    room: str | None
+    tokens: list[str]
+    now: float
+    status: str = "waiting"
+    first: int | None = None
+    turn: int | None = None
+    ender: int = -1
+    log: list[dict[str, Any]] = field(default_factory=list)
+    writes: list[tuple[Any, ...]] = field(default_factory=list)
+    seen: list[float] = field(default_factory=list)
+    since: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.seen = [self.now, self.now]
+        self.since = self.now
+
+    def add(self, event: dict[str, Any], write: tuple[Any, ...]) -> int:
+        """Appends an event the store is expected to append; returns its number."""
+        event["seq"] = len(self.log) + 1
+        self.log.append(event)
+        self.writes.append(write)
+        return len(self.log)
+
+    def finish(self, reason: str, seat: int, write: tuple[Any, ...], now: float) -> int:
+        """Ends the match as the store is expected to."""
+        self.status, self.turn, self.since = "finished", None, now
+        return self.add({"type": "ended", "reason": reason, "seat": seat}, write)
+
+
+class StoreMachine(RuleBasedStateMachine):
+    """Drives a store and its model side by side."""
+
+    make_store: Callable[[], Awaitable[Store]]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.store = self.run(type(self).make_store())
+        self.now = time.time()
+        self.matches: list[Model] = []
+        self.forgotten: set[str] = set()
+        self.accepted_moves = 0
+
+    def run(self, call: Awaitable[T]) -> T:
+        """Runs one store call to completion (bounded, so a hang fails by name)."""
+
+        async def bounded() -> T:
+            async with asyncio.timeout(10):
+                return await call
+
+        return self.loop.run_until_complete(bounded())
+
+    def teardown(self) -> None:
+        self.run(self.store.close())
+        self.loop.close()
+
+    def expect(self, call: Awaitable[T], code: str | None) -> T | None:
+        """Runs a call that should succeed (code None) or fail with a RelayError code."""
+        if code is None:
+            return self.run(call)
+        try:
+            result = self.run(call)
+        except RelayError as error:
+            assert error.code == code, (error.code, code)
+            return None
+        raise AssertionError(f"expected {code}, got {result!r}")
+
+    def live(self) -> list[Model]:
+        return [m for m in self.matches if m.id not in self.forgotten]
+
+    # -- pairing ---------------------------------------------------------------------------
+
+    def _stale(self, m: Model) -> bool:
+        return m.status == "waiting" and m.seen[0] + GRACE < self.now
+
+    def _waiting(self, game: str) -> int:
+        return sum(1 for m in self.live() if m.game == game and m.status == "waiting")
+
+    @initialize()
+    def start(self) -> None:
+        self.matches = []
+
+    @rule(game=st.sampled_from(GAMES), room=st.sampled_from(ROOMS))
+    def seek(self, game: str, room: str | None) -> None:
+        candidates = [
+            m
+            for m in self.live()
+            if m.game == game and m.room == room and m.status in ("waiting", "playing", "ending")
+        ]
+        for m in candidates:
+            if self._stale(m):
+                m.status, m.since = "expired", self.now
+        waiting = [m for m in candidates if m.status == "waiting"]
+        busy = [m for m in candidates if m.status in ("playing", "ending")]
+        if room is not None and busy:
+            self.expect(self.store.seek(game, "1", room, self.now), "room/full")
+            return
+        if waiting:
+            m = waiting[0]
+            ticket = self.expect(self.store.seek(game, "1", room, self.now), None)
+            assert isinstance(ticket, Ticket)
+            assert (ticket.match, ticket.seat) == (m.id, 1)
+            m.tokens.append(ticket.token)
+            m.seen[1] = self.now
+            m.status, m.since = "playing", self.now
+            started = self._read(m.id, None)[0]
+            m.first = m.turn = started["first"]
+            m.add({"type": "started", "first": m.first}, ())
+            return
+        if self._waiting(game) >= MODEL_SETTINGS.max_waiting:
+            self.expect(self.store.seek(game, "1", room, self.now), "limit/waiting")
+            return
+        ticket = self.expect(self.store.seek(game, "1", room, self.now), None)
+        assert isinstance(ticket, Ticket) and ticket.seat == 0
+        assert ticket.match not in {m.id for m in self.matches}
+        self.matches.append(Model(ticket.match, game, room, [ticket.token], self.now))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _read(self, match: str, token: str | None, after: int = 0) -> list[dict[str, Any]]:
+        _, events = self.run(self.store.poll(match, token, after, self.now))
+        return [orjson.loads(event) for event in events]
+
+    @precondition(lambda self: self.live())
+    @rule(data=st.data(), reader=st.sampled_from([0, 1, None]))
+    def poll(self, data: st.DataObject, reader: int | None) -> None:
+        m = data.draw(st.sampled_from(self.live()))
+        if m.status == "expired":
+            self.expect(self.store.poll(m.id, None, 0, self.now), "match/expired")
+            return
+        if reader is not None and reader >= len(m.tokens):
+            reader = None
+        token = None if reader is None else m.tokens[reader]
+        assert self._read(m.id, token) == m.log
+        if reader is not None:
+            m.seen[reader] = self.now
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _write_error(
+        self, m: Model, seat: int, kind: str, after: int, write: tuple[Any, ...]
+    ) -> tuple[str | None, int | None]:
+        """Returns (expected error code, expected seq of an idempotent repeat)."""
+        if m.status == "expired":
+            return "match/expired", None
+        if m.status == "waiting":
+            return "match/not_started", None
+        if 0 <= after < len(m.log):
+            if m.writes[after] == write:
+                return None, after + 1
+            return ("match/finished" if m.status == "finished" else "turn/stale"), None
+        if after != len(m.log):
+            return "turn/stale", None
+        if m.status == "finished":
+            return "match/finished", None
+        if kind == "confirm":
+            if m.status != "ending":
+                return "match/not_ending", None
+            if seat == m.ender:
+                return "turn/not_yours", None
+            return None, None
+        if m.status == "ending":
+            return "match/ending", None
+        if m.turn != seat:
+            return "turn/not_yours", None
+        return None, None
+
+    def _seated(self, data: st.DataObject) -> tuple[Model, int]:
+        m = data.draw(st.sampled_from(self.live()))
+        seat = data.draw(st.sampled_from(range(len(m.tokens))))
+        return m, seat
+
+    @precondition(lambda self: self.live())
+    @rule(
+        data=st.data(),
+        offset=st.sampled_from([0, 0, 0, 0, 0, -1, -2, 1]),
+        text=TEXTS,
+        end=st.sampled_from([False, False, False, True]),
+        kind=st.sampled_from(["move", "move", "pass", "confirm"]),
+        agree=st.booleans(),
+    )
+    def write(
+        self, data: st.DataObject, offset: int, text: str, end: bool, kind: str, agree: bool
+    ) -> None:
+        m, seat = self._seated(data)
+        after = len(m.log) + offset
+        if kind == "move":
+            action, write = Action("move", after, text, end), (seat, "move", text, end, True)
+        elif kind == "pass":
+            action, write = Action("pass", after), (seat, "pass", "", False, True)
+        else:
+            action, write = (
+                Action("confirm", after, agree=agree),
+                (seat, "confirm", "", False, agree),
+            )
+        code, repeat = self._write_error(m, seat, kind, after, write)
+        if m.status not in ("expired",):
+            m.seen[seat] = self.now
+        seq = self.expect(self.store.act(m.id, m.tokens[seat], action, self.now), code)
+        if code is not None:
+            return
+        if repeat is not None:
+            assert seq == repeat
+            return
+        if kind == "confirm":
+            expected = m.finish("agreed" if agree else "disputed", seat, write, self.now)
+        elif kind == "pass":
+            m.turn = 1 - seat
+            expected = m.add({"type": "pass", "seat": seat}, write)
+        else:
+            m.turn = 1 - seat
+            if end:
+                m.status, m.ender, m.since = "ending", seat, self.now
+            expected = m.add({"type": "move", "seat": seat, "move": text, "end": end}, write)
+            self.accepted_moves += 1
+        assert seq == expected
+
+    @precondition(lambda self: any(m.writes and m.writes[-1] for m in self.live()))
+    @rule(data=st.data(), copies=st.integers(1, 3))
+    def retry_last_write(self, data: st.DataObject, copies: int) -> None:
+        """Sends the match's last write again (some copies at once): applied once."""
+        m = data.draw(st.sampled_from([m for m in self.live() if m.writes and m.writes[-1]]))
+        seat, kind, text, end, agree = m.writes[-1]
+        after = len(m.log) - 1
+        action = Action(kind, None if kind == "resign" else after, text, end, agree)
+
+        async def at_once() -> list[int]:
+            return await asyncio.gather(
+                *(self.store.act(m.id, m.tokens[seat], action, self.now) for _ in range(copies))
+            )
+
+        answers = self.run(at_once())
+        assert answers == [len(m.log)] * copies
+        m.seen[seat] = self.now
+
+    @precondition(lambda self: self.live())
+    @rule(data=st.data())
+    def resign(self, data: st.DataObject) -> None:
+        m, seat = self._seated(data)
+        call = self.store.act(m.id, m.tokens[seat], Action("resign"), self.now)
+        if m.status in ("waiting", "expired"):
+            self.expect(call, "match/not_started" if m.status == "waiting" else "match/expired")
+            if m.status == "waiting":
+                m.seen[seat] = self.now
+            return
+        m.seen[seat] = self.now
+        if m.status == "finished":
+            if m.writes[-1][:2] == (seat, "resign"):
+                assert self.expect(call, None) == len(m.log)
+            else:
+                self.expect(call, "match/finished")
+            return
+        expected = m.finish("resigned", seat, (seat, "resign", "", False, True), self.now)
+        assert self.expect(call, None) == expected
+
+    @precondition(lambda self: self.live())
+    @rule(data=st.data())
+    def cancel(self, data: st.DataObject) -> None:
+        m, seat = self._seated(data)
+        call = self.store.act(m.id, m.tokens[seat], Action("cancel"), self.now)
+        if m.status in ("waiting", "expired"):
+            assert self.expect(call, None) == 0
+            if m.status == "waiting":
+                m.status, m.since = "expired", self.now
+        else:
+            self.expect(call, "match/started")
+        m.seen[seat] = self.now
+
+    @precondition(lambda self: self.live())
+    @rule(data=st.data())
+    def wrong_token(self, data: st.DataObject) -> None:
+        m = data.draw(st.sampled_from(self.live()))
+        others = [t for o in self.matches if o is not m for t in o.tokens] + ["forged"]
+        token = data.draw(st.sampled_from(others))
+        code = "auth/bad_token"
+        self.expect(self.store.act(m.id, token, Action("move", len(m.log), "x"), self.now), code)
+
+    # -- time ------------------------------------------------------------------------------
+
+    @rule(seconds=st.sampled_from([1.0, GRACE / 2, GRACE + 1, KEEP + 1]))
+    def time_passes(self, seconds: float) -> None:
+        self.now += seconds
+        self.run(self.store.reap(self.now))
+        for m in self.live():
+            if m.status == "waiting" and m.seen[0] + GRACE < self.now:
+                m.status, m.since = "expired", self.now
+            elif m.status == "playing":
+                absent = min((0, 1), key=lambda seat: m.seen[seat])
+                if m.seen[absent] + GRACE < self.now:
+                    m.finish("abandoned", absent, (), self.now)
+            elif m.status == "ending":
+                partner = 1 - m.ender
+                if m.since + GRACE < self.now or m.seen[partner] + GRACE < self.now:
+                    m.finish("unconfirmed", partner, (), self.now)
+            elif m.status in ("finished", "expired") and m.since + KEEP < self.now:
+                self.forgotten.add(m.id)
+                self.expect(self.store.info(m.id), "match/unknown")
+
+    # -- invariants ------------------------------------------------------------------------
+
+    @invariant()
+    def every_reader_sees_the_model_log(self) -> None:
+        for m in self.live():
+            if m.status in ("waiting", "expired"):
+                continue
+            spectator = self._read(m.id, None)
+            assert spectator == m.log
+            assert [event["seq"] for event in spectator] == list(range(1, len(m.log) + 1))
+            assert self._read(m.id, None, len(m.log) - 1) == m.log[-1:]
+
+    @invariant()
+    def turn_and_status_match_the_model(self) -> None:
+        for m in self.live():
+            if m.status == "expired":
+                continue
+            info = self.run(self.store.info(m.id))
+            assert info.status.value == m.status
+            assert info.turn == (m.turn if m.status == "playing" else None)
+            assert info.last == len(m.log)
+
+    @invariant()
+    def each_accepted_move_is_logged_once(self) -> None:
+        moves = sum(1 for m in self.matches for e in m.log if e["type"] == "move")
+        assert moves == self.accepted_moves
+
+
+MACHINE_SETTINGS = settings(max_examples=150, stateful_step_count=50, deadline=None)
+
+
+def test_memory_store_follows_the_model() -> None:
+    async def make() -> Store:
+        return MemoryStore(MODEL_SETTINGS)
+
+    machine = type("MemoryMachine", (StoreMachine,), {"make_store": staticmethod(make)})
+    run_state_machine_as_test(machine, settings=MACHINE_SETTINGS)  # type: ignore[arg-type]
+
+
+def test_redis_store_follows_the_model(request: pytest.FixtureRequest) -> None:
+    from tests.support.redis_server import fresh_redis_store
+
+    async def make() -> Store:
+        return await fresh_redis_store(request, MODEL_SETTINGS)
+
+    machine = type("RedisMachine", (StoreMachine,), {"make_store": staticmethod(make)})
+    run_state_machine_as_test(machine, settings=MACHINE_SETTINGS)  # type: ignore[arg-type]
