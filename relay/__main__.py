@@ -73,6 +73,21 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "--no-pages", action="store_true", help="serve no web pages at / (when nginx serves them)"
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    p.add_argument("--prefix", default=d.prefix, help="path the relay answers under (e.g. /games)")
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="believe X-Forwarded-For/-Proto from this address, network or 'unix' (repeatable)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=d.workers,
+        help="relay processes to run, on --port and the ports after it, or on --unix "
+        "PATH with {n} replaced by 1..N (needs --store redis://...)",
+    )
     p.add_argument(
         "--log-level",
         default=d.log_level,
@@ -96,7 +111,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             pages=not a.no_pages,
             access_log=not a.no_access_log,
             log_level=a.log_level,
+            prefix=a.prefix.rstrip("/"),
+            trusted_proxies=tuple(a.trusted_proxy),
+            workers=a.workers,
         )
+        if config.workers > 1 and config.store_url == "memory":
+            raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
     except ValueError as exc:
         p.error(str(exc))
     return config, a.unix
@@ -106,12 +126,23 @@ def open_store(config: Config) -> Store | None:
     """Returns the store named by config.store_url (None for the embedded memory store)."""
     if config.store_url == "memory":
         return None
-    raise SystemExit(f"error: unknown store {config.store_url!r}; use 'memory'")
+    if config.store_url.startswith(("redis://", "rediss://", "unix://")):
+        from relay.redis_store import RedisStore
+
+        return RedisStore.from_url(config.store_url, config.store)
+    raise SystemExit(
+        f"error: unknown store {config.store_url!r}; "
+        "use 'memory', redis://host:port/db or unix:///path"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Runs the relay until SIGINT or SIGTERM, then answers held polls and exits."""
     config, unix = parse_args(argv)
+    if config.workers > 1:
+        from relay.workers import supervise
+
+        raise SystemExit(supervise(sys.argv[1:] if argv is None else argv, config, unix))
     logging.basicConfig(
         level=config.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s %(message)s",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from relay.store import StoreSettings
+from relay.web_proxy import check_proxy_settings
 
 __all__ = ["Config"]
 
@@ -37,6 +38,12 @@ class Config:
     """Whether to log each request (method, path, status, time; never a token)."""
     log_level: str = "info"
     """Logging level name."""
+    prefix: str = ""
+    """Path the relay answers under behind a proxy (e.g. '/games'); '' for the root."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Proxies (addresses, networks, or 'unix') whose X-Forwarded-For/-Proto are believed."""
+    workers: int = 1
+    """Relay processes to run on one box (more than one needs a shared store: Redis)."""
 
     def __post_init__(self) -> None:
         if self.hold < 0:
@@ -46,6 +53,7 @@ class Config:
                 f"grace ({self.store.grace!r} s) must be longer than hold ({self.hold!r} s), "
                 "or seats that poll steadily would be taken for gone"
             )
-        for name in ("max_move", "max_body", "seeks_per_minute", "polls_per_seat"):
+        check_proxy_settings(self.prefix, self.trusted_proxies)
+        for name in ("max_move", "max_body", "seeks_per_minute", "polls_per_seat", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)!r}")

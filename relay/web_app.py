@@ -19,6 +19,7 @@ from relay.metrics import RelayMetrics
 from relay.openapi import openapi
 from relay.store import Store
 from relay.web_limits import RateLimiter
+from relay.web_proxy import behind_proxy
 from relay.web_state import CONFIG, HELD, LIFECYCLE, LIMITER, METRICS, STORE, Lifecycle
 
 __all__ = ["create_app"]
@@ -91,7 +92,7 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
     app.router.add_get("/metrics", h.metrics)
     app.cleanup_ctx.append(_reaper)
     app.on_shutdown.append(_answer_held_polls)
-    return app
+    return behind_proxy(app, config)
 
 
 async def _reaper(app: web.Application) -> AsyncIterator[None]:

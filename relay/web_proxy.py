@@ -1,0 +1,120 @@
+"""Running behind nginx or Apache: a path prefix, and forwarded headers from trusted proxies.
+
+X-Forwarded-For and X-Forwarded-Proto are read by aiohttp-remotes, and only when the request
+comes straight from a configured proxy (an address, a network, or 'unix' for whatever
+connects to the relay's unix socket); from anyone else they are ignored. The seek rate
+limit then counts the client's own address, not the proxy's."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
+
+import orjson
+from aiohttp import web
+
+from relay.errors import CODES, RelayError
+
+if TYPE_CHECKING:
+    from relay.config import Config
+
+__all__ = ["UNIX", "TrustedProxies", "behind_proxy", "check_proxy_settings"]
+
+UNIX = "unix"
+"""The trusted-proxy entry that trusts whatever connects through the relay's unix socket."""
+
+PREFIX = re.compile(r"(/[A-Za-z0-9._~-]+)+")
+"""A path prefix: '/games', '/play/relay'; no trailing slash."""
+
+BAD_PREFIX = "prefix must be '' or a path like '/games' (no trailing slash), not {!r}"
+BAD_PROXY = "a trusted proxy must be an IP address, a network like 10.0.0.0/8, or 'unix', not {!r}"
+BAD_FORWARDED = "The proxy's X-Forwarded-For or X-Forwarded-Proto header is malformed."
+NO_LIBRARY = "--trusted-proxy needs aiohttp-remotes: pip install 'movewire[proxy]'"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def check_proxy_settings(prefix: str, trusted: Sequence[str]) -> None:
+    """Raises ValueError unless the prefix and every trusted proxy entry are well formed."""
+    if prefix and PREFIX.fullmatch(prefix) is None:
+        raise ValueError(BAD_PREFIX.format(prefix))
+    for entry in trusted:
+        if entry == UNIX:
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ValueError(BAD_PROXY.format(entry)) from None
+
+
+class TrustedProxies:
+    """Believes X-Forwarded-For and X-Forwarded-Proto only on requests from a trusted proxy."""
+
+    def __init__(self, trusted: Sequence[str]) -> None:
+        try:
+            from aiohttp_remotes import XForwardedFiltered
+        except ImportError:  # pragma: no cover - the 'proxy' extra is missing
+            raise SystemExit(NO_LIBRARY) from None
+        check_proxy_settings("", trusted)
+        self.unix = UNIX in trusted
+        """Whether a request through the relay's unix socket comes from a trusted proxy."""
+        self.networks = [
+            ipaddress.ip_network(entry, strict=False) for entry in trusted if entry != UNIX
+        ]
+        """The addresses and networks of trusted proxies."""
+        # A chain of trusted proxies (a CDN in front of nginx) is walked from the right.
+        self._headers = XForwardedFiltered(set(self.networks))
+
+    def is_trusted(self, request: web.BaseRequest) -> bool:
+        """Returns whether the request came straight from a trusted proxy."""
+        transport = request.transport
+        peer = transport.get_extra_info("peername") if transport is not None else None
+        if not isinstance(peer, tuple | list) or not peer:
+            return self.unix  # a unix socket's peer has no address
+        try:
+            address: Address = ipaddress.ip_address(peer[0])
+        except ValueError:
+            return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        return any(address in network for network in self.networks)
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Sets request.remote and request.scheme from a trusted proxy's headers."""
+        if not self.is_trusted(request):
+            return await handler(request)
+        from aiohttp_remotes.exceptions import RemoteError
+
+        try:
+            self._headers.get_forwarded_for(request.headers)
+            self._headers.get_forwarded_proto(request.headers)
+        except (web.HTTPBadRequest, RemoteError):
+            raise RelayError("request/invalid", BAD_FORWARDED) from None
+        return await self._headers.middleware(request, handler)
+
+
+@web.middleware
+async def _routes_as_json(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answers paths outside the prefix with the protocol's JSON route errors."""
+    try:
+        return await handler(request)
+    except (web.HTTPNotFound, web.HTTPMethodNotAllowed) as exc:
+        code = "route/not_found" if exc.status == 404 else "route/method"
+        body = orjson.dumps({"error": {"code": code, "message": CODES[code][1]}})
+        return web.Response(body=body, status=exc.status, content_type="application/json")
+
+
+def behind_proxy(app: web.Application, config: Config) -> web.Application:
+    """Returns the application to serve: app, trusting config.trusted_proxies' headers,
+    mounted under config.prefix when there is one."""
+    if config.trusted_proxies:
+        app.middlewares.append(TrustedProxies(config.trusted_proxies).middleware)
+    if not config.prefix:
+        return app
+    front = web.Application(middlewares=[_routes_as_json], client_max_size=config.max_body)
+    front.add_subapp(config.prefix, app)
+    return front

@@ -1,0 +1,115 @@
+"""`python -m relay --workers N`: runs N relay processes on one box, all on one Redis.
+
+Worker k (1..N) listens on --port + k - 1, or on the --unix path with '{n}' replaced by k
+(PATH.k when the path has no '{n}'). The supervisor restarts a worker that dies, forwards
+SIGTERM and SIGINT to every worker, and exits once they all have. No worker is special:
+behind nginx, any of them answers any request."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from types import FrameType
+
+from relay.config import Config
+
+__all__ = ["supervise", "worker_address"]
+
+log = logging.getLogger("relay.workers")
+
+RESTART_PAUSE = 1.0
+"""Seconds before a dead worker is started again (doubling while it keeps dying, up to 30)."""
+
+
+def worker_address(config: Config, unix: str | None, number: int) -> list[str]:
+    """Returns the listening arguments of worker `number` (1..N)."""
+    if unix is None:
+        return ["--port", str(config.port + number - 1)]
+    if "{n}" in unix:
+        return ["--unix", unix.replace("{n}", str(number))]
+    return ["--unix", f"{unix}.{number}"]
+
+
+class _Worker:
+    """One relay process and when to start it again."""
+
+    def __init__(self, command: list[str], number: int) -> None:
+        self.command = command
+        self.number = number
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pause = RESTART_PAUSE
+        self.restart_at = 0.0
+        self.started_at = 0.0
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.command)
+        self.started_at = time.monotonic()
+        log.info("worker %d started (pid %d)", self.number, self.proc.pid)
+
+    def check(self, now: float) -> None:
+        """Notices a worker that died and starts it again after a pause."""
+        if self.proc is not None and self.proc.poll() is not None:
+            code = self.proc.returncode
+            # A worker that ran a while before dying gets the short pause again.
+            if now - self.started_at > 60:
+                self.pause = RESTART_PAUSE
+            log.warning(
+                "worker %d (pid %d) exited with %s; restarting in %.0f s",
+                self.number,
+                self.proc.pid,
+                code,
+                self.pause,
+            )
+            self.proc = None
+            self.restart_at = now + self.pause
+            self.pause = min(30.0, self.pause * 2)
+        if self.proc is None and now >= self.restart_at:
+            self.start()
+
+
+def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
+    """Runs config.workers relay processes until SIGTERM or SIGINT; returns the exit code."""
+    logging.basicConfig(
+        level=config.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        stream=sys.stderr,
+    )
+    base = [sys.executable, "-m", "relay", *argv, "--workers", "1"]
+    workers = [
+        _Worker([*base, *worker_address(config, unix, number)], number)
+        for number in range(1, config.workers + 1)
+    ]
+    stopping: list[int] = []
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        stopping.append(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for worker in workers:
+        worker.start()
+    while not stopping:
+        time.sleep(0.2)
+        for worker in workers:
+            if not stopping:
+                worker.check(time.monotonic())
+    log.info("stopping %d workers", len(workers))
+    for worker in workers:
+        if worker.proc is not None and worker.proc.poll() is None:
+            worker.proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + config.hold + 10
+    code = 0
+    for worker in workers:
+        if worker.proc is None:
+            continue
+        try:
+            code |= worker.proc.wait(max(0.1, deadline - time.monotonic())) != 0
+        except subprocess.TimeoutExpired:
+            worker.proc.kill()
+            worker.proc.wait()
+            code = 1
+    return code

@@ -1,0 +1,1 @@
+"""Tests of hosting for real: the Redis store, several relay processes, nginx and Apache."""

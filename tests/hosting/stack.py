@@ -1,0 +1,420 @@
+"""The real hosting stack for tests: relay workers as the shipped systemd unit runs them, and
+nginx and Apache with the shipped site configs (ports and paths templated to a temp dir)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+
+from tests.support.relay_process import free_port
+
+__all__ = [
+    "DEPLOY",
+    "Apache",
+    "Nginx",
+    "Workers",
+    "make_pages",
+    "templated",
+    "unit_command",
+    "unix_get",
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+UNIT = DEPLOY / "systemd" / "movewire-relay.service"
+RUN_DIR = "/run/movewire/"
+"""Where the shipped configs put the relays' sockets; tests put them in a temp dir."""
+PAGES = "/opt/movewire/relay/pages"
+"""Where the shipped configs find the web pages."""
+
+
+def _temp_dir(prefix: str) -> Path:
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path.chmod(0o755)  # the web server's workers (www-data) reach the sockets through it
+    return path
+
+
+def make_pages() -> Path:
+    """Returns a temp pages dir that only the web server serves (the relays run --no-pages)."""
+    pages = _temp_dir("movewire-pages-")
+    (pages / "index.html").write_text("<!doctype html><title>movewire</title>")
+    (pages / "index.html").chmod(0o644)
+    return pages
+
+
+def templated(path: Path, replacements: dict[str, str]) -> str:
+    """Returns a shipped config with each text replaced; every one must be there."""
+    text = path.read_text()
+    for old, new in replacements.items():
+        assert old in text, f"{old!r} is no longer in {path}: update the hosting tests"
+        text = text.replace(old, new)
+    return text
+
+
+def unit_command(sockets: Path, redis_url: str, *extra: str) -> list[str]:
+    """Returns the ExecStart command of the shipped systemd unit, made to run here."""
+    lines = UNIT.read_text().replace("\\\n", " ").splitlines()
+    exec_start = next(line for line in lines if line.startswith("ExecStart="))
+    args = shlex.split(exec_start.removeprefix("ExecStart="))
+    assert args[1:3] == ["-m", "relay"], args
+    args[0] = sys.executable
+    args = [arg.replace(RUN_DIR, f"{sockets}/") for arg in args]
+    args[args.index("--store") + 1] = redis_url
+    return [*args, *extra]
+
+
+class _UnixHTTPConnection(http.client.HTTPConnection):
+    """An HTTP connection over a unix socket."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        super().__init__("localhost", timeout=timeout)
+        self.path = path
+
+    def connect(self) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(self.path)
+        except OSError:
+            sock.close()
+            raise
+        self.sock = sock
+
+
+def unix_get(path: str | Path, target: str, timeout: float = 2.0) -> tuple[int, bytes]:
+    """Sends GET target to the relay on a unix socket; returns status and body."""
+    connection = _UnixHTTPConnection(str(path), timeout)
+    try:
+        connection.request("GET", target)
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+def _wait_for(ready: object, what: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}: {_tail(log)}")
+        assert callable(ready)
+        if ready():
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not come up in 20 s: {_tail(log)}")
+
+
+def _tail(log: Path) -> str:
+    try:
+        return log.read_text(errors="replace")[-3000:]
+    except OSError:
+        return ""
+
+
+def _stop(proc: subprocess.Popen[bytes] | None, sig: int, timeout: float) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(sig)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+class Workers:
+    """`python -m relay --workers N` as the systemd unit runs it, on sockets in a temp dir."""
+
+    def __init__(self, redis_url: str, *extra: str) -> None:
+        self.dir = _temp_dir("movewire-run-")
+        self.command = unit_command(self.dir, redis_url, *extra)
+        self.count = int(self.command[self.command.index("--workers") + 1])
+        self.prefix = extra[extra.index("--prefix") + 1] if "--prefix" in extra else ""
+        self.log_path = self.dir / "relay.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def sockets(self) -> list[Path]:
+        """Returns each worker's socket, worker 1 first."""
+        return [self.dir / f"relay-{number}.sock" for number in range(1, self.count + 1)]
+
+    def healthy(self) -> bool:
+        """Returns whether every worker answers /healthz."""
+        try:
+            healthz = f"{self.prefix}/healthz"
+            return all(unix_get(path, healthz)[0] == 200 for path in self.sockets)
+        except OSError:
+            return False
+
+    def start(self) -> Workers:
+        """Starts the supervisor (sockets open to all, as www-data must reach them here)."""
+        with self.log_path.open("wb") as log:
+            self.proc = subprocess.Popen(
+                self.command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, umask=0
+            )
+        _wait_for(self.healthy, "relay workers", self.proc, self.log_path)
+        return self
+
+    def pids(self) -> dict[Path, int]:
+        """Returns the PID of the worker on each socket (from /proc)."""
+        assert self.proc is not None
+        found: dict[Path, int] = {}
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+        for pid in map(int, children.split()):
+            try:
+                args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            where = len(args) - 1 - args[::-1].index(b"--unix")
+            found[Path(args[where + 1].decode())] = pid
+        return found
+
+    def wait_restarted(self, socket_path: Path, old_pid: int, timeout: float = 15.0) -> int:
+        """Returns the PID of the worker on socket_path once it is not old_pid and answers."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid = self.pids().get(socket_path)
+            if pid not in (None, old_pid) and self.healthy():
+                assert pid is not None
+                return pid
+            time.sleep(0.1)
+        raise AssertionError(f"worker on {socket_path} was not restarted: {self.log()}")
+
+    def moves_by_worker(self) -> list[float]:
+        """Returns the moves each worker accepted (its relay_moves_relayed_total)."""
+        counts = []
+        for path in self.sockets:
+            status, body = unix_get(path, f"{self.prefix}/metrics")
+            assert status == 200
+            line = next(
+                line
+                for line in body.decode().splitlines()
+                if line.startswith("relay_moves_relayed_total ")
+            )
+            counts.append(float(line.split()[1]))
+        return counts
+
+    def log(self) -> str:
+        """Returns what the supervisor and workers printed."""
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        """Stops the supervisor by PID (it stops its workers) and removes the temp dir."""
+        _stop(self.proc, signal.SIGTERM, 40)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> Workers:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def _port_open(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+class Nginx:
+    """nginx running the shipped site on a free port, proxying to `workers`' sockets."""
+
+    def __init__(
+        self, binary: str, workers: Workers, pages: Path, *, extra: dict[str, str] | None = None
+    ) -> None:
+        self.binary = binary
+        self.dir = _temp_dir("movewire-nginx-")
+        self.port = free_port()
+        site = templated(
+            DEPLOY / "nginx" / "movewire.conf",
+            {
+                "listen 80;": f"listen 127.0.0.1:{self.port};",
+                "listen [::]:80;": "",
+                RUN_DIR: f"{workers.dir}/",
+                PAGES: str(pages),
+                **(extra or {}),
+            },
+        )
+        (self.dir / "site.conf").write_text(site)
+        user = "user root;" if os.geteuid() == 0 else ""
+        temp = "\n".join(
+            f"    {kind}_temp_path {self.dir}/{kind};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        (self.dir / "nginx.conf").write_text(
+            f"""{user}
+worker_processes 2;
+daemon off;
+pid {self.dir}/nginx.pid;
+error_log {self.dir}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log {self.dir}/access.log;
+{temp}
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    include {self.dir}/site.conf;
+}}
+"""
+        )
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """Returns nginx's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def check(self) -> subprocess.CompletedProcess[str]:
+        """Returns `nginx -t` run on the config."""
+        return subprocess.run(
+            [self.binary, "-t", "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+
+    def start(self) -> Nginx:
+        """Starts nginx in the foreground and waits for its port."""
+        log = self.dir / "stderr.log"
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [self.binary, "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        _wait_for(lambda: _port_open(self.port), "nginx", self.proc, log)
+        return self
+
+    def error_log(self) -> str:
+        """Returns nginx's error log."""
+        return _tail(self.dir / "error.log")
+
+    def stop(self) -> None:
+        """Stops nginx by PID and removes its temp dir."""
+        _stop(self.proc, signal.SIGTERM, 10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> Nginx:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+APACHE_MODULES = [
+    "mpm_event",
+    "authz_core",
+    "log_config",
+    "mime",
+    "dir",
+    "headers",
+    "proxy",
+    "proxy_http",
+    "proxy_balancer",
+    "lbmethod_byrequests",
+    "slotmem_shm",
+]
+"""The modules the shipped Apache site needs (docs/hosting.md says which to a2enmod)."""
+
+
+class Apache:
+    """Apache httpd running the shipped site on a free port, proxying to `workers`' sockets."""
+
+    def __init__(self, binary: str, workers: Workers, pages: Path) -> None:
+        self.binary = binary
+        self.dir = _temp_dir("movewire-apache-")
+        self.port = free_port()
+        site = templated(
+            DEPLOY / "apache" / "movewire.conf",
+            {
+                "<VirtualHost *:80>": f"<VirtualHost *:{self.port}>",
+                RUN_DIR: f"{workers.dir}/",
+                PAGES: str(pages),
+            },
+        )
+        (self.dir / "site.conf").write_text(site)
+        modules = "\n".join(
+            f"<IfModule !{name}_module>\n"
+            f"    LoadModule {name}_module /usr/lib/apache2/modules/mod_{name}.so\n"
+            "</IfModule>"
+            for name in APACHE_MODULES
+        )
+        user = "User www-data\nGroup www-data" if os.geteuid() == 0 else ""
+        (self.dir / "httpd.conf").write_text(
+            f"""ServerRoot {self.dir}
+{modules}
+{user}
+ServerName localhost
+Listen 127.0.0.1:{self.port}
+PidFile {self.dir}/httpd.pid
+DefaultRuntimeDir {self.dir}
+ErrorLog {self.dir}/error.log
+LogLevel warn
+TypesConfig /etc/mime.types
+Define APACHE_LOG_DIR {self.dir}
+Include {self.dir}/site.conf
+"""
+        )
+        (self.dir / "httpd.conf").chmod(0o644)
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """Returns Apache's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def check(self, apache2ctl: str) -> subprocess.CompletedProcess[str]:
+        """Returns `apache2ctl -t` run on the config."""
+        return subprocess.run(
+            [apache2ctl, "-t", "-f", str(self.dir / "httpd.conf")],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+
+    def start(self) -> Apache:
+        """Starts httpd in the foreground and waits for its port."""
+        log = self.dir / "stderr.log"
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [self.binary, "-f", str(self.dir / "httpd.conf"), "-DFOREGROUND"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        _wait_for(lambda: _port_open(self.port), "apache2", self.proc, log)
+        return self
+
+    def error_log(self) -> str:
+        """Returns Apache's error log."""
+        return _tail(self.dir / "error.log")
+
+    def stop(self) -> None:
+        """Stops httpd by PID and removes its temp dir."""
+        _stop(self.proc, signal.SIGTERM, 10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> Apache:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()

@@ -1,0 +1,446 @@
+"""The Redis store: exactly the memory store's behaviour, and safe with many relay processes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable
+from typing import Any
+
+import orjson
+import pytest
+import redis.asyncio as aioredis
+
+from relay.__main__ import open_store
+from relay.config import Config
+from relay.errors import RelayError
+from relay.memory_store import MemoryStore
+from relay.redis_store import RedisStore
+from relay.store import Action, ActionKind, Status, StoreSettings, Ticket, hash_token, move_event
+from tests.hosting.conftest import SETTINGS, StoreMaker
+from tests.support.redis_server import RedisServer
+
+ROOMY = StoreSettings(grace=10.0, keep=100.0, max_waiting=1000)
+"""Settings for tests that open many matches at once."""
+
+TEXTS = [
+    "",
+    "11",
+    'say "hi"\n\\',
+    "\U0001f600 ünïcödé \u2028 \U00010348",
+    '{"json": [1, {"a": null}]}',
+    "<b>&amp;</b>\t\r\x00\x1f",
+    "x" * 300,
+]
+"""Move texts that must travel byte-exact."""
+
+KINDS: list[ActionKind] = [
+    *(["move"] * 10),  # type: ignore[list-item]
+    "pass",
+    "pass",
+    "confirm",
+    "confirm",
+    "confirm",
+    "resign",
+    "cancel",
+]
+"""Actions the differential test draws from, moves most often."""
+
+
+async def outcome(call: Awaitable[Any]) -> tuple[Any, ...]:
+    """Returns ('ok', result) or ('error', code, status, message, retry_after)."""
+    try:
+        return ("ok", await call)
+    except RelayError as error:
+        return ("error", error.code, error.status, error.message, error.retry_after)
+
+
+class Differential:
+    """Runs the same random calls against a memory store and a Redis store, and compares."""
+
+    def __init__(self, memory: MemoryStore, redis: RedisStore, seed: int) -> None:
+        self.memory = memory
+        self.redis = redis
+        self.rng = random.Random(seed)
+        self.tickets: list[tuple[Ticket, Ticket]] = []
+        self.ids: dict[str, str] = {}
+        self.now = time.time()
+        self.log: list[str] = []
+
+    def same(self, mine: tuple[Any, ...], theirs: tuple[Any, ...]) -> None:
+        """Asserts both stores answered alike (Redis match ids read as the memory ones)."""
+        text = repr(theirs)
+        for memory_id, redis_id in self.ids.items():
+            text = text.replace(redis_id, memory_id)
+        assert repr(mine) == text, "\n".join(self.log[-15:])
+
+    async def step(self) -> None:
+        """Makes one random call on both stores."""
+        rng = self.rng
+        if rng.random() < 0.15:
+            self.now += rng.choice([0.5, 3.0, 9.0, 11.0, 60.0, 101.0])
+        choice = rng.random()
+        if choice < 0.2 or not self.tickets:
+            await self.seek()
+        elif choice < 0.4:
+            await self.poll()
+        elif choice < 0.85:
+            await self.act()
+        elif choice < 0.9:
+            pair = rng.choice(self.tickets)
+            self.log.append(f"info {pair[0].match}")
+            self.same(
+                await outcome(self.memory.info(pair[0].match)),
+                await outcome(self.redis.info(pair[1].match)),
+            )
+        elif choice < 0.95:
+            self.log.append(f"reap {self.now}")
+            self.same(
+                await outcome(self.memory.reap(self.now)),
+                await outcome(self.redis.reap(self.now)),
+            )
+            self.same((await self.memory.counts(),), (await self.redis.counts(),))
+        else:
+            pair = rng.choice(self.tickets)
+            after = rng.randint(0, 4)
+            self.log.append(f"wait {pair[0].match} {after}")
+            self.same(
+                await outcome(self.memory.wait(pair[0].match, after, 0)),
+                await outcome(self.redis.wait(pair[1].match, after, 0)),
+            )
+
+    async def seek(self) -> None:
+        rng = self.rng
+        game = rng.choice(["g", "h"])
+        version = rng.choice(["1", "2"])
+        room = rng.choice([None, None, None, "r1", "r2"])
+        coin = rng.randrange(2)
+        self.log.append(f"seek {game} {version} {room} coin={coin} at {self.now}")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("secrets.randbelow", lambda _: coin)
+            mine = await outcome(self.memory.seek(game, version, room, self.now))
+            theirs = await outcome(self.redis.seek(game, version, room, self.now))
+        assert mine[0] == theirs[0], (mine, theirs, self.log[-15:])
+        if mine[0] == "error":
+            self.same(mine, theirs)
+            return
+        m, r = mine[1], theirs[1]
+        assert m.seat == r.seat
+        if m.match in self.ids:
+            assert self.ids[m.match] == r.match
+        else:
+            assert r.match not in self.ids.values()
+            self.ids[m.match] = r.match
+        self.tickets.append((m, r))
+
+    def token(self, pair: tuple[Ticket, Ticket]) -> tuple[str | None, str | None]:
+        kind = self.rng.choice(["own", "own", "own", "spectator", "other", "forged"])
+        if kind == "spectator":
+            return None, None
+        if kind == "other":
+            other = self.rng.choice(self.tickets)
+            return other[0].token, other[1].token
+        if kind == "forged":
+            return "forged", "forged"
+        return pair[0].token, pair[1].token
+
+    async def poll(self) -> None:
+        pair = self.rng.choice(self.tickets)
+        mine_token, their_token = self.token(pair)
+        after = self.rng.randint(0, 6)
+        self.log.append(f"poll {pair[0].match} after={after} token={mine_token is not None}")
+        self.same(
+            await outcome(self.memory.poll(pair[0].match, mine_token, after, self.now)),
+            await outcome(self.redis.poll(pair[1].match, their_token, after, self.now)),
+        )
+
+    async def act(self) -> None:
+        rng = self.rng
+        pair = rng.choice(self.tickets)
+        mine_token, their_token = self.token(pair)
+        if mine_token is None:
+            mine_token, their_token = pair[0].token, pair[1].token
+        assert their_token is not None
+        last = 0
+        with_info = await outcome(self.memory.info(pair[0].match))
+        if with_info[0] == "ok":
+            last = with_info[1].last
+        kind = rng.choice(KINDS)
+        after = rng.choice([last, last, last, last, last - 1, last + 1, 0, rng.randint(0, 9)])
+        action = Action(
+            kind,
+            after if after >= 0 else None,
+            rng.choice(TEXTS),
+            rng.random() < 0.2,
+            rng.random() < 0.7,
+        )
+        self.log.append(f"act {pair[0].match} {action!r} at {self.now}")
+        self.same(
+            await outcome(self.memory.act(pair[0].match, mine_token, action, self.now)),
+            await outcome(self.redis.act(pair[1].match, their_token, action, self.now)),
+        )
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_redis_store_answers_exactly_like_the_memory_store(
+    make_store: StoreMaker, seed: int
+) -> None:
+    differential = Differential(MemoryStore(SETTINGS), make_store(), seed)
+    async with asyncio.timeout(60):
+        for _ in range(500):
+            await differential.step()
+    # Every match, read in full by a spectator, is byte-identical.
+    for mine, theirs in differential.tickets:
+        differential.same(
+            await outcome(differential.memory.poll(mine.match, None, 0, differential.now)),
+            await outcome(differential.redis.poll(theirs.match, None, 0, differential.now)),
+        )
+
+
+async def test_move_events_are_byte_identical_to_the_builders(make_store: StoreMaker) -> None:
+    store = make_store()
+    a = await store.seek("bytes", "1", None, time.time())
+    b = await store.seek("bytes", "1", None, time.time())
+    first = orjson.loads((await store.poll(a.match, None, 0, time.time()))[1][0])["first"]
+    seats = (a, b) if first == 0 else (b, a)
+    for index, text in enumerate(TEXTS):
+        seat = seats[index % 2]
+        await store.act(seat.match, seat.token, Action("move", index + 1, text), time.time())
+    _, events = await store.poll(a.match, None, 1, time.time())
+    expected = [
+        move_event(index + 2, seats[index % 2].seat, text, False)
+        for index, text in enumerate(TEXTS)
+    ]
+    assert events == expected
+
+
+async def test_tokens_are_kept_only_as_digests(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    store = make_store()
+    a = await store.seek("secret", "1", None, time.time())
+    b = await store.seek("secret", "1", None, time.time())
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        dump = []
+        async for key in client.scan_iter(match=f"{store.prefix}*"):
+            kind = (await client.type(key)).decode()
+            if kind == "hash":
+                dump.append(repr(await client.hgetall(key)))
+            elif kind == "list":
+                dump.append(repr(await client.lrange(key, 0, -1)))
+            elif kind == "zset":
+                dump.append(repr(await client.zrange(key, 0, -1)))
+            else:
+                dump.append(repr(await client.get(key)))
+    finally:
+        await client.aclose()
+    everything = "\n".join(dump)
+    for ticket in (a, b):
+        assert ticket.token not in everything
+        assert hash_token(ticket.token) in everything
+
+
+async def test_two_processes_never_pair_one_seeker_twice(make_store: StoreMaker) -> None:
+    stores = [make_store(settings=ROOMY), make_store(settings=ROOMY)]
+    now = time.time()
+    async with asyncio.timeout(30):
+        tickets = await asyncio.gather(
+            *(stores[index % 2].seek("race", "1", None, now) for index in range(120))
+        )
+    seats: dict[str, list[int]] = {}
+    for ticket in tickets:
+        seats.setdefault(ticket.match, []).append(ticket.seat)
+    assert sorted(sorted(found) for found in seats.values()) == [[0, 1]] * 60
+    assert len({ticket.token for ticket in tickets}) == 120
+
+
+async def test_two_processes_never_accept_two_moves_for_one_turn(make_store: StoreMaker) -> None:
+    stores = [make_store(), make_store()]
+    a = await stores[0].seek("turns", "1", None, time.time())
+    b = await stores[1].seek("turns", "1", None, time.time())
+    first = orjson.loads((await stores[0].poll(a.match, None, 0, time.time()))[1][0])["first"]
+    mover = a if first == 0 else b
+    partner = b if first == 0 else a
+    async with asyncio.timeout(30):
+        for turn in range(1, 21):
+            seat = mover if turn % 2 else partner
+            action = [Action("move", turn, f"{turn}.{i}") for i in range(8)]
+            results = await asyncio.gather(
+                *(
+                    outcome(stores[i % 2].act(seat.match, seat.token, action[i], time.time()))
+                    for i in range(8)
+                )
+            )
+            accepted = [result for result in results if result == ("ok", turn + 1)]
+            refused = [result for result in results if result[0] == "error"]
+            assert len(accepted) == 1 and len(refused) == 7
+            assert {result[1] for result in refused} == {"turn/stale"}
+    events = [orjson.loads(event) for event in (await stores[1].poll(a.match, None, 0, 0))[1]]
+    assert [event["seq"] for event in events] == list(range(1, 22))
+
+
+async def test_a_poll_held_in_one_process_wakes_on_a_move_in_another(
+    make_store: StoreMaker,
+) -> None:
+    one, other = make_store(), make_store()
+    a = await one.seek("wake", "1", None, time.time())
+    b = await other.seek("wake", "1", None, time.time())
+    first = orjson.loads((await one.poll(a.match, None, 0, time.time()))[1][0])["first"]
+    mover = a if first == 0 else b
+    waiter = asyncio.create_task(one.wait(a.match, 1, 20))
+    await asyncio.sleep(0.2)
+    assert not waiter.done()
+    sent = time.monotonic()
+    await other.act(mover.match, mover.token, Action("move", 1, "hello"), time.time())
+    async with asyncio.timeout(3):
+        events = await waiter
+    assert time.monotonic() - sent < 0.5
+    assert orjson.loads(events[0])["move"] == "hello"
+
+
+async def test_a_lost_notification_only_delays_the_event(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    writer = make_store()
+    # This process never hears a notification: its listener's Redis is not there.
+    deaf = RedisStore(
+        aioredis.Redis.from_url(redis_server.url),
+        SETTINGS,
+        listener=aioredis.Redis.from_url("redis://127.0.0.1:9/0", socket_connect_timeout=0.2),
+        prefix=writer.prefix,
+        recheck=0.5,
+    )
+    try:
+        a = await writer.seek("deaf", "1", None, time.time())
+        waiter = asyncio.create_task(deaf.wait(a.match, 0, 20))
+        await asyncio.sleep(0.1)
+        await writer.seek("deaf", "1", None, time.time())
+        async with asyncio.timeout(3):
+            events = await waiter
+        assert orjson.loads(events[0])["type"] == "started"
+    finally:
+        await deaf.close()
+
+
+async def test_reaping_in_every_process_changes_each_match_once(make_store: StoreMaker) -> None:
+    stores = [make_store(settings=ROOMY) for _ in range(3)]
+    t = time.time()
+    matches = []
+    for index in range(30):
+        a = await stores[0].seek("reap", "1", None, t)
+        await stores[1].seek("reap", "1", None, t)
+        matches.append(a.match)
+        await stores[2].seek("reap-alone", str(index), None, t)
+    async with asyncio.timeout(30):
+        changed = await asyncio.gather(*(store.reap(t + ROOMY.grace + 1) for store in stores))
+    assert sum(changed) == 60
+    for match in matches:
+        events = [orjson.loads(e) for e in (await stores[0].poll(match, None, 0, t))[1]]
+        assert [event["type"] for event in events] == ["started", "ended"]
+        assert events[1]["reason"] == "abandoned"
+    counts = await stores[0].counts()
+    assert (counts[Status.FINISHED], counts[Status.EXPIRED], counts[Status.WAITING]) == (30, 30, 0)
+    later = t + ROOMY.grace + ROOMY.keep + 2
+    assert sum(await asyncio.gather(*(store.reap(later) for store in stores))) == 60
+    assert await stores[0].counts() == dict.fromkeys(Status, 0)
+
+
+async def test_forgotten_matches_leave_no_keys_behind(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    store = make_store()
+    t = time.time()
+    a = await store.seek("tidy", "1", "room", t)
+    b = await store.seek("tidy", "1", "room", t)
+    await store.act(b.match, b.token, Action("resign"), t)
+    await store.seek("tidy", "1", None, t)
+    lone = await store.seek("tidy", "2", None, t)
+    await store.act(lone.match, lone.token, Action("cancel"), t)
+    assert await store.reap(t + SETTINGS.grace + 1) == 1  # the silent seeker is dropped
+    assert await store.reap(t + SETTINGS.grace + SETTINGS.keep + 5) == 3
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        left = sorted([key.decode() async for key in client.scan_iter(match=f"{store.prefix}*")])
+    finally:
+        await client.aclose()
+    assert left == [f"{store.prefix}counts"], left
+    await _expect(store.info(a.match), "match/unknown")
+
+
+async def _expect(call: Awaitable[Any], code: str) -> RelayError:
+    with pytest.raises(RelayError) as caught:
+        await call
+    assert caught.value.code == code
+    return caught.value
+
+
+async def test_unreachable_redis_is_503_and_the_store_recovers_by_itself(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    store = make_store()
+    a = await store.seek("outage", "1", None, time.time())
+    b = await store.seek("outage", "1", None, time.time())
+    redis_server.stop()
+    started = time.monotonic()
+    calls: list[Awaitable[Any]] = [
+        store.poll(a.match, a.token, 0, time.time()),
+        store.wait(a.match, 1, 5),
+        store.act(b.match, b.token, Action("resign"), time.time()),
+        store.seek("outage", "1", None, time.time()),
+        store.info(a.match),
+        store.counts(),
+        store.reap(time.time()),
+    ]
+    for call in calls:
+        error = await _expect(call, "server/unavailable")
+        assert error.status == 503 and error.retry_after is not None
+        assert "Redis" in error.message
+    assert time.monotonic() - started < 10
+    redis_server.start()
+    seat, events = await store.poll(a.match, a.token, 0, time.time())
+    assert seat == 0 and len(events) == 1
+    assert await store.act(b.match, b.token, Action("resign"), time.time()) == 2
+
+
+async def test_a_held_poll_hears_of_moves_after_redis_restarts(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    one, other = make_store(recheck=30.0), make_store()
+    a = await one.seek("restart", "1", None, time.time())
+    b = await other.seek("restart", "1", None, time.time())
+    first = orjson.loads((await one.poll(a.match, None, 0, time.time()))[1][0])["first"]
+    mover = a if first == 0 else b
+    waiter = asyncio.create_task(one.wait(a.match, 1, 20))
+    await asyncio.sleep(0.2)
+    redis_server.restart()
+    async with asyncio.timeout(10):
+        await asyncio.sleep(1.0)  # the listener resubscribes
+        await other.act(mover.match, mover.token, Action("move", 1, "after"), time.time())
+        events = await _settle(one, waiter, a.match)
+    assert [orjson.loads(event)["move"] for event in events] == ["after"]
+
+
+async def _settle(store: RedisStore, waiter: asyncio.Task[list[bytes]], match: str) -> list[bytes]:
+    """Returns the waiter's events; if Redis cut it, waits again as a client would."""
+    try:
+        return await waiter
+    except RelayError as error:
+        assert error.code == "server/unavailable"
+        return await store.wait(match, 1, 5)
+
+
+async def test_open_store_reads_redis_and_unix_urls(redis_server: RedisServer) -> None:
+    tickets = []
+    for url in (redis_server.url, redis_server.unix_url):
+        store = open_store(Config(store_url=url))
+        assert isinstance(store, RedisStore)
+        try:
+            tickets.append(await store.seek("urls", "1", None, time.time()))
+        finally:
+            await store.close()
+    # Both URLs reach the same Redis: the second seeker joins the first.
+    assert tickets[0].match == tickets[1].match
+    assert [ticket.seat for ticket in tickets] == [0, 1]
+    assert open_store(Config()) is None

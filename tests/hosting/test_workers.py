@@ -1,0 +1,141 @@
+"""`python -m relay --workers N` and the systemd unit: N processes, one Redis, no stickiness."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from relay.config import Config
+from relay.workers import worker_address
+from tests.hosting.stack import ROOT, UNIT, unit_command
+from tests.relay.wire import Wire
+from tests.support.components import require_binary
+from tests.support.redis_server import RedisServer, redis_binary
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def free_ports(count: int) -> int:
+    """Returns the first of `count` consecutive free TCP ports on 127.0.0.1."""
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base: int = probe.getsockname()[1]
+        if base + count > 65535:
+            continue
+        sockets = []
+        try:
+            for port in range(base, base + count):
+                taken = socket.socket()
+                sockets.append(taken)
+                taken.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        finally:
+            for taken in sockets:
+                taken.close()
+        return base
+    raise RuntimeError("no run of free ports")
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """Returns a redis-server of this test's own."""
+    with RedisServer(redis_binary()) as server:
+        yield server
+
+
+def test_worker_addresses() -> None:
+    config = Config(port=8081)
+    assert worker_address(config, None, 3) == ["--port", "8083"]
+    assert worker_address(config, "/run/mw/relay-{n}.sock", 2) == ["--unix", "/run/mw/relay-2.sock"]
+    assert worker_address(config, "/run/mw/relay.sock", 2) == ["--unix", "/run/mw/relay.sock.2"]
+
+
+@pytest.fixture
+def three_workers(redis_server: RedisServer) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """Returns `python -m relay --workers 3` on three consecutive ports, and the first port."""
+    base = free_ports(3)
+    args = ["--workers", "3", "--host", "127.0.0.1", "--port", str(base)]
+    args += ["--store", redis_server.url, "--hold", "5", "--grace", "30", "--no-access-log"]
+    supervisor = subprocess.Popen([sys.executable, "-m", "relay", *args], cwd=ROOT)
+    yield supervisor, base
+    if supervisor.poll() is None:
+        supervisor.kill()
+        supervisor.wait(10)
+
+
+async def test_workers_on_consecutive_ports_answer_any_request(
+    three_workers: tuple[subprocess.Popen[bytes], int],
+) -> None:
+    supervisor, base = three_workers
+    urls = [f"http://127.0.0.1:{port}" for port in range(base, base + 3)]
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15)) as session:
+            await _until_healthy(session, urls)
+            wires = [Wire(session, url) for url in urls]
+            # Seek on one process, join on another, hold a poll on the third.
+            a = await wires[0].seek("workers")
+            b = await wires[1].seek("workers")
+            assert (a.match, b.seat) == (b.match, 1)
+            first = (await wires[2].events(a.match, 0))[0]["first"]
+            mover = a if first == a.seat else b
+            held = asyncio.create_task(wires[2].events(a.match, 1, b if mover is a else a))
+            await asyncio.sleep(0.2)
+            sent = time.monotonic()
+            status, _ = await wires[0].post(mover, "moves", {"after": 1, "move": "across"})
+            assert status == 200
+            events = await held
+            assert time.monotonic() - sent < 1.0
+            assert events[0]["move"] == "across"
+    finally:
+        supervisor.send_signal(signal.SIGTERM)
+        code = await asyncio.to_thread(supervisor.wait, 30)
+    assert code == 0
+    # No worker outlives the supervisor.
+    for port in range(base, base + 3):
+        with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            pass
+
+
+async def _until_healthy(session: aiohttp.ClientSession, urls: list[str]) -> None:
+    deadline = time.monotonic() + 20
+    for url in urls:
+        while True:
+            try:
+                async with session.get(url + "/healthz") as answer:
+                    if answer.status == 200:
+                        break
+            except aiohttp.ClientError:
+                pass
+            assert time.monotonic() < deadline, f"{url} did not come up"
+            await asyncio.sleep(0.05)
+
+
+def test_the_systemd_unit_passes_systemd_analyze(tmp_path: Path) -> None:
+    analyze = require_binary("systemd-analyze", "systemd")
+    unit = tmp_path / UNIT.name
+    # Only the interpreter's path is this machine's; the rest is the shipped unit.
+    unit.write_text(UNIT.read_text().replace("/opt/movewire/venv/bin/python", sys.executable))
+    checked = subprocess.run(
+        [analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_unit_command_runs_workers_on_redis(tmp_path: Path) -> None:
+    command = unit_command(tmp_path, "redis://127.0.0.1:1/0")
+    assert command[:3] == [sys.executable, "-m", "relay"]
+    assert command[command.index("--workers") + 1] == "2"
+    assert command[command.index("--unix") + 1] == f"{tmp_path}/relay-{{n}}.sock"
+    assert command[command.index("--trusted-proxy") + 1] == "unix"
+    assert "--no-pages" in command
