@@ -1,9 +1,9 @@
 """`python -m relay --workers N`: runs N relay processes on one box, all on one Redis.
 
 Worker k (1..N) listens on --port + k - 1, or on the --unix path with '{n}' replaced by k
-(PATH.k when the path has no '{n}'). The supervisor restarts a worker that dies, forwards
-SIGTERM and SIGINT to every worker, and exits once they all have. No worker is special:
-behind nginx, any of them answers any request."""
+(PATH.k when the path has no '{n}'). The supervisor restarts a worker that dies, turns
+SIGTERM, SIGINT or SIGHUP into one SIGTERM to every worker, and exits once they all have.
+No worker is special: behind nginx, any of them answers any request."""
 
 from __future__ import annotations
 
@@ -46,7 +46,9 @@ class _Worker:
         self.started_at = 0.0
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(self.command)
+        # A group of its own: a terminal's Ctrl-C reaches the supervisor only, which then
+        # stops each worker once (a second signal would cut a worker's clean shutdown short).
+        self.proc = subprocess.Popen(self.command, process_group=0)
         self.started_at = time.monotonic()
         log.info("worker %d started (pid %d)", self.number, self.proc.pid)
 
@@ -72,7 +74,8 @@ class _Worker:
 
 
 def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
-    """Runs config.workers relay processes until SIGTERM or SIGINT; returns the exit code."""
+    """Runs config.workers relay processes until SIGTERM, SIGINT or SIGHUP; returns the exit
+    code (0 when every worker stopped cleanly)."""
     logging.basicConfig(
         level=config.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
@@ -88,8 +91,8 @@ def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
     def stop(signum: int, frame: FrameType | None) -> None:
         stopping.append(signum)
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, stop)
     for worker in workers:
         worker.start()
     while not stopping:
