@@ -19,6 +19,7 @@ from relay.metrics import RelayMetrics
 from relay.openapi import openapi
 from relay.store import Store
 from relay.web_limits import RateLimiter
+from relay.web_pages import add_pages
 from relay.web_proxy import behind_proxy
 from relay.web_state import CONFIG, HELD, LIFECYCLE, LIMITER, METRICS, STORE, Lifecycle
 
@@ -90,6 +91,8 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
     app.router.add_get("/v1/openapi.json", _openapi)
     app.router.add_get("/healthz", h.healthz)
     app.router.add_get("/metrics", h.metrics)
+    if config.pages:
+        add_pages(app)
     app.cleanup_ctx.append(_reaper)
     app.on_shutdown.append(_answer_held_polls)
     return behind_proxy(app, config)

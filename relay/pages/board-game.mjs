@@ -1,0 +1,104 @@
+// A Game built from a rules module (xand0.mjs, connect4.mjs): it keeps the position and asks
+// a view to draw it. No DOM here: a view is any object with update(game, change).
+
+import { Game, Result, State } from "./movewire.mjs";
+
+/** The words for each result the game can tell. */
+export const RESULTS = Object.freeze({
+  [Result.WON]: "You win!",
+  [Result.LOST]: "You lose.",
+  [Result.DRAWN]: "Draw.",
+});
+
+/**
+ * A board game played through a GameHost.
+ *
+ * `rules` gives Board (empty, push, legalMoves, outcome, turn), parseMove, formatMove;
+ * `view.update(game, {animate})` redraws; `animate` is the move to show arriving, or null.
+ */
+export class BoardGame extends Game {
+  constructor(host, firstMove, rules, view) {
+    super(host, firstMove);
+    this.rules = rules;
+    this.view = view;
+    /** The side this player plays: 0 moves first, 1 second. */
+    this.side = firstMove ? 0 : 1;
+    this.board = rules.Board.empty();
+    /** The last move played by either side, or null. */
+    this.last = null;
+    this.enabled = false;
+    this.view.update(this, { animate: null });
+  }
+
+  /** Lets the player move. */
+  enable() {
+    this.enabled = true;
+    this.view.update(this, { animate: null });
+  }
+
+  /** Stops the player from moving. */
+  disable() {
+    this.enabled = false;
+    this.view.update(this, { animate: null });
+  }
+
+  /** Applies the partner's move; returns the next State. Throws on an illegal move. */
+  receiveMove(text) {
+    this.#apply(text);
+    if (this.board.outcome() !== null) return State.GAME_ENDED;
+    return this.board.legalMoves().length > 0 ? State.PLAYING_TO_MOVE : State.PLAYING_WAIT_MOVE;
+  }
+
+  /** Rebuilds the position from the log's moves (a reloaded page resuming its match). */
+  restore(history) {
+    for (const played of history) {
+      if (played.isPass) continue;
+      this.board = this.board.push(this.rules.parseMove(played.move));
+      this.last = this.rules.parseMove(played.move);
+    }
+    this.view.update(this, { animate: null });
+  }
+
+  /** Returns whether the player may play this move now. */
+  canPlay(move) {
+    if (!this.enabled || this.host.state !== State.PLAYING_TO_MOVE) return false;
+    try {
+      this.board.push(move);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Plays the player's move and sends it; returns whether it was played. */
+  play(move) {
+    if (!this.canPlay(move)) return false;
+    const next = this.board.push(move);
+    this.host.move(this.rules.formatMove(move), next.outcome() !== null);
+    this.board = next;
+    this.last = move;
+    this.view.update(this, { animate: move });
+    return true;
+  }
+
+  /** Returns the Result once the position is over (WON, LOST or DRAWN), else null. */
+  result() {
+    const outcome = this.board.outcome();
+    if (outcome === null) return null;
+    if (outcome.winner === null) return Result.DRAWN;
+    return outcome.winner === this.side ? Result.WON : Result.LOST;
+  }
+
+  /** Returns the words for the result ("You win!"), or null while the game goes on. */
+  get resultText() {
+    const result = this.result();
+    return result === null ? null : RESULTS[result];
+  }
+
+  #apply(text) {
+    const move = this.rules.parseMove(text);
+    this.board = this.board.push(move);
+    this.last = move;
+    this.view.update(this, { animate: move });
+  }
+}

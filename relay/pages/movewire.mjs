@@ -1,0 +1,673 @@
+// movewire: the JavaScript host of two-player turn-based games played through a relay.
+//
+// The same shape and semantics as the Python SDK (sdk/): a Game is enabled, disabled and
+// handed the partner's moves; it calls host.move(text, endGame) and host.showDialog(text).
+// RelayHost is the GameHost that long-polls a relay: it owns the state machine and the
+// event cursor, calls the game only from its own loop, one call at a time and in log order,
+// retries transient faults (see Timing), and never hands the game an event twice or skips
+// one. No DOM here: node runs this module as it is.
+
+import { LOCAL_DISPUTE, Outcome, Reason, Result, ending } from "./endings.mjs";
+import * as endings from "./endings.mjs";
+import {
+  ClosedError,
+  ConnectionLostError,
+  HostStateError,
+  NotYourTurnError,
+  ProtocolError,
+  RelayRefusedError,
+} from "./errors.mjs";
+import { RelayClient, Timing } from "./relay-client.mjs";
+
+export { Outcome, Reason, Result } from "./endings.mjs";
+export {
+  ClosedError,
+  ConnectionLostError,
+  HostStateError,
+  NotYourTurnError,
+  ProtocolError,
+  RelayRefusedError,
+} from "./errors.mjs";
+export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
+
+/** The six states of a networked game, numbered as in FMNetGames. */
+export const State = Object.freeze({
+  /** Not in a match: before seeking, or after a seek that never found a partner. */
+  NOT_CONNECTED: 0,
+  /** Seeking: waiting for a partner to join. */
+  LISTENING: 1,
+  /** This side has the turn; the game is enabled and may call host.move(). */
+  PLAYING_TO_MOVE: 2,
+  /** The partner has the turn; the game is disabled. */
+  PLAYING_WAIT_MOVE: 3,
+  /** This side moved; the relay has not yet accepted the move. */
+  WAITING_SERVER_RESPONSE: 4,
+  /** The game is over for this side. */
+  GAME_ENDED: 5,
+});
+
+/** The name of each state, indexed by its value. */
+export const STATE_NAMES = Object.freeze(Object.keys(State));
+
+const NOT_YOUR_TURN = (move, state) =>
+  `move(${JSON.stringify(move)}) in state ${STATE_NAMES[state]}: a game moves only after enable()`;
+const NOT_TEXT = (move) => `a move must be a well-formed string, not ${String(move)}`;
+const PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)";
+const NOT_LISTENING = (state) =>
+  `cancel() withdraws a seek, but the host is in state ${STATE_NAMES[state]}: use resign()`;
+const ALREADY_OVER = "the match is over; there is nothing to resign";
+const BAD_ANSWER = (name, answer) =>
+  `${name}.receiveMove() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
+const GAP = (cursor, seq) => `the relay skipped from event ${cursor} to event ${seq}`;
+const NOT_STARTED = (event) =>
+  `the match log does not open with a started event: ${JSON.stringify(event)}`;
+const NO_RESTORE = (name) =>
+  `${name} cannot be resumed: it does not override Game.restore(history) ` +
+  "to rebuild its position from the match log";
+
+const ANSWERS = new Set([State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED]);
+
+/** What a game may call: its link to the partner. The host owns the state machine. */
+export class GameHost {
+  /** Returns the host's current State. */
+  get state() {
+    throw new Error("GameHost.state is abstract");
+  }
+
+  /**
+   * Sends this side's move; `endGame` says the game is over with it. Allowed only in
+   * PLAYING_TO_MOVE (after enable()); otherwise throws NotYourTurnError and sends nothing.
+   * The host calls disable() at once and sends the move in the background.
+   */
+  move(move, endGame = false) {
+    throw new Error("GameHost.move is abstract");
+  }
+
+  /** Shows a message to this side's player. */
+  showDialog(text) {
+    throw new Error("GameHost.showDialog is abstract");
+  }
+}
+
+/** One move or pass of a match's log, as this side sees it (given to Game.restore). */
+export class Played {
+  constructor(mine, move, end = false) {
+    /** Whether this side played it. */
+    this.mine = mine;
+    /** The move text, or null for a pass. */
+    this.move = move;
+    /** Whether the move said the game is over. */
+    this.end = end;
+    Object.freeze(this);
+  }
+
+  /** Returns whether this is a pass rather than a move. */
+  get isPass() {
+    return this.move === null;
+  }
+}
+
+/**
+ * What a game implements; the host creates it as createGame(host, firstMove) once paired.
+ *
+ * The host calls enable() when this side gets the turn and disable() when it loses it (and
+ * once at the start when the partner moves first). The partner's moves arrive through
+ * receiveMove(), whose answer decides what happens next.
+ */
+export class Game {
+  constructor(host, firstMove) {
+    /** The host this game plays through. */
+    this.host = host;
+    /** Whether this side moves first. */
+    this.firstMove = firstMove;
+  }
+
+  /** Lets this side move: a UI accepts input, a bot calls this.host.move(...). */
+  enable() {
+    throw new Error(`${this.constructor.name}.enable is not implemented`);
+  }
+
+  /** Stops this side from moving (the partner has the turn, or the game is over). */
+  disable() {
+    throw new Error(`${this.constructor.name}.disable is not implemented`);
+  }
+
+  /**
+   * Applies the partner's move and returns what follows for this side: PLAYING_TO_MOVE,
+   * PLAYING_WAIT_MOVE (no legal move: the host passes) or GAME_ENDED (if the partner's move
+   * said so too, the host confirms the end; if it said so and this answer does not, the
+   * host disputes it). Do not call host.move() from here: wait for enable().
+   */
+  receiveMove(move) {
+    throw new Error(`${this.constructor.name}.receiveMove is not implemented`);
+  }
+
+  /** Returns who won once the game is over (a Result), or null; the host asks at the end. */
+  result() {
+    return null;
+  }
+
+  /**
+   * Rebuilds the position from the match log when a match is resumed (a reloaded page).
+   * `history` holds every move and pass (Played) of the log in order, both sides', except a
+   * last partner move this side had not answered: that one still arrives through
+   * receiveMove(). Optional: the default refuses to resume.
+   */
+  restore(history) {
+    throw new Error(NO_RESTORE(this.constructor.name));
+  }
+}
+
+/** Returns [the events a resumed game restores from, the events the host still handles]. */
+export function splitLog(events, seat) {
+  const last = events.at(-1);
+  if (last?.type === "ended") return [events.slice(0, -1), [last]];
+  if (last?.type === "move" && last.seat !== seat) return [events.slice(0, -1), [last]];
+  return [events.slice(), []];
+}
+
+/** Returns the moves and passes of `events` as this side sees them. */
+export function history(events, seat) {
+  const played = [];
+  for (const event of events) {
+    if (event.type === "move") played.push(new Played(event.seat === seat, event.move, event.end));
+    else if (event.type === "pass") played.push(new Played(event.seat === seat, null));
+  }
+  return played;
+}
+
+/** Returns [the seat to move after `events`, whether a game-ending move awaits a confirm]. */
+export function turnAfter(first, events) {
+  let turn = first;
+  let ending = false;
+  for (const event of events) {
+    if (event.type === "move" || event.type === "pass") {
+      turn = 1 - event.seat;
+      ending = event.type === "move" && event.end;
+    }
+  }
+  return [turn, ending];
+}
+
+function isWellFormed(text) {
+  if (typeof text.isWellFormed === "function") return text.isWellFormed();
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
+function sentence(error) {
+  return String(error?.message ?? error).replace(/\.$/, "");
+}
+
+const WAKE = Symbol("wake");
+
+/**
+ * Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
+ *
+ * Options: relay (base URL; "" is the page's own origin), gameKey, createGame(host,
+ * firstMove), version, room, timing (a Timing), onDialog(text), onState(state),
+ * onTicket(ticket); for tests: fetch, random, clock.
+ */
+export class RelayHost extends GameHost {
+  #options;
+  #client;
+  #abort = new AbortController();
+  #listenAbort = null;
+  #ticket = null;
+  #resumed = false;
+  #game = null;
+  #outcome = null;
+  #state = State.NOT_CONNECTED;
+  #cursor = 0;
+  #write = null;
+  #cancelWanted = false;
+  #resignWanted = false;
+  #resignSent = false;
+  #localDispute = false;
+  #played = false;
+  #closed = false;
+  #queue = [];
+  #waiting = null;
+
+  constructor(options) {
+    super();
+    if (typeof options?.createGame !== "function") {
+      throw new TypeError("RelayHost needs createGame(host, firstMove)");
+    }
+    this.#options = options;
+    /** The relay's base URL. */
+    this.relay = options.relay ?? "";
+    /** The game key sought (empty for a resumed host, which never seeks). */
+    this.gameKey = options.gameKey ?? "";
+    /** The version of the move strings this game speaks. */
+    this.version = options.version ?? "";
+    /** A private room name, or null to meet any seeker of the game and version. */
+    this.room = options.room ?? null;
+    /** Poll holds, request timeouts, backoff and give-up time. */
+    this.timing = options.timing ?? new Timing();
+    this.#client = new RelayClient({ ...options, timing: this.timing, signal: this.#abort.signal });
+  }
+
+  /** Returns a host that takes up the seat `ticket` again (after a reload) when it plays. */
+  static resume(ticket, options) {
+    const host = new RelayHost({ ...options, gameKey: "" });
+    host.#ticket = Object.freeze({ match: ticket.match, seat: ticket.seat, token: ticket.token });
+    host.#resumed = true;
+    return host;
+  }
+
+  /** Returns the host's current State. */
+  get state() {
+    return this.#state;
+  }
+
+  /** Returns the game, once the match has started. */
+  get game() {
+    return this.#game;
+  }
+
+  /** Returns this side's seat {match, seat, token} once seated; keep it to resume. */
+  get ticket() {
+    return this.#ticket;
+  }
+
+  /** Returns how the match ended, once it has. */
+  get outcome() {
+    return this.#outcome;
+  }
+
+  /** Returns how many requests were sent again after a transient fault. */
+  get retries() {
+    return this.#client.retries;
+  }
+
+  /** Returns the number of the last event handled. */
+  get cursor() {
+    return this.#cursor;
+  }
+
+  /**
+   * Sends this side's move; `endGame` says the game is over with it. Allowed only in
+   * PLAYING_TO_MOVE: otherwise throws NotYourTurnError and sends nothing. The state becomes
+   * WAITING_SERVER_RESPONSE, the game is disabled at once, and the move is posted (retried
+   * until the relay accepts it): then PLAYING_WAIT_MOVE, or GAME_ENDED.
+   */
+  move(move, endGame = false) {
+    if (typeof move !== "string" || !isWellFormed(move)) throw new TypeError(NOT_TEXT(move));
+    if (this.#state !== State.PLAYING_TO_MOVE) {
+      throw new NotYourTurnError(NOT_YOUR_TURN(move, this.#state));
+    }
+    this.#write = { kind: "move", after: this.#cursor, move, end: Boolean(endGame) };
+    this.#setState(State.WAITING_SERVER_RESPONSE);
+    this.#game.disable();
+    this.#push(WAKE);
+  }
+
+  /** Shows a message to this side's player, through onDialog (default: the console). */
+  showDialog(text) {
+    (this.#options.onDialog ?? console.log)(text);
+  }
+
+  /**
+   * Resigns the match (the partner wins); while seeking, withdraws the seek instead. The
+   * state becomes GAME_ENDED and the game is disabled at once; play() then resolves when the
+   * relay has recorded the resignation. Resigning twice is harmless.
+   */
+  resign() {
+    if (
+      (this.#state === State.NOT_CONNECTED || this.#state === State.LISTENING) &&
+      this.#outcome === null
+    ) {
+      this.cancel();
+      return;
+    }
+    if (this.#outcome !== null) throw new HostStateError(ALREADY_OVER);
+    if (this.#resignWanted) return;
+    this.#resignWanted = true;
+    const wasEnabled = this.#state === State.PLAYING_TO_MOVE;
+    this.#setState(State.GAME_ENDED);
+    if (wasEnabled && this.#game !== null) this.#game.disable();
+    this.#push(WAKE);
+  }
+
+  /**
+   * Withdraws the seek: allowed before play() and while LISTENING. play() then resolves with
+   * Reason.CANCELLED; if a partner came just before the withdrawal reached the relay, the
+   * host resigns the new match instead.
+   */
+  cancel() {
+    const seeking = this.#state === State.NOT_CONNECTED || this.#state === State.LISTENING;
+    if (!seeking || this.#outcome !== null) throw new HostStateError(NOT_LISTENING(this.#state));
+    this.#cancelWanted = true;
+    this.#listenAbort?.abort();
+  }
+
+  /**
+   * Stops the host where it is (a page going away, or starting another match): requests in
+   * flight are dropped, the game is called no more, and play() resolves with null. The seat
+   * stays valid, so RelayHost.resume() can take the match up again.
+   */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#abort.abort();
+    this.#push({ failure: new ClosedError() });
+  }
+
+  /**
+   * Plays the match to its end and resolves with the Outcome (null if close() stopped it);
+   * one call per host. Network faults are retried (see Timing); a final failure ends the
+   * match with a dialog and an Outcome (CONNECTION_LOST or ERROR), never a rejection. An
+   * error thrown by the game's own code rejects (the seat can then be resumed).
+   */
+  async play() {
+    if (this.#played) throw new HostStateError(PLAYED_TWICE);
+    this.#played = true;
+    let poller = null;
+    try {
+      const batch = await this.#listen();
+      if (batch !== null) {
+        this.#start(batch);
+        if (batch.at(-1).type !== "ended") poller = this.#poll(batch.at(-1).seq);
+        while (this.#outcome === null) await this.#step();
+      }
+    } catch (error) {
+      if (error instanceof ClosedError || this.#closed) return null;
+      if (error instanceof ConnectionLostError) {
+        this.#breakOff(Reason.CONNECTION_LOST, endings.CONNECTION_LOST(sentence(error)));
+      } else if (error instanceof RelayRefusedError || error instanceof ProtocolError) {
+        this.#breakOff(Reason.ERROR, endings.REFUSED(sentence(error)));
+        await this.#resignQuietly();
+      } else {
+        throw error;
+      }
+    } finally {
+      this.#abort.abort();
+      await poller;
+    }
+    return this.#outcome;
+  }
+
+  // -- the match ---------------------------------------------------------------------------
+
+  async #listen() {
+    this.#setState(State.LISTENING);
+    for (;;) {
+      if (this.#cancelWanted) {
+        await this.#withdraw();
+        return null;
+      }
+      if (this.#ticket === null) {
+        this.#ticket = await this.#client.seek(this.gameKey, this.version, this.room);
+        this.#options.onTicket?.(this.#ticket);
+        continue;
+      }
+      this.#listenAbort = new AbortController();
+      let batch;
+      try {
+        batch = await this.#client.events(
+          this.#ticket,
+          0,
+          this.timing.pollWait,
+          this.#listenAbort.signal,
+        );
+      } catch (error) {
+        if (error instanceof ClosedError && !this.#closed) continue; // cancel() woke us
+        if (error instanceof RelayRefusedError && error.code === "match/expired") {
+          if (this.#resumed) {
+            this.#dropSeek(endings.SEEK_DROPPED(sentence(error)));
+            return null;
+          }
+          this.#ticket = null; // the relay dropped the seek (we could not poll): seek anew
+          continue;
+        }
+        throw error;
+      } finally {
+        this.#listenAbort = null;
+      }
+      if (batch.length > 0 && this.#cancelWanted) {
+        await this.#withdraw();
+        return null;
+      }
+      if (batch.length > 0) return batch;
+    }
+  }
+
+  async #withdraw() {
+    const ticket = this.#ticket;
+    if (ticket !== null) {
+      try {
+        await this.#client.cancel(ticket);
+      } catch (error) {
+        if (!(error instanceof RelayRefusedError) || error.code !== "match/started") throw error;
+        // The partner came just before the withdrawal: leave the new match at once.
+        await this.#client.resign(ticket);
+        this.#setState(State.GAME_ENDED);
+        this.#outcome = new Outcome(
+          Result.LOST,
+          Reason.RESIGNED,
+          ticket.match,
+          ticket.seat,
+          ticket.seat,
+        );
+        return;
+      }
+    }
+    this.#dropSeek("");
+  }
+
+  #dropSeek(message) {
+    this.#setState(State.NOT_CONNECTED);
+    if (message) this.showDialog(message);
+    const ticket = this.#ticket;
+    this.#outcome = new Outcome(
+      Result.UNKNOWN,
+      Reason.CANCELLED,
+      ticket?.match ?? null,
+      ticket?.seat ?? null,
+      null,
+      message,
+    );
+  }
+
+  /** Creates the game from the first events (restoring a resumed one) and queues the rest. */
+  #start(batch) {
+    const [started] = batch;
+    const seat = this.#ticket.seat;
+    if (started.type !== "started" || started.seq !== 1) {
+      throw new ProtocolError(NOT_STARTED(started));
+    }
+    const [restored, live] = this.#resumed ? splitLog(batch.slice(1), seat) : [[], batch.slice(1)];
+    this.#cursor = 1;
+    const game = (this.#game = this.#options.createGame(this, started.first === seat));
+    if (restored.length > 0) {
+      game.restore(history(restored, seat));
+      this.#cursor = restored.at(-1).seq;
+    }
+    const [turn, ending] = turnAfter(started.first, restored);
+    const finished = live.some((event) => event.type === "ended");
+    if (turn === seat && !ending && !finished) {
+      this.#giveTurn();
+    } else {
+      this.#setState(ending ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
+      game.disable();
+    }
+    for (const event of live) this.#push(event);
+  }
+
+  /** Long-polls the log and queues each new event once, in order, until `ended`. */
+  async #poll(after) {
+    try {
+      for (;;) {
+        const events = await this.#client.events(this.#ticket, after, this.timing.pollWait);
+        for (const event of events) {
+          if (event.seq <= after) continue;
+          if (event.seq !== after + 1) throw new ProtocolError(GAP(after, event.seq));
+          this.#push(event);
+          after = event.seq;
+          if (event.type === "ended") return;
+        }
+      }
+    } catch (error) {
+      this.#push({ failure: error }); // the main loop ends the match with it, in order
+    }
+  }
+
+  /** Sends what is pending, else handles the next queued event. */
+  async #step() {
+    if (this.#resignWanted) {
+      if (!this.#resignSent) {
+        this.#resignSent = true;
+        await this.#send(null);
+        return;
+      }
+    } else {
+      const write = this.#write;
+      this.#write = null;
+      if (write !== null) {
+        await this.#send(write);
+        return;
+      }
+    }
+    const item = await this.#next();
+    if (item !== WAKE && "failure" in item) throw item.failure;
+    if (item !== WAKE) this.#handle(item);
+  }
+
+  /** Posts a write (null: the resignation); a 409 is explained by the log or thrown. */
+  async #send(write) {
+    const ticket = this.#ticket;
+    try {
+      if (write === null) await this.#client.resign(ticket);
+      else if (write.kind === "move") {
+        await this.#client.move(ticket, write.after, write.move, write.end);
+      } else if (write.kind === "pass") await this.#client.passTurn(ticket, write.after);
+      else await this.#client.confirm(ticket, write.after, write.agree);
+    } catch (error) {
+      if (!(error instanceof RelayRefusedError) || error.status !== 409) throw error;
+      // Refused as the match moved on (the partner resigned or left): the log says how.
+      for (const event of await this.#client.events(ticket, this.#cursor, 0)) this.#handle(event);
+      if (this.#outcome === null) throw error;
+      return;
+    }
+    if (write !== null && write.kind === "move" && this.#state === State.WAITING_SERVER_RESPONSE) {
+      this.#setState(write.end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
+    }
+  }
+
+  /** Handles the next event of the log: the only place the game hears of the partner. */
+  #handle(event) {
+    if (event.seq <= this.#cursor) return;
+    if (event.seq !== this.#cursor + 1) throw new ProtocolError(GAP(this.#cursor, event.seq));
+    this.#cursor = event.seq;
+    if (event.type === "ended") this.#end(event);
+    else if (event.type === "started") throw new ProtocolError(NOT_STARTED(event));
+    else if (this.#resignWanted || event.seat === this.#ticket.seat) return;
+    else if (event.type === "pass") this.#giveTurn();
+    else this.#receive(event);
+  }
+
+  #receive(event) {
+    const game = this.#game;
+    const answer = game.receiveMove(event.move);
+    if (!ANSWERS.has(answer)) throw new TypeError(BAD_ANSWER(game.constructor.name, answer));
+    if (event.end) {
+      this.#setState(State.GAME_ENDED);
+      this.#write = { kind: "confirm", after: event.seq, agree: answer === State.GAME_ENDED };
+    } else if (answer === State.PLAYING_TO_MOVE) {
+      this.#giveTurn();
+    } else if (answer === State.PLAYING_WAIT_MOVE) {
+      this.#write = { kind: "pass", after: event.seq };
+    } else {
+      // The game says it is over but the partner's move did not: the protocol can dispute
+      // only a game-ending move, so this side reports a dispute and leaves the match.
+      this.#localDispute = true;
+      this.#resignWanted = true;
+      this.#setState(State.GAME_ENDED);
+      this.showDialog(LOCAL_DISPUTE);
+    }
+  }
+
+  #giveTurn() {
+    this.#setState(State.PLAYING_TO_MOVE);
+    this.#game.enable();
+  }
+
+  #end(event) {
+    const game = this.#game;
+    const ticket = this.#ticket;
+    const wasEnabled = this.#state === State.PLAYING_TO_MOVE;
+    this.#setState(State.GAME_ENDED);
+    if (wasEnabled) game.disable();
+    if (this.#localDispute) {
+      this.#outcome = new Outcome(
+        Result.UNKNOWN,
+        Reason.DISPUTED,
+        ticket.match,
+        ticket.seat,
+        ticket.seat,
+        LOCAL_DISPUTE,
+      );
+      return;
+    }
+    const [result, reason, dialog] = ending(event, ticket.seat, () => game.result());
+    if (dialog !== null) this.showDialog(dialog);
+    this.#outcome = new Outcome(result, reason, ticket.match, ticket.seat, event.seat, dialog ?? "");
+  }
+
+  /** Ends the match for this side after a failure that retrying could not fix. */
+  #breakOff(reason, message) {
+    const game = this.#game;
+    const ticket = this.#ticket;
+    const wasEnabled = this.#state === State.PLAYING_TO_MOVE;
+    this.#setState(game !== null ? State.GAME_ENDED : State.NOT_CONNECTED);
+    if (wasEnabled && game !== null) game.disable();
+    this.showDialog(message);
+    this.#outcome = new Outcome(
+      Result.UNKNOWN,
+      reason,
+      ticket?.match ?? null,
+      ticket?.seat ?? null,
+      null,
+      message,
+    );
+  }
+
+  /** Tries once, briefly, to free the partner of a match this side cannot go on with. */
+  async #resignQuietly() {
+    if (this.#game === null || this.#ticket === null) return;
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), this.timing.requestTimeout * 1000);
+    try {
+      const client = new RelayClient({ ...this.#options, timing: this.timing });
+      await client.resign(this.#ticket, stop.signal);
+    } catch {
+      // Best effort: the relay ends the match by abandonment anyway.
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  // -- plumbing ----------------------------------------------------------------------------
+
+  #setState(state) {
+    const old = this.#state;
+    this.#state = state;
+    if (old !== state) this.#options.onState?.(state);
+  }
+
+  #push(item) {
+    this.#queue.push(item);
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    waiting?.();
+  }
+
+  async #next() {
+    while (this.#queue.length === 0) {
+      await new Promise((resolve) => {
+        this.#waiting = resolve;
+      });
+    }
+    return this.#queue.shift();
+  }
+}

@@ -1,0 +1,277 @@
+// The game page: seeks or resumes a match, and drives the status line, buttons and board.
+//
+// The match id and seat token live in sessionStorage, so reloading the tab resumes the
+// same match (the board rebuilt from the log) and a second tab is a second player.
+// A private room is named in the page's fragment (#room=NAME): the fragment never reaches
+// a server log or a Referer header, and opening the link joins the room.
+
+import { BoardGame } from "./board-game.mjs";
+import { Reason, RelayHost, State } from "./movewire.mjs";
+
+/** Room names the relay accepts: 1 to 64 letters, digits, '.', '_' or '-'. */
+export const ROOM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The status line for each host state (GAME_ENDED shows the result instead). */
+export const STATUS = Object.freeze({
+  [State.NOT_CONNECTED]: "Not connected.",
+  [State.LISTENING]: "Waiting for an opponent...",
+  [State.PLAYING_TO_MOVE]: "Your turn.",
+  [State.PLAYING_WAIT_MOVE]: "Opponent's turn...",
+  [State.WAITING_SERVER_RESPONSE]: "Sending your move...",
+  [State.GAME_ENDED]: "Game over.",
+});
+
+const ROOM_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+
+/** Plainer words for refusals a player can meet, by the relay's error code. */
+export const REFUSALS = Object.freeze({
+  "room/full": "This private room already has two players. Create another one.",
+  "room/version_mismatch": "Your opponent's page is another version of this game.",
+  "match/unknown": "This match is over and forgotten by the relay.",
+  "limit/waiting": "Too many players are waiting right now; try again in a minute.",
+});
+
+/** Returns a fresh, hard-to-guess private room name. */
+export function newRoomName(length = 10) {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  return Array.from(bytes, (b) => ROOM_ALPHABET[b % ROOM_ALPHABET.length]).join("");
+}
+
+/** Returns what the fragment asks for: {kind: "room", room}, {kind: "play"} or {kind: "none"}. */
+export function parseFragment(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const room = params.get("room");
+  if (room !== null && ROOM_NAME.test(room)) return { kind: "room", room };
+  if (params.has("play")) return { kind: "play" };
+  return { kind: "none" };
+}
+
+/**
+ * Returns the relay's URL for a page at `href`: the folder the page is served from, since
+ * the pages live beside the relay's /v1/ (at the root, or under its --prefix).
+ */
+export function relayBeside(href) {
+  return new URL(".", href).href.replace(/\/$/, "");
+}
+
+/** Returns the sessionStorage key of a game's saved match. */
+export function storageKey(gameKey) {
+  return `movewire.match.${gameKey}`;
+}
+
+function loadSaved(gameKey) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(storageKey(gameKey)) ?? "null");
+    if (saved && typeof saved.match === "string" && typeof saved.token === "string") return saved;
+  } catch {
+    // A damaged entry is as good as none.
+  }
+  return null;
+}
+
+function save(gameKey, saved) {
+  if (saved === null) sessionStorage.removeItem(storageKey(gameKey));
+  else sessionStorage.setItem(storageKey(gameKey), JSON.stringify(saved));
+}
+
+/** Returns whether a saved match answers what the fragment asks for. */
+export function shouldResume(saved, want) {
+  if (saved === null) return false;
+  if (want.kind === "none") return true;
+  if (want.kind === "room") return saved.room === want.room;
+  return saved.room === null && !saved.finished;
+}
+
+function byId(id) {
+  const element = document.getElementById(id);
+  if (element === null) throw new Error(`the page has no #${id}`);
+  return element;
+}
+
+/**
+ * Runs a game page.
+ * @param {object} page
+ * @param {string} page.key the game key, e.g. "xand0"
+ * @param {string} page.version the version of its move strings
+ * @param {string} page.title the game's name, for the window title
+ * @param {object} page.rules the rules module (Board, parseMove, formatMove)
+ * @param {string[]} page.sides the name of each side, e.g. ["X", "O"]
+ * @param {(move: unknown) => string} page.where words for where a move went
+ * @param {(element: HTMLElement, actions: {onPlay: (move: unknown) => void}) => {update: Function}} page.createView
+ */
+export function runPage(page) {
+  const el = {
+    status: byId("status"),
+    you: byId("you"),
+    start: byId("start"),
+    random: byId("play-random"),
+    private: byId("play-private"),
+    share: byId("share"),
+    shareLink: byId("share-link"),
+    copy: byId("copy-link"),
+    board: byId("board"),
+    last: byId("last-move"),
+    resign: byId("resign"),
+    cancel: byId("cancel"),
+    again: byId("again"),
+    confirm: byId("confirm-resign"),
+  };
+  let host = null;
+  let game = null;
+  let notice = null;
+  let room = null;
+  let saved = null;
+
+  const boardView = page.createView(el.board, { onPlay: (move) => game?.play(move) });
+  const view = {
+    update(g, change) {
+      boardView.update(g, change);
+      showLastMove(g);
+    },
+  };
+
+  function showLastMove(g) {
+    if (g.last === null) {
+      el.last.textContent = "";
+      return;
+    }
+    const mover = 1 - g.board.turn;
+    const who = mover === g.side ? "You" : "Opponent";
+    el.last.textContent = `${who} played ${page.sides[mover]} ${page.where(g.last)}.`;
+  }
+
+  function endText() {
+    const outcome = host?.outcome ?? null;
+    if (outcome?.reason === Reason.RESIGNED && outcome.byMe) {
+      return "You resigned: your partner wins.";
+    }
+    return notice ?? game?.resultText ?? null;
+  }
+
+  function render() {
+    const state = host === null ? State.NOT_CONNECTED : host.state;
+    let text = STATUS[state];
+    if (state === State.GAME_ENDED) text = endText() ?? text;
+    else if (state === State.NOT_CONNECTED && notice !== null) text = notice;
+    if (host === null) text = notice ?? "Choose how to play.";
+    el.status.textContent = text;
+    document.body.dataset.state = host === null ? "IDLE" : Object.keys(State)[state];
+    const turn = state === State.PLAYING_TO_MOVE ? "Your turn · " : "";
+    document.title = `${turn}${page.title} · movewire`;
+
+    const started = game !== null;
+    const over = state === State.GAME_ENDED || state === State.NOT_CONNECTED;
+    el.start.hidden = host !== null;
+    el.share.hidden = !(state === State.LISTENING && room !== null);
+    el.cancel.hidden = !(state === State.LISTENING && host?.ticket !== null);
+    el.resign.hidden = !started || over;
+    el.again.hidden = host === null || !over;
+    el.board.hidden = !started;
+    el.you.textContent = started
+      ? `You play ${page.sides[game.side]}${game.side === 0 ? ", moving first" : ""}.`
+      : "";
+    if (room !== null) {
+      const link = new URL(location.href);
+      link.hash = `room=${room}`;
+      el.shareLink.value = link.href;
+    }
+  }
+
+  function play(roomName, resumeFrom = null) {
+    host?.close();
+    notice = null;
+    game = null;
+    room = roomName;
+    const options = {
+      relay: relayBeside(location.href),
+      gameKey: page.key,
+      version: page.version,
+      room: roomName,
+      createGame: (h, firstMove) => {
+        game = new BoardGame(h, firstMove, page.rules, view);
+        return game;
+      },
+      onState: render,
+      onDialog: (text) => {
+        const refused = /\b(\w+\/\w+)\b/.exec(text)?.[1];
+        notice = REFUSALS[refused] ?? text;
+        render();
+      },
+      onTicket: (ticket) => {
+        saved = { ...ticket, room: roomName, finished: false };
+        save(page.key, saved);
+        if (roomName === null && location.hash !== "") {
+          // A reload must resume this match, not seek another.
+          history.replaceState(null, "", location.pathname + location.search);
+        }
+      },
+    };
+    const current = resumeFrom === null ? new RelayHost(options) : RelayHost.resume(resumeFrom, options);
+    host = current;
+    render();
+    current.play().then(
+      (outcome) => finish(current, outcome),
+      (error) => {
+        // The game's own code failed (an illegal move from the partner, say).
+        current.close();
+        notice = `This game cannot go on: ${error.message}`;
+        render();
+      },
+    );
+  }
+
+  function finish(current, outcome) {
+    if (current !== host || outcome === null) return;
+    if (outcome.isFinished) {
+      if (saved !== null) save(page.key, (saved = { ...saved, finished: true }));
+    } else if (outcome.reason !== Reason.CONNECTION_LOST) {
+      // Cancelled or refused: the seat is of no more use (a lost connection may come back).
+      save(page.key, (saved = null));
+    }
+    if (outcome.reason === Reason.CANCELLED && !outcome.message) {
+      host = null;
+      room = null;
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    render();
+  }
+
+  el.random.addEventListener("click", () => play(null));
+  el.private.addEventListener("click", () => {
+    const name = newRoomName();
+    history.replaceState(null, "", `#room=${name}`);
+    play(name);
+  });
+  el.again.addEventListener("click", () => {
+    save(page.key, (saved = null));
+    play(room);
+    el.status.focus?.();
+  });
+  el.cancel.addEventListener("click", () => host?.cancel());
+  el.resign.addEventListener("click", () => el.confirm.showModal());
+  el.confirm.addEventListener("close", () => {
+    if (el.confirm.returnValue === "resign" && host?.outcome === null) host.resign();
+  });
+  el.copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(el.shareLink.value);
+      el.copy.textContent = "Copied";
+    } catch {
+      el.shareLink.select();
+      el.copy.textContent = "Press Ctrl+C to copy";
+    }
+  });
+  // Opening another room's link in this tab changes only the fragment: start afresh.
+  window.addEventListener("hashchange", () => location.reload());
+
+  const want = parseFragment(location.hash);
+  saved = loadSaved(page.key);
+  if (shouldResume(saved, want)) {
+    play(saved.room ?? null, saved);
+  } else {
+    save(page.key, (saved = null));
+    if (want.kind === "room") play(want.room);
+    else if (want.kind === "play") play(null);
+    else render();
+  }
+}

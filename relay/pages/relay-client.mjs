@@ -1,0 +1,300 @@
+// RelayClient: protocol v1 calls, each retried through transient faults with backoff.
+// Mirrors sdk/client.py and sdk/timing.py. No DOM: node runs it as it is.
+
+import {
+  ClosedError,
+  ConnectionLostError,
+  ProtocolError,
+  RelayRefusedError,
+} from "./errors.mjs";
+
+const GAVE_UP = (url, seconds, failure) =>
+  `no answer from ${url || "this page's relay"} for ${seconds.toFixed(1)} s (${failure})`;
+const NOT_AN_ANSWER = (what, body) =>
+  `the relay's answer to ${what} is not protocol v1: ${JSON.stringify(body)}`;
+const BAD_EVENT = (event) =>
+  `the relay sent an event protocol v1 does not define: ${JSON.stringify(event)}`;
+
+/** 4xx answers that mean "try again": request timeout and rate limits (5xx are all retried). */
+const RETRIED_STATUSES = new Set([408, 429]);
+
+/** The reasons an `ended` event may give. */
+export const ENDED_REASONS = Object.freeze(["agreed", "disputed", "unconfirmed", "resigned", "abandoned"]);
+
+/** The timings of a host's requests, in seconds; the defaults suit the relay's defaults. */
+export class Timing {
+  constructor({
+    pollWait = 20,
+    requestTimeout = 10,
+    backoffBase = 0.2,
+    backoffCap = 5,
+    giveUp = 60,
+  } = {}) {
+    if (!Number.isInteger(pollWait) || pollWait < 1) {
+      throw new RangeError(`pollWait must be a whole number >= 1, not ${pollWait}`);
+    }
+    for (const [name, value] of Object.entries({ requestTimeout, backoffBase, backoffCap, giveUp })) {
+      if (!(value > 0)) throw new RangeError(`${name} must be > 0, not ${value}`);
+    }
+    /** Whole seconds the relay is asked to hold a poll (`wait=`). */
+    this.pollWait = pollWait;
+    /** Seconds a request may take (a poll: this beyond pollWait) before it is retried. */
+    this.requestTimeout = requestTimeout;
+    /** Seconds: the ceiling of the first retry's random delay; it doubles with each retry. */
+    this.backoffBase = backoffBase;
+    /** Seconds: the largest ceiling a retry's random delay can reach. */
+    this.backoffCap = backoffCap;
+    /** Seconds a request may keep failing before the host gives the connection up for lost. */
+    this.giveUp = giveUp;
+    Object.freeze(this);
+  }
+
+  /** Returns the seconds a poll may take before it is abandoned and retried. */
+  get pollTimeout() {
+    return this.pollWait + this.requestTimeout;
+  }
+
+  /**
+   * Returns the seconds to wait before retry number `attempt` (0 for the first): full jitter,
+   * a uniform delay up to backoffBase * 2**attempt capped at backoffCap; a relay's
+   * Retry-After is honoured (the delay is then at least that long).
+   */
+  backoff(attempt, random = Math.random, retryAfter = null) {
+    const ceiling = Math.min(this.backoffCap, this.backoffBase * 2 ** Math.min(attempt, 64));
+    let delay = random() * ceiling;
+    if (retryAfter !== null) delay = Math.max(delay, retryAfter + random() * this.backoffBase);
+    return delay;
+  }
+}
+
+/** The real clock: milliseconds now, and an abortable sleep. */
+export const REAL_CLOCK = Object.freeze({
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new ClosedError());
+        return;
+      }
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new ClosedError());
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
+});
+
+function seat(value, raw) {
+  if (value !== 0 && value !== 1) throw new ProtocolError(BAD_EVENT(raw));
+  return value;
+}
+
+/** Returns the event for one JSON object of an events answer; throws ProtocolError. */
+export function parseEvent(raw) {
+  if (raw === null || typeof raw !== "object") throw new ProtocolError(BAD_EVENT(raw));
+  const { type, seq } = raw;
+  if (!Number.isInteger(seq) || seq < 1) throw new ProtocolError(BAD_EVENT(raw));
+  if (type === "started") return Object.freeze({ type, seq, first: seat(raw.first, raw) });
+  if (type === "move" && typeof raw.move === "string" && typeof raw.end === "boolean") {
+    return Object.freeze({ type, seq, seat: seat(raw.seat, raw), move: raw.move, end: raw.end });
+  }
+  if (type === "pass") return Object.freeze({ type, seq, seat: seat(raw.seat, raw) });
+  if (type === "ended" && ENDED_REASONS.includes(raw.reason)) {
+    return Object.freeze({ type, seq, reason: raw.reason, seat: seat(raw.seat, raw) });
+  }
+  throw new ProtocolError(BAD_EVENT(raw));
+}
+
+function retryAfterSeconds(header) {
+  if (header === null || header === undefined || header.trim() === "") return null;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+function errorOf(text) {
+  try {
+    const { error } = JSON.parse(text);
+    if (typeof error.code === "string") return [error.code, String(error.message)];
+  } catch {
+    // A foreign answer: a proxy's own error page, say.
+  }
+  return ["http/error", text.slice(0, 200)];
+}
+
+/**
+ * Speaks protocol v1 to one relay; transient faults are retried, 4xx throw RelayRefusedError.
+ *
+ * Transient: network errors, timeouts, garbled answers, 408, 429 and every 5xx. They are
+ * retried with exponential backoff and full jitter (see Timing) until a call has failed for
+ * timing.giveUp seconds, which throws ConnectionLostError. Every write of the protocol is
+ * safe to repeat (the relay applies it once) except a seek.
+ */
+export class RelayClient {
+  /**
+   * @param {object} [options]
+   * @param {string} [options.relay] the relay's base URL; "" is the page's own origin
+   * @param {Timing} [options.timing]
+   * @param {typeof fetch} [options.fetch] the fetch to use (tests pass a fake)
+   * @param {() => number} [options.random] in [0, 1), for jitter
+   * @param {{now(): number, sleep(ms: number, signal?: AbortSignal): Promise<void>}} [options.clock]
+   * @param {AbortSignal} [options.signal] aborting it stops every call with ClosedError
+   */
+  constructor(options = {}) {
+    this.relay = (options.relay ?? "").replace(/\/+$/, "");
+    this.timing = options.timing ?? new Timing();
+    const fetchFn = options.fetch ?? globalThis.fetch;
+    this.fetch = (...args) => fetchFn(...args);
+    this.random = options.random ?? Math.random;
+    this.clock = options.clock ?? REAL_CLOCK;
+    this.signal = options.signal ?? null;
+    /** How many times a request was sent again after a transient fault. */
+    this.retries = 0;
+  }
+
+  /** Returns a seat {match, seat, token} in a waiting match of `game`, or in a new one. */
+  async seek(game, version = "", room = null, signal = undefined) {
+    const body = { game };
+    if (version) body.version = version; // the relay's default is "", which it refuses to be sent
+    if (room !== null && room !== undefined) body.room = room;
+    const answer = await this.#call("POST", "/v1/seek", null, body, undefined, signal);
+    const { match, seat: s, token } = answer ?? {};
+    if (typeof match !== "string" || (s !== 0 && s !== 1) || typeof token !== "string") {
+      throw new ProtocolError(NOT_AN_ANSWER("seek", answer));
+    }
+    return Object.freeze({ match, seat: s, token });
+  }
+
+  /**
+   * Returns the match's events numbered above `after`, held up to `wait` seconds. A ticket
+   * reads as its seat (telling the relay the seat is present); a bare match id as a spectator.
+   */
+  async events(ticket, after, wait = null, signal = undefined) {
+    const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
+    let path = `/v1/matches/${encodeURIComponent(match)}/events?after=${after}`;
+    let timeout = this.timing.requestTimeout;
+    if (wait !== null) {
+      path += `&wait=${wait}`;
+      timeout += wait;
+    }
+    const answer = await this.#call("GET", path, token, null, timeout, signal);
+    if (!Array.isArray(answer?.events)) throw new ProtocolError(NOT_AN_ANSWER("events", answer));
+    return answer.events.map(parseEvent);
+  }
+
+  /** Posts a move on the position after event `after`; returns the move's event number. */
+  move(ticket, after, move, end = false) {
+    return this.#seq(ticket, "moves", { after, move, end });
+  }
+
+  /** Posts a pass (no legal move) after event `after`; returns the pass's event number. */
+  passTurn(ticket, after) {
+    return this.#seq(ticket, "pass", { after });
+  }
+
+  /** Agrees with (or disputes) the game-ending move `after`; returns the `ended` number. */
+  confirm(ticket, after, agree) {
+    return this.#seq(ticket, "confirm", { after, agree });
+  }
+
+  /** Resigns the match; returns the number of the `ended` event. */
+  resign(ticket, signal = undefined) {
+    return this.#seq(ticket, "resign", {}, signal);
+  }
+
+  /** Withdraws a seek nobody has joined yet (repeating it is harmless). */
+  async cancel(ticket) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/cancel`;
+    await this.#call("POST", path, ticket.token, {});
+  }
+
+  async #seq(ticket, action, body, signal = undefined) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/${action}`;
+    const answer = await this.#call("POST", path, ticket.token, body, undefined, signal);
+    if (!Number.isInteger(answer?.seq)) throw new ProtocolError(NOT_AN_ANSWER(action, answer));
+    return answer.seq;
+  }
+
+  /** Returns the JSON answer to a request, sent again after each transient fault. */
+  async #call(method, path, token, body, timeout = undefined, signal = undefined) {
+    const headers = token === null ? {} : { Authorization: `Bearer ${token}` };
+    let data;
+    if (body !== null) {
+      headers["Content-Type"] = "application/json";
+      data = JSON.stringify(body);
+    }
+    const limitMs = (timeout ?? this.timing.requestTimeout) * 1000;
+    const started = this.clock.now();
+    for (let attempt = 0; ; attempt++) {
+      let retryAfter = null;
+      let failure;
+      try {
+        const answer = await this.#once(method, path, headers, data, limitMs, signal);
+        retryAfter = retryAfterSeconds(answer.headers.get("Retry-After"));
+        if (answer.status < 400) {
+          try {
+            return JSON.parse(answer.text);
+          } catch {
+            failure = `${answer.status} with a garbled body`;
+          }
+        } else {
+          const [code, message] = errorOf(answer.text);
+          if (answer.status < 500 && !RETRIED_STATUSES.has(answer.status)) {
+            throw new RelayRefusedError(answer.status, code, message);
+          }
+          failure = `${answer.status} ${code}`;
+        }
+      } catch (error) {
+        if (error instanceof RelayRefusedError || error instanceof ClosedError) throw error;
+        failure = `${error?.name ?? "Error"}: ${error?.message ?? error}`;
+      }
+      const delay = this.timing.backoff(attempt, this.random, retryAfter);
+      const waited = (this.clock.now() - started) / 1000;
+      if (waited + delay > this.timing.giveUp) {
+        throw new ConnectionLostError(GAVE_UP(this.relay, waited, failure));
+      }
+      this.retries += 1;
+      await this.clock.sleep(delay * 1000, this.#combined(signal));
+    }
+  }
+
+  #combined(signal) {
+    if (!signal) return this.signal ?? undefined;
+    if (!this.signal) return signal;
+    if (typeof AbortSignal.any === "function") return AbortSignal.any([signal, this.signal]);
+    const both = new AbortController();
+    for (const s of [signal, this.signal]) {
+      if (s.aborted) both.abort();
+      else s.addEventListener("abort", () => both.abort(), { once: true });
+    }
+    return both.signal;
+  }
+
+  /** Sends one request; resolves {status, headers, text} or throws (network, timeout, closed). */
+  async #once(method, path, headers, data, limitMs, signal) {
+    const outer = this.#combined(signal);
+    if (outer?.aborted) throw new ClosedError();
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    outer?.addEventListener("abort", onAbort, { once: true });
+    const timer = setTimeout(() => controller.abort(), limitMs);
+    try {
+      const init = { method, headers, signal: controller.signal, cache: "no-store" };
+      if (data !== undefined) init.body = data;
+      const response = await this.fetch(this.relay + path, init);
+      // The body is read under the same timeout, so a stalled answer counts as lost.
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text };
+    } catch (error) {
+      if (outer?.aborted) throw new ClosedError();
+      if (controller.signal.aborted) throw new Error(`timed out after ${limitMs / 1000} s`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+    }
+  }
+}

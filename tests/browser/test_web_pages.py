@@ -1,0 +1,86 @@
+"""The relay serves the pages and the JavaScript host at /, or nothing there with pages off."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient
+
+from relay.__main__ import parse_args
+from relay.config import Config
+from relay.web_app import create_app
+from relay.web_pages import CACHE_CONTROL, PAGES_DIR, load_pages
+
+Client = TestClient[web.Request, web.Application]
+MakeClient = Callable[[web.Application], Awaitable[Client]]
+
+
+async def test_lobby_is_served_at_root_as_html_that_is_revalidated(
+    aiohttp_client: MakeClient,
+) -> None:
+    client = await aiohttp_client(create_app(Config()))
+    answer = await client.get("/")
+    assert answer.status == 200
+    assert answer.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert answer.headers["Cache-Control"] == CACHE_CONTROL == "no-cache"
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
+    assert "<title>movewire" in await answer.text()
+    etag = answer.headers["ETag"]
+    again = await client.get("/", headers={"If-None-Match": etag})
+    assert again.status == 304
+    assert again.headers["ETag"] == etag
+    assert await again.read() == b""
+
+
+async def test_modules_are_served_as_javascript_so_browsers_run_them(
+    aiohttp_client: MakeClient,
+) -> None:
+    client = await aiohttp_client(create_app(Config()))
+    for path in ("/movewire.mjs", "/relay-client.mjs", "/xand0-page.mjs", "/connect4.mjs"):
+        answer = await client.get(path)
+        assert answer.status == 200, path
+        assert answer.headers["Content-Type"] == "text/javascript; charset=utf-8", path
+    css = await client.get("/style.css")
+    assert css.headers["Content-Type"] == "text/css; charset=utf-8"
+    head = await client.head("/xand0.html")
+    assert head.status == 200
+    assert int(head.headers["Content-Length"]) == len((PAGES_DIR / "xand0.html").read_bytes())
+
+
+async def test_a_changed_file_gets_a_new_etag(aiohttp_client: MakeClient) -> None:
+    client = await aiohttp_client(create_app(Config()))
+    etag = (await client.get("/style.css")).headers["ETag"]
+    stale = await client.get("/style.css", headers={"If-None-Match": '"not-this-one"'})
+    assert stale.status == 200
+    assert etag != (await client.get("/movewire.mjs")).headers["ETag"]
+
+
+async def test_every_page_file_is_served_and_nothing_else(aiohttp_client: MakeClient) -> None:
+    pages = load_pages()
+    files = {"/" + p.relative_to(PAGES_DIR).as_posix() for p in PAGES_DIR.rglob("*") if p.is_file()}
+    assert set(pages) == files | {"/"}
+    client = await aiohttp_client(create_app(Config()))
+    for path in files:
+        assert (await client.get(path)).status == 200, path
+    missing = await client.get("/nope.html")
+    assert missing.status == 404
+    assert (await missing.json())["error"]["code"] == "route/not_found"
+    escape = await client.get("/../relay/config.py")
+    assert escape.status == 404
+
+
+async def test_with_pages_off_nothing_is_served_at_root_but_the_api_works(
+    aiohttp_client: MakeClient,
+) -> None:
+    config, _ = parse_args(["--no-pages"])
+    assert config.pages is False
+    client = await aiohttp_client(create_app(config))
+    for path in ("/", "/index.html", "/movewire.mjs"):
+        answer = await client.get(path)
+        assert answer.status == 404, path
+        assert (await answer.json())["error"]["code"] == "route/not_found"
+    assert (await client.get("/healthz")).status == 200
+    seek = await client.post("/v1/seek", json={"game": "xand0"})
+    assert seek.status == 201

@@ -1,0 +1,1 @@
+"""Tests of the JavaScript host and rules (node's built-in test runner, driven by pytest)."""

@@ -1,0 +1,90 @@
+// BoardGame: the Game the pages play, built from a rules module and drawn by a view.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { BoardGame, RESULTS } from "../../relay/pages/board-game.mjs";
+import * as c4 from "../../relay/pages/connect4.mjs";
+import { Played, Result, State } from "../../relay/pages/movewire.mjs";
+import * as x0 from "../../relay/pages/xand0.mjs";
+
+class FakeHost {
+  constructor() {
+    this.state = State.PLAYING_WAIT_MOVE;
+    this.sent = [];
+  }
+
+  move(text, end) {
+    this.sent.push([text, end]);
+    this.state = State.WAITING_SERVER_RESPONSE;
+  }
+
+  showDialog() {}
+}
+
+function game(rules, firstMove) {
+  const host = new FakeHost();
+  const updates = [];
+  const g = new BoardGame(host, firstMove, rules, { update: (_, change) => updates.push(change) });
+  return { host, g, updates };
+}
+
+describe("BoardGame", () => {
+  test("plays only when enabled and to move, and sends the move with the end flag", () => {
+    const { host, g } = game(x0, true);
+    assert.equal(g.play({ col: 1, row: 1 }), false);
+    host.state = State.PLAYING_TO_MOVE;
+    g.enable();
+    assert.equal(g.play({ col: 1, row: 1 }), true);
+    assert.deepEqual(host.sent, [["11", false]]);
+    assert.equal(g.play({ col: 0, row: 0 }), false, "not to move while the relay answers");
+  });
+
+  test("an occupied cell or full column is not played", () => {
+    const { host, g } = game(c4, true);
+    for (let i = 0; i < 6; i++) g.board = g.board.push(0);
+    host.state = State.PLAYING_TO_MOVE;
+    g.enable();
+    assert.equal(g.canPlay(0), false);
+    assert.equal(g.play(0), false);
+    assert.deepEqual(host.sent, []);
+  });
+
+  test("receiveMove answers PLAYING_TO_MOVE, then GAME_ENDED on the partner's win", () => {
+    const { g, updates } = game(x0, false);
+    assert.equal(g.receiveMove("00"), State.PLAYING_TO_MOVE);
+    assert.deepEqual(updates.at(-1), { animate: { col: 0, row: 0 } });
+    g.board = g.board.push(x0.parseMove("10"));
+    g.receiveMove("11");
+    g.board = g.board.push(x0.parseMove("20"));
+    assert.equal(g.receiveMove("22"), State.GAME_ENDED);
+    assert.equal(g.result(), Result.LOST);
+    assert.equal(g.resultText, RESULTS[Result.LOST]);
+  });
+
+  test("restore rebuilds the position from the log without animating", () => {
+    const { g, updates } = game(c4, true);
+    g.restore([new Played(true, "3"), new Played(false, "3"), new Played(true, "4")]);
+    assert.equal(g.board.toText().split("/").slice(-2).join("/"), "...O.../...XX..");
+    assert.equal(g.last, 4);
+    assert.deepEqual(updates.at(-1), { animate: null });
+    assert.equal(g.result(), null);
+  });
+
+  test("a winning move is sent as the end of the game", () => {
+    const { host, g } = game(c4, true);
+    for (const text of ["3", "3", "4", "4", "5", "5"]) {
+      g.board = g.board.push(c4.parseMove(text));
+    }
+    host.state = State.PLAYING_TO_MOVE;
+    g.enable();
+    g.play(6);
+    assert.deepEqual(host.sent, [["6", true]]);
+    assert.equal(g.resultText, "You win!");
+  });
+
+  test("an illegal move from the partner throws", () => {
+    const { g } = game(c4, false);
+    assert.throws(() => g.receiveMove("9"), c4.IllegalMoveError);
+  });
+});

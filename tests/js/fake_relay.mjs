@@ -1,0 +1,187 @@
+// An in-memory stand-in for protocol v1 behind a fetch function, with injectable faults.
+// It lets the host's state machine be driven step by step; relay.test.mjs covers the real one.
+
+function json(status, body, headers = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
+}
+
+function error(status, code, retryAfter = null) {
+  const headers = retryAfter === null ? {} : { "Retry-After": String(retryAfter) };
+  return json(status, { error: { code, message: code } }, headers);
+}
+
+export class FakeRelay {
+  constructor({ coin = 0, holdMs = 20 } = {}) {
+    this.coin = coin;
+    this.holdMs = holdMs;
+    this.matches = new Map();
+    this.tokens = new Map();
+    /** Every request seen, as "METHOD /path" (query left out), with its JSON body. */
+    this.requests = [];
+    this.faults = [];
+    this.fetch = this.fetch.bind(this);
+    this.nextId = 1;
+  }
+
+  /**
+   * Makes the next `times` requests that `test(method, path)` matches fail: kind is
+   * {status, code, retryAfter}, "network" (nothing reaches the relay) or "lost" (the relay
+   * applies the request, then the answer is lost).
+   */
+  failNext(test, kind, times = 1) {
+    this.faults.push({ test, kind, times });
+  }
+
+  /** Appends an event as the relay would, for a seat acting without a host. */
+  append(matchId, event) {
+    const match = this.matches.get(matchId);
+    match.log.push({ seq: match.log.length + 1, ...event });
+    for (const wake of match.waiters.splice(0)) wake();
+  }
+
+  /** Ends a match as if the relay decided it (abandonment, say). */
+  end(matchId, reason, seat) {
+    this.matches.get(matchId).status = "finished";
+    this.append(matchId, { type: "ended", reason, seat });
+  }
+
+  count(prefix) {
+    return this.requests.filter((r) => r.line.startsWith(prefix)).length;
+  }
+
+  /** Answers like fetch: an aborted signal rejects at once, as a real fetch does. */
+  fetch(url, init = {}) {
+    const signal = init.signal;
+    if (!signal) return this.#fetch(url, init);
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(new DOMException("aborted", "AbortError"));
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#fetch(url, init).then(resolve, reject);
+    });
+  }
+
+  async #fetch(url, init) {
+    const { pathname, searchParams } = new URL(url, "http://fake");
+    const method = init.method ?? "GET";
+    const body = init.body === undefined ? undefined : JSON.parse(init.body);
+    this.requests.push({ line: `${method} ${pathname}`, body });
+    const fault = this.faults.find((f) => f.times > 0 && f.test(method, pathname));
+    if (fault !== undefined) {
+      fault.times -= 1;
+      if (fault.kind === "network") throw new TypeError("fetch failed");
+      if (fault.kind === "lost") {
+        await this.#answer(method, pathname, searchParams, init, body);
+        throw new TypeError("fetch failed");
+      }
+      if (fault.kind.html) return new Response("<h1>Bad gateway</h1>", { status: fault.kind.status });
+      return error(fault.kind.status, fault.kind.code, fault.kind.retryAfter ?? null);
+    }
+    return this.#answer(method, pathname, searchParams, init, body);
+  }
+
+  async #answer(method, pathname, query, init, body) {
+    if (method === "POST" && pathname === "/v1/seek") return this.#seek(body);
+    const found = /^\/v1\/matches\/([^/]+)\/(\w+)$/.exec(pathname);
+    if (found === null) return error(404, "route/not_found");
+    const [, id, action] = found;
+    const match = this.matches.get(id);
+    if (match === undefined) return error(404, "match/unknown");
+    if (match.status === "expired") return error(410, "match/expired");
+    const auth = init.headers?.Authorization;
+    const seat = auth ? this.tokens.get(auth.replace("Bearer ", "")) : undefined;
+    if (auth && (seat === undefined || seat.match !== id)) return error(403, "auth/bad_token");
+    if (action === "events" && method === "GET") {
+      return this.#events(match, Number(query.get("after") ?? 0));
+    }
+    if (seat === undefined) return error(401, "auth/required");
+    return this.#act(match, seat.seat, action, body ?? {});
+  }
+
+  #seek({ game, version = "", room = null }) {
+    const key = `${game}/${version}/${room ?? ""}`;
+    const waiting = [...this.matches.values()].find((m) => m.key === key && m.status === "waiting");
+    if (waiting === undefined) {
+      if (room && [...this.matches.values()].some((m) => m.key === key && m.status === "playing")) {
+        return error(409, "room/full");
+      }
+      const id = `m${this.nextId++}`;
+      const match = { id, key, status: "waiting", log: [], waiters: [], turn: null, ending: false };
+      this.matches.set(id, match);
+      return this.#seat(match, 0);
+    }
+    waiting.status = "playing";
+    waiting.turn = this.coin;
+    const answer = this.#seat(waiting, 1);
+    this.append(waiting.id, { type: "started", first: this.coin });
+    return answer;
+  }
+
+  #seat(match, seat) {
+    const token = `t-${match.id}-${seat}`;
+    this.tokens.set(token, { match: match.id, seat });
+    return json(201, { match: match.id, seat, token });
+  }
+
+  async #events(match, after) {
+    if (match.log.length <= after) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, this.holdMs);
+        timer.unref?.(); // a poll nobody waits for any more must not keep node alive
+        match.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return json(200, { events: match.log.slice(after) });
+  }
+
+  #act(match, seat, action, body) {
+    if (action === "cancel") {
+      if (match.status !== "waiting") return error(409, "match/started");
+      match.status = "expired";
+      return json(200, { cancelled: true });
+    }
+    if (match.status === "finished") return error(409, "match/finished");
+    if (match.status === "waiting") return error(409, "match/not_started");
+    if (action === "resign") {
+      this.end(match.id, "resigned", seat);
+      return json(200, { seq: match.log.length });
+    }
+    const last = match.log.length;
+    if (action === "moves") {
+      const again = match.log[body.after];
+      if (body.after < last && again?.type === "move" && again.seat === seat) {
+        if (again.move === body.move && again.end === Boolean(body.end)) {
+          return json(200, { seq: again.seq });
+        }
+      }
+    }
+    if (body.after !== last) return error(409, "turn/stale");
+    if (action === "confirm") {
+      if (!match.ending) return error(409, "match/not_ending");
+      if (match.turn !== seat) return error(409, "turn/not_yours");
+      match.status = "finished";
+      this.append(match.id, { type: "ended", reason: body.agree ? "agreed" : "disputed", seat });
+      return json(200, { seq: last + 1 });
+    }
+    if (match.ending) return error(409, "match/ending");
+    if (match.turn !== seat) return error(409, "turn/not_yours");
+    match.turn = 1 - seat;
+    if (action === "pass") {
+      this.append(match.id, { type: "pass", seat });
+    } else {
+      const end = Boolean(body.end);
+      match.ending = end;
+      this.append(match.id, { type: "move", seat, move: body.move, end });
+    }
+    return json(200, { seq: last + 1 });
+  }
+}

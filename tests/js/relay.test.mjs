@@ -1,0 +1,138 @@
+// The JavaScript host against a real relay (MOVEWIRE_RELAY, set by test_node_suite.py).
+
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { describe, test } from "node:test";
+
+import { BoardGame } from "../../relay/pages/board-game.mjs";
+import * as c4 from "../../relay/pages/connect4.mjs";
+import { Reason, RelayHost, Result, State, Timing } from "../../relay/pages/movewire.mjs";
+import * as x0 from "../../relay/pages/xand0.mjs";
+import { RecordingGame, until } from "./helpers.mjs";
+
+const RELAY = process.env.MOVEWIRE_RELAY;
+const skip = RELAY ? false : "MOVEWIRE_RELAY names no relay (pytest runs this suite with one)";
+const NO_VIEW = { update() {} };
+
+const TIMING = new Timing({ pollWait: 5 });
+
+function options(rules, room, record) {
+  return {
+    relay: RELAY,
+    gameKey: `js-${rules === x0 ? "xand0" : "connect4"}`,
+    version: "1",
+    room,
+    timing: TIMING,
+    createGame: (hst, first) => new BoardGame(hst, first, rules, NO_VIEW),
+    onDialog: (text) => record.dialogs.push(text),
+  };
+}
+
+function host(rules, room) {
+  const record = { dialogs: [] };
+  return Object.assign(new RelayHost(options(rules, room, record)), { record });
+}
+
+function resumed(rules, ticket) {
+  const record = { dialogs: [] };
+  return Object.assign(RelayHost.resume(ticket, options(rules, null, record)), { record });
+}
+
+async function seated(rules, extra = {}) {
+  const room = randomUUID();
+  const a = host(rules, room, extra);
+  const b = host(rules, room, extra);
+  a.done = a.play();
+  await until(() => a.ticket !== null, "a's seat", 5000);
+  b.done = b.play();
+  await until(() => a.game !== null && b.game !== null, "the start", 5000);
+  return a.game.firstMove ? [a, b] : [b, a];
+}
+
+async function playOut(first, second, moves, rules) {
+  for (const [i, text] of moves.entries()) {
+    const mover = i % 2 === 0 ? first : second;
+    await until(() => mover.state === State.PLAYING_TO_MOVE, `turn ${i}`, 5000);
+    assert.equal(mover.game.play(rules.parseMove(text)), true, `move ${i}: ${text}`);
+  }
+  return Promise.all([first.done, second.done]);
+}
+
+describe("the host against a real relay", { skip }, () => {
+  test("plays X and 0 to a win that both games agree on", async () => {
+    const [first, second] = await seated(x0);
+    const [won, lost] = await playOut(first, second, ["00", "10", "11", "20", "22"], x0);
+    assert.equal(won.result, Result.WON);
+    assert.equal(lost.result, Result.LOST);
+    assert.equal(won.reason, Reason.AGREED);
+    assert.equal(won.by, second.ticket.seat);
+    assert.equal(first.game.resultText, "You win!");
+    assert.equal(first.state, State.GAME_ENDED);
+  });
+
+  test("plays Connect Four to a full-board draw", async () => {
+    const [first, second] = await seated(c4);
+    const moves = [..."532315310141250566206042303423260411544566"];
+    const outcomes = await playOut(first, second, moves, c4);
+    assert.deepEqual(outcomes.map((o) => o.result), [Result.DRAWN, Result.DRAWN]);
+    assert.equal(second.game.resultText, "Draw.");
+  });
+
+  test("a resumed host rebuilds the board from the log and plays on", async () => {
+    const [first, second] = await seated(c4);
+    for (const [i, text] of ["3", "3", "4"].entries()) {
+      const mover = i % 2 === 0 ? first : second;
+      await until(() => mover.state === State.PLAYING_TO_MOVE, `turn ${i}`, 5000);
+      mover.game.play(Number(text));
+    }
+    await until(() => second.state === State.PLAYING_TO_MOVE, "second's turn", 5000);
+    second.close();
+    const again = resumed(c4, second.ticket);
+    again.done = again.play();
+    await until(() => again.state === State.PLAYING_TO_MOVE, "the resumed turn", 5000);
+    assert.equal(again.game.board.toText(), second.game.board.toText());
+    const [lost, won] = await playOut(again, first, ["4", "5", "5", "6"], c4);
+    assert.equal(won.result, Result.WON);
+    assert.equal(lost.result, Result.LOST);
+  });
+
+  test("a move of any text reaches the partner byte-exact", async () => {
+    const room = randomUUID();
+    const text = 'ünïcode 🎲 "quoted"\n{"json": [1, 2]} <b>&amp;</b>';
+    const make = () =>
+      new RelayHost({
+        relay: RELAY,
+        gameKey: "js-opaque",
+        room,
+        timing: TIMING,
+        createGame: (h, first) => new RecordingGame(h, first),
+      });
+    const a = make();
+    const b = make();
+    a.play();
+    await until(() => a.ticket !== null, "a's seat", 5000);
+    b.play();
+    await until(() => a.game !== null && b.game !== null, "the start", 5000);
+    const [mover, other] = a.state === State.PLAYING_TO_MOVE ? [a, b] : [b, a];
+    mover.move(text);
+    await until(() => other.game.received.length === 1, "the move", 5000);
+    assert.equal(other.game.received[0], text);
+    a.close();
+    b.close();
+  });
+
+  test("a third seeker of a private room is refused: room/full", async () => {
+    const room = randomUUID();
+    const [a, b, c] = [host(x0, room), host(x0, room), host(x0, room)];
+    a.play();
+    await until(() => a.ticket !== null, "a's seat", 5000);
+    b.play();
+    await until(() => b.ticket !== null, "b's seat", 5000);
+    const outcome = await c.play();
+    assert.equal(outcome.reason, Reason.ERROR);
+    assert.equal(c.state, State.NOT_CONNECTED);
+    assert.match(c.record.dialogs[0], /409 room\/full/);
+    a.close();
+    b.close();
+  });
+});
