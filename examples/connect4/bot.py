@@ -110,6 +110,7 @@ W_STACKED = 200
 W_TWO = 4
 """Weight of an open window holding two of the player's pieces."""
 W_CENTRE = 6
+W_FILL = 0
 """Weight of a piece in the centre column (half of it for the columns next to the centre)."""
 
 
@@ -132,10 +133,12 @@ def _open_twos(bits: int, other: int) -> int:
     return total
 
 
-def _evaluate(pos: int, mask: int, moves: int) -> int:
-    """Returns the heuristic value of a quiet position for the side to move."""
+def _evaluate(pos: int, mask: int, moves: int, mine: int, theirs: int) -> int:
+    """Returns the heuristic value of a quiet position for the side to move.
+
+    ``mine`` and ``theirs`` are the winning cells of the side to move and of its opponent.
+    """
     opp = pos ^ mask
-    mine, theirs = winning_cells(pos, mask), winning_cells(opp, mask)
     me = moves & 1
     # A threat right above one of the opponent's is worthless: the opponent's comes first.
     my_live = mine & ~(theirs << 1)
@@ -148,7 +151,22 @@ def _evaluate(pos: int, mask: int, moves: int) -> int:
     value += W_TWO * (_open_twos(pos, opp) - _open_twos(opp, pos))
     value += W_CENTRE * ((pos & _CENTRE).bit_count() - (opp & _CENTRE).bit_count())
     value += (W_CENTRE // 2) * ((pos & _NEAR_CENTRE).bit_count() - (opp & _NEAR_CENTRE).bit_count())
+    if W_FILL:
+        # Fill the board by row parity, as when each player answers in the column just played:
+        # the first player gets rows 0, 2, 4 and the second rows 1, 3, 5.
+        empty = BOARD_MASK & ~mask
+        my_fill, their_fill = empty & _GOOD_ROWS[me], empty & _GOOD_ROWS[1 - me]
+        value += W_FILL * (_fours(pos | my_fill) - _fours(opp | their_fill))
     return value
+
+
+def _fours(bits: int) -> int:
+    """Returns the number of four-in-a-row windows fully inside ``bits``."""
+    total = 0
+    for step in _STEPS:
+        pairs = bits & (bits >> step)
+        total += (pairs & (pairs >> 2 * step)).bit_count()
+    return total
 
 
 def _non_losing(pos: int, mask: int) -> tuple[int, int]:
@@ -293,6 +311,7 @@ class _Engine:
 
     def __init__(self, deadline: float = math.inf) -> None:
         self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.iteration_best = (-_INF, 0)
         self.nodes = 0
         self.deadline = deadline
 
@@ -302,7 +321,8 @@ class _Engine:
         if not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise _Timeout
         possible = (mask + BOTTOM_MASK) & BOARD_MASK
-        if winning_cells(pos, mask) & possible:
+        mine = winning_cells(pos, mask)
+        if mine & possible:
             return WIN_SCORE - moves - 1
         opp = pos ^ mask
         theirs = winning_cells(opp, mask)
@@ -318,7 +338,7 @@ class _Engine:
             return 0
         single = not candidates & (candidates - 1)
         if depth <= 0 and not single:
-            return _evaluate(pos, mask, moves)
+            return _evaluate(pos, mask, moves, mine, theirs)
         key = pos + mask
         entry = self.table.get(key)
         first = 0
@@ -374,20 +394,22 @@ class _Engine:
     ) -> tuple[int, int]:
         """Returns (value, move bit) by iterative deepening over candidates until the deadline."""
         ordered = _ordered(pos, mask, candidates)
-        best_move, best_value = ordered[0], -_INF
-        started = time.perf_counter()
+        best_value, best_move = -_INF, ordered[0]
         for depth in range(1, max_depth + 1):
+            self.iteration_best = (-_INF, 0)
             try:
                 value, move = self._root_iteration(pos, mask, moves, depth, ordered)
             except _Timeout:
+                # The unfinished iteration searched the previous best first, so any move it
+                # settled on is at least as good, and seen deeper.
+                value, move = self.iteration_best
+                if move:
+                    best_value, best_move = value, move
                 break
             best_value, best_move = value, move
             ordered = [move, *(m for m in ordered if m != move)]
             if abs(value) > WIN_SCORE - _CELLS - 1:
                 break  # proven win or loss: deeper search cannot change it
-            # The next iteration typically costs a few times the last one.
-            if time.perf_counter() + (time.perf_counter() - started) * 1.5 > self.deadline:
-                break
         return best_value, best_move
 
     def _root_iteration(
@@ -404,6 +426,7 @@ class _Engine:
                     value = -self.search(opp, mask | move, moves + 1, depth - 1, -_INF, -alpha)
             if value > alpha:
                 alpha, best_move = value, move
+                self.iteration_best = (alpha, move)
         return alpha, best_move
 
 
@@ -428,7 +451,7 @@ def solve(board: Board) -> int:
 def evaluate(board: Board) -> int:
     """Returns the heuristic value of a position for the side to move (positive is better)."""
     pos, mask, moves = _split(board)
-    return _evaluate(pos, mask, moves)
+    return _evaluate(pos, mask, moves, winning_cells(pos, mask), winning_cells(pos ^ mask, mask))
 
 
 def _tactical_move(pos: int, mask: int) -> int:
