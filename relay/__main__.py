@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import resource
 import sys
 from collections.abc import Sequence
 
@@ -143,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         from relay.workers import supervise
 
         raise SystemExit(supervise(sys.argv[1:] if argv is None else argv, config, unix))
+    _raise_open_files_limit()
     logging.basicConfig(
         level=config.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
@@ -166,9 +168,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         access_log=logging.getLogger("relay.access") if config.access_log else None,
         access_log_format=ACCESS_FORMAT,
         shutdown_timeout=config.hold + 5,
+        backlog=2048,
         print=None,
         loop=_new_loop(),
     )
+
+
+def _raise_open_files_limit() -> None:
+    """Lets the process hold as many connections (held polls) as the system allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def _new_loop() -> asyncio.AbstractEventLoop:
