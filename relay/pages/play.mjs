@@ -228,6 +228,9 @@ export function runPage(page) {
       // Cancelled or refused: the seat is of no more use (a lost connection may come back).
       save(page.key, (saved = null));
     }
+    if (outcome.reason === Reason.CONNECTION_LOST && saved !== null) {
+      notice = `${outcome.message} Reload the page to take the match up again.`;
+    }
     if (outcome.reason === Reason.CANCELLED && !outcome.message) {
       host = null;
       room = null;
@@ -247,7 +250,10 @@ export function runPage(page) {
     play(room);
     el.status.focus?.();
   });
-  el.cancel.addEventListener("click", () => host?.cancel());
+  el.cancel.addEventListener("click", () => {
+    // A partner may have come meanwhile: then the match simply goes on.
+    if (host?.state === State.LISTENING) host.cancel();
+  });
   el.resign.addEventListener("click", () => el.confirm.showModal());
   el.confirm.addEventListener("close", () => {
     if (el.confirm.returnValue === "resign" && host?.outcome === null) host.resign();
