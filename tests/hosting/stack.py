@@ -45,10 +45,11 @@ def _temp_dir(prefix: str) -> Path:
 
 
 def make_pages() -> Path:
-    """Returns a temp pages dir that only the web server serves (the relays run --no-pages)."""
-    pages = _temp_dir("movewire-pages-")
-    (pages / "index.html").write_text("<!doctype html><title>movewire</title>")
-    (pages / "index.html").chmod(0o644)
+    """Returns a copy of the relay's web pages that the web server (www-data) can read."""
+    pages = _temp_dir("movewire-pages-") / "pages"
+    shutil.copytree(ROOT / "relay" / "pages", pages)
+    for path in [pages, *pages.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
     return pages
 
 
