@@ -1,0 +1,44 @@
+// The page's decisions that need no DOM: what the fragment asks for, when to resume, where the relay is.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import {
+  newRoomName,
+  parseFragment,
+  relayBeside,
+  ROOM_NAME,
+  shouldResume,
+} from "../../relay/pages/play.mjs";
+
+describe("the game page", () => {
+  test("reads a private room or a random game from the fragment", () => {
+    assert.deepEqual(parseFragment("#room=k3v9q2xw7m"), { kind: "room", room: "k3v9q2xw7m" });
+    assert.deepEqual(parseFragment("#play"), { kind: "play" });
+    assert.deepEqual(parseFragment(""), { kind: "none" });
+    assert.deepEqual(parseFragment("#room=../../etc"), { kind: "none" }, "not a room name");
+  });
+
+  test("resumes a saved match unless the link asks for another", () => {
+    const random = { match: "m", token: "t", room: null, finished: false };
+    const inRoom = { ...random, room: "den" };
+    assert.equal(shouldResume(null, { kind: "play" }), false);
+    assert.equal(shouldResume(random, { kind: "none" }), true, "a plain reload");
+    assert.equal(shouldResume(random, { kind: "play" }), true, "still playing: go back to it");
+    assert.equal(shouldResume({ ...random, finished: true }, { kind: "play" }), false);
+    assert.equal(shouldResume(inRoom, { kind: "room", room: "den" }), true);
+    assert.equal(shouldResume(inRoom, { kind: "room", room: "attic" }), false, "another room");
+  });
+
+  test("finds the relay in the folder the page is served from", () => {
+    assert.equal(relayBeside("http://h:8080/xand0.html#room=x"), "http://h:8080");
+    assert.equal(relayBeside("https://example.org/games/connect4.html"), "https://example.org/games");
+    assert.equal(relayBeside("https://example.org/games/"), "https://example.org/games");
+  });
+
+  test("makes room names the relay accepts, hard to guess", () => {
+    const names = new Set(Array.from({ length: 200 }, () => newRoomName()));
+    assert.equal(names.size, 200);
+    for (const name of names) assert.match(name, ROOM_NAME);
+  });
+});
