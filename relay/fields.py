@@ -1,4 +1,4 @@
-"""Reading requests: the JSON body, the seat token and typed fields, with clear errors."""
+"""Reading request parts, whatever server carries them: JSON body, seat token, typed fields."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import re
 from typing import Any
 
 import orjson
-from aiohttp import web
 
 from relay.errors import RelayError
 
@@ -17,14 +16,13 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 NOT_JSON = "Send the body as JSON with 'Content-Type: application/json', not {!r}."
 NOT_OBJECT = "The body must be a JSON object, not {}."
+BAD_AUTH = "The Authorization header must be 'Bearer <token>'."
 
 
-async def json_body(request: web.Request) -> dict[str, Any]:
-    """Returns the request's body as a JSON object, or raises a request/... error."""
-    ctype = request.content_type
-    if ctype != "application/json":
-        raise RelayError("request/content_type", NOT_JSON.format(ctype))
-    raw = await request.read()
+def json_body(content_type: str, raw: bytes) -> dict[str, Any]:
+    """Returns a body as a JSON object, or raises a request/... error."""
+    if content_type != "application/json":
+        raise RelayError("request/content_type", NOT_JSON.format(content_type))
     if not raw:
         return {}
     try:
@@ -36,21 +34,20 @@ async def json_body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-def bearer(request: web.Request) -> str | None:
-    """Returns the seat token of 'Authorization: Bearer <token>', or None when there is none."""
-    header = request.headers.get("Authorization")
+def bearer(header: str | None) -> str | None:
+    """Returns the token of an 'Authorization: Bearer <token>' header; None without one."""
     if header is None:
         return None
     scheme, _, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise RelayError("auth/required", "The Authorization header must be 'Bearer <token>'.")
+        raise RelayError("auth/required", BAD_AUTH)
     return token
 
 
-def require_bearer(request: web.Request) -> str:
-    """Returns the seat token, which this call requires."""
-    token = bearer(request)
+def require_bearer(header: str | None) -> str:
+    """Returns the seat token, which the call requires."""
+    token = bearer(header)
     if token is None:
         raise RelayError("auth/required")
     return token
@@ -81,9 +78,8 @@ def int_field(body: dict[str, Any], key: str) -> int:
     return value
 
 
-def query_int(request: web.Request, key: str, default: int) -> int:
-    """Returns a non-negative integer query parameter."""
-    raw = request.query.get(key)
+def query_int(raw: str | None, key: str, default: int) -> int:
+    """Returns a non-negative integer query parameter's value."""
     if raw is None:
         return default
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:

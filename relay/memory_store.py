@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import secrets
 from collections import deque
 
+from relay import store
 from relay.errors import RelayError
 from relay.store import (
     Action,
@@ -217,7 +217,7 @@ class MemoryStore:
         found.seen[1] = now
         found.status = Status.PLAYING
         found.since = now
-        found.first = found.turn = secrets.randbelow(2)
+        found.first = found.turn = store.draw_first()
         self._waiting[found.game] -= 1
         found.append(started_event(1, found.first), _NO_WRITE)
         return Ticket(found.id, 1, token)

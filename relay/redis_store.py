@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import secrets
 from collections.abc import Awaitable
 from typing import Any, cast
 
@@ -31,7 +30,7 @@ from redis.exceptions import (
     TimeoutError as RedisTimeoutError,
 )
 
-from relay import redis_scripts
+from relay import redis_scripts, store
 from relay.errors import RelayError
 from relay.store import (
     Action,
@@ -236,7 +235,7 @@ class RedisStore:
                 self.settings.max_waiting,
                 new_match_id(),
                 hash_token(token),
-                secrets.randbelow(2),
+                store.draw_first(),
             )
             try:
                 _, match, seat = await self._call(self._seek, args)

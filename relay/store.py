@@ -19,6 +19,7 @@ __all__ = [
     "Store",
     "StoreSettings",
     "Ticket",
+    "draw_first",
     "hash_token",
     "new_match_id",
     "new_token",
@@ -130,6 +131,11 @@ class Store(Protocol):
 
     async def close(self) -> None:
         """Releases the store's connections."""
+
+
+def draw_first() -> Seat:
+    """Returns the seat that moves first: a fair coin from the system's random source."""
+    return secrets.randbelow(2)
 
 
 def new_match_id() -> str:

@@ -8,20 +8,19 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-import orjson
 from aiohttp import web
 
 from relay import web_handlers as h
+from relay.api import Api, error_reply, retry_after_header
 from relay.config import Config
 from relay.errors import CODES, RelayError
 from relay.memory_store import MemoryStore
 from relay.metrics import RelayMetrics
 from relay.openapi import openapi
 from relay.store import Store
-from relay.web_limits import RateLimiter
 from relay.web_pages import add_pages
 from relay.web_proxy import behind_proxy
-from relay.web_state import CONFIG, HELD, LIFECYCLE, LIMITER, METRICS, STORE, Lifecycle
+from relay.web_state import API, CONFIG, METRICS, STORE
 
 __all__ = ["create_app"]
 
@@ -36,9 +35,9 @@ def error_response(error: RelayError) -> web.Response:
     """Returns the JSON answer for an error: {"error": {"code": ..., "message": ...}}."""
     headers = {"Content-Type": "application/json"}
     if error.retry_after is not None:
-        headers["Retry-After"] = h.retry_after_header(error.retry_after)
-    body = orjson.dumps({"error": {"code": error.code, "message": error.message}})
-    return web.Response(body=body, status=error.status, headers=headers)
+        headers["Retry-After"] = retry_after_header(error.retry_after)
+    status, body = error_reply(error)
+    return web.Response(body=body, status=status, headers=headers)
 
 
 @web.middleware
@@ -77,9 +76,7 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
     app[CONFIG] = config
     app[STORE] = store if store is not None else MemoryStore(config.store)
     app[METRICS] = RelayMetrics()
-    app[LIMITER] = RateLimiter(config.seeks_per_minute)
-    app[HELD] = {}
-    app[LIFECYCLE] = Lifecycle()
+    app[API] = Api(config, app[STORE], app[METRICS])
     app.router.add_post("/v1/seek", h.seek)
     app.router.add_get("/v1/matches/{match}/events", h.events)
     app.router.add_post("/v1/matches/{match}/moves", h.move)
@@ -123,5 +120,5 @@ async def _reaper(app: web.Application) -> AsyncIterator[None]:
 
 async def _answer_held_polls(app: web.Application) -> None:
     """At shutdown, answers every held poll with what it has instead of cutting it."""
-    app[LIFECYCLE].closing = True
+    app[API].lifecycle.closing = True
     await app[STORE].wake_all()

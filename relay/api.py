@@ -1,0 +1,210 @@
+"""The protocol's endpoints as plain coroutines, whichever HTTP server carries them.
+
+Each takes the parts of a request it needs and returns (status, JSON body), or raises
+RelayError; the aiohttp handlers and the lean front both call these, so they answer alike."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+
+import orjson
+
+from relay.config import Config
+from relay.errors import RelayError
+from relay.fields import bearer, int_field, json_body, name_field, query_int, require_bearer
+from relay.metrics import RelayMetrics
+from relay.store import Action, Event, Store
+from relay.web_limits import RateLimiter
+
+__all__ = ["Api", "Lifecycle", "Reply", "error_reply", "retry_after_header"]
+
+Reply = tuple[int, bytes]
+"""An answer: HTTP status and JSON body."""
+
+
+class Lifecycle:
+    """Where the process is in its life."""
+
+    closing: bool = False
+    """Set when shutdown begins: held polls are answered and new ones are turned away."""
+
+
+def error_reply(error: RelayError) -> Reply:
+    """Returns the answer to an error: {"error": {"code": ..., "message": ...}}."""
+    return error.status, orjson.dumps({"error": {"code": error.code, "message": error.message}})
+
+
+def retry_after_header(seconds: float) -> str:
+    """Returns a Retry-After value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(seconds)))
+
+
+def _events(found: list[Event]) -> bytes:
+    return b'{"events":[' + b",".join(found) + b"]}"
+
+
+class Api:
+    """The endpoints of protocol v1 over one store, with this process's limits and metrics."""
+
+    def __init__(self, config: Config, store: Store, metrics: RelayMetrics) -> None:
+        self.config = config
+        self.store = store
+        self.metrics = metrics
+        self.lifecycle = Lifecycle()
+        self.seek_limiter = RateLimiter(config.seeks_per_minute)
+        self.held: dict[tuple[str, int], int] = {}
+        """Polls held open in this process, per (match, seat)."""
+
+    async def seek(self, client: str, content_type: str, raw: bytes) -> Reply:
+        """POST /v1/seek: takes a seat in a waiting match, or opens one."""
+        now = time.time()
+        wait = self.seek_limiter.take(client, now)
+        if wait:
+            raise RelayError("limit/seeks", retry_after=wait)
+        body = json_body(content_type, raw)
+        game = name_field(body, "game", required=True)
+        assert game is not None
+        version = name_field(body, "version", required=False) or ""
+        room = name_field(body, "room", required=False)
+        ticket = await self.store.seek(game, version, room, now)
+        return 201, orjson.dumps(
+            {"match": ticket.match, "seat": ticket.seat, "token": ticket.token}
+        )
+
+    async def events(
+        self, match: str, authorization: str | None, query: Mapping[str, str]
+    ) -> Reply:
+        """GET /v1/matches/{match}/events?after=N: the log above N, held until there is some."""
+        after = query_int(query.get("after"), "after", 0)
+        hold = self.config.hold
+        if "wait" in query:
+            hold = min(hold, float(query_int(query["wait"], "wait", 0)))
+        seat, found = await self.store.poll(match, bearer(authorization), after, time.time())
+        if not found and hold > 0:
+            if self.lifecycle.closing:
+                raise RelayError("server/shutting_down", retry_after=1.0)
+            found = await self._hold(match, seat, after, hold)
+        return 200, _events(found)
+
+    async def _hold(self, match: str, seat: int | None, after: int, hold: float) -> list[Event]:
+        if seat is None:
+            return await self.store.wait(match, after, hold)
+        held, key = self.held, (match, seat)
+        count = held.get(key, 0)
+        if count >= self.config.polls_per_seat:
+            raise RelayError("limit/polls", retry_after=1.0)
+        held[key] = count + 1
+        self.metrics.held_polls.inc()
+        try:
+            return await self.store.wait(match, after, hold)
+        finally:
+            self.metrics.held_polls.dec()
+            left = held[key] - 1
+            if left:
+                held[key] = left
+            else:
+                del held[key]
+
+    async def move(
+        self,
+        match: str,
+        authorization: str | None,
+        query: Mapping[str, str],
+        content_type: str,
+        raw: bytes,
+    ) -> Reply:
+        """POST /v1/matches/{match}/moves[?wait=S]: relays a move text, applied once."""
+        token = require_bearer(authorization)
+        body = json_body(content_type, raw)
+        after = int_field(body, "after")
+        text = body.get("move")
+        if not isinstance(text, str):
+            raise RelayError("request/invalid", f"The field 'move' must be a string, not {text!r}.")
+        if len(text) > self.config.max_move:
+            raise RelayError(
+                "move/too_long",
+                f"The move has {len(text)} characters; at most {self.config.max_move}.",
+            )
+        end = body.get("end", False)
+        if not isinstance(end, bool):
+            raise RelayError(
+                "request/invalid", f"The field 'end' must be true or false, not {end!r}."
+            )
+        seq = await self.store.act(match, token, Action("move", after, text, end), time.time())
+        self.metrics.moves.inc()
+        if "wait" not in query:
+            return 200, b'{"seq":%d}' % seq
+        # The move post doubles as the next poll: one request per move instead of two.
+        hold = min(self.config.hold, float(query_int(query["wait"], "wait", 0)))
+        if self.lifecycle.closing:
+            hold = 0
+        found = await self.store.wait(match, seq, hold)
+        return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
+
+    async def pass_turn(
+        self, match: str, authorization: str | None, content_type: str, raw: bytes
+    ) -> Reply:
+        """POST /v1/matches/{match}/pass: gives the turn back to the partner."""
+        token = require_bearer(authorization)
+        after = int_field(json_body(content_type, raw), "after")
+        seq = await self.store.act(match, token, Action("pass", after), time.time())
+        self.metrics.moves.inc()
+        return 200, b'{"seq":%d}' % seq
+
+    async def confirm(
+        self, match: str, authorization: str | None, content_type: str, raw: bytes
+    ) -> Reply:
+        """POST /v1/matches/{match}/confirm: the partner agrees or disputes the game is over."""
+        token = require_bearer(authorization)
+        body = json_body(content_type, raw)
+        after = int_field(body, "after")
+        agree = body.get("agree", True)
+        if not isinstance(agree, bool):
+            raise RelayError(
+                "request/invalid", f"The field 'agree' must be true or false, not {agree!r}."
+            )
+        action = Action("confirm", after, agree=agree)
+        seq = await self.store.act(match, token, action, time.time())
+        return 200, b'{"seq":%d}' % seq
+
+    async def resign(
+        self, match: str, authorization: str | None, content_type: str, raw: bytes
+    ) -> Reply:
+        """POST /v1/matches/{match}/resign: ends the match at once; the partner wins."""
+        token = require_bearer(authorization)
+        json_body(content_type, raw)
+        seq = await self.store.act(match, token, Action("resign"), time.time())
+        return 200, b'{"seq":%d}' % seq
+
+    async def cancel(self, match: str, authorization: str | None) -> Reply:
+        """POST /v1/matches/{match}/cancel: withdraws a seek nobody has joined yet."""
+        token = require_bearer(authorization)
+        await self.store.act(match, token, Action("cancel"), time.time())
+        return 200, b'{"cancelled":true}'
+
+    async def match_info(self, match: str) -> Reply:
+        """GET /v1/matches/{match}: the match's game, status, turn and last event number."""
+        info = await self.store.info(match)
+        return 200, orjson.dumps(
+            {
+                "match": info.match,
+                "game": info.game,
+                "version": info.version,
+                "room": info.room,
+                "status": info.status.value,
+                "turn": info.turn,
+                "first": info.first,
+                "last": info.last,
+            }
+        )
+
+    async def healthz(self) -> Reply:
+        """GET /healthz: 200 while the relay and its store answer."""
+        await self.store.counts()
+        return 200, b'{"ok":true}'
+
+    async def metrics_text(self) -> bytes:
+        """GET /metrics: Prometheus text format."""
+        return self.metrics.render(await self.store.counts())
