@@ -1,0 +1,45 @@
+"""The movewire SDK: write a Game, hand it to a RelayHost, and play it over the network."""
+
+from __future__ import annotations
+
+from sdk.blocking import play
+from sdk.client import RelayClient, Ticket
+from sdk.errors import (
+    ConnectionLostError,
+    HostStateError,
+    NotYourTurnError,
+    ProtocolError,
+    RelayRefusedError,
+)
+from sdk.events import Ended, Event, Moved, Passed, Started
+from sdk.game import Game, GameFactory, GameHost, Played
+from sdk.outcome import Outcome, Reason, Result
+from sdk.relay_host import RelayHost
+from sdk.state import State
+from sdk.timing import Timing
+
+__all__ = [
+    "ConnectionLostError",
+    "Ended",
+    "Event",
+    "Game",
+    "GameFactory",
+    "GameHost",
+    "HostStateError",
+    "Moved",
+    "NotYourTurnError",
+    "Outcome",
+    "Passed",
+    "Played",
+    "ProtocolError",
+    "Reason",
+    "RelayClient",
+    "RelayHost",
+    "RelayRefusedError",
+    "Result",
+    "Started",
+    "State",
+    "Ticket",
+    "Timing",
+    "play",
+]

@@ -1,0 +1,201 @@
+"""RelayClient: protocol v1 calls, each retried through transient faults with backoff."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import orjson
+
+from sdk.errors import ConnectionLostError, ProtocolError, RelayRefusedError
+from sdk.events import Event, parse_event
+from sdk.timing import Timing
+
+__all__ = ["RelayClient", "Ticket"]
+
+GAVE_UP = "no answer from {url} for {seconds:.1f} s ({failure})"
+NOT_AN_ANSWER = "the relay's answer to {what} is not protocol v1: {body!r}"
+
+_RETRIED_STATUSES = frozenset({408, 429})
+"""4xx answers that mean "try again": request timeout and rate limits (5xx are all retried)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """A seat in a match: keep it to resume the match after a restart."""
+
+    match: str
+    """The match id."""
+    seat: int
+    """0 for the first seeker, 1 for the second."""
+    token: str = field(repr=False)
+    """The seat's secret; sent only in the Authorization header, never shown in a repr."""
+
+
+class RelayClient:
+    """Speaks protocol v1 to one relay; transient faults are retried, 4xx raise RelayRefusedError.
+
+    Transient: connection errors and resets, timeouts, garbled answers, 408, 429 and every 5xx.
+    They are retried with exponential backoff and full jitter (see Timing) until a call has failed
+    for `timing.give_up` seconds, which raises ConnectionLostError. Every write of the protocol is
+    safe to repeat (the relay applies it once) except a seek, whose retry may leave an unused seat.
+    """
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        relay_url: str,
+        timing: Timing | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.session = session
+        self.relay_url = relay_url.rstrip("/")
+        self.timing = timing or Timing()
+        self.rng = rng or random.Random()
+        self.retries = 0
+        """How many times a request was sent again after a transient fault."""
+
+    async def seek(self, game: str, version: str = "", room: str | None = None) -> Ticket:
+        """Returns a seat in a waiting match of `game`, or in a new one."""
+        body: dict[str, Any] = {"game": game}
+        if version:  # the relay's default version is "", which it refuses to be sent
+            body["version"] = version
+        if room is not None:
+            body["room"] = room
+        answer = await self._call("POST", "/v1/seek", None, body)
+        try:
+            return Ticket(str(answer["match"]), int(answer["seat"]), str(answer["token"]))
+        except (KeyError, TypeError, ValueError):
+            raise ProtocolError(NOT_AN_ANSWER.format(what="seek", body=answer)) from None
+
+    async def events(
+        self, ticket: Ticket | str, after: int, wait: int | None = None
+    ) -> list[Event]:
+        """Returns the match's events numbered above `after`, held up to `wait` seconds.
+
+        A Ticket reads as its seat (which tells the relay the seat is present); a bare match id
+        reads as a spectator.
+        """
+        match, token = _match_and_token(ticket)
+        path = f"/v1/matches/{match}/events?after={after}"
+        timeout = self.timing.request_timeout
+        if wait is not None:
+            path += f"&wait={wait}"
+            timeout += wait
+        answer = await self._call("GET", path, token, None, timeout)
+        try:
+            raw = answer["events"]
+            if not isinstance(raw, list):
+                raise TypeError
+        except (KeyError, TypeError):
+            raise ProtocolError(NOT_AN_ANSWER.format(what="events", body=answer)) from None
+        return [parse_event(item) for item in raw]
+
+    async def move(self, ticket: Ticket, after: int, move: str, end: bool = False) -> int:
+        """Posts a move on the position after event `after`; returns the move's event number."""
+        body = {"after": after, "move": move, "end": end}
+        return await self._seq(ticket, "moves", body)
+
+    async def pass_turn(self, ticket: Ticket, after: int) -> int:
+        """Posts a pass (no legal move) after event `after`; returns the pass's event number."""
+        return await self._seq(ticket, "pass", {"after": after})
+
+    async def confirm(self, ticket: Ticket, after: int, agree: bool) -> int:
+        """Agrees with (or disputes) the game-ending move `after`; returns the `ended` number."""
+        return await self._seq(ticket, "confirm", {"after": after, "agree": agree})
+
+    async def resign(self, ticket: Ticket) -> int:
+        """Resigns the match; returns the number of the `ended` event."""
+        return await self._seq(ticket, "resign", {})
+
+    async def cancel(self, ticket: Ticket) -> None:
+        """Withdraws a seek nobody has joined yet (repeating it is harmless)."""
+        await self._call("POST", f"/v1/matches/{ticket.match}/cancel", ticket.token, {})
+
+    async def _seq(self, ticket: Ticket, action: str, body: dict[str, Any]) -> int:
+        path = f"/v1/matches/{ticket.match}/{action}"
+        answer = await self._call("POST", path, ticket.token, body)
+        seq = answer.get("seq") if isinstance(answer, dict) else None
+        if type(seq) is not int:
+            raise ProtocolError(NOT_AN_ANSWER.format(what=action, body=answer))
+        return seq
+
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        token: str | None,
+        body: dict[str, Any] | None,
+        timeout: float | None = None,
+    ) -> Any:
+        """Returns the JSON answer to a request, sent again after each transient fault."""
+        url = self.relay_url + path
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        data = None
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            data = orjson.dumps(body)
+        limit = aiohttp.ClientTimeout(total=timeout or self.timing.request_timeout)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        attempt = 0
+        while True:
+            retry_after: float | None = None
+            try:
+                async with self.session.request(
+                    method, url, data=data, headers=headers, timeout=limit
+                ) as answer:
+                    raw = await answer.read()
+                    status = answer.status
+                    retry_after = _retry_after(answer.headers.get("Retry-After"))
+            except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+                failure = f"{type(exc).__name__}: {exc}".rstrip(": ")
+            else:
+                if status < 400:
+                    try:
+                        return orjson.loads(raw)
+                    except orjson.JSONDecodeError:
+                        failure = f"{status} with a garbled body"
+                else:
+                    code, message = _error(raw)
+                    if status < 500 and status not in _RETRIED_STATUSES:
+                        raise RelayRefusedError(status, code, message)
+                    failure = f"{status} {code}"
+            delay = self.timing.backoff(attempt, self.rng, retry_after)
+            waited = loop.time() - started
+            if waited + delay > self.timing.give_up:
+                raise ConnectionLostError(
+                    GAVE_UP.format(url=self.relay_url, seconds=waited, failure=failure)
+                )
+            attempt += 1
+            self.retries += 1
+            await asyncio.sleep(delay)
+
+
+def _match_and_token(ticket: Ticket | str) -> tuple[str, str | None]:
+    if isinstance(ticket, Ticket):
+        return ticket.match, ticket.token
+    return ticket, None
+
+
+def _retry_after(header: str | None) -> float | None:
+    """Returns the seconds of a Retry-After header given in seconds (dates are ignored)."""
+    if header is None:
+        return None
+    try:
+        seconds = float(header)
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None
+
+
+def _error(raw: bytes) -> tuple[str, str]:
+    """Returns the code and message of a relay error answer (or stand-ins for a foreign one)."""
+    try:
+        error = orjson.loads(raw)["error"]
+        return str(error["code"]), str(error["message"])
+    except (orjson.JSONDecodeError, KeyError, TypeError):
+        return "http/error", raw[:200].decode("utf-8", "replace")

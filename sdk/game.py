@@ -1,0 +1,113 @@
+"""The two interfaces of a networked game: GameHost (what a game calls) and Game (what it is)."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sdk.outcome import Result
+from sdk.state import State
+
+__all__ = ["Game", "GameFactory", "GameHost", "Played"]
+
+NO_RESTORE = (
+    "{name} cannot be resumed: it does not override Game.restore(history) "
+    "to rebuild its position from the match log"
+)
+
+
+class GameHost(abc.ABC):
+    """What a game may call: its link to the partner. The host owns the state machine."""
+
+    @property
+    @abc.abstractmethod
+    def state(self) -> State:
+        """Returns the host's current state."""
+
+    @abc.abstractmethod
+    def move(self, move: str, end_game: bool = False) -> None:
+        """Sends this side's move; `end_game` says the game is over with it.
+
+        Allowed only in PLAYING_TO_MOVE (after `enable()`); otherwise raises NotYourTurnError and
+        sends nothing. The host calls `disable()` at once and sends the move in the background.
+        """
+
+    @abc.abstractmethod
+    def show_dialog(self, text: str) -> None:
+        """Shows a message to this side's player."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One move or pass of a match's log, as this side sees it (given to `Game.restore`)."""
+
+    mine: bool
+    """Whether this side played it."""
+    move: str | None
+    """The move text, or None for a pass."""
+    end: bool = False
+    """Whether the move said the game is over."""
+
+    @property
+    def is_pass(self) -> bool:
+        """Returns whether this is a pass rather than a move."""
+        return self.move is None
+
+
+class Game(abc.ABC):
+    """What a game implements; the host creates it as `Game(host, first_move)` once paired.
+
+    The host calls `enable()` when this side gets the turn and `disable()` when it loses it
+    (and once at the start when the partner moves first). The partner's moves arrive through
+    `receive_move()`, whose answer decides what happens next. Every call comes from the host's
+    event loop, one at a time.
+    """
+
+    def __init__(self, host: GameHost, first_move: bool) -> None:
+        self.host = host
+        """The host this game plays through."""
+        self.first_move = first_move
+        """Whether this side moves first."""
+
+    @abc.abstractmethod
+    def enable(self) -> None:
+        """Lets this side move: a UI accepts input, a bot calls `self.host.move(...)`."""
+
+    @abc.abstractmethod
+    def disable(self) -> None:
+        """Stops this side from moving (the partner has the turn, or the game is over)."""
+
+    @abc.abstractmethod
+    def receive_move(self, move: str) -> State:
+        """Applies the partner's move and returns what follows for this side.
+
+        PLAYING_TO_MOVE: this side moves next (the host calls `enable()`).
+        PLAYING_WAIT_MOVE: this side has no legal move; the host passes, the partner moves again.
+        GAME_ENDED: the game is over. If the partner's move said so too, the host confirms the
+        end; if the partner's move said so and this answer does not, the host disputes it.
+        Do not call `host.move()` from here: wait for `enable()`.
+        """
+
+    def result(self) -> Result | None:
+        """Returns who won, once the game is over; the host asks it for the Outcome.
+
+        Optional: the default None gives Result.UNKNOWN. Asked when the match ends by an
+        agreed (or unconfirmed) game-ending move; resignation and abandonment decide by themselves.
+        """
+        return None
+
+    def restore(self, history: Sequence[Played]) -> None:
+        """Rebuilds the position from the match log when a match is resumed after a restart.
+
+        Optional: the default refuses to resume. `history` holds every move and pass of the log
+        in order, both sides', except a last partner move this side had not answered: that one
+        still arrives through `receive_move()`. Afterwards the host calls `enable()` or
+        `disable()` as the log says, and never re-sends a pass or confirm already in the log.
+        Called only when the log holds moves or passes.
+        """
+        raise NotImplementedError(NO_RESTORE.format(name=type(self).__name__))
+
+
+GameFactory = Callable[[GameHost, bool], Game]
+"""Makes the game when the match starts, as `factory(host, first_move)`; a Game class is one."""

@@ -1,0 +1,73 @@
+"""How a match ended for one side: a result, a reason and who the reason is about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["Outcome", "Reason", "Result"]
+
+
+class Result(StrEnum):
+    """What a match meant for this side."""
+
+    WON = "won"
+    LOST = "lost"
+    DRAWN = "drawn"
+    UNKNOWN = "unknown"
+    """Nobody can say: the game did not tell, the end was disputed, or the match broke off."""
+
+    def __repr__(self) -> str:
+        return f"Result.{self.name}"
+
+
+class Reason(StrEnum):
+    """Why a match ended. The first five are the relay's `ended` reasons."""
+
+    AGREED = "agreed"
+    """A move ended the game and the partner's game agreed."""
+    DISPUTED = "disputed"
+    """The two games disagree on whether the game is over."""
+    UNCONFIRMED = "unconfirmed"
+    """A move ended the game and the partner neither agreed nor disputed in time."""
+    RESIGNED = "resigned"
+    """A side resigned."""
+    ABANDONED = "abandoned"
+    """A side stopped polling the relay for its grace period."""
+    CANCELLED = "cancelled"
+    """The seek was withdrawn (or dropped by the relay) before a partner came."""
+    CONNECTION_LOST = "connection_lost"
+    """The relay could not be reached for the host's whole give-up time."""
+    ERROR = "error"
+    """The relay refused a request that retrying cannot fix, or answered outside the protocol."""
+
+    def __repr__(self) -> str:
+        return f"Reason.{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of one match, as one side sees it; `RelayHost.play()` returns it."""
+
+    result: Result
+    """Won, lost or drawn where the game or the relay says so; otherwise UNKNOWN."""
+    reason: Reason
+    """Why the match ended."""
+    match: str | None
+    """The relay's match id (None if the seek itself failed)."""
+    seat: int | None
+    """This side's seat, 0 or 1 (None if the seek itself failed)."""
+    by: int | None = None
+    """The seat the reason is about: who resigned, left, agreed, disputed or stayed silent."""
+    message: str = ""
+    """The dialog the host showed about the end, if any."""
+
+    @property
+    def by_me(self) -> bool:
+        """Returns whether the reason is about this side (it resigned, left, disputed...)."""
+        return self.by is not None and self.by == self.seat
+
+    @property
+    def is_finished(self) -> bool:
+        """Returns whether the match was played to an end on the relay (not cut off or refused)."""
+        return self.reason not in (Reason.CANCELLED, Reason.CONNECTION_LOST, Reason.ERROR)

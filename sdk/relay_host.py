@@ -1,0 +1,567 @@
+"""RelayHost: the GameHost that plays one match through a relay by long-polling its event log."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, Self
+
+import aiohttp
+
+from sdk import _endings as endings
+from sdk._inbox import GAP, WAKE, Failure, Inbox, Wake, poll_into
+from sdk._resume import history, split_log, turn_after
+from sdk.client import RelayClient, Ticket
+from sdk.errors import (
+    ConnectionLostError,
+    HostStateError,
+    NotYourTurnError,
+    ProtocolError,
+    RelayRefusedError,
+)
+from sdk.events import Ended, Event, Moved, Passed, Started
+from sdk.game import Game, GameFactory, GameHost
+from sdk.outcome import Outcome, Reason, Result
+from sdk.state import State
+from sdk.timing import Timing
+
+__all__ = ["DialogSink", "RelayHost", "StateSink", "TicketSink"]
+
+DialogSink = Callable[[str], None]
+"""Shows a dialog text to the player (the default prints it)."""
+StateSink = Callable[[State], None]
+"""Told each new state of a host, as it changes."""
+TicketSink = Callable[[Ticket], None]
+"""Told the seat a seek got, so that it can be kept for resuming."""
+
+NOT_YOUR_TURN = "move({move!r}) in state {state!r}: a game moves only after enable()"
+NOT_TEXT = "a move must be a str that UTF-8 can encode, not {move!r}"
+PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)"
+BAD_ANSWER = (
+    "{game}.receive_move() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE "
+    "or GAME_ENDED, not {answer!r}"
+)
+NOT_STARTED = "the match log does not open with a started event: {event!r}"
+
+_ANSWERS = frozenset({State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED})
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    """A post waiting to be sent: the game's move, or the host's pass or confirm."""
+
+    kind: Literal["move", "pass", "confirm"]
+    after: int
+    move: str = ""
+    end: bool = False
+    agree: bool = True
+
+
+class RelayHost(GameHost):
+    """Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
+
+    The host calls the game from the task running `play()`, one call at a time, in log order.
+    `move()`, `resign()` and `cancel()` may be called from that loop (the game's callbacks,
+    other tasks) or from another thread (a UI): each acts at once, calling the game's
+    `disable()` in the caller's thread, and the loop sends in the background.
+    """
+
+    def __init__(
+        self,
+        relay_url: str,
+        game_key: str,
+        game_factory: GameFactory,
+        *,
+        version: str = "",
+        room: str | None = None,
+        timing: Timing | None = None,
+        dialog: DialogSink | None = None,
+        on_state: StateSink | None = None,
+        on_ticket: TicketSink | None = None,
+        session: aiohttp.ClientSession | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.relay_url = relay_url
+        """The relay's base URL, such as http://localhost:8080."""
+        self.game_key = game_key
+        """The game key sought (empty for a resumed host, which never seeks)."""
+        self.version = version
+        """The version of the move strings this game speaks."""
+        self.room = room
+        """A private room name, or None to meet any seeker of the game and version."""
+        self.timing = timing or Timing()
+        """Poll holds, request timeouts, backoff and give-up time."""
+        self._factory = game_factory
+        self._dialog = dialog or _print
+        self._on_state = on_state
+        self._on_ticket = on_ticket
+        self._session = session
+        self._rng = rng
+        self._ticket: Ticket | None = None
+        self._resumed = False
+        self._client: RelayClient | None = None
+        self._game: Game | None = None
+        self._outcome: Outcome | None = None
+        self._state = State.NOT_CONNECTED
+        self._cursor = 0
+        self._write: _Write | None = None
+        self._cancel_wanted = False
+        self._resign_wanted = False
+        self._resign_sent = False
+        self._local_dispute = False
+        self._played = False
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread = 0
+        self._queue: Inbox = asyncio.Queue()
+        self._listening: asyncio.Task[list[Event]] | None = None
+
+    @classmethod
+    def resume(
+        cls,
+        relay_url: str,
+        ticket: Ticket,
+        game_factory: GameFactory,
+        *,
+        timing: Timing | None = None,
+        dialog: DialogSink | None = None,
+        on_state: StateSink | None = None,
+        session: aiohttp.ClientSession | None = None,
+        rng: random.Random | None = None,
+    ) -> Self:
+        """Returns a host that takes up the seat `ticket` again, after a restart.
+
+        Its `play()` reads the whole log, creates the game and hands it the moves so far through
+        `Game.restore()`, then plays on. Nothing already in the log is sent again.
+        """
+        host = cls(
+            relay_url,
+            "",
+            game_factory,
+            timing=timing,
+            dialog=dialog,
+            on_state=on_state,
+            session=session,
+            rng=rng,
+        )
+        host._ticket = ticket
+        host._resumed = True
+        return host
+
+    def __repr__(self) -> str:
+        return f"<RelayHost {self.relay_url!r} {self.game_key!r} state={self._state!r}>"
+
+    # -- what a game and a UI see ----------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """Returns the host's current state."""
+        return self._state
+
+    @property
+    def game(self) -> Game | None:
+        """Returns the game, once the match has started."""
+        return self._game
+
+    @property
+    def ticket(self) -> Ticket | None:
+        """Returns this side's seat (match id, seat, token) once seated; keep it to resume."""
+        return self._ticket
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Returns how the match ended, once it has."""
+        return self._outcome
+
+    @property
+    def retries(self) -> int:
+        """Returns how many requests were sent again after a transient fault."""
+        return self._client.retries if self._client is not None else 0
+
+    def move(self, move: str, end_game: bool = False) -> None:
+        """Sends this side's move; `end_game` says the game is over with it.
+
+        Allowed only in PLAYING_TO_MOVE: otherwise raises NotYourTurnError and sends nothing.
+        The state becomes WAITING_SERVER_RESPONSE, the game is disabled at once, and the move is
+        posted (retried until the relay accepts it): then PLAYING_WAIT_MOVE, or GAME_ENDED.
+        """
+        if not isinstance(move, str):
+            raise TypeError(NOT_TEXT.format(move=move))
+        if not _is_text(move):
+            raise ValueError(NOT_TEXT.format(move=move))
+        with self._lock:
+            if self._state is not State.PLAYING_TO_MOVE:
+                raise NotYourTurnError(NOT_YOUR_TURN.format(move=move, state=self._state))
+            self._write = _Write("move", self._cursor, move, bool(end_game))
+            self._state = State.WAITING_SERVER_RESPONSE
+        self._notify(State.WAITING_SERVER_RESPONSE)
+        assert self._game is not None
+        self._game.disable()
+        self._call_in_loop(self._wake)
+
+    def show_dialog(self, text: str) -> None:
+        """Shows a message to this side's player, through the `dialog` given (default: print)."""
+        self._dialog(text)
+
+    def resign(self) -> None:
+        """Resigns the match (the partner wins); while seeking, withdraws the seek instead.
+
+        Takes effect at once: the state becomes GAME_ENDED and the game is disabled; `play()`
+        returns when the relay has recorded it. Does nothing once the match is over.
+        """
+        self._leave()
+
+    def cancel(self) -> None:
+        """Withdraws the seek (before `play()` or while LISTENING): `play()` returns CANCELLED.
+
+        If a partner has joined already, the new match is resigned instead, just as when the
+        partner joins before the withdrawal reaches the relay. Does nothing once it is over.
+        """
+        self._leave()
+
+    def _leave(self) -> None:
+        was_enabled = False
+        with self._lock:
+            if self._outcome is not None or self._resign_wanted or self._cancel_wanted:
+                return
+            if self._game is None:
+                self._cancel_wanted = True
+            else:
+                self._resign_wanted = True
+                was_enabled = self._state is State.PLAYING_TO_MOVE
+                self._state = State.GAME_ENDED
+        if self._cancel_wanted:
+            self._call_in_loop(self._stop_listening)
+            return
+        self._notify(State.GAME_ENDED)
+        if was_enabled and self._game is not None:
+            self._game.disable()
+        self._call_in_loop(self._wake)
+
+    # -- the match -------------------------------------------------------------------------
+
+    async def play(self) -> Outcome:
+        """Plays the match to its end and returns the Outcome; one call per host.
+
+        Network faults are retried (see Timing); a final failure ends the match with a dialog
+        and an Outcome (Reason.CONNECTION_LOST or Reason.ERROR), never an exception. An
+        exception raised by the game's own code propagates (the seat can then be resumed).
+        """
+        if self._played:
+            raise HostStateError(PLAYED_TWICE)
+        self._played = True
+        self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+        if self._session is not None:
+            return await self._play(self._session)
+        async with aiohttp.ClientSession() as session:
+            return await self._play(session)
+
+    async def _play(self, session: aiohttp.ClientSession) -> Outcome:
+        client = self._client = RelayClient(session, self.relay_url, self.timing, self._rng)
+        poller: asyncio.Task[None] | None = None
+        try:
+            batch = await self._listen(client)
+            if batch is not None:
+                self._start(batch)
+                if self._cancel_wanted:  # cancel() came as the game was being created
+                    self._cancel_wanted = False
+                    self.resign()
+                poller = self._start_polling(client, batch[-1])
+                while self._outcome is None:
+                    await self._step(client)
+        except ConnectionLostError as exc:
+            self._break_off(
+                Reason.CONNECTION_LOST, endings.CONNECTION_LOST.format(error=_sentence(exc))
+            )
+        except (RelayRefusedError, ProtocolError) as exc:
+            self._break_off(Reason.ERROR, endings.REFUSED.format(error=_sentence(exc)))
+            await self._resign_quietly(client)
+        finally:
+            for task in (poller, self._listening):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.wait([task])
+        assert self._outcome is not None
+        return self._outcome
+
+    async def _listen(self, client: RelayClient) -> list[Event] | None:
+        """Seeks and polls until the match starts; returns its first events (None: withdrawn)."""
+        self._set_state(State.LISTENING)
+        while True:
+            if self._cancel_wanted:
+                await self._withdraw(client)
+                return None
+            if self._ticket is None:
+                self._ticket = await client.seek(self.game_key, self.version, self.room)
+                if self._on_ticket is not None:
+                    self._on_ticket(self._ticket)
+                continue
+            self._listening = task = asyncio.create_task(
+                client.events(self._ticket, 0, self.timing.poll_wait)
+            )
+            await asyncio.wait([task])
+            self._listening = None
+            if task.cancelled():
+                continue
+            try:
+                batch = task.result()
+            except RelayRefusedError as exc:
+                if exc.code != "match/expired":
+                    raise
+                if self._resumed:
+                    self._drop_seek(endings.SEEK_DROPPED.format(error=_sentence(exc)))
+                    return None
+                self._ticket = None  # the relay dropped the seek (we could not poll): seek anew
+                continue
+            if batch and self._cancel_wanted:
+                await self._withdraw(client)
+                return None
+            if batch:
+                return batch
+
+    async def _withdraw(self, client: RelayClient) -> None:
+        ticket = self._ticket
+        if ticket is not None:
+            try:
+                await client.cancel(ticket)
+            except RelayRefusedError as exc:
+                if exc.code != "match/started":
+                    raise
+                # The partner came just before the withdrawal: leave the new match at once.
+                await client.resign(ticket)
+                self._set_state(State.GAME_ENDED)
+                self._outcome = Outcome(
+                    Result.LOST, Reason.RESIGNED, ticket.match, ticket.seat, by=ticket.seat
+                )
+                return
+        self._drop_seek("")
+
+    def _drop_seek(self, message: str) -> None:
+        self._set_state(State.NOT_CONNECTED)
+        if message:
+            self.show_dialog(message)
+        ticket = self._ticket
+        match, seat = (ticket.match, ticket.seat) if ticket else (None, None)
+        self._outcome = Outcome(Result.UNKNOWN, Reason.CANCELLED, match, seat, message=message)
+
+    def _start(self, batch: list[Event]) -> None:
+        """Creates the game from the first events (restoring a resumed one) and queues the rest."""
+        started, ticket = batch[0], self._ticket
+        assert ticket is not None
+        if not isinstance(started, Started) or started.seq != 1:
+            raise ProtocolError(NOT_STARTED.format(event=started))
+        seat = ticket.seat
+        restored, live = split_log(batch[1:], seat) if self._resumed else ([], batch[1:])
+        self._cursor = 1
+        game = self._game = self._factory(self, started.first == seat)
+        if restored:
+            game.restore(history(restored, seat))
+            self._cursor = restored[-1].seq
+        turn, ending = turn_after(started.first, restored)
+        finished = any(isinstance(event, Ended) for event in live)
+        if turn == seat and not ending and not finished:
+            self._give_turn()
+        else:
+            self._set_state(State.GAME_ENDED if ending else State.PLAYING_WAIT_MOVE)
+            game.disable()
+        for event in live:
+            self._queue.put_nowait(event)
+
+    def _start_polling(self, client: RelayClient, last: Event) -> asyncio.Task[None] | None:
+        """Starts polling the log above `last`, unless the match is already over."""
+        if isinstance(last, Ended) or self._ticket is None:
+            return None
+        wait = self.timing.poll_wait
+        return asyncio.create_task(poll_into(self._queue, client, self._ticket, last.seq, wait))
+
+    async def _step(self, client: RelayClient) -> None:
+        """Sends what is pending, else handles the next queued event."""
+        if self._resign_wanted:
+            if not self._resign_sent:
+                self._resign_sent = True
+                await self._send(client, None)
+                return
+        else:
+            with self._lock:
+                write, self._write = self._write, None
+            if write is not None:
+                await self._send(client, write)
+                return
+        item = await self._queue.get()
+        if isinstance(item, Failure):
+            raise item.error
+        if not isinstance(item, Wake):
+            self._handle(item)
+
+    async def _send(self, client: RelayClient, write: _Write | None) -> None:
+        """Posts a write (None: the resignation); a 409 is explained by the log or raised."""
+        ticket = self._ticket
+        assert ticket is not None
+        try:
+            if write is None:
+                await client.resign(ticket)
+            elif write.kind == "move":
+                await client.move(ticket, write.after, write.move, write.end)
+            elif write.kind == "pass":
+                await client.pass_turn(ticket, write.after)
+            else:
+                await client.confirm(ticket, write.after, write.agree)
+        except RelayRefusedError as exc:
+            if exc.status != 409:
+                raise
+            # Refused as the match moved on (the partner resigned or left): the log says how.
+            events = await client.events(ticket, self._cursor, 0)
+            for event in events:
+                self._handle(event)
+            if self._outcome is None:
+                raise
+            return
+        if write is not None and write.kind == "move":
+            after = State.GAME_ENDED if write.end else State.PLAYING_WAIT_MOVE
+            self._set_state(after, only_from=State.WAITING_SERVER_RESPONSE)
+
+    def _handle(self, event: Event) -> None:
+        """Handles the next event of the log: the only place the game hears of the partner."""
+        if event.seq <= self._cursor:
+            return
+        if event.seq != self._cursor + 1:
+            raise ProtocolError(GAP.format(cursor=self._cursor, seq=event.seq))
+        self._cursor = event.seq
+        if isinstance(event, Ended):
+            self._end(event)
+        elif isinstance(event, Started):
+            raise ProtocolError(NOT_STARTED.format(event=event))
+        elif self._resign_wanted or event.seat == self._seat:
+            return  # our own move or pass, or play after this side left
+        elif isinstance(event, Passed):
+            self._give_turn()
+        else:
+            self._receive(event)
+
+    def _receive(self, event: Moved) -> None:
+        game = self._game
+        assert game is not None
+        answer = game.receive_move(event.move)
+        if answer not in _ANSWERS:
+            raise ValueError(BAD_ANSWER.format(game=type(game).__name__, answer=answer))
+        if event.end:
+            self._set_state(State.GAME_ENDED)
+            agree = answer == State.GAME_ENDED
+            self._write = _Write("confirm", event.seq, agree=agree)
+        elif answer == State.PLAYING_TO_MOVE:
+            self._give_turn()
+        elif answer == State.PLAYING_WAIT_MOVE:
+            self._write = _Write("pass", event.seq)
+        else:
+            # The game says it is over but the partner's move did not: the protocol can dispute
+            # only a game-ending move, so this side reports a dispute and leaves the match.
+            self._local_dispute = True
+            self._resign_wanted = True
+            self._set_state(State.GAME_ENDED)
+            self.show_dialog(endings.LOCAL_DISPUTE)
+
+    def _give_turn(self) -> None:
+        assert self._game is not None
+        self._set_state(State.PLAYING_TO_MOVE)
+        self._game.enable()
+
+    def _end(self, event: Ended) -> None:
+        game, ticket = self._game, self._ticket
+        assert game is not None and ticket is not None
+        was_enabled = self._state is State.PLAYING_TO_MOVE
+        self._set_state(State.GAME_ENDED)
+        if was_enabled:
+            game.disable()
+        if self._local_dispute:
+            self._outcome = Outcome(
+                Result.UNKNOWN,
+                Reason.DISPUTED,
+                ticket.match,
+                ticket.seat,
+                by=ticket.seat,
+                message=endings.LOCAL_DISPUTE,
+            )
+            return
+        result, reason, dialog = endings.ending(event, ticket.seat, game.result)
+        if dialog is not None:
+            self.show_dialog(dialog)
+        self._outcome = Outcome(
+            result, reason, ticket.match, ticket.seat, by=event.seat, message=dialog or ""
+        )
+
+    def _break_off(self, reason: Reason, message: str) -> None:
+        """Ends the match for this side after a failure that retrying could not fix."""
+        game, ticket = self._game, self._ticket
+        was_enabled = self._state is State.PLAYING_TO_MOVE
+        self._set_state(State.GAME_ENDED if game is not None else State.NOT_CONNECTED)
+        if was_enabled and game is not None:
+            game.disable()
+        self.show_dialog(message)
+        match, seat = (ticket.match, ticket.seat) if ticket else (None, None)
+        self._outcome = Outcome(Result.UNKNOWN, reason, match, seat, message=message)
+
+    async def _resign_quietly(self, client: RelayClient) -> None:
+        """Tries once to free the partner of a match this side cannot go on with."""
+        if self._game is None or self._ticket is None:
+            return
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(self.timing.request_timeout):
+                await client.resign(self._ticket)
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    @property
+    def _seat(self) -> int:
+        assert self._ticket is not None
+        return self._ticket.seat
+
+    def _set_state(self, state: State, only_from: State | None = None) -> None:
+        with self._lock:
+            if only_from is not None and self._state is not only_from:
+                return
+            old, self._state = self._state, state
+        if old is not state:
+            self._notify(state)
+
+    def _notify(self, state: State) -> None:
+        if self._on_state is not None:
+            self._on_state(state)
+
+    def _wake(self) -> None:
+        self._queue.put_nowait(WAKE)
+
+    def _stop_listening(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
+
+    def _call_in_loop(self, callback: Callable[[], None]) -> None:
+        """Runs callback in the loop playing the match: now if called from it, else soon."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        if threading.get_ident() == self._loop_thread:
+            callback()
+        else:
+            loop.call_soon_threadsafe(callback)
+
+
+def _is_text(move: str) -> bool:
+    try:
+        move.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _sentence(error: Exception) -> str:
+    """Returns an error's text without a final full stop, to quote it inside a sentence."""
+    return str(error).rstrip(".")
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)

@@ -1,0 +1,152 @@
+"""Test helpers for game writers: two games play each other through a real relay in-process.
+
+    from sdk.testing import run_pair
+
+    def test_a_whole_game_is_agreed() -> None:
+        pair = run_pair(MyGame, MyGame)
+        assert [o.reason for o in pair.outcomes] == [Reason.AGREED, Reason.AGREED]
+
+This is the one SDK module that imports the relay (when a helper runs, not at import), since it
+starts one; install the `movewire` package, which ships both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from sdk.game import Game, GameFactory
+from sdk.outcome import Outcome
+from sdk.relay_host import RelayHost
+from sdk.state import State
+from sdk.timing import Timing
+
+__all__ = ["FAST", "PairResult", "local_relay", "play_pair", "run_pair"]
+
+FAST = Timing(poll_wait=1, request_timeout=5.0, backoff_base=0.01, backoff_cap=0.2, give_up=10.0)
+"""Timings for tests: short polls and quick retries against a relay on this machine."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """Two hosts after their match: what each side's game, dialogs and states were."""
+
+    hosts: tuple[RelayHost, RelayHost]
+    """The host of each side, in the order the factories were given."""
+    outcomes: tuple[Outcome, Outcome]
+    """Each side's outcome."""
+    dialogs: tuple[list[str], list[str]]
+    """Every dialog each host showed, in order."""
+    states: tuple[list[State], list[State]]
+    """Every state each host went through, in order."""
+
+    @property
+    def games(self) -> tuple[Game | None, Game | None]:
+        """Returns each side's game (None if its match never started)."""
+        return self.hosts[0].game, self.hosts[1].game
+
+
+@contextlib.asynccontextmanager
+async def local_relay(
+    *, hold: float = 1.0, grace: float = 10.0, max_move: int = 4096
+) -> AsyncIterator[str]:
+    """Runs a real relay in this event loop on a free port of 127.0.0.1; yields its URL."""
+    from aiohttp import web
+
+    from relay import Config, StoreSettings, create_app
+
+    config = Config(
+        host="127.0.0.1",
+        port=0,
+        hold=hold,
+        store=StoreSettings(grace=grace),
+        max_move=max_move,
+        seeks_per_minute=1_000_000,
+        pages=False,
+        access_log=False,
+    )
+    runner = web.AppRunner(create_app(config), access_log=None, shutdown_timeout=hold + 1)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        host, port = runner.addresses[0][:2]
+        yield f"http://{host}:{port}"
+    finally:
+        await runner.cleanup()
+
+
+async def play_pair(
+    game_a: GameFactory,
+    game_b: GameFactory,
+    *,
+    relay_url: str | None = None,
+    game_key: str = "test",
+    timing: Timing = FAST,
+    timeout: float = 60.0,
+) -> PairResult:
+    """Plays game_a against game_b through a relay (a fresh in-process one unless given).
+
+    The two meet in a private room, so other tests on the same relay do not interfere. Raises
+    TimeoutError after `timeout` seconds, and any exception a game raised.
+    """
+    async with contextlib.AsyncExitStack() as stack:
+        if relay_url is None:
+            relay_url = await stack.enter_async_context(local_relay())
+        room = "pair-" + secrets.token_hex(8)
+        dialogs: tuple[list[str], list[str]] = ([], [])
+        states: tuple[list[State], list[State]] = ([], [])
+        hosts = tuple(
+            RelayHost(
+                relay_url,
+                game_key,
+                factory,
+                room=room,
+                timing=timing,
+                dialog=dialogs[side].append,
+                on_state=states[side].append,
+            )
+            for side, factory in enumerate((game_a, game_b))
+        )
+        tasks = [asyncio.create_task(host.play()) for host in hosts]
+        try:
+            async with asyncio.timeout(timeout):
+                await _first_failure(tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.wait(tasks)
+        return PairResult(
+            (hosts[0], hosts[1]), (tasks[0].result(), tasks[1].result()), dialogs, states
+        )
+
+
+def run_pair(
+    game_a: GameFactory,
+    game_b: GameFactory,
+    *,
+    relay_url: str | None = None,
+    game_key: str = "test",
+    timing: Timing = FAST,
+    timeout: float = 60.0,
+) -> PairResult:
+    """Returns play_pair(...) run to its end in a new event loop, for synchronous tests."""
+    return asyncio.run(
+        play_pair(
+            game_a, game_b, relay_url=relay_url, game_key=game_key, timing=timing, timeout=timeout
+        )
+    )
+
+
+async def _first_failure(tasks: list[asyncio.Task[Outcome]]) -> None:
+    """Waits for every task, raising the first exception as soon as one raises."""
+    pending = set(tasks)
+    while pending:
+        done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            error = task.exception()
+            if error is not None:
+                raise error

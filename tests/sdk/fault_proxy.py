@@ -1,0 +1,173 @@
+"""A TCP proxy on loopback that resets connections and delays, drops or stalls answers at random."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import socket
+import struct
+from dataclasses import dataclass, field
+
+__all__ = ["FaultProxy", "Faults"]
+
+_REQUEST_STARTS = (b"GET ", b"POST ")
+_SEEK = b"POST /v1/seek"
+
+
+@dataclass
+class Faults:
+    """What the proxy did: how many of each fault it injected."""
+
+    connections: int = 0
+    requests: int = 0
+    resets: int = 0
+    """Connections reset (RST) on a request, before any of it reached the relay."""
+    drops: int = 0
+    """Answers thrown away: the relay handled the request, the client never heard back."""
+    delays: int = 0
+    """Answers held back a random while before being passed on."""
+    stalls: int = 0
+    """Answers never passed on and connections left hanging: the client must time out."""
+
+    @property
+    def total(self) -> int:
+        """Returns how many faults were injected."""
+        return self.resets + self.drops + self.delays + self.stalls
+
+
+@dataclass
+class _Connection:
+    fate: str = ""
+    """What happens to the answer of the request in flight: '', 'drop' or 'stall'."""
+    sockets: list[asyncio.StreamWriter] = field(default_factory=list)
+
+
+class FaultProxy:
+    """Forwards 127.0.0.1:port to a relay, injecting faults at the given rates per request.
+
+    A seek's answer is never dropped or stalled: the protocol cannot retry a seek safely (a lost
+    answer leaves an orphan seat), so only faults before the relay sees a seek are injected.
+    `drop_first`, if given, drops the answer of the first request whose first line contains it.
+    """
+
+    def __init__(
+        self,
+        upstream_port: int,
+        *,
+        seed: int = 0,
+        reset: float = 0.0,
+        drop: float = 0.0,
+        delay: float = 0.0,
+        stall: float = 0.0,
+        max_delay: float = 0.05,
+        drop_first: bytes | None = None,
+    ) -> None:
+        self.upstream_port = upstream_port
+        self.rng = random.Random(seed)
+        self.rates = (reset, drop, stall)
+        self.delay, self.max_delay = delay, max_delay
+        self.drop_first = drop_first
+        self.faults = Faults()
+        self._server: asyncio.Server | None = None
+        self._open: dict[asyncio.Task[None], _Connection] = {}
+
+    @property
+    def url(self) -> str:
+        """Returns the proxy's base URL."""
+        assert self._server is not None
+        port = self._server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    async def __aenter__(self) -> FaultProxy:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._server is not None
+        self._server.close()
+        for conn in list(self._open.values()):
+            _reset(conn)  # each connection's handler then ends by itself
+        if self._open:
+            await asyncio.wait(list(self._open))
+        await self._server.wait_closed()
+
+    async def _serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self.faults.connections += 1
+        conn = self._open[task] = _Connection(sockets=[client_w])
+        try:
+            relay_r, relay_w = await asyncio.open_connection("127.0.0.1", self.upstream_port)
+            conn.sockets.append(relay_w)
+            await asyncio.gather(
+                self._requests(client_r, relay_w, conn),
+                self._answers(relay_r, client_w, conn),
+                return_exceptions=True,  # one side failing just ends the connection
+            )
+        except (OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            for writer in conn.sockets:
+                writer.transport.abort()
+            del self._open[task]
+
+    async def _requests(
+        self, client_r: asyncio.StreamReader, relay_w: asyncio.StreamWriter, conn: _Connection
+    ) -> None:
+        while chunk := await client_r.read(65536):
+            if chunk.startswith(_REQUEST_STARTS):
+                self.faults.requests += 1
+                conn.fate = self._fate(chunk)
+                if conn.fate == "reset":
+                    self.faults.resets += 1
+                    _reset(conn)
+                    return
+            relay_w.write(chunk)
+            await relay_w.drain()
+        _reset(conn)
+
+    async def _answers(
+        self, relay_r: asyncio.StreamReader, client_w: asyncio.StreamWriter, conn: _Connection
+    ) -> None:
+        while chunk := await relay_r.read(65536):
+            if conn.fate == "drop":
+                self.faults.drops += 1
+                _reset(conn)
+                return
+            if conn.fate == "stall":
+                self.faults.stalls += 1
+                return  # pass nothing on; the client times out and closes its side
+            if self.delay and self.rng.random() < self.delay:
+                self.faults.delays += 1
+                await asyncio.sleep(self.rng.uniform(0, self.max_delay))
+            client_w.write(chunk)
+            await client_w.drain()
+        _reset(conn)
+
+    def _fate(self, request: bytes) -> str:
+        line = request.split(b"\r\n", 1)[0]
+        if self.drop_first is not None and self.drop_first in line:
+            self.drop_first = None
+            return "drop"
+        reset, drop, stall = self.rates
+        roll = self.rng.random()
+        if roll < reset:
+            return "reset"
+        if request.startswith(_SEEK):
+            return ""
+        if roll < reset + drop:
+            return "drop"
+        if roll < reset + drop + stall:
+            return "stall"
+        return ""
+
+
+def _reset(conn: _Connection) -> None:
+    """Closes both sides of a connection at once, with a TCP reset."""
+    for writer in conn.sockets:
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        writer.transport.abort()

@@ -1,0 +1,107 @@
+"""The count-to-21 game of docs/sdk.md runs as written: as two scripts, and under sdk.testing."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from sdk import Game, GameHost, Reason, RelayHost, Result
+from sdk.testing import FAST, local_relay, run_pair
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "sdk.md"
+
+
+def example() -> str:
+    """Returns the source of the doc's count21 example."""
+    found = re.search(r"<!-- example: count21 -->\n```python\n(.*?)```", DOC.read_text(), re.S)
+    assert found is not None, "docs/sdk.md has no count21 example"
+    return found.group(1)
+
+
+def load(tmp_path: Path) -> ModuleType:
+    """Returns the example, written to count21.py and imported."""
+    path = tmp_path / "count21.py"
+    path.write_text(example())
+    spec = importlib.util.spec_from_file_location("count21", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_example_runs_as_two_scripts_against_a_relay(relay_url: str, tmp_path: Path) -> None:
+    load(tmp_path)
+    room = "docs-" + secrets.token_hex(6)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    players = [
+        subprocess.Popen(
+            [sys.executable, str(tmp_path / "count21.py"), relay_url, room],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    try:
+        answers = [player.communicate(timeout=60) for player in players]
+    finally:
+        for player in players:
+            player.kill()
+    assert [player.returncode for player in players] == [0, 0], answers
+    assert sorted(out.strip() for out, _ in answers) == ["lost (agreed)", "won (agreed)"]
+
+
+def test_the_example_is_tested_in_a_few_lines_with_run_pair(tmp_path: Path) -> None:
+    count21 = load(tmp_path)
+    pair = run_pair(count21.CountTo21, count21.CountTo21)
+    assert [o.reason for o in pair.outcomes] == [Reason.AGREED, Reason.AGREED]
+    assert sorted(o.result for o in pair.outcomes) == [Result.LOST, Result.WON]
+    assert [game.total for game in pair.games] == [21, 21]  # type: ignore[union-attr]
+    assert pair.dialogs == ([], [])
+
+
+async def test_the_example_resumes_from_the_log_after_a_crash(tmp_path: Path) -> None:
+    count21 = load(tmp_path)
+
+    class Crash(Exception):
+        pass
+
+    class Fragile(count21.CountTo21):  # type: ignore[name-defined,misc]
+        """Crashes on its third turn, as a client killed mid-game."""
+
+        turns = 0
+
+        def enable(self) -> None:
+            Fragile.turns += 1
+            if Fragile.turns == 3:
+                raise Crash
+            super().enable()
+
+    def fragile(host: GameHost, first_move: bool) -> Game:
+        game: Game = Fragile(host, first_move)
+        return game
+
+    async with local_relay() as url:
+        factories = (fragile, count21.CountTo21)
+        hosts = [RelayHost(url, "count21", f, room="resume", timing=FAST) for f in factories]
+        async with asyncio.timeout(30):
+            crashing, steady = (asyncio.create_task(h.play()) for h in hosts)
+            await asyncio.wait([crashing])
+            assert isinstance(crashing.exception(), Crash)
+            ticket = hosts[0].ticket
+            assert ticket is not None
+            resumed = RelayHost.resume(url, ticket, count21.CountTo21, timing=FAST)
+            outcomes = await asyncio.gather(resumed.play(), steady)
+    assert [o.reason for o in outcomes] == [Reason.AGREED, Reason.AGREED]
+    assert sorted(o.result for o in outcomes) == [Result.LOST, Result.WON]
+    assert resumed.game is not None and resumed.game.total == 21  # type: ignore[attr-defined]

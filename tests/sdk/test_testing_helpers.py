@@ -1,0 +1,127 @@
+"""sdk.testing and sdk.play: the helpers game writers use in their tests and scripts."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+
+import pytest
+
+import sdk
+from sdk import Game, GameHost, Outcome, Played, Reason, Result, State
+from sdk._endings import PARTNER_RESIGNED
+from sdk.testing import local_relay, play_pair
+
+
+class Bot(Game):
+    """Counts to 5 and says the game is over; the receiver agrees."""
+
+    def __init__(self, host: GameHost, first_move: bool) -> None:
+        super().__init__(host, first_move)
+        self.count = 0
+
+    def enable(self) -> None:
+        self.count += 1
+        self.host.move(str(self.count), end_game=self.count >= 5)
+
+    def disable(self) -> None:
+        pass
+
+    def receive_move(self, move: str) -> State:
+        self.count = int(move)
+        return State.GAME_ENDED if self.count >= 5 else State.PLAYING_TO_MOVE
+
+    def result(self) -> Result | None:
+        return Result.DRAWN
+
+
+class Quitter(Bot):
+    """Resigns when it gets the turn."""
+
+    def enable(self) -> None:
+        assert isinstance(self.host, sdk.RelayHost)
+        self.host.resign()
+
+
+class Broken(Bot):
+    """Has a bug on its first turn."""
+
+    def enable(self) -> None:
+        raise ZeroDivisionError("a bug in the game")
+
+
+class Thinker(Bot):
+    """Never moves."""
+
+    def enable(self) -> None:
+        pass
+
+
+async def test_play_pair_returns_outcomes_states_and_dialogs() -> None:
+    pair = await play_pair(Bot, Quitter, timeout=20)
+    by_game = {type(game): i for i, game in enumerate(pair.games)}
+    bot, quitter = by_game[Bot], by_game[Quitter]
+    assert pair.outcomes[quitter].reason is Reason.RESIGNED
+    assert pair.outcomes[bot].result is Result.WON
+    assert pair.dialogs[bot] == [PARTNER_RESIGNED]
+    assert pair.dialogs[quitter] == []
+    assert pair.states[quitter][0] is State.LISTENING
+    assert pair.states[quitter][-1] is State.GAME_ENDED
+
+
+async def test_play_pair_raises_a_game_bug_at_once() -> None:
+    began = time.monotonic()
+    with pytest.raises(ZeroDivisionError, match="a bug in the game"):
+        await play_pair(Broken, Broken, timeout=20)
+    assert time.monotonic() - began < 5
+
+
+async def test_play_pair_gives_up_after_its_timeout() -> None:
+    async with local_relay() as url:
+        with pytest.raises(TimeoutError):
+            await play_pair(Thinker, Thinker, relay_url=url, timeout=1.0)
+
+
+def test_sdk_play_blocks_until_the_match_is_over_and_resumes_by_ticket(relay_url: str) -> None:
+    room = "blocking-" + secrets.token_hex(6)
+    outcomes: list[Outcome] = []
+    tickets: list[sdk.Ticket] = []
+
+    def player() -> None:
+        outcomes.append(
+            sdk.play(relay_url, "blocking", Bot, room=room, on_ticket=tickets.append, dialog=print)
+        )
+
+    threads = [threading.Thread(target=player) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert [o.reason for o in outcomes] == [Reason.AGREED, Reason.AGREED]
+    assert [o.result for o in outcomes] == [Result.DRAWN, Result.DRAWN]
+    assert {o.match for o in outcomes} == {tickets[0].match}
+
+    resumed = sdk.play(relay_url, "blocking", Restorable, ticket=tickets[0])
+    assert (resumed.reason, resumed.match, resumed.seat) == (
+        Reason.AGREED,
+        tickets[0].match,
+        tickets[0].seat,
+    )
+
+
+class Restorable(Bot):
+    """A Bot that can be resumed."""
+
+    def restore(self, history: Sequence[Played]) -> None:
+        self.count = max((int(p.move) for p in history if p.move is not None), default=0)
+
+
+def test_sdk_play_is_refused_inside_a_running_loop() -> None:
+    async def inside() -> None:
+        with pytest.raises(RuntimeError, match=r"await RelayHost\(\.\.\.\)\.play\(\)"):
+            sdk.play("http://127.0.0.1:9", "x", Bot)
+
+    asyncio.run(inside())
