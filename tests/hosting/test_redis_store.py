@@ -118,7 +118,7 @@ class Differential:
         coin = rng.randrange(2)
         self.log.append(f"seek {game} {version} {room} coin={coin} at {self.now}")
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("secrets.randbelow", lambda _: coin)
+            patch.setattr("relay.store.draw_first", lambda: coin)
             mine = await outcome(self.memory.seek(game, version, room, self.now))
             theirs = await outcome(self.redis.seek(game, version, room, self.now))
         assert mine[0] == theirs[0], (mine, theirs, self.log[-15:])
