@@ -24,6 +24,7 @@ __all__ = [
     "Nginx",
     "Workers",
     "make_pages",
+    "render",
     "templated",
     "unit_command",
     "unix_get",
@@ -53,18 +54,28 @@ def make_pages() -> Path:
     return pages
 
 
-def templated(path: Path, replacements: dict[str, str]) -> str:
-    """Returns a shipped config with each text replaced; every one must be there."""
-    text = path.read_text()
+def render(kind: str, workers: int = 2, prefix: str = "") -> str:
+    """Returns a deploy file as `python3 deploy/configure.py` writes it for a host."""
+    args = [sys.executable, str(DEPLOY / "configure.py"), kind, "--workers", str(workers)]
+    if prefix:
+        args += ["--prefix", prefix]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=30, check=True)
+    return done.stdout
+
+
+def templated(text: str, replacements: dict[str, str]) -> str:
+    """Returns a deploy file with each text replaced; every one must be there."""
     for old, new in replacements.items():
-        assert old in text, f"{old!r} is no longer in {path}: update the hosting tests"
+        assert old in text, f"{old!r} is no longer in the deploy file: update the hosting tests"
         text = text.replace(old, new)
     return text
 
 
-def unit_command(sockets: Path, redis_url: str, *extra: str) -> list[str]:
-    """Returns the ExecStart command of the shipped systemd unit, made to run here."""
-    lines = UNIT.read_text().replace("\\\n", " ").splitlines()
+def unit_command(sockets: Path, redis_url: str, *extra: str, unit: str | None = None) -> list[str]:
+    """Returns the ExecStart command of the systemd unit (the shipped one unless given),
+    made to run here: this Python, sockets in `sockets`, the test's Redis."""
+    text = UNIT.read_text() if unit is None else unit
+    lines = text.replace("\\\n", " ").splitlines()
     exec_start = next(line for line in lines if line.startswith("ExecStart="))
     args = shlex.split(exec_start.removeprefix("ExecStart="))
     assert args[1:3] == ["-m", "relay"], args
@@ -136,11 +147,12 @@ def _stop(proc: subprocess.Popen[bytes] | None, sig: int, timeout: float) -> Non
 class Workers:
     """`python -m relay --workers N` as the systemd unit runs it, on sockets in a temp dir."""
 
-    def __init__(self, redis_url: str, *extra: str) -> None:
+    def __init__(self, redis_url: str, *extra: str, unit: str | None = None) -> None:
         self.dir = _temp_dir("movewire-run-")
-        self.command = unit_command(self.dir, redis_url, *extra)
+        self.command = unit_command(self.dir, redis_url, *extra, unit=unit)
         self.count = int(self.command[self.command.index("--workers") + 1])
-        self.prefix = extra[extra.index("--prefix") + 1] if "--prefix" in extra else ""
+        given = [i for i, arg in enumerate(self.command) if arg == "--prefix"]
+        self.prefix = self.command[given[-1] + 1] if given else ""
         self.log_path = self.dir / "relay.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -235,19 +247,18 @@ class Nginx:
     """nginx running the shipped site on a free port, proxying to `workers`' sockets."""
 
     def __init__(
-        self, binary: str, workers: Workers, pages: Path, *, extra: dict[str, str] | None = None
+        self, binary: str, workers: Workers, pages: Path, *, site: str | None = None
     ) -> None:
         self.binary = binary
         self.dir = _temp_dir("movewire-nginx-")
         self.port = free_port()
         site = templated(
-            DEPLOY / "nginx" / "movewire.conf",
+            site or (DEPLOY / "nginx" / "movewire.conf").read_text(),
             {
                 "listen 80;": f"listen 127.0.0.1:{self.port};",
                 "listen [::]:80;": "",
                 RUN_DIR: f"{workers.dir}/",
                 PAGES: str(pages),
-                **(extra or {}),
             },
         )
         (self.dir / "site.conf").write_text(site)
@@ -338,12 +349,14 @@ APACHE_MODULES = [
 class Apache:
     """Apache httpd running the shipped site on a free port, proxying to `workers`' sockets."""
 
-    def __init__(self, binary: str, workers: Workers, pages: Path) -> None:
+    def __init__(
+        self, binary: str, workers: Workers, pages: Path, *, site: str | None = None
+    ) -> None:
         self.binary = binary
         self.dir = _temp_dir("movewire-apache-")
         self.port = free_port()
         site = templated(
-            DEPLOY / "apache" / "movewire.conf",
+            site or (DEPLOY / "apache" / "movewire.conf").read_text(),
             {
                 "<VirtualHost *:80>": f"<VirtualHost *:{self.port}>",
                 RUN_DIR: f"{workers.dir}/",

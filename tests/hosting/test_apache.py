@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.hosting.players import check_logs, check_pages, play_matches, seek_statuses
-from tests.hosting.stack import Apache, Workers, make_pages
+from tests.hosting.stack import Apache, Workers, make_pages, render
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary
 
@@ -60,3 +60,22 @@ async def test_seek_limit_counts_the_client_behind_apache() -> None:
             assert statuses[0] == 201, (source, statuses)
             assert statuses.count(201) <= 2 * workers.count
             assert 429 in statuses, (source, statuses)
+
+
+def test_apache_site_for_more_workers_under_a_prefix_passes_apache2ctl() -> None:
+    # The file a host writes with `deploy/configure.py apache --workers 4 --prefix /games`.
+    workers = Workers("redis://127.0.0.1:1/0", unit=render("systemd", 4, "/games"))  # not run
+    pages = make_pages()
+    apache = Apache(
+        require_binary("apache2", "apache2"), workers, pages, site=render("apache", 4, "/games")
+    )
+    try:
+        checked = apache.check(require_binary("apache2ctl", "apache2"))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        site = (apache.dir / "site.conf").read_text()
+        assert site.count('BalancerMember "unix:') == 4
+        assert 'ProxyPass "/games/v1/" "balancer://movewire/games/v1/"' in site
+    finally:
+        apache.stop()
+        workers.stop()
+        shutil.rmtree(pages.parent, ignore_errors=True)

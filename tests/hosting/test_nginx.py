@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from tests.hosting.players import Run, check_logs, play_matches, seek_statuses
-from tests.hosting.stack import Nginx, Workers, make_pages, unix_get
+from tests.hosting.stack import Nginx, Workers, make_pages, render, unix_get
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary
 
@@ -185,22 +185,23 @@ async def test_unreachable_redis_is_503_until_it_returns(
     await check_logs(nginx.url, run, 5)
 
 
-async def test_relay_under_a_path_prefix_behind_nginx(
+async def test_three_workers_under_a_path_prefix_behind_nginx(
     redis_server: RedisServer, pages: Path
 ) -> None:
+    # The files a host writes with `deploy/configure.py --workers 3 --prefix /games`.
+    unit = render("systemd", 3, "/games")
     with (
-        Workers(redis_server.url, *RELAY_OPTIONS, "--prefix", "/games") as workers,
+        Workers(redis_server.url, *RELAY_OPTIONS, unit=unit) as workers,
         Nginx(
-            require_binary("nginx", "nginx"),
-            workers,
-            pages,
-            extra={"location /v1/ {": "location /games/v1/ {"},
+            require_binary("nginx", "nginx"), workers, pages, site=render("nginx", 3, "/games")
         ) as nginx,
     ):
-        run = await play_matches(nginx.url + "/games", 10, "prefixed")
-        await check_logs(nginx.url + "/games", run, 10)
-        async with (
-            aiohttp.ClientSession() as session,
-            session.get(nginx.url + "/v1/openapi.json") as answer,
-        ):
-            assert answer.status == 404  # only /games/v1/ is the relay now
+        assert (workers.count, workers.prefix) == (3, "/games")
+        run = await play_matches(nginx.url + "/games", 30, "prefixed")
+        await check_logs(nginx.url + "/games", run, 30)
+        assert all(count > 0 for count in workers.moves_by_worker())
+        async with aiohttp.ClientSession() as session:
+            async with session.get(nginx.url + "/games/healthz") as answer:
+                assert answer.status == 200
+            async with session.get(nginx.url + "/v1/openapi.json") as answer:
+                assert answer.status == 404  # only /games/ is the relay now

@@ -16,7 +16,7 @@ import pytest
 
 from relay.config import Config
 from relay.workers import worker_address
-from tests.hosting.stack import ROOT, UNIT, unit_command
+from tests.hosting.stack import ROOT, UNIT, render, unit_command
 from tests.relay.wire import Wire
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary
@@ -121,15 +121,18 @@ async def _until_healthy(session: aiohttp.ClientSession, urls: list[str]) -> Non
             await asyncio.sleep(0.05)
 
 
-def test_the_systemd_unit_passes_systemd_analyze(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("workers", "prefix"), [(2, ""), (6, "/games")])
+def test_the_systemd_unit_passes_systemd_analyze(tmp_path: Path, workers: int, prefix: str) -> None:
     analyze = require_binary("systemd-analyze", "systemd")
     unit = tmp_path / UNIT.name
-    # Only the interpreter's path is this machine's; the rest is the shipped unit.
-    unit.write_text(UNIT.read_text().replace("/opt/movewire/venv/bin/python", sys.executable))
+    text = UNIT.read_text() if (workers, prefix) == (2, "") else render("systemd", workers, prefix)
+    # Only the interpreter's path is this machine's; the rest is the unit a host installs.
+    unit.write_text(text.replace("/opt/movewire/venv/bin/python", sys.executable))
     checked = subprocess.run(
         [analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60, check=False
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"--workers {workers} " in text
 
 
 def test_the_unit_command_runs_workers_on_redis(tmp_path: Path) -> None:
@@ -139,3 +142,15 @@ def test_the_unit_command_runs_workers_on_redis(tmp_path: Path) -> None:
     assert command[command.index("--unix") + 1] == f"{tmp_path}/relay-{{n}}.sock"
     assert command[command.index("--trusted-proxy") + 1] == "unix"
     assert "--no-pages" in command
+
+
+def test_configure_refuses_bad_workers_and_prefixes() -> None:
+    for args in (["nginx", "--workers", "0"], ["apache", "--prefix", "games"]):
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "deploy" / "configure.py"), *args],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        assert done.returncode == 2 and "error:" in done.stderr, done
