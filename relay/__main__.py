@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import resource
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -14,8 +15,13 @@ from aiohttp import web
 from relay.config import Config
 from relay.store import Store, StoreSettings
 from relay.web_app import create_app
+from relay.web_front import Front
+from relay.web_state import API
 
 __all__ = ["main", "parse_args"]
+
+BACKLOG = 2048
+"""Connections the kernel queues before the relay accepts them (bursts of players)."""
 
 ACCESS_FORMAT = '%a "%r" %s %b %Tfs'
 """Access log line: client, request line (no token ever travels in it), status, size, time."""
@@ -74,6 +80,18 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "--no-pages", action="store_true", help="serve no web pages at / (when nginx serves them)"
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    p.add_argument(
+        "--request-timeout",
+        type=float,
+        default=d.request_timeout,
+        help="seconds a request's head and body may take to arrive",
+    )
+    p.add_argument(
+        "--keepalive-timeout",
+        type=float,
+        default=d.keepalive_timeout,
+        help="seconds an idle keep-alive connection stays open",
+    )
     p.add_argument("--prefix", default=d.prefix, help="path the relay answers under (e.g. /games)")
     p.add_argument(
         "--trusted-proxy",
@@ -115,6 +133,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             prefix=a.prefix.rstrip("/"),
             trusted_proxies=tuple(a.trusted_proxy),
             workers=a.workers,
+            request_timeout=a.request_timeout,
+            keepalive_timeout=a.keepalive_timeout,
         )
         if config.workers > 1 and config.store_url == "memory":
             raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
@@ -160,18 +180,58 @@ def main(argv: Sequence[str] | None = None) -> None:
         config.hold,
         config.store.grace,
     )
-    web.run_app(
+    loop = _new_loop()
+    try:
+        loop.run_until_complete(serve(app, config, unix))
+    finally:
+        loop.close()
+
+
+async def serve(app: web.Application, config: Config, unix: str | None) -> None:
+    """Serves until SIGINT or SIGTERM: the lean front first, aiohttp for everything else.
+
+    At the signal it stops accepting, answers held polls, finishes requests in progress
+    (at most hold + 5 s), then closes the store."""
+    runner = web.AppRunner(
         app,
-        host=None if unix else config.host,
-        port=None if unix else config.port,
-        path=unix,
+        handle_signals=False,
         access_log=logging.getLogger("relay.access") if config.access_log else None,
         access_log_format=ACCESS_FORMAT,
         shutdown_timeout=config.hold + 5,
-        backlog=2048,
-        print=None,
-        loop=_new_loop(),
+        handler_cancellation=True,
     )
+    await runner.setup()
+    api = app[API]
+    front = Front(api, config)
+    front.handoff = runner.server
+    loop = asyncio.get_running_loop()
+    server: asyncio.AbstractServer
+    if unix:
+        server = await loop.create_unix_server(front.protocol, unix, backlog=BACKLOG)
+    else:
+        server = await loop.create_server(
+            front.protocol, config.host, config.port, backlog=BACKLOG, reuse_address=True
+        )
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            front.sweep()
+
+    sweeper = asyncio.create_task(sweep())
+    try:
+        await stop.wait()
+    finally:
+        server.close()
+        api.lifecycle.closing = True
+        await api.store.wake_all()
+        front.close_idle()
+        await front.drain(config.hold + 5)
+        sweeper.cancel()
+        await runner.cleanup()
 
 
 def _raise_open_files_limit() -> None:

@@ -44,6 +44,10 @@ class Config:
     """Proxies (addresses, networks, or 'unix') whose X-Forwarded-For/-Proto are believed."""
     workers: int = 1
     """Relay processes to run on one box (more than one needs a shared store: Redis)."""
+    request_timeout: float = 10.0
+    """Seconds a request's head and body may take to arrive (slow clients get 408)."""
+    keepalive_timeout: float = 75.0
+    """Seconds an idle keep-alive connection stays open."""
 
     def __post_init__(self) -> None:
         if self.hold < 0:
@@ -54,6 +58,9 @@ class Config:
                 "or seats that poll steadily would be taken for gone"
             )
         check_proxy_settings(self.prefix, self.trusted_proxies)
+        for name in ("request_timeout", "keepalive_timeout"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
         for name in ("max_move", "max_body", "seeks_per_minute", "polls_per_seat", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)!r}")

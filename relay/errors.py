@@ -11,6 +11,7 @@ CODES: dict[str, tuple[int, str]] = {
     "request/invalid": (400, "A field is missing, of the wrong type or out of range."),
     "request/content_type": (415, "The body must be sent as application/json."),
     "request/too_large": (413, "The body is larger than the relay accepts."),
+    "request/timeout": (408, "The request did not arrive in time; the connection is closed."),
     # route/...: no such endpoint.
     "route/not_found": (404, "No endpoint at this path."),
     "route/method": (405, "This endpoint does not take this method."),

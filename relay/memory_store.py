@@ -82,6 +82,9 @@ class _Match:
 class MemoryStore:
     """Keeps matches in memory: fast, single-process, lost on restart."""
 
+    eager = True
+    """Its coroutines need no task: they finish at once or wait on a plain future."""
+
     def __init__(self, settings: StoreSettings | None = None) -> None:
         self.settings = settings or StoreSettings()
         self._matches: dict[str, _Match] = {}

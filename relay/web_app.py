@@ -92,7 +92,10 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
         add_pages(app)
     app.cleanup_ctx.append(_reaper)
     app.on_shutdown.append(_answer_held_polls)
-    return behind_proxy(app, config)
+    served = behind_proxy(app, config)
+    if served is not app:
+        served[API] = app[API]
+    return served
 
 
 async def _reaper(app: web.Application) -> AsyncIterator[None]:

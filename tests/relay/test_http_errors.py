@@ -1,17 +1,21 @@
-"""Every documented error code and every limit, through the HTTP layer of an in-process relay."""
+"""Every documented error code and every limit, answered alike by both HTTP layers: the
+aiohttp application (in-process) and a real relay process, whose lean front serves these."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
 from pytest_aiohttp import AiohttpClient
 
 from relay import CODES, Config, MemoryStore, RelayError, StoreSettings, create_app
 from relay.store import Event
+from tests.support.relay_process import RelayProcess
 
 Client = TestClient[Any, Any]
 JSON = {"Content-Type": "application/json"}
@@ -33,10 +37,44 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}", **JSON}
 
 
-async def make(aiohttp_client: AiohttpClient, **options: Any) -> Client:
-    """Returns a client of an in-process relay with the given Config options."""
-    config = Config(hold=options.pop("hold", 2.0), **options)
-    return await aiohttp_client(create_app(config))
+Make = Callable[..., Awaitable[Any]]
+
+FLAGS = {
+    "hold": "--hold",
+    "max_body": "--max-body",
+    "max_move": "--max-move",
+    "seeks_per_minute": "--seeks-per-minute",
+    "polls_per_seat": "--polls-per-seat",
+    "max_waiting": "--max-waiting",
+}
+
+
+@pytest.fixture(params=["app", "process"])
+async def make(
+    request: pytest.FixtureRequest, aiohttp_client: AiohttpClient
+) -> AsyncIterator[Make]:
+    """Returns a maker of clients of a relay with the given settings, over each HTTP layer."""
+    started: list[RelayProcess] = []
+    sessions: list[aiohttp.ClientSession] = []
+
+    async def made(**options: Any) -> Any:
+        options.setdefault("hold", 2.0)
+        if request.param == "app":
+            waiting = options.pop("max_waiting", 1000)
+            config = Config(store=StoreSettings(max_waiting=waiting), **options)
+            return await aiohttp_client(create_app(config))
+        flags = [item for key, value in options.items() for item in (FLAGS[key], str(value))]
+        relay = RelayProcess(*flags, "--grace", "30").start()
+        started.append(relay)
+        session = aiohttp.ClientSession(relay.url, timeout=aiohttp.ClientTimeout(total=10))
+        sessions.append(session)
+        return session
+
+    yield made
+    for session in sessions:
+        await session.close()
+    for relay in started:
+        relay.stop()
 
 
 async def seek(client: Client, **body: str) -> dict[str, Any]:
@@ -57,9 +95,10 @@ async def pair(client: Client, **body: str) -> tuple[dict[str, Any], dict[str, A
 
 
 @pytest.fixture
-async def client(aiohttp_client: AiohttpClient) -> Client:
+async def client(make: Make) -> Client:
     """Returns a client of a relay with the default limits."""
-    return await make(aiohttp_client)
+    client: Client = await make()
+    return client
 
 
 # -- request/... ---------------------------------------------------------------------------
@@ -127,8 +166,8 @@ async def test_body_not_sent_as_json_is_refused(client: Client) -> None:
     await expect(answer, 415, "request/content_type")
 
 
-async def test_oversized_body_is_too_large(aiohttp_client: AiohttpClient) -> None:
-    client = await make(aiohttp_client, max_body=1024)
+async def test_oversized_body_is_too_large(make: Make) -> None:
+    client = await make(max_body=1024)
     answer = await client.post("/v1/seek", data=b'{"game": "' + b"x" * 2000 + b'"}', headers=JSON)
     body = await expect(answer, 413, "request/too_large")
     assert "1024" in body["error"]["message"]
@@ -263,8 +302,8 @@ async def test_turn_errors(client: Client) -> None:
     assert "0" in body["error"]["message"]
 
 
-async def test_move_longer_than_the_limit_is_refused(aiohttp_client: AiohttpClient) -> None:
-    client = await make(aiohttp_client, max_move=10)
+async def test_move_longer_than_the_limit_is_refused(make: Make) -> None:
+    client = await make(max_move=10)
     x, _, last = await pair(client)
     url = f"/v1/matches/{x['match']}/moves"
     answer = await client.post(
@@ -280,8 +319,8 @@ async def test_move_longer_than_the_limit_is_refused(aiohttp_client: AiohttpClie
 # -- limit/... -----------------------------------------------------------------------------
 
 
-async def test_seeks_per_client_are_limited(aiohttp_client: AiohttpClient) -> None:
-    client = await make(aiohttp_client, seeks_per_minute=3)
+async def test_seeks_per_client_are_limited(make: Make) -> None:
+    client = await make(seeks_per_minute=3)
     for _ in range(3):
         await seek(client, game="rate")
     answer = await client.post("/v1/seek", json={"game": "rate"})
@@ -289,8 +328,8 @@ async def test_seeks_per_client_are_limited(aiohttp_client: AiohttpClient) -> No
     assert 1 <= int(answer.headers["Retry-After"]) <= 20
 
 
-async def test_held_polls_per_seat_are_limited(aiohttp_client: AiohttpClient) -> None:
-    client = await make(aiohttp_client, polls_per_seat=1, hold=5.0)
+async def test_held_polls_per_seat_are_limited(make: Make) -> None:
+    client = await make(polls_per_seat=1, hold=5.0)
     x, o, _ = await pair(client)
     url = f"/v1/matches/{x['match']}/events?after=1"
     held = asyncio.create_task(client.get(url, headers={"Authorization": f"Bearer {o['token']}"}))
@@ -308,9 +347,8 @@ async def test_held_polls_per_seat_are_limited(aiohttp_client: AiohttpClient) ->
     assert (await answer.json())["events"][0]["move"] == "m"
 
 
-async def test_waiting_matches_per_game_are_limited(aiohttp_client: AiohttpClient) -> None:
-    config = Config(hold=2.0, store=StoreSettings(max_waiting=2))
-    client = await aiohttp_client(create_app(config))
+async def test_waiting_matches_per_game_are_limited(make: Make) -> None:
+    client = await make(max_waiting=2)
     await seek(client, game="busy", room="r1")
     await seek(client, game="busy", room="r2")
     answer = await client.post("/v1/seek", json={"game": "busy", "room": "r3"})
@@ -355,7 +393,7 @@ async def test_unexpected_failure_is_a_logged_500(
 async def test_polls_during_shutdown_are_answered_then_turned_away(
     aiohttp_client: AiohttpClient,
 ) -> None:
-    client = await make(aiohttp_client, hold=20.0)
+    client = await aiohttp_client(create_app(Config(hold=20.0)))
     x, o, _ = await pair(client)
     url = f"/v1/matches/{x['match']}/events?after=1"
     held = asyncio.create_task(client.get(url, headers={"Authorization": f"Bearer {o['token']}"}))
@@ -374,7 +412,7 @@ async def test_metrics_count_errors_by_code(client: Client) -> None:
 
 
 def test_every_documented_code_is_tested_and_documented() -> None:
-    source = Path(__file__).read_text()
+    source = Path(__file__).read_text() + Path(__file__).with_name("test_front.py").read_text()
     protocol = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
     untested = [code for code in CODES if f'"{code}"' not in source]
     undocumented = [code for code in CODES if f"| `{code}` |" not in protocol]
