@@ -115,6 +115,7 @@ def unix_get(path: str | Path, target: str, timeout: float = 2.0) -> tuple[int, 
 
 
 def _wait_for(ready: object, what: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Waits until ready() is true; otherwise stops the process (by PID) and raises."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -123,6 +124,7 @@ def _wait_for(ready: object, what: str, proc: subprocess.Popen[bytes], log: Path
         if ready():
             return
         time.sleep(0.05)
+    _stop(proc, signal.SIGTERM, 30)
     raise RuntimeError(f"{what} did not come up in 20 s: {_tail(log)}")
 
 
@@ -227,7 +229,11 @@ class Workers:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self) -> Workers:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -322,7 +328,11 @@ http {{
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self) -> Nginx:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -426,7 +436,11 @@ Include {self.dir}/site.conf
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self) -> Apache:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None

@@ -113,7 +113,11 @@ class RedisServer:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self) -> RedisServer:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.cleanup()
+            raise
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -134,9 +138,9 @@ def session_redis(request: pytest.FixtureRequest) -> RedisServer:
     """Returns the redis-server shared by this test session, started on first use."""
     if not _shared or _shared[0].proc is None or _shared[0].proc.poll() is not None:
         _shared.clear()
-        server = RedisServer(redis_binary()).start()
-        _shared.append(server)
+        server = RedisServer(redis_binary())
         request.config.add_cleanup(server.cleanup)
+        _shared.append(server.start())
     return _shared[0]
 
 
