@@ -13,7 +13,15 @@ import orjson
 
 from relay.config import Config
 from relay.errors import RelayError
-from relay.fields import bearer, int_field, json_body, name_field, query_int, require_bearer
+from relay.fields import (
+    bearer,
+    int_field,
+    json_body,
+    name_field,
+    query_int,
+    query_seconds,
+    require_bearer,
+)
 from relay.metrics import RelayMetrics
 from relay.store import Action, Event, Store
 from relay.web_limits import RateLimiter
@@ -66,7 +74,7 @@ class Api:
         body = json_body(content_type, raw)
         game = name_field(body, "game", required=True)
         assert game is not None
-        version = name_field(body, "version", required=False) or ""
+        version = name_field(body, "version", required=False, empty=True) or ""
         room = name_field(body, "room", required=False)
         ticket = await self.store.seek(game, version, room, now)
         return 201, orjson.dumps(
@@ -80,7 +88,7 @@ class Api:
         after = query_int(query.get("after"), "after", 0)
         hold = self.config.hold
         if "wait" in query:
-            hold = min(hold, float(query_int(query["wait"], "wait", 0)))
+            hold = min(hold, query_seconds(query["wait"], "wait"))
         seat, found = await self.store.poll(match, bearer(authorization), after, time.time())
         if not found and hold > 0:
             if self.lifecycle.closing:
@@ -137,7 +145,7 @@ class Api:
         if "wait" not in query:
             return 200, b'{"seq":%d}' % seq
         # The move post doubles as the next poll: one request per move instead of two.
-        hold = min(self.config.hold, float(query_int(query["wait"], "wait", 0)))
+        hold = min(self.config.hold, query_seconds(query["wait"], "wait"))
         if self.lifecycle.closing:
             hold = 0
         found = await self.store.wait(match, seq, hold)

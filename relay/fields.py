@@ -9,7 +9,15 @@ import orjson
 
 from relay.errors import RelayError
 
-__all__ = ["bearer", "int_field", "json_body", "name_field", "query_int", "require_bearer"]
+__all__ = [
+    "bearer",
+    "int_field",
+    "json_body",
+    "name_field",
+    "query_int",
+    "query_seconds",
+    "require_bearer",
+]
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 """Game keys, versions and room names: 1 to 64 letters, digits, '.', '_' or '-'."""
@@ -53,9 +61,14 @@ def require_bearer(header: str | None) -> str:
     return token
 
 
-def name_field(body: dict[str, Any], key: str, *, required: bool) -> str | None:
-    """Returns a game key, version or room name field, checked against NAME."""
+def name_field(
+    body: dict[str, Any], key: str, *, required: bool, empty: bool = False
+) -> str | None:
+    """Returns a game key, version or room name field, checked against NAME ('' allowed
+    where empty is true)."""
     value = body.get(key)
+    if empty and value == "":
+        return ""
     if value is None:
         if required:
             raise RelayError("request/invalid", f"The field {key!r} is required.")
@@ -87,3 +100,15 @@ def query_int(raw: str | None, key: str, default: int) -> int:
             "request/invalid", f"The parameter {key!r} must be a whole number >= 0, not {raw!r}."
         )
     return int(raw)
+
+
+def query_seconds(raw: str, key: str) -> float:
+    """Returns a duration query parameter: seconds >= 0, decimals allowed ('2', '0.5')."""
+    whole, _, fraction = raw.partition(".")
+    if not (whole.isascii() and whole.isdigit() and len(whole) <= 9) or not (
+        fraction == "" or (fraction.isascii() and fraction.isdigit() and len(fraction) <= 6)
+    ):
+        raise RelayError(
+            "request/invalid", f"The parameter {key!r} must be seconds >= 0, not {raw!r}."
+        )
+    return float(raw)

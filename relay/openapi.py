@@ -14,6 +14,7 @@ __all__ = ["document", "openapi"]
 _NAME = {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
 _SEAT = {"type": "integer", "enum": [0, 1]}
 _AFTER = {"type": "integer", "minimum": 0}
+_SECONDS = {"type": "number", "minimum": 0}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -198,7 +199,11 @@ def document() -> dict[str, Any]:
                         {
                             "type": "object",
                             "required": ["game"],
-                            "properties": {"game": _NAME, "version": _NAME, "room": _NAME},
+                            "properties": {
+                                "game": _NAME,
+                                "version": {"anyOf": [_NAME, {"const": ""}]},
+                                "room": _NAME,
+                            },
                         }
                     ),
                     "responses": {
@@ -223,7 +228,7 @@ def document() -> dict[str, Any]:
                     "parameters": [
                         _MATCH_PARAM,
                         {"name": "after", "in": "query", "schema": _AFTER},
-                        {"name": "wait", "in": "query", "schema": _AFTER},
+                        {"name": "wait", "in": "query", "schema": _SECONDS},
                     ],
                     "security": [{}, {"seat": []}],
                     "responses": {
@@ -248,7 +253,7 @@ def document() -> dict[str, Any]:
                         _ref("SeqEvents"),
                         "Accepted: its event number, and with ?wait=S the events after it.",
                     ),
-                    query=[{"name": "wait", "in": "query", "schema": _AFTER}],
+                    query=[{"name": "wait", "in": "query", "schema": _SECONDS}],
                 )
             },
             "/v1/matches/{match}/pass": {

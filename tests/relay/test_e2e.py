@@ -190,6 +190,21 @@ async def test_versions_pair_only_with_their_own(wire: Wire) -> None:
     assert (await wire.seek("e2e-version", version="1")).match == v1.match
 
 
+async def test_empty_version_is_no_version(wire: Wire) -> None:
+    a = await wire.seek("e2e-noversion", version="")
+    b = await wire.seek("e2e-noversion")
+    assert (a.match, b.seat) == (b.match, 1)
+
+
+async def test_wait_takes_fractions_of_a_second(wire: Wire) -> None:
+    x, _ = await wire.pair("e2e-fraction")
+    started = time.monotonic()
+    assert await wire.events(x.match, 1, x, wait="0.3") == []
+    assert 0.2 < time.monotonic() - started < 1.5
+    status, body = await wire.call("GET", f"/v1/matches/{x.match}/events?after=1&wait=.5")
+    assert (status, body["error"]["code"]) == (400, "request/invalid")
+
+
 async def test_cancelled_seek_is_never_paired(wire: Wire) -> None:
     a = await wire.seek("e2e-cancel")
     assert await wire.post(a, "cancel", None) == (200, {"cancelled": True})

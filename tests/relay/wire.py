@@ -46,7 +46,7 @@ class Wire:
         return Seat(body)
 
     async def events(
-        self, match: str, after: int, seat: Seat | None = None, wait: int | None = None
+        self, match: str, after: int, seat: Seat | None = None, wait: int | str | None = None
     ) -> list[dict[str, Any]]:
         """Polls the events above after (as the seat, or as a spectator)."""
         query = f"?after={after}" + ("" if wait is None else f"&wait={wait}")
