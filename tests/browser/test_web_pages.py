@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import urllib.error
+import urllib.request
 from collections.abc import Awaitable, Callable
 
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
@@ -11,6 +14,7 @@ from relay.__main__ import parse_args
 from relay.config import Config
 from relay.web_app import create_app
 from relay.web_pages import CACHE_CONTROL, PAGES_DIR, load_pages
+from tests.support.relay_process import RelayProcess
 
 Client = TestClient[web.Request, web.Application]
 MakeClient = Callable[[web.Application], Awaitable[Client]]
@@ -84,3 +88,22 @@ async def test_with_pages_off_nothing_is_served_at_root_but_the_api_works(
     assert (await client.get("/healthz")).status == 200
     seek = await client.post("/v1/seek", json={"game": "xand0"})
     assert seek.status == 201
+
+
+def test_a_relay_process_serves_the_pages_through_its_front_with_revalidation() -> None:
+    with RelayProcess("--hold", "5") as relay:
+        with urllib.request.urlopen(relay.url + "/movewire.mjs", timeout=5) as answer:
+            assert answer.headers["Content-Type"] == "text/javascript; charset=utf-8"
+            assert answer.headers["Cache-Control"] == "no-cache"
+            etag = answer.headers["ETag"]
+            assert answer.read() == (PAGES_DIR / "movewire.mjs").read_bytes()
+        again = urllib.request.Request(relay.url + "/movewire.mjs", headers={"If-None-Match": etag})
+        with pytest.raises(urllib.error.HTTPError) as not_modified:
+            urllib.request.urlopen(again, timeout=5)
+        not_modified.value.close()
+        assert not_modified.value.code == 304
+    with RelayProcess("--hold", "5", "--no-pages") as bare:
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(bare.url + "/", timeout=5)
+        missing.value.close()
+        assert missing.value.code == 404
