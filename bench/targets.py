@@ -140,6 +140,8 @@ def relay(
             "300",
             "--seeks-per-minute",
             "100000000",
+            "--requests-per-second",
+            "100000000",
             "--polls-per-seat",
             "8",
             "--max-waiting",

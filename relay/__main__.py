@@ -81,6 +81,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.add_argument(
+        "--requests-per-second",
+        type=float,
+        default=d.requests_per_second,
+        help="requests per client address per second (bursts of twice that)",
+    )
+    p.add_argument(
         "--request-timeout",
         type=float,
         default=d.request_timeout,
@@ -134,6 +140,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             trusted_proxies=tuple(a.trusted_proxy),
             workers=a.workers,
             request_timeout=a.request_timeout,
+            requests_per_second=a.requests_per_second,
             keepalive_timeout=a.keepalive_timeout,
         )
         if config.workers > 1 and config.store_url == "memory":

@@ -22,9 +22,9 @@ from relay.fields import (
     query_seconds,
     require_bearer,
 )
+from relay.limits import RateLimiter
 from relay.metrics import RelayMetrics
 from relay.store import Action, Event, Store
-from relay.web_limits import RateLimiter
 
 __all__ = ["Api", "Lifecycle", "Reply", "error_reply", "retry_after_header"]
 
@@ -61,12 +61,22 @@ class Api:
         self.store = store
         self.metrics = metrics
         self.lifecycle = Lifecycle()
-        self.seek_limiter = RateLimiter(config.seeks_per_minute)
+        self.seek_limiter = RateLimiter.per_minute(config.seeks_per_minute)
+        self.request_limiter = RateLimiter(
+            config.requests_per_second, 2.0 * config.requests_per_second
+        )
         self.held: dict[tuple[str, int], int] = {}
         """Polls held open in this process, per (match, seat)."""
 
+    def admit(self, client: str) -> None:
+        """Counts a request of client against its rate; raises limit/requests past it."""
+        wait = self.request_limiter.take(client, time.monotonic())
+        if wait:
+            raise RelayError("limit/requests", retry_after=wait)
+
     async def seek(self, client: str, content_type: str, raw: bytes) -> Reply:
         """POST /v1/seek: takes a seat in a waiting match, or opens one."""
+        self.admit(client)
         now = time.time()
         wait = self.seek_limiter.take(client, now)
         if wait:
@@ -82,9 +92,10 @@ class Api:
         )
 
     async def events(
-        self, match: str, authorization: str | None, query: Mapping[str, str]
+        self, client: str, match: str, authorization: str | None, query: Mapping[str, str]
     ) -> Reply:
         """GET /v1/matches/{match}/events?after=N: the log above N, held until there is some."""
+        self.admit(client)
         after = query_int(query.get("after"), "after", 0)
         hold = self.config.hold
         if "wait" in query:
@@ -117,6 +128,7 @@ class Api:
 
     async def move(
         self,
+        client: str,
         match: str,
         authorization: str | None,
         query: Mapping[str, str],
@@ -124,6 +136,7 @@ class Api:
         raw: bytes,
     ) -> Reply:
         """POST /v1/matches/{match}/moves[?wait=S]: relays a move text, applied once."""
+        self.admit(client)
         token = require_bearer(authorization)
         body = json_body(content_type, raw)
         after = int_field(body, "after")
@@ -152,9 +165,10 @@ class Api:
         return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
 
     async def pass_turn(
-        self, match: str, authorization: str | None, content_type: str, raw: bytes
+        self, client: str, match: str, authorization: str | None, content_type: str, raw: bytes
     ) -> Reply:
         """POST /v1/matches/{match}/pass: gives the turn back to the partner."""
+        self.admit(client)
         token = require_bearer(authorization)
         after = int_field(json_body(content_type, raw), "after")
         seq = await self.store.act(match, token, Action("pass", after), time.time())
@@ -162,9 +176,10 @@ class Api:
         return 200, b'{"seq":%d}' % seq
 
     async def confirm(
-        self, match: str, authorization: str | None, content_type: str, raw: bytes
+        self, client: str, match: str, authorization: str | None, content_type: str, raw: bytes
     ) -> Reply:
         """POST /v1/matches/{match}/confirm: the partner agrees or disputes the game is over."""
+        self.admit(client)
         token = require_bearer(authorization)
         body = json_body(content_type, raw)
         after = int_field(body, "after")
@@ -178,22 +193,25 @@ class Api:
         return 200, b'{"seq":%d}' % seq
 
     async def resign(
-        self, match: str, authorization: str | None, content_type: str, raw: bytes
+        self, client: str, match: str, authorization: str | None, content_type: str, raw: bytes
     ) -> Reply:
         """POST /v1/matches/{match}/resign: ends the match at once; the partner wins."""
+        self.admit(client)
         token = require_bearer(authorization)
         json_body(content_type, raw)
         seq = await self.store.act(match, token, Action("resign"), time.time())
         return 200, b'{"seq":%d}' % seq
 
-    async def cancel(self, match: str, authorization: str | None) -> Reply:
+    async def cancel(self, client: str, match: str, authorization: str | None) -> Reply:
         """POST /v1/matches/{match}/cancel: withdraws a seek nobody has joined yet."""
+        self.admit(client)
         token = require_bearer(authorization)
         await self.store.act(match, token, Action("cancel"), time.time())
         return 200, b'{"cancelled":true}'
 
-    async def match_info(self, match: str) -> Reply:
+    async def match_info(self, client: str, match: str) -> Reply:
         """GET /v1/matches/{match}: the match's game, status, turn and last event number."""
+        self.admit(client)
         info = await self.store.info(match)
         return 200, orjson.dumps(
             {

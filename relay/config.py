@@ -28,6 +28,9 @@ class Config:
     """Largest request body, in bytes."""
     seeks_per_minute: int = 30
     """Seeks one client address may make per minute."""
+    requests_per_second: float = 100.0
+    """Requests one client address may make per second (bursts of twice that); floods
+    beyond it get 429."""
     polls_per_seat: int = 2
     """Polls one seat may hold open at once (per relay process)."""
     store_url: str = "memory"
@@ -58,7 +61,7 @@ class Config:
                 "or seats that poll steadily would be taken for gone"
             )
         check_proxy_settings(self.prefix, self.trusted_proxies)
-        for name in ("request_timeout", "keepalive_timeout"):
+        for name in ("request_timeout", "keepalive_timeout", "requests_per_second"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
         for name in ("max_move", "max_body", "seeks_per_minute", "polls_per_seat", "workers"):

@@ -35,6 +35,7 @@ CODES: dict[str, tuple[int, str]] = {
     # move/...: the move text.
     "move/too_long": (413, "The move is longer than the relay accepts."),
     # limit/...: rate and capacity limits; the answer carries Retry-After.
+    "limit/requests": (429, "Too many requests from this client; retry after the given time."),
     "limit/seeks": (429, "Too many seeks from this client; retry after the given time."),
     "limit/polls": (429, "Too many polls held at once for this seat."),
     "limit/waiting": (429, "Too many matches waiting for players of this game."),

@@ -6,23 +6,31 @@ __all__ = ["RateLimiter"]
 
 
 class RateLimiter:
-    """A token bucket per client: `per_minute` requests a minute, in bursts up to that many."""
+    """A token bucket per client: `rate` requests a second, in bursts of up to `burst`."""
 
-    def __init__(self, per_minute: int, max_clients: int = 100_000) -> None:
-        self.rate = per_minute / 60.0
-        self.burst = float(per_minute)
+    def __init__(self, rate: float, burst: float, max_clients: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = burst
         self.max_clients = max_clients
         self._buckets: dict[str, tuple[float, float]] = {}
 
+    @classmethod
+    def per_minute(cls, count: int) -> RateLimiter:
+        """Returns a limiter of `count` requests a minute, all of which may come at once."""
+        return cls(count / 60.0, float(count))
+
     def take(self, client: str, now: float) -> float:
         """Takes one token for client; returns 0 when allowed, else seconds until allowed."""
-        tokens, then = self._buckets.get(client, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            if len(self._buckets) >= self.max_clients:
+                self._forget_full(now)
+            self._buckets[client] = (self.burst - 1.0, now)
+            return 0.0
+        tokens = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
         if tokens < 1.0:
             self._buckets[client] = (tokens, now)
             return (1.0 - tokens) / self.rate
-        if len(self._buckets) >= self.max_clients and client not in self._buckets:
-            self._forget_full(now)
         self._buckets[client] = (tokens - 1.0, now)
         return 0.0
 

@@ -406,26 +406,25 @@ class FrontProtocol(asyncio.Protocol):
         body: bytes,
         forwarded: bytes,
     ) -> Coroutine[Any, Any, Reply]:
-        api = self.api
+        api, client = self.api, self.peer
+        if forwarded and self.front.is_trusted(client):
+            client = self.front.forwarded_client(forwarded)
         if code == MOVE:
-            return api.move(match, authorization, _query(query), content_type, body)
+            return api.move(client, match, authorization, _query(query), content_type, body)
         if code == EVENTS:
-            return api.events(match, authorization, _query(query))
+            return api.events(client, match, authorization, _query(query))
         if code == PASS:
-            return api.pass_turn(match, authorization, content_type, body)
+            return api.pass_turn(client, match, authorization, content_type, body)
         if code == SEEK:
-            client = self.peer
-            if forwarded and self.front.is_trusted(client):
-                client = self.front.forwarded_client(forwarded)
             return api.seek(client, content_type, body)
         if code == CONFIRM:
-            return api.confirm(match, authorization, content_type, body)
+            return api.confirm(client, match, authorization, content_type, body)
         if code == RESIGN:
-            return api.resign(match, authorization, content_type, body)
+            return api.resign(client, match, authorization, content_type, body)
         if code == CANCEL:
-            return api.cancel(match, authorization)
+            return api.cancel(client, match, authorization)
         if code == INFO:
-            return api.match_info(match)
+            return api.match_info(client, match)
         return api.healthz()
 
     def _task_done(self, task: asyncio.Future[Reply]) -> None:

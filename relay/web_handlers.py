@@ -37,7 +37,10 @@ async def events(request: web.Request) -> web.Response:
     """GET /v1/matches/{match}/events."""
     return _answer(
         await request.app[API].events(
-            request.match_info["match"], request.headers.get("Authorization"), request.query
+            request.remote or "",
+            request.match_info["match"],
+            request.headers.get("Authorization"),
+            request.query,
         )
     )
 
@@ -47,6 +50,7 @@ async def move(request: web.Request) -> web.Response:
     raw = await request.read()
     return _answer(
         await request.app[API].move(
+            request.remote or "",
             request.match_info["match"],
             request.headers.get("Authorization"),
             request.query,
@@ -61,6 +65,7 @@ async def pass_turn(request: web.Request) -> web.Response:
     raw = await request.read()
     return _answer(
         await request.app[API].pass_turn(
+            request.remote or "",
             request.match_info["match"],
             request.headers.get("Authorization"),
             request.content_type,
@@ -74,6 +79,7 @@ async def confirm(request: web.Request) -> web.Response:
     raw = await request.read()
     return _answer(
         await request.app[API].confirm(
+            request.remote or "",
             request.match_info["match"],
             request.headers.get("Authorization"),
             request.content_type,
@@ -87,6 +93,7 @@ async def resign(request: web.Request) -> web.Response:
     raw = await request.read()
     return _answer(
         await request.app[API].resign(
+            request.remote or "",
             request.match_info["match"],
             request.headers.get("Authorization"),
             request.content_type,
@@ -99,14 +106,16 @@ async def cancel(request: web.Request) -> web.Response:
     """POST /v1/matches/{match}/cancel."""
     return _answer(
         await request.app[API].cancel(
-            request.match_info["match"], request.headers.get("Authorization")
+            request.remote or "", request.match_info["match"], request.headers.get("Authorization")
         )
     )
 
 
 async def match_info(request: web.Request) -> web.Response:
     """GET /v1/matches/{match}."""
-    return _answer(await request.app[API].match_info(request.match_info["match"]))
+    return _answer(
+        await request.app[API].match_info(request.remote or "", request.match_info["match"])
+    )
 
 
 async def healthz(request: web.Request) -> web.Response:

@@ -65,6 +65,7 @@ async def local_relay(
         store=StoreSettings(grace=grace),
         max_move=max_move,
         seeks_per_minute=1_000_000,
+        requests_per_second=1_000_000,
         pages=False,
         access_log=False,
     )

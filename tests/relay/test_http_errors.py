@@ -46,6 +46,7 @@ FLAGS = {
     "seeks_per_minute": "--seeks-per-minute",
     "polls_per_seat": "--polls-per-seat",
     "max_waiting": "--max-waiting",
+    "requests_per_second": "--requests-per-second",
 }
 
 
@@ -59,6 +60,7 @@ async def make(
 
     async def made(**options: Any) -> Any:
         options.setdefault("hold", 2.0)
+        options.setdefault("requests_per_second", 100000.0)
         if request.param == "app":
             waiting = options.pop("max_waiting", 1000)
             config = Config(store=StoreSettings(max_waiting=waiting), **options)
@@ -326,6 +328,17 @@ async def test_seeks_per_client_are_limited(make: Make) -> None:
     answer = await client.post("/v1/seek", json={"game": "rate"})
     await expect(answer, 429, "limit/seeks")
     assert 1 <= int(answer.headers["Retry-After"]) <= 20
+
+
+async def test_requests_per_client_are_limited(make: Make) -> None:
+    client = await make(requests_per_second=5)
+    answers = [await client.get("/v1/matches/nope") for _ in range(14)]
+    statuses = [answer.status for answer in answers]
+    # A burst of twice the rate passes (as 404s here), then the client waits its turn.
+    assert statuses[:10] == [404] * 10 and 429 in statuses[10:]
+    limited = next(answer for answer in answers if answer.status == 429)
+    await expect(limited, 429, "limit/requests")
+    assert limited.headers["Retry-After"] == "1"
 
 
 async def test_held_polls_per_seat_are_limited(make: Make) -> None:

@@ -147,7 +147,8 @@ async def check_delivered_once_in_order(client: RelayClient, played: CounterMatc
 @pytest.mark.slow
 @pytest.mark.timeout(150)
 async def test_200_matches_through_a_faulty_network_deliver_every_move_once_in_order() -> None:
-    args = ("--hold", "1", "--grace", "15", "--seeks-per-minute", "1000000", "--no-access-log")
+    args = ("--hold", "1", "--grace", "15", "--seeks-per-minute", "1000000",
+            "--requests-per-second", "1000000", "--no-access-log")
     started = time.monotonic()
     with RelayProcess(*args) as relay:
         async with FaultProxy(
@@ -194,7 +195,10 @@ async def test_lost_answer_to_a_move_post_is_retried_and_applied_once(relay: str
 
 async def test_relay_gone_for_good_ends_the_match_with_a_dialog_not_a_hang() -> None:
     brief = Timing(poll_wait=1, request_timeout=1.0, backoff_base=0.05, backoff_cap=0.2, give_up=2)
-    with RelayProcess("--hold", "1", "--grace", "30", "--seeks-per-minute", "1000") as relay:
+    with RelayProcess(
+        "--hold", "1", "--grace", "30", "--seeks-per-minute", "1000",
+        "--requests-per-second", "100000",
+    ) as relay:
         dialogs: list[str] = []
         turns = asyncio.Event()
 
