@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email.utils
-import ipaddress
 import logging
 import time
 from collections.abc import Callable, Coroutine
@@ -23,6 +22,7 @@ from typing import Any, cast
 from relay.api import Api, Reply, error_reply, retry_after_header
 from relay.config import Config
 from relay.errors import RelayError
+from relay.web_proxy import TrustedProxies
 
 __all__ = ["Front", "FrontProtocol", "drive"]
 
@@ -115,17 +115,13 @@ class _Resume:
 class Front:
     """What every connection of the front shares: the Api, settings, and aiohttp to hand to."""
 
-    def __init__(self, api: Api, config: Config, trusted: list[Any] | None = None) -> None:
+    def __init__(self, api: Api, config: Config) -> None:
         self.api = api
         self.config = config
         self.prefix = config.prefix.encode()
         self.eager = bool(getattr(api.store, "eager", False))
-        self.trusted_unix = "unix" in config.trusted_proxies
-        self.trusted = [
-            ipaddress.ip_network(entry, strict=False)
-            for entry in config.trusted_proxies
-            if entry != "unix"
-        ]
+        self.proxies = TrustedProxies(config.trusted_proxies) if config.trusted_proxies else None
+        """Whose X-Forwarded-For names the client (rate limits count clients, not proxies)."""
         self.handoff: Callable[[], asyncio.Protocol] | None = None
         """Makes aiohttp's protocol for a connection handed over; set once aiohttp is up."""
         self.connections: set[FrontProtocol] = set()
@@ -145,35 +141,6 @@ class Front:
         """Updates the clock and the Date header (once a second is enough for both)."""
         self.now = time.monotonic()
         self.date = email.utils.formatdate(usegmt=True).encode()
-
-    def is_trusted(self, peer: str) -> bool:
-        """Returns whether a peer address (or 'unix') is a configured proxy."""
-        if peer == "unix":
-            return self.trusted_unix
-        if not self.trusted:
-            return False
-        try:
-            address = ipaddress.ip_address(peer)
-        except ValueError:
-            return False
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
-        return any(address in network for network in self.trusted)
-
-    def forwarded_client(self, header: bytes) -> str:
-        """Returns the client address of a trusted proxy's X-Forwarded-For: the rightmost
-        address that is not itself a trusted proxy."""
-        hops = [hop.strip() for hop in header.decode("latin-1").split(",")]
-        for hop in reversed(hops):
-            try:
-                ipaddress.ip_address(hop)
-            except ValueError:
-                raise RelayError(
-                    "request/invalid", "The proxy's X-Forwarded-For header is malformed."
-                ) from None
-            if not self.is_trusted(hop):
-                return hop
-        return hops[0]
 
     def sweep(self) -> None:
         """Times out slow requests and idle keep-alive connections (called every second)."""
@@ -406,9 +373,9 @@ class FrontProtocol(asyncio.Protocol):
         body: bytes,
         forwarded: bytes,
     ) -> Coroutine[Any, Any, Reply]:
-        api, client = self.api, self.peer
-        if forwarded and self.front.is_trusted(client):
-            client = self.front.forwarded_client(forwarded)
+        api, client, proxies = self.api, self.peer, self.front.proxies
+        if forwarded and proxies is not None and proxies.trusts(client):
+            client = proxies.client_of(forwarded.decode("latin-1"))
         if code == MOVE:
             return api.move(client, match, authorization, _query(query), content_type, body)
         if code == EVENTS:

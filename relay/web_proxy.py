@@ -74,13 +74,34 @@ class TrustedProxies:
         peer = transport.get_extra_info("peername") if transport is not None else None
         if not isinstance(peer, tuple | list) or not peer:
             return self.unix  # a unix socket's peer has no address
+        return self.trusts(peer[0])
+
+    def trusts(self, peer: str) -> bool:
+        """Returns whether a peer address (or 'unix', for the unix socket) is a trusted proxy."""
+        if peer == UNIX:
+            return self.unix
         try:
-            address: Address = ipaddress.ip_address(peer[0])
+            address: Address = ipaddress.ip_address(peer)
         except ValueError:
             return False
         if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
             address = address.ipv4_mapped
         return any(address in network for network in self.networks)
+
+    def client_of(self, forwarded_for: str) -> str:
+        """Returns the client a trusted proxy's X-Forwarded-For names: the rightmost address
+        that is not itself a trusted proxy (read by aiohttp-remotes, as the middleware does)."""
+        from aiohttp_remotes.exceptions import RemoteError
+        from multidict import CIMultiDict
+
+        try:
+            hops = self._headers.get_forwarded_for(CIMultiDict({"X-Forwarded-For": forwarded_for}))
+        except (web.HTTPBadRequest, RemoteError):
+            raise RelayError("request/invalid", BAD_FORWARDED) from None
+        for hop in reversed(hops):
+            if not self.trusts(str(hop)):
+                return str(hop)
+        return str(hops[0]) if hops else ""
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
