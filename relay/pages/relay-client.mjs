@@ -67,6 +67,13 @@ export class Timing {
   }
 }
 
+/** Returns a fresh seat token: 32 random bytes, base64url (43 characters). */
+export function drawToken() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const text = btoa(String.fromCharCode(...bytes));
+  return text.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
 /** The real clock: milliseconds now, and an abortable sleep. */
 export const REAL_CLOCK = Object.freeze({
   now: () => performance.now(),
@@ -131,7 +138,7 @@ function errorOf(text) {
  * Transient: network errors, timeouts, garbled answers, 408, 429 and every 5xx. They are
  * retried with exponential backoff and full jitter (see Timing) until a call has failed for
  * timing.giveUp seconds, which throws ConnectionLostError. Every write of the protocol is
- * safe to repeat (the relay applies it once) except a seek.
+ * safe to repeat: the relay applies it once, and a seek carries a token of its own drawing.
  */
 export class RelayClient {
   /**
@@ -155,9 +162,12 @@ export class RelayClient {
     this.retries = 0;
   }
 
-  /** Returns a seat {match, seat, token} in a waiting match of `game`, or in a new one. */
+  /**
+   * Returns a seat {match, seat, token} in a waiting match of `game`, or in a new one. The
+   * seat's token is drawn here: a retried seek (its answer lost) then answers the same seat.
+   */
   async seek(game, version = "", room = null, signal = undefined) {
-    const body = { game };
+    const body = { game, token: drawToken() };
     if (version) body.version = version; // the relay's default is "", which it refuses to be sent
     if (room !== null && room !== undefined) body.room = room;
     const answer = await this.#call("POST", "/v1/seek", null, body, undefined, signal);

@@ -104,7 +104,9 @@ export class FakeRelay {
     return this.#act(match, seat.seat, action, body ?? {});
   }
 
-  #seek({ game, version = "", room = null }) {
+  #seek({ game, version = "", room = null, token = null }) {
+    const again = token === null ? undefined : this.tokens.get(token);
+    if (again !== undefined) return json(201, { match: again.match, seat: again.seat, token });
     const key = `${game}/${version}/${room ?? ""}`;
     const waiting = [...this.matches.values()].find((m) => m.key === key && m.status === "waiting");
     if (waiting === undefined) {
@@ -114,17 +116,17 @@ export class FakeRelay {
       const id = `m${this.nextId++}`;
       const match = { id, key, status: "waiting", log: [], waiters: [], turn: null, ending: false };
       this.matches.set(id, match);
-      return this.#seat(match, 0);
+      return this.#seat(match, 0, token);
     }
     waiting.status = "playing";
     waiting.turn = this.coin;
-    const answer = this.#seat(waiting, 1);
+    const answer = this.#seat(waiting, 1, token);
     this.append(waiting.id, { type: "started", first: this.coin });
     return answer;
   }
 
-  #seat(match, seat) {
-    const token = `t-${match.id}-${seat}`;
+  #seat(match, seat, chosen = null) {
+    const token = chosen ?? `t-${match.id}-${seat}`;
     this.tokens.set(token, { match: match.id, seat });
     return json(201, { match: match.id, seat, token });
   }

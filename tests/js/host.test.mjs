@@ -232,6 +232,19 @@ describe("RelayHost", () => {
     b.close();
   });
 
+  test("a seek whose answer was lost is sent again and takes one seat, not two", async () => {
+    const relay = new FakeRelay();
+    relay.failNext((method, path) => path === "/v1/seek", "lost");
+    const [a, b] = await pair(relay);
+    assert.equal(relay.count("POST /v1/seek"), 3);
+    assert.equal(relay.matches.size, 1, "the retried seek found its own seat");
+    assert.equal(a.ticket.seat, 0);
+    assert.equal(b.ticket.seat, 1);
+    assert.match(a.ticket.token, /^[A-Za-z0-9_-]{43}$/);
+    a.close();
+    b.close();
+  });
+
   test("backoff is full jitter under a doubling, capped ceiling, and honours Retry-After", () => {
     const timing = new Timing();
     const top = () => 0.999999;
