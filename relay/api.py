@@ -6,6 +6,7 @@ RelayError; the aiohttp handlers and the lean front both call these, so they ans
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Mapping
 
@@ -27,6 +28,11 @@ from relay.metrics import RelayMetrics
 from relay.store import Action, Event, Store
 
 __all__ = ["Api", "Lifecycle", "Reply", "error_reply", "retry_after_header"]
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
+"""A seeker's own token: 32 to 128 URL-safe characters, which it must draw at random."""
+
+BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
 
 Reply = tuple[int, bytes]
 """An answer: HTTP status and JSON body."""
@@ -86,7 +92,10 @@ class Api:
         assert game is not None
         version = name_field(body, "version", required=False, empty=True) or ""
         room = name_field(body, "room", required=False)
-        ticket = await self.store.seek(game, version, room, now)
+        token = body.get("token")
+        if token is not None and (not isinstance(token, str) or TOKEN.fullmatch(token) is None):
+            raise RelayError("request/invalid", BAD_TOKEN)
+        ticket = await self.store.seek(game, version, room, now, token)
         return 201, orjson.dumps(
             {"match": ticket.match, "seat": ticket.seat, "token": ticket.token}
         )

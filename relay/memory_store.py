@@ -91,6 +91,8 @@ class MemoryStore:
         self._queues: dict[tuple[str, str], deque[_Match]] = {}
         self._rooms: dict[tuple[str, str], _Match] = {}
         self._waiting: dict[str, int] = {}
+        self._reseeks: dict[str, tuple[str, int, float]] = {}
+        """Token digest -> (match, seat, until): seeks to answer again, not seat twice."""
         self._closing = False
 
     # -- reading ---------------------------------------------------------------------------
@@ -165,8 +167,21 @@ class MemoryStore:
 
     # -- pairing ---------------------------------------------------------------------------
 
-    async def seek(self, game: str, version: str, room: str | None, now: float) -> Ticket:
+    async def seek(
+        self, game: str, version: str, room: str | None, now: float, token: str | None = None
+    ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one."""
+        if token is None:
+            return self._seek(game, version, room, now, new_token())
+        digest = hash_token(token)
+        prior = self._reseeks.get(digest)
+        if prior is not None and prior[2] >= now and prior[0] in self._matches:
+            return Ticket(prior[0], prior[1], token)
+        ticket = self._seek(game, version, room, now, token)
+        self._reseeks[digest] = (ticket.match, ticket.seat, now + self.settings.grace)
+        return ticket
+
+    def _seek(self, game: str, version: str, room: str | None, now: float, token: str) -> Ticket:
         if room is not None:
             held = self._rooms.get((game, room))
             if held is not None and held.status is Status.WAITING and self._is_stale(held, now):
@@ -178,10 +193,10 @@ class MemoryStore:
                         f"Room {room!r} waits for {game!r} version {held.version!r}, "
                         f"not {version!r}.",
                     )
-                return self._join(held, now)
+                return self._join(held, now, token)
             if held is not None and held.status in (Status.PLAYING, Status.ENDING):
                 raise RelayError("room/full", f"Room {room!r} of {game!r} is full.")
-            ticket = self._open(game, version, room, now)
+            ticket = self._open(game, version, room, now, token)
             self._rooms[(game, room)] = self._matches[ticket.match]
             return ticket
         queue = self._queues.setdefault((game, version), deque())
@@ -192,15 +207,15 @@ class MemoryStore:
             if self._is_stale(oldest, now):
                 self._expire(oldest, now)
                 continue
-            return self._join(oldest, now)
-        ticket = self._open(game, version, None, now)
+            return self._join(oldest, now, token)
+        ticket = self._open(game, version, None, now, token)
         queue.append(self._matches[ticket.match])
         return ticket
 
     def _is_stale(self, found: _Match, now: float) -> bool:
         return found.seen[0] + self.settings.grace < now
 
-    def _open(self, game: str, version: str, room: str | None, now: float) -> Ticket:
+    def _open(self, game: str, version: str, room: str | None, now: float, token: str) -> Ticket:
         if self._waiting.get(game, 0) >= self.settings.max_waiting:
             raise RelayError(
                 "limit/waiting",
@@ -208,14 +223,12 @@ class MemoryStore:
                 retry_after=self.settings.grace,
             )
         opened = _Match(game, version, room, now)
-        token = new_token()
         opened.hashes[0] = hash_token(token)
         self._matches[opened.id] = opened
         self._waiting[game] = self._waiting.get(game, 0) + 1
         return Ticket(opened.id, 0, token)
 
-    def _join(self, found: _Match, now: float) -> Ticket:
-        token = new_token()
+    def _join(self, found: _Match, now: float, token: str) -> Ticket:
         found.hashes[1] = hash_token(token)
         found.seen[1] = now
         found.status = Status.PLAYING
@@ -315,6 +328,7 @@ class MemoryStore:
         """Ends matches whose seats stopped polling, drops stale seeks, forgets old matches."""
         grace, keep = self.settings.grace, self.settings.keep
         changed = 0
+        self._reseeks = {d: seen for d, seen in self._reseeks.items() if seen[2] >= now}
         for found in list(self._matches.values()):
             status = found.status
             if status is Status.WAITING:

@@ -8,6 +8,8 @@ Keys, under a prefix P (default ``movewire:``), for a match with id I:
 - ``P d:I``       list, beside the log: which write made each event, so a retry is recognised
 - ``P q:G:V``     list: ids of matches waiting for a player of game G, version V (oldest first)
 - ``P r:G:R``     string: id of the match holding private room R of game G
+- ``P t:D``       string: match:seat:until, what a seeker's own token (digest D) got; a
+                  repeated seek before `until` answers it again (the key expires then too)
 - ``P waiting``   hash: game -> matches waiting for a player (the --max-waiting limit)
 - ``P counts``    hash: status -> matches (for /metrics)
 - ``P deadlines`` sorted set: id -> the time at which the reaper must look at the match
@@ -113,10 +115,31 @@ end
 SEEK = (
     _PRELUDE
     + r"""
--- ARGV[5..11] = game, version, room ('' for none), max waiting, new id, token digest, first
+-- ARGV[5..12] = game, version, room ('' for none), max waiting, new id, token digest, first,
+-- and '1' when the token is the seeker's own (a repeated seek then gets the same ticket)
 local GAME, VERSION, ROOM = ARGV[5], ARGV[6], ARGV[7]
 local MAX_WAITING = tonumber(ARGV[8])
 local ID, DIGEST, FIRST = ARGV[9], ARGV[10], ARGV[11]
+local RESEEK = P .. 't:' .. DIGEST
+
+if ARGV[12] == '1' then
+  local prior = redis.call('GET', RESEEK)
+  if prior then
+    local id, seat, till = string.match(prior, '^(.*):(%d):(.*)$')
+    if tonumber(till) >= NOW and redis.call('EXISTS', mkey(id)) == 1 then
+      return {'ok', id, tonumber(seat)}
+    end
+  end
+end
+
+local function remember(result)
+  if ARGV[12] == '1' and result[1] == 'ok' then
+    local till = string.format('%.17g', NOW + GRACE)
+    redis.call('SET', RESEEK, result[2] .. ':' .. result[3] .. ':' .. till,
+      'PX', math.ceil(GRACE * 1000))
+  end
+  return result
+end
 
 local function open()
   if tonumber(redis.call('HGET', WAITING, GAME) or '0') >= MAX_WAITING then
@@ -156,13 +179,13 @@ if ROOM ~= '' then
     end
     if status == 'waiting' then
       if f[3] ~= VERSION then return {'e', 'room/version_mismatch', f[3]} end
-      return join(held)
+      return remember(join(held))
     end
     if status == 'playing' or status == 'ending' then return {'e', 'room/full'} end
   end
   local opened = open()
   if opened[1] == 'ok' then redis.call('SET', room, ID) end
-  return opened
+  return remember(opened)
 end
 
 local queue = qkey(GAME, VERSION)
@@ -171,12 +194,12 @@ while true do
   if not id then break end
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0')
   if f[1] == 'waiting' then
-    if tonumber(f[2]) + GRACE < NOW then expire(id) else return join(id) end
+    if tonumber(f[2]) + GRACE < NOW then expire(id) else return remember(join(id)) end
   end
 end
 local opened = open()
 if opened[1] == 'ok' then redis.call('RPUSH', queue, ID) end
-return opened
+return remember(opened)
 """
 )
 """Pairs a seeker: joins the oldest waiting match (or the room's), or opens one."""

@@ -223,9 +223,12 @@ class RedisStore:
 
     # -- writing ---------------------------------------------------------------------------
 
-    async def seek(self, game: str, version: str, room: str | None, now: float) -> Ticket:
+    async def seek(
+        self, game: str, version: str, room: str | None, now: float, token: str | None = None
+    ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one."""
-        token = new_token()
+        own = token is not None
+        token = token if token is not None else new_token()
         while True:
             args = self._args(
                 now,
@@ -236,6 +239,7 @@ class RedisStore:
                 new_match_id(),
                 hash_token(token),
                 store.draw_first(),
+                "1" if own else "0",
             )
             try:
                 _, match, seat = await self._call(self._seek, args)

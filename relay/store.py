@@ -99,8 +99,13 @@ class StoreSettings:
 class Store(Protocol):
     """Holds every match; every relay process sharing a store may answer any request."""
 
-    async def seek(self, game: str, version: str, room: str | None, now: float) -> Ticket:
-        """Joins the oldest compatible waiting match, or opens a new one, and returns the seat."""
+    async def seek(
+        self, game: str, version: str, room: str | None, now: float, token: str | None = None
+    ) -> Ticket:
+        """Joins the oldest compatible waiting match, or opens a new one, and returns the seat.
+
+        With a token (the seeker's own, random), the seat gets that token, and the same seek
+        repeated within the grace period returns the same ticket instead of a second seat."""
 
     async def poll(
         self, match: str, token: str | None, after: int, now: float

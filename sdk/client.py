@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,8 @@ class RelayClient:
     Transient: connection errors and resets, timeouts, garbled answers, 408, 429 and every 5xx.
     They are retried with exponential backoff and full jitter (see Timing) until a call has failed
     for `timing.give_up` seconds, which raises ConnectionLostError. Every write of the protocol is
-    safe to repeat (the relay applies it once) except a seek, whose retry may leave an unused seat.
+    safe to repeat (the relay applies it once); a seek sends a token of its own drawing, so that
+    its retry gets the same seat rather than a second one.
     """
 
     def __init__(
@@ -60,8 +62,9 @@ class RelayClient:
 
     async def seek(self, game: str, version: str = "", room: str | None = None) -> Ticket:
         """Returns a seat in a waiting match of `game`, or in a new one."""
-        body: dict[str, Any] = {"game": game}
-        if version:  # the relay's default version is "", which it refuses to be sent
+        # The seat's token is drawn here: a retried seek then answers the same seat.
+        body: dict[str, Any] = {"game": game, "token": secrets.token_urlsafe(32)}
+        if version:
             body["version"] = version
         if room is not None:
             body["room"] = room

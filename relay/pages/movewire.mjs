@@ -53,9 +53,6 @@ const NOT_YOUR_TURN = (move, state) =>
   `move(${JSON.stringify(move)}) in state ${STATE_NAMES[state]}: a game moves only after enable()`;
 const NOT_TEXT = (move) => `a move must be a well-formed string, not ${String(move)}`;
 const PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)";
-const NOT_LISTENING = (state) =>
-  `cancel() withdraws a seek, but the host is in state ${STATE_NAMES[state]}: use resign()`;
-const ALREADY_OVER = "the match is over; there is nothing to resign";
 const BAD_ANSWER = (name, answer) =>
   `${name}.receiveMove() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
 const GAP = (cursor, seq) => `the relay skipped from event ${cursor} to event ${seq}`;
@@ -292,7 +289,8 @@ export class RelayHost extends GameHost {
    * until the relay accepts it): then PLAYING_WAIT_MOVE, or GAME_ENDED.
    */
   move(move, endGame = false) {
-    if (typeof move !== "string" || !isWellFormed(move)) throw new TypeError(NOT_TEXT(move));
+    if (typeof move !== "string") throw new TypeError(NOT_TEXT(move));
+    if (!isWellFormed(move)) throw new RangeError(NOT_TEXT(move));
     if (this.#state !== State.PLAYING_TO_MOVE) {
       throw new NotYourTurnError(NOT_YOUR_TURN(move, this.#state));
     }
@@ -308,37 +306,35 @@ export class RelayHost extends GameHost {
   }
 
   /**
-   * Resigns the match (the partner wins); while seeking, withdraws the seek instead. The
-   * state becomes GAME_ENDED and the game is disabled at once; play() then resolves when the
-   * relay has recorded the resignation. Resigning twice is harmless.
+   * Resigns the match (the partner wins); while seeking, withdraws the seek instead. Takes
+   * effect at once: the state becomes GAME_ENDED and the game is disabled; play() resolves
+   * when the relay has recorded it. Does nothing once the match is over.
    */
   resign() {
-    if (
-      (this.#state === State.NOT_CONNECTED || this.#state === State.LISTENING) &&
-      this.#outcome === null
-    ) {
-      this.cancel();
-      return;
-    }
-    if (this.#outcome !== null) throw new HostStateError(ALREADY_OVER);
-    if (this.#resignWanted) return;
-    this.#resignWanted = true;
-    const wasEnabled = this.#state === State.PLAYING_TO_MOVE;
-    this.#setState(State.GAME_ENDED);
-    if (wasEnabled && this.#game !== null) this.#game.disable();
-    this.#push(WAKE);
+    this.#leave();
   }
 
   /**
-   * Withdraws the seek: allowed before play() and while LISTENING. play() then resolves with
-   * Reason.CANCELLED; if a partner came just before the withdrawal reached the relay, the
-   * host resigns the new match instead.
+   * Withdraws the seek (before play() or while LISTENING): play() resolves with CANCELLED.
+   * If a partner has joined already, the new match is resigned instead, just as when the
+   * partner joins before the withdrawal reaches the relay. Does nothing once it is over.
    */
   cancel() {
-    const seeking = this.#state === State.NOT_CONNECTED || this.#state === State.LISTENING;
-    if (!seeking || this.#outcome !== null) throw new HostStateError(NOT_LISTENING(this.#state));
-    this.#cancelWanted = true;
-    this.#listenAbort?.abort();
+    this.#leave();
+  }
+
+  #leave() {
+    if (this.#outcome !== null || this.#resignWanted || this.#cancelWanted) return;
+    if (this.#game === null) {
+      this.#cancelWanted = true;
+      this.#listenAbort?.abort();
+      return;
+    }
+    this.#resignWanted = true;
+    const wasEnabled = this.#state === State.PLAYING_TO_MOVE;
+    this.#setState(State.GAME_ENDED);
+    if (wasEnabled) this.#game.disable();
+    this.#push(WAKE);
   }
 
   /**

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 import signal
 import time
 from collections.abc import AsyncIterator
@@ -188,6 +189,20 @@ async def test_versions_pair_only_with_their_own(wire: Wire) -> None:
     assert v1.match != v2.match
     assert (await wire.seek("e2e-version", version="2")).match == v2.match
     assert (await wire.seek("e2e-version", version="1")).match == v1.match
+
+
+async def test_retried_seek_with_its_own_token_takes_one_seat(wire: Wire) -> None:
+    token = secrets.token_urlsafe(32)
+    body = {"game": "e2e-reseek", "token": token}
+    answers = [await wire.call("POST", "/v1/seek", body) for _ in range(3)]
+    assert all(status == 201 for status, _ in answers)
+    assert [ticket for _, ticket in answers] == [answers[0][1]] * 3
+    assert answers[0][1]["token"] == token
+    partner = await wire.seek("e2e-reseek")
+    assert (partner.match, partner.seat) == (answers[0][1]["match"], 1)
+    for bad in ("short", "x" * 129, "with space" * 4, 42):
+        status, error = await wire.call("POST", "/v1/seek", {"game": "e2e-reseek", "token": bad})
+        assert (status, error["error"]["code"]) == (400, "request/invalid")
 
 
 async def test_empty_version_is_no_version(wire: Wire) -> None:

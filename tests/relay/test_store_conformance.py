@@ -120,6 +120,33 @@ async def test_room_is_free_again_after_its_match_ends(store: Store) -> None:
     assert c.match != a.match and c.seat == 0
 
 
+async def test_repeated_seek_with_its_own_token_gets_the_same_ticket(store: Store) -> None:
+    t = now()
+    mine, theirs = "a" * 43, "b" * 43
+    first = await store.seek("reseek", "1", None, t, mine)
+    assert (first.seat, first.token) == (0, mine)
+    assert await store.seek("reseek", "1", None, t + 1, mine) == first
+    second = await store.seek("reseek", "1", None, t + 1, theirs)
+    assert (second.match, second.seat, second.token) == (first.match, 1, theirs)
+    assert await store.seek("reseek", "1", None, t + 2, theirs) == second
+    assert await store.seek("reseek", "1", None, t + 2, mine) == first
+    seat, events = await store.poll(first.match, mine, 0, t + 2)
+    assert seat == 0 and parse(events)[0]["type"] == "started"
+    assert (await store.poll(first.match, theirs, 0, t + 2))[0] == 1
+    # Another seeker, or the same token long after, is a new seek.
+    later = await store.seek("reseek", "1", None, t + GRACE + 5, mine)
+    assert later.match != first.match and later.seat == 0
+
+
+async def test_repeated_room_seek_with_its_own_token_is_not_room_full(store: Store) -> None:
+    t = now()
+    a = await store.seek("reseek", "1", "den", t, "c" * 40)
+    b = await store.seek("reseek", "1", "den", t, "d" * 40)
+    assert await store.seek("reseek", "1", "den", t + 1, "d" * 40) == b
+    assert await store.seek("reseek", "1", "den", t + 1, "c" * 40) == a
+    await expect_error("room/full", store.seek("reseek", "1", "den", t + 1, "e" * 40))
+
+
 async def test_waiting_matches_per_game_are_limited(store: Store) -> None:
     for index in range(SETTINGS.max_waiting):
         await store.seek("rooms", "1", f"room{index}", now())

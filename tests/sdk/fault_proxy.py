@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 __all__ = ["FaultProxy", "Faults"]
 
 _REQUEST_STARTS = (b"GET ", b"POST ")
-_SEEK = b"POST /v1/seek"
 
 
 @dataclass
@@ -46,8 +45,8 @@ class _Connection:
 class FaultProxy:
     """Forwards 127.0.0.1:port to a relay, injecting faults at the given rates per request.
 
-    A seek's answer is never dropped or stalled: the protocol cannot retry a seek safely (a lost
-    answer leaves an orphan seat), so only faults before the relay sees a seek are injected.
+    Seeks are faulted like everything else: the SDK's seek carries its own token, so a
+    retried seek answers the same seat.
     `drop_first`, if given, drops the answer of the first request whose first line contains it.
     """
 
@@ -154,8 +153,6 @@ class FaultProxy:
         roll = self.rng.random()
         if roll < reset:
             return "reset"
-        if request.startswith(_SEEK):
-            return ""
         if roll < reset + drop:
             return "drop"
         if roll < reset + drop + stall:

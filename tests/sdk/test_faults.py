@@ -37,8 +37,7 @@ ALPHABET = "ab/ \n\"'{}<>&é€😀𝄞\\\t"
 """What move payloads are made of: separators, quotes, markup, astral-plane characters."""
 
 FAULTY = Timing(poll_wait=1, request_timeout=3.0, backoff_base=0.02, backoff_cap=0.5, give_up=30)
-"""Short polls and quick retries. The timeout is no shorter because a seek that times out on a
-busy machine is retried, and a retried seek is not safe (docs/sdk.md): it can take two seats."""
+"""Short polls and quick retries."""
 
 
 class Counter(Game):
@@ -147,8 +146,17 @@ async def check_delivered_once_in_order(client: RelayClient, played: CounterMatc
 @pytest.mark.slow
 @pytest.mark.timeout(150)
 async def test_200_matches_through_a_faulty_network_deliver_every_move_once_in_order() -> None:
-    args = ("--hold", "1", "--grace", "15", "--seeks-per-minute", "1000000",
-            "--requests-per-second", "1000000", "--no-access-log")
+    args = (
+        "--hold",
+        "1",
+        "--grace",
+        "15",
+        "--seeks-per-minute",
+        "1000000",
+        "--requests-per-second",
+        "1000000",
+        "--no-access-log",
+    )
     started = time.monotonic()
     with RelayProcess(*args) as relay:
         async with FaultProxy(
@@ -193,11 +201,28 @@ async def test_lost_answer_to_a_move_post_is_retried_and_applied_once(relay: str
     assert [c[1] for c in played.second.calls if c[0] == "receive_move"] == ["a1", "a2!"]
 
 
+async def test_lost_answer_to_a_seek_is_retried_and_takes_one_seat(relay: str) -> None:
+    port = int(relay.rsplit(":", 1)[1])
+    async with FaultProxy(port, drop_first=b"/v1/seek ") as proxy:
+        first = Side(["a1!"])
+        second = Side([], answers={"a1!": State.GAME_ENDED})
+        played = await play_pair(proxy.url, first, second)
+    assert proxy.faults.drops == 1
+    assert [played.outcome(side).reason for side in (True, False)] == [Reason.AGREED] * 2
+    assert moves_in(await relay_log(relay, played.match)) == ["a1!", "ended:agreed"]
+
+
 async def test_relay_gone_for_good_ends_the_match_with_a_dialog_not_a_hang() -> None:
     brief = Timing(poll_wait=1, request_timeout=1.0, backoff_base=0.05, backoff_cap=0.2, give_up=2)
     with RelayProcess(
-        "--hold", "1", "--grace", "30", "--seeks-per-minute", "1000",
-        "--requests-per-second", "100000",
+        "--hold",
+        "1",
+        "--grace",
+        "30",
+        "--seeks-per-minute",
+        "1000",
+        "--requests-per-second",
+        "100000",
     ) as relay:
         dialogs: list[str] = []
         turns = asyncio.Event()
