@@ -25,7 +25,10 @@ CODES: dict[str, tuple[int, str]] = {
     "match/started": (409, "The match has started; a seek can be cancelled only while waiting."),
     "match/ending": (409, "The last move ended the game; only the partner's confirm is expected."),
     "match/finished": (409, "The match is over and accepts nothing more."),
-    "match/not_ending": (409, "No game-over move is waiting to be confirmed."),
+    "match/not_ending": (
+        409,
+        "No game-over move waits for a confirm, and no partner's move to dispute.",
+    ),
     # room/...: private rooms.
     "room/full": (409, "Two players already hold this room."),
     "room/version_mismatch": (409, "The player waiting in this room seeks another game version."),

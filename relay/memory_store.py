@@ -295,6 +295,14 @@ class MemoryStore:
         if status is Status.FINISHED:
             raise RelayError("match/finished")
         if kind == "confirm":
+            if (
+                status is Status.PLAYING
+                and not action.agree
+                and found.done[-1][:2] == (1 - seat, "move")
+            ):
+                # The seat to move disputes the partner's last move (its game says it ended
+                # the game, or broke the rules).
+                return self._finish(found, "disputed", seat, done, now)
             if status is not Status.ENDING:
                 raise RelayError("match/not_ending")
             if seat == found.ender:

@@ -271,6 +271,14 @@ end
 if AFTER ~= last then return {'e', 'turn/stale', last} end
 if status == 'finished' then return {'e', 'match/finished'} end
 if KIND == 'confirm' then
+  if status == 'playing' and not AGREE then
+    -- The seat to move disputes the partner's last move.
+    local theirs = int(1 - seat) .. ':move:'
+    local previous = redis.call('LINDEX', dkey(ID), -1)
+    if previous and string.sub(previous, 1, #theirs) == theirs then
+      return {'ok', finish(ID, 'disputed', seat, done)}
+    end
+  end
   if status ~= 'ending' then return {'e', 'match/not_ending'} end
   if seat == tonumber(f[5]) then return {'e', 'turn/not_yours', 'confirm'} end
   local reason = 'disputed'

@@ -458,11 +458,11 @@ class RelayHost(GameHost):
         elif answer == State.PLAYING_WAIT_MOVE:
             self._write = _Write("pass", event.seq)
         else:
-            # The game says it is over but the partner's move did not: the protocol can dispute
-            # only a game-ending move, so this side reports a dispute and leaves the match.
+            # The game says it is over but the partner's move did not (an illegal move, say):
+            # this side disputes that move, and the match ends disputed for both.
             self._local_dispute = True
-            self._resign_wanted = True
             self._set_state(State.GAME_ENDED)
+            self._write = _Write("confirm", event.seq, agree=False)
             self.show_dialog(endings.LOCAL_DISPUTE)
 
     def _give_turn(self) -> None:

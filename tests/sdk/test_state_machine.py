@@ -145,10 +145,11 @@ async def test_game_over_on_a_move_that_did_not_end_it_is_a_local_dispute(relay:
     ]
     mine = played.outcome(False)
     assert (mine.result, mine.reason, mine.by_me) == (Result.UNKNOWN, Reason.DISPUTED, True)
-    # The protocol cannot dispute a move that did not end the game: the partner sees a resignation.
-    assert played.first.calls[-1] == ("show_dialog", PARTNER_RESIGNED, ENDED)
-    assert played.outcome(True).reason is Reason.RESIGNED
-    assert moves_in(await relay_log(relay, played.match)) == ["a1", "ended:resigned"]
+    # This side disputes the partner's move on the relay: both see the match end disputed.
+    assert played.first.calls[-1] == ("show_dialog", PARTNER_DISPUTED, ENDED)
+    theirs = played.outcome(True)
+    assert (theirs.result, theirs.reason, theirs.by_me) == (Result.UNKNOWN, Reason.DISPUTED, False)
+    assert moves_in(await relay_log(relay, played.match)) == ["a1", "ended:disputed"]
 
 
 async def test_resign_ends_the_match_and_the_partner_is_told(relay: str) -> None:
