@@ -124,11 +124,11 @@ class Api:
         if count >= self.config.polls_per_seat:
             raise RelayError("limit/polls", retry_after=1.0)
         held[key] = count + 1
-        self.metrics.held_polls.inc()
+        self.metrics.held_polls += 1
         try:
             return await self.store.wait(match, after, hold)
         finally:
-            self.metrics.held_polls.dec()
+            self.metrics.held_polls -= 1
             left = held[key] - 1
             if left:
                 held[key] = left
@@ -163,7 +163,7 @@ class Api:
                 "request/invalid", f"The field 'end' must be true or false, not {end!r}."
             )
         seq = await self.store.act(match, token, Action("move", after, text, end), time.time())
-        self.metrics.moves.inc()
+        self.metrics.moves += 1
         if "wait" not in query:
             return 200, b'{"seq":%d}' % seq
         # The move post doubles as the next poll: one request per move instead of two.
@@ -181,7 +181,7 @@ class Api:
         token = require_bearer(authorization)
         after = int_field(json_body(content_type, raw), "after")
         seq = await self.store.act(match, token, Action("pass", after), time.time())
-        self.metrics.moves.inc()
+        self.metrics.moves += 1
         return 200, b'{"seq":%d}' % seq
 
     async def confirm(

@@ -1,39 +1,59 @@
-"""Prometheus metrics of one relay process."""
+"""Prometheus metrics of one relay process.
+
+The hot path only adds to plain integers; prometheus-client reads them when /metrics is
+scraped (a custom collector), so no lock is taken per move or poll."""
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from collections import Counter
+from collections.abc import Iterator
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 from relay.store import Status
 
 __all__ = ["RelayMetrics"]
 
 
-class RelayMetrics:
+class RelayMetrics(Collector):
     """The counters and gauges a relay process exports at /metrics."""
 
     def __init__(self) -> None:
+        self.moves = 0
+        """Moves and passes accepted by this process."""
+        self.held_polls = 0
+        """Polls held open by this process now."""
+        self.errors: Counter[str] = Counter()
+        """Error answers by this process, by code."""
+        self.matches: dict[Status, int] = {}
+        """Matches in the store by status, as of the last scrape."""
         self.registry = CollectorRegistry()
-        self.matches = Gauge(
-            "relay_matches", "Matches in the store, by status.", ["status"], registry=self.registry
+        self.registry.register(self)
+
+    def collect(self) -> Iterator[Metric]:
+        """Yields the metrics (prometheus-client calls this at each scrape)."""
+        matches = GaugeMetricFamily(
+            "relay_matches", "Matches in the store, by status.", labels=["status"]
         )
-        self.held_polls = Gauge(
-            "relay_held_polls", "Polls held open by this process.", registry=self.registry
+        for status, count in self.matches.items():
+            matches.add_metric([status.value], count)
+        yield matches
+        yield GaugeMetricFamily(
+            "relay_held_polls", "Polls held open by this process.", value=self.held_polls
         )
-        self.moves = Counter(
-            "relay_moves_relayed",
-            "Moves and passes accepted by this process.",
-            registry=self.registry,
+        yield CounterMetricFamily(
+            "relay_moves_relayed", "Moves and passes accepted by this process.", value=self.moves
         )
-        self.errors = Counter(
-            "relay_errors",
-            "Error answers by this process, by code.",
-            ["code"],
-            registry=self.registry,
+        errors = CounterMetricFamily(
+            "relay_errors", "Error answers by this process, by code.", labels=["code"]
         )
+        for code, count in sorted(self.errors.items()):
+            errors.add_metric([code], count)
+        yield errors
 
     def render(self, counts: dict[Status, int]) -> bytes:
         """Returns the metrics in Prometheus text format, with the store's counts."""
-        for status, count in counts.items():
-            self.matches.labels(status.value).set(count)
+        self.matches = counts
         return generate_latest(self.registry)

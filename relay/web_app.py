@@ -46,7 +46,7 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
     try:
         return await handler(request)
     except RelayError as error:
-        request.app[METRICS].errors.labels(error.code).inc()
+        request.app[METRICS].errors[error.code] += 1
         return error_response(error)
     except web.HTTPException as exc:
         code = _HTTP_CODES.get(exc.status)
@@ -55,13 +55,13 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         message = CODES[code][1]
         if exc.status == 413:
             message = f"The body is larger than {request.app[CONFIG].max_body} bytes."
-        request.app[METRICS].errors.labels(code).inc()
+        request.app[METRICS].errors[code] += 1
         return error_response(RelayError(code, message))
     except (asyncio.CancelledError, ConnectionResetError):
         raise
     except Exception:
         log.exception("unexpected error on %s %s", request.method, request.path)
-        request.app[METRICS].errors.labels("server/internal").inc()
+        request.app[METRICS].errors["server/internal"] += 1
         return error_response(RelayError("server/internal"))
 
 

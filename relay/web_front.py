@@ -414,7 +414,7 @@ class FrontProtocol(asyncio.Protocol):
             if not isinstance(error, RelayError):
                 log.error("unexpected error on %r", self.request_line, exc_info=error)
                 error = RelayError("server/internal")
-            self.api.metrics.errors.labels(error.code).inc()
+            self.api.metrics.errors[error.code] += 1
             if error.retry_after is not None:
                 extra = b"Retry-After: %s\r\n" % retry_after_header(error.retry_after).encode()
             reply = error_reply(error)
