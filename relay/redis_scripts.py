@@ -13,7 +13,8 @@ Keys, under a prefix P (default ``movewire:``), for a match with id I:
 - ``P waiting``   hash: game -> matches waiting for a player (the --max-waiting limit)
 - ``P counts``    hash: status -> matches (for /metrics)
 - ``P deadlines`` sorted set: id -> the time at which the reaper must look at the match
-- ``P wake``      pub/sub channel: the id of each match whose log or status changed
+- ``P wake``      pub/sub channel: 'id seq event' for each event appended, and the bare id
+                  of a match whose status changed otherwise
 
 Every script takes ARGV[1..4] = prefix, now, grace, keep. Scripts build the keys they touch
 from the prefix, so the store needs a standalone Redis (or a replicated primary), not Redis
@@ -68,11 +69,13 @@ local function reschedule(id)
   redis.call('ZADD', DEADLINES, string.format('%.17g', at), id)
 end
 
+-- The notification carries the new event ('id seq event'): a poll waiting for exactly that
+-- event can answer with it; any other waits re-read the log.
 local function append(id, event, done)
   local seq = redis.call('RPUSH', ekey(id), event)
   redis.call('RPUSH', dkey(id), done)
   redis.call('HSET', mkey(id), 'last', seq)
-  redis.call('PUBLISH', CHANNEL, id)
+  redis.call('PUBLISH', CHANNEL, id .. ' ' .. int(seq) .. ' ' .. event)
   return seq
 end
 

@@ -58,6 +58,9 @@ UNAVAILABLE = "The match store (Redis) cannot be reached; retry shortly."
 _DOWN = (RedisConnectionError, RedisTimeoutError, ReadOnlyError, OutOfMemoryError, OSError)
 """Redis failures that mean 'not now' (503) rather than a bug (500)."""
 
+_HEARD_LIMIT = 100_000
+"""Matches whose newest notified event is remembered (then the memory starts afresh)."""
+
 _RETRY_AFTER = 1.0
 """Seconds a client is told to wait before retrying while Redis is unavailable."""
 
@@ -85,6 +88,10 @@ class RedisStore:
         self._act = client.register_script(redis_scripts.ACT)
         self._reap = client.register_script(redis_scripts.REAP)
         self._waiters: dict[str, set[asyncio.Future[None]]] = {}
+        self._heard: dict[str, tuple[int, bytes]] = {}
+        """The newest event each notification told of, by match, while subscribed."""
+        self._subscribed = False
+        """Whether notifications are arriving (else every wait reads the log first)."""
         self._listener: asyncio.Task[None] | None = None
         self._closing = False
         self._down = False
@@ -167,17 +174,28 @@ class RedisStore:
         self._start_listener()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        # While subscribed, a match whose newest notified event is at most `after` needs no
+        # read first: the notification of any later event finds the waiter registered below.
+        heard = self._heard.get(match)
+        read = not (self._subscribed and heard is not None and heard[0] <= after)
         while True:
             waiter: asyncio.Future[None] = loop.create_future()
             self._waiters.setdefault(match, set()).add(waiter)
             try:
-                # Read after registering: an event appended before now is in this read, and
-                # the notification of any later one finds the waiter.
-                events = (await self.poll(match, None, after, 0.0))[1]
+                if read:
+                    # Read after registering: an event appended before now is in this read,
+                    # and the notification of any later one finds the waiter.
+                    events = (await self.poll(match, None, after, 0.0))[1]
+                    if events or self._closing:
+                        return events
+                read = True
                 left = deadline - loop.time()
-                if events or self._closing or left <= 0:
-                    return events
+                if left <= 0:
+                    return []
                 await asyncio.wait((waiter,), timeout=min(left, self.recheck))
+                heard = self._heard.get(match)
+                if waiter.done() and heard is not None and heard[0] == after + 1:
+                    return [heard[1]]  # exactly the next event: no read needed
             finally:
                 self._forget(match, waiter)
 
@@ -327,21 +345,36 @@ class RedisStore:
                 if pause > 0.1:
                     log.warning("Redis notifications are back")
                 pause = 0.1
+                self._heard.clear()
+                self._subscribed = True
                 # Anything published before the subscription took effect: re-read.
                 self._wake_everyone()
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is not None and message.get("type") == "message":
-                        self._wake(message["data"].decode())
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        self._notified(message["data"])
             except (RedisError, OSError) as exc:
                 if pause == 0.1:
                     log.warning("Redis notifications lost (%s); polls re-read the log", exc)
+                self._subscribed = False
                 self._wake_everyone()
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
             await asyncio.sleep(pause)
             pause = min(2.0, pause * 2)
+
+    def _notified(self, data: bytes) -> None:
+        """Handles one notification: 'id seq event', or a bare id."""
+        head, _, rest = data.partition(b" ")
+        match = head.decode()
+        if rest:
+            seq, _, event = rest.partition(b" ")
+            if len(self._heard) > _HEARD_LIMIT:
+                self._heard.clear()  # forgetting only costs a read
+            self._heard[match] = (int(seq), event)
+        else:
+            self._heard.pop(match, None)
+        self._wake(match)
 
     def _wake(self, match: str) -> None:
         for waiter in self._waiters.get(match, ()):

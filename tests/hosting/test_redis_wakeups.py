@@ -1,0 +1,83 @@
+"""How the Redis store wakes polls: from the notification when it carries exactly the next
+event, from the log otherwise, and never trusting what it did not hear."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import orjson
+import pytest
+
+from relay.redis_store import RedisStore
+from relay.store import Action, Event
+from tests.hosting.conftest import StoreMaker
+
+
+class CountingStore:
+    """Counts the log reads (poll calls) a store makes while a test watches."""
+
+    def __init__(self, store: RedisStore, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.reads = 0
+        read = store.poll
+
+        async def counted(
+            match: str, token: str | None, after: int, now: float
+        ) -> tuple[int | None, list[Event]]:
+            self.reads += 1
+            return await read(match, token, after, now)
+
+        monkeypatch.setattr(store, "poll", counted)
+
+
+async def test_wait_for_the_next_event_is_answered_from_its_notification(
+    make_store: StoreMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, other = make_store(), make_store()
+    a = await store.seek("heard", "1", None, time.time())
+    b = await store.seek("heard", "1", None, time.time())
+    first = orjson.loads((await store.poll(a.match, None, 0, time.time()))[1][0])["first"]
+    x, o = (a, b) if first == a.seat else (b, a)
+    async with asyncio.timeout(5):
+        waiting = asyncio.create_task(store.wait(a.match, 1, 10))
+        await asyncio.sleep(0.2)  # subscribed by now
+        await other.act(x.match, x.token, Action("move", 1, "e2\u00e9\U0001f600"), time.time())
+        assert [orjson.loads(e)["seq"] for e in await waiting] == [2]
+        counting = CountingStore(store, monkeypatch)
+        waiting = asyncio.create_task(store.wait(a.match, 2, 10))
+        await asyncio.sleep(0.1)
+        await other.act(o.match, o.token, Action("move", 2, 'say "hi"\n'), time.time())
+        heard = await waiting
+    assert counting.reads == 0
+    logged = (await other.poll(a.match, None, 2, time.time()))[1]
+    assert heard == logged  # byte for byte what the log holds
+
+
+async def test_events_from_before_the_store_listened_are_read(make_store: StoreMaker) -> None:
+    writer = make_store()
+    a = await writer.seek("before", "1", None, time.time())
+    await writer.seek("before", "1", None, time.time())
+    late = make_store()  # a process started after the match began
+    async with asyncio.timeout(5):
+        events = await late.wait(a.match, 0, 10)
+        assert orjson.loads(events[0])["type"] == "started"
+        # Subscribed now, and still nothing heard of this match: a wait reads first.
+        await asyncio.sleep(0.2)
+        assert len(await late.wait(a.match, 0, 10)) == 1
+
+
+async def test_two_quick_events_are_both_delivered(make_store: StoreMaker) -> None:
+    store, other = make_store(), make_store()
+    a = await store.seek("quick", "1", None, time.time())
+    b = await store.seek("quick", "1", None, time.time())
+    first = orjson.loads((await store.poll(a.match, None, 0, time.time()))[1][0])["first"]
+    x, o = (a, b) if first == a.seat else (b, a)
+    async with asyncio.timeout(5):
+        waiting = asyncio.create_task(store.wait(a.match, 1, 10))
+        await asyncio.sleep(0.2)
+        await other.act(x.match, x.token, Action("move", 1, "one"), time.time())
+        await other.act(o.match, o.token, Action("move", 2, "two"), time.time())
+        events = await waiting
+        if len(events) == 1:  # woken by the first; the second is there to read
+            events += await store.wait(a.match, 2, 10)
+    assert [orjson.loads(e)["move"] for e in events] == ["one", "two"]
