@@ -27,6 +27,8 @@ export class BoardGame extends Game {
     /** The last move played by either side, or null. */
     this.last = null;
     this.enabled = false;
+    /** The partner's move this game found illegal (and disputed), or null. */
+    this.illegal = null;
     this.view.update(this, { animate: null });
   }
 
@@ -42,9 +44,15 @@ export class BoardGame extends Game {
     this.view.update(this, { animate: null });
   }
 
-  /** Applies the partner's move; returns the next State. Throws on an illegal move. */
+  /** Applies the partner's move; returns the next State (GAME_ENDED disputes an illegal one). */
   receiveMove(text) {
-    this.#apply(text);
+    try {
+      this.#apply(text);
+    } catch (error) {
+      this.host.showDialog(`Your partner's move ${JSON.stringify(text)} is not legal: ${error.message}.`);
+      this.illegal = text;
+      return State.GAME_ENDED;
+    }
     if (this.board.outcome() !== null) return State.GAME_ENDED;
     return this.board.legalMoves().length > 0 ? State.PLAYING_TO_MOVE : State.PLAYING_WAIT_MOVE;
   }

@@ -574,11 +574,11 @@ export class RelayHost extends GameHost {
     } else if (answer === State.PLAYING_WAIT_MOVE) {
       this.#write = { kind: "pass", after: event.seq };
     } else {
-      // The game says it is over but the partner's move did not: the protocol can dispute
-      // only a game-ending move, so this side reports a dispute and leaves the match.
+      // The game says it is over but the partner's move did not (an illegal move, say):
+      // this side disputes that move, and the match ends disputed for both.
       this.#localDispute = true;
-      this.#resignWanted = true;
       this.#setState(State.GAME_ENDED);
+      this.#write = { kind: "confirm", after: event.seq, agree: false };
       this.showDialog(LOCAL_DISPUTE);
     }
   }

@@ -83,8 +83,13 @@ describe("BoardGame", () => {
     assert.equal(g.resultText, "You win!");
   });
 
-  test("an illegal move from the partner throws", () => {
-    const { g } = game(c4, false);
-    assert.throws(() => g.receiveMove("9"), c4.IllegalMoveError);
+  test("an illegal move from the partner ends the game, so that the host disputes it", () => {
+    const { host, g } = game(c4, false);
+    const dialogs = [];
+    host.showDialog = (text) => dialogs.push(text);
+    assert.equal(g.receiveMove("9"), State.GAME_ENDED);
+    assert.equal(g.illegal, "9");
+    assert.match(dialogs[0], /not legal/);
+    assert.equal(g.result(), null);
   });
 });

@@ -168,7 +168,9 @@ export class FakeRelay {
     }
     if (body.after !== last) return error(409, "turn/stale");
     if (action === "confirm") {
-      if (!match.ending) return error(409, "match/not_ending");
+      const lastMove = match.log.at(-1);
+      const disputable = lastMove?.type === "move" && lastMove.seat !== seat && !body.agree;
+      if (!match.ending && !disputable) return error(409, "match/not_ending");
       if (match.turn !== seat) return error(409, "turn/not_yours");
       match.status = "finished";
       this.append(match.id, { type: "ended", reason: body.agree ? "agreed" : "disputed", seat });

@@ -152,15 +152,19 @@ describe("RelayHost", () => {
     assert.deepEqual(b.game.calls, ["disable", "receive:22"]);
   });
 
-  test("game over on a move that did not end it is a local dispute: this side leaves", async () => {
+  test("game over on a move that did not end it disputes that move: disputed for both", async () => {
     const relay = new FakeRelay();
     const [a, b] = await pair(relay, { b: { answer: () => State.GAME_ENDED } });
     a.move("11");
     const [outA, outB] = await Promise.all([a.done, b.done]);
+    const confirm = relay.requests.find((r) => r.line.endsWith("/confirm"));
+    assert.deepEqual(confirm.body, { after: 2, agree: false });
     assert.deepEqual(b.record.dialogs, [endings.LOCAL_DISPUTE]);
     assert.equal(outB.reason, Reason.DISPUTED);
-    assert.equal(outA.reason, Reason.RESIGNED);
-    assert.deepEqual(a.record.dialogs, [endings.PARTNER_RESIGNED]);
+    assert.equal(outB.message, endings.LOCAL_DISPUTE);
+    assert.equal(outA.reason, Reason.DISPUTED);
+    assert.deepEqual(a.record.dialogs, [endings.PARTNER_DISPUTED]);
+    assert.equal(relay.count("POST /v1/matches/m1/resign"), 0);
   });
 
   test("a game with no legal move passes, and the partner is enabled without a move", async () => {

@@ -96,6 +96,17 @@ describe("the host against a real relay", { skip }, () => {
     assert.equal(lost.result, Result.LOST);
   });
 
+  test("a move the partner's game finds illegal ends the match disputed for both", async () => {
+    const [first, second] = await seated(x0);
+    await until(() => first.state === State.PLAYING_TO_MOVE, "the first turn", 5000);
+    first.move("99"); // not a cell: sent past the game, as a broken client would
+    const [sent, disputed] = await Promise.all([first.done, second.done]);
+    assert.equal(disputed.reason, Reason.DISPUTED);
+    assert.equal(disputed.by, second.ticket.seat);
+    assert.equal(sent.reason, Reason.DISPUTED);
+    assert.equal(second.game.illegal, "99");
+  });
+
   test("a move of any text reaches the partner byte-exact", async () => {
     const room = randomUUID();
     const text = 'ünïcode 🎲 "quoted"\n{"json": [1, 2]} <b>&amp;</b>';
