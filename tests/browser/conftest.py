@@ -85,8 +85,16 @@ def relay(request: pytest.FixtureRequest) -> Iterator[RelayProcess]:
     """Returns a fresh relay serving the pages, with a short hold (matches meet nobody else).
 
     Parametrize it indirectly with a path prefix to serve everything under it."""
-    args = ("--hold", "5", "--grace", "30", "--seeks-per-minute", "100000",
-            "--requests-per-second", "100000")
+    args = (
+        "--hold",
+        "5",
+        "--grace",
+        "30",
+        "--seeks-per-minute",
+        "100000",
+        "--requests-per-second",
+        "100000",
+    )
     prefix: str | None = getattr(request, "param", None)
     process = RelayProcess(*args) if prefix is None else PrefixedRelay(prefix, *args)
     with process:
