@@ -147,6 +147,8 @@ class Api:
         """POST /v1/matches/{match}/moves[?wait=S]: relays a move text, applied once."""
         self.admit(client)
         token = require_bearer(authorization)
+        # Checked before the move is applied: a refused request changes nothing.
+        wait = None if "wait" not in query else query_seconds(query["wait"], "wait")
         body = json_body(content_type, raw)
         after = int_field(body, "after")
         text = body.get("move")
@@ -164,10 +166,10 @@ class Api:
             )
         seq = await self.store.act(match, token, Action("move", after, text, end), time.time())
         self.metrics.moves += 1
-        if "wait" not in query:
+        if wait is None:
             return 200, b'{"seq":%d}' % seq
         # The move post doubles as the next poll: one request per move instead of two.
-        hold = min(self.config.hold, query_seconds(query["wait"], "wait"))
+        hold = min(self.config.hold, wait)
         if self.lifecycle.closing:
             hold = 0
         found = await self.store.wait(match, seq, hold)

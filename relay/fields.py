@@ -81,12 +81,20 @@ def name_field(
     return value
 
 
+MAX_WHOLE = 10**18 - 1
+"""The largest whole number a field or parameter takes (18 digits: far beyond any match)."""
+
+
 def int_field(body: dict[str, Any], key: str) -> int:
-    """Returns a required non-negative integer field."""
+    """Returns a required whole-number field, 0 to MAX_WHOLE; JSON has one number type, so
+    1.0 is the whole number 1, as JSON Schema's 'integer' says."""
     value = body.get(key)
-    if type(value) is not int or value < 0:
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    if type(value) is not int or not 0 <= value <= MAX_WHOLE:
         raise RelayError(
-            "request/invalid", f"The field {key!r} must be a whole number >= 0, not {value!r}."
+            "request/invalid",
+            f"The field {key!r} must be a whole number >= 0 (at most 18 digits), not {value!r}.",
         )
     return value
 

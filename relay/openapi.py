@@ -8,13 +8,25 @@ from typing import Any
 import orjson
 
 from relay.errors import CODES
+from relay.fields import MAX_WHOLE
 
 __all__ = ["document", "openapi"]
 
 _NAME = {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
+_NULL = {"type": "null"}
 _SEAT = {"type": "integer", "enum": [0, 1]}
-_AFTER = {"type": "integer", "minimum": 0}
-_SECONDS = {"type": "number", "minimum": 0}
+_AFTER = {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}
+_SECONDS = {
+    "type": "string",
+    "pattern": r"^[0-9]{1,9}(\.[0-9]{0,6})?$",
+    "description": "Seconds, in decimal digits with at most 6 after the point ('2', '0.5').",
+}
+_TOKEN = {
+    "type": "string",
+    "pattern": "^[A-Za-z0-9_-]{32,128}$",
+    "description": "The seeker's own seat token, drawn at random: a retried seek is answered "
+    "the same seat.",
+}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -172,8 +184,47 @@ def _write(
     return operation
 
 
+_OPERATION_IDS = {
+    ("/v1/seek", "post"): "seek",
+    ("/v1/matches/{match}", "get"): "matchInfo",
+    ("/v1/matches/{match}/events", "get"): "events",
+    ("/v1/matches/{match}/moves", "post"): "move",
+    ("/v1/matches/{match}/pass", "post"): "pass",
+    ("/v1/matches/{match}/confirm", "post"): "confirm",
+    ("/v1/matches/{match}/resign", "post"): "resign",
+    ("/v1/matches/{match}/cancel", "post"): "cancel",
+    ("/healthz", "get"): "healthz",
+    ("/metrics", "get"): "metrics",
+    ("/v1/openapi.json", "get"): "openapi",
+}
+
+
+def _seat_links() -> dict[str, Any]:
+    """Returns the links from a seek's ticket to what its seat can do next (OpenAPI links)."""
+    links: dict[str, Any] = {
+        "matchInfo": {"operationId": "matchInfo", "parameters": {"match": "$response.body#/match"}}
+    }
+    for operation in ("events", "move", "pass", "confirm", "resign", "cancel"):
+        links[operation] = {
+            "operationId": operation,
+            "parameters": {
+                "path.match": "$response.body#/match",
+                "header.Authorization": "Bearer {$response.body#/token}",
+            },
+        }
+    return links
+
+
 def document() -> dict[str, Any]:
     """Returns the OpenAPI 3.1 document of protocol v1."""
+    doc = _paths_and_components()
+    for (path, method), operation_id in _OPERATION_IDS.items():
+        doc["paths"][path][method]["operationId"] = operation_id
+    doc["paths"]["/v1/seek"]["post"]["responses"]["201"]["links"] = _seat_links()
+    return doc
+
+
+def _paths_and_components() -> dict[str, Any]:
     seq = _json(_ref("Seq"), "Accepted (or the same post accepted before): its event number.")
     after_only = {
         "type": "object",
@@ -201,8 +252,10 @@ def document() -> dict[str, Any]:
                             "required": ["game"],
                             "properties": {
                                 "game": _NAME,
-                                "version": {"anyOf": [_NAME, {"const": ""}]},
-                                "room": _NAME,
+                                # null, like a missing field, means none.
+                                "version": {"anyOf": [_NAME, {"const": ""}, _NULL]},
+                                "room": {"anyOf": [_NAME, _NULL]},
+                                "token": {"anyOf": [_TOKEN, _NULL]},
                             },
                         }
                     ),

@@ -1,0 +1,1 @@
+"""Reliability and security: schema fuzzing, hostile input, floods and soak, on real relays."""

@@ -1,0 +1,238 @@
+"""Schema fuzzing: schemathesis, driven by the relay's own OpenAPI document as a real relay
+process serves it, finds no server error and no answer the document does not describe.
+
+Each operation is fuzzed with valid and invalid requests (random tokens and match ids), then
+with a real seat's match and token, and a stateful run follows the document's links from a
+seek's ticket to what its seat can do. Both stores; bounded by example counts."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+import requests
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
+from hypothesis.stateful import run_state_machine_as_test
+from jsonschema import Draft202012Validator
+from pytest_aiohttp import AiohttpClient
+from schemathesis import GenerationMode
+from schemathesis.specs.openapi.schemas import OpenApiSchema
+
+from relay import Config, RelayError, create_app
+from relay.api import TOKEN
+from relay.fields import MAX_WHOLE, NAME, query_seconds
+from relay.openapi import document
+from tests.reliability.conftest import LAX, assert_log_clean
+from tests.support.components import in_ci
+from tests.support.relay_process import RelayProcess
+
+OPERATIONS = sorted(
+    f"{method.upper()} {path}"
+    for path, methods in document()["paths"].items()
+    for method in methods
+)
+SEAT_OPERATIONS = [label for label in OPERATIONS if "{match}/" in label]
+
+ACCEPTED = ["2XX", "401", "403", "404", "409", "410", "413", "429"]
+"""Answers to a request the document calls valid that are not a fault: a random token or
+match id (401, 403, 404), the state of the match (409, 410), a configured limit (413, 429)."""
+
+FUZZ = settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    derandomize=in_ci(),
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+"""Bounded: examples per operation and mode; no shrinking (the failure prints a curl line)."""
+
+
+class Fuzzed:
+    """A relay process and its OpenAPI document as schemathesis loaded it from the relay."""
+
+    def __init__(self, relay: RelayProcess) -> None:
+        self.relay = relay
+        config = schemathesis.Config.from_dict(
+            {"checks": {"positive_data_acceptance": {"expected-statuses": ACCEPTED}}}
+        )
+        self.schema: OpenApiSchema = schemathesis.openapi.from_url(
+            relay.url + "/v1/openapi.json", config=config, timeout=10
+        )
+
+    def operation(self, label: str) -> Any:
+        """Returns the API operation of a label such as 'POST /v1/seek'."""
+        method, path = label.split(" ", 1)
+        return self.schema[path][method]
+
+    def seat(self, game: str) -> dict[str, Any]:
+        """Returns the ticket of a seat in a started match (the seat that moves first)."""
+        tickets = []
+        for _ in range(2):
+            answer = requests.post(self.relay.url + "/v1/seek", json={"game": game}, timeout=10)
+            assert answer.status_code == 201, answer.text
+            tickets.append(answer.json())
+        events = requests.get(
+            f"{self.relay.url}/v1/matches/{tickets[0]['match']}/events?after=0", timeout=10
+        ).json()["events"]
+        ticket: dict[str, Any] = tickets[events[0]["first"]]
+        return ticket
+
+
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def fuzzed(request: pytest.FixtureRequest) -> Iterator[Fuzzed]:
+    """Returns a relay process on each store, its document loaded; its log is checked after."""
+    store = "memory" if request.param == "memory" else request.getfixturevalue("redis_url")
+    args = ("--store", store, "--hold", "0.05", "--grace", "30", "--max-waiting", "100000")
+    with RelayProcess(*args, *LAX) as relay:
+        yield Fuzzed(relay)
+    assert_log_clean(relay)
+
+
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+@pytest.mark.parametrize("label", OPERATIONS)
+def test_operation_answers_as_documented(fuzzed: Fuzzed, label: str, mode: GenerationMode) -> None:
+    operation = fuzzed.operation(label)
+
+    @FUZZ
+    @given(case=operation.as_strategy(generation_mode=mode))
+    def fuzz(case: Any) -> None:
+        case.call_and_validate(base_url=fuzzed.relay.url, timeout=10)
+
+    try:
+        fuzz()
+    except Unsatisfiable:
+        # Nothing to make invalid: no parameters or body (GET /healthz), or only a free string.
+        assert mode is GenerationMode.NEGATIVE
+
+
+@pytest.mark.parametrize("label", SEAT_OPERATIONS)
+def test_seat_operation_with_a_real_seat_answers_as_documented(fuzzed: Fuzzed, label: str) -> None:
+    ticket = fuzzed.seat("fuzz-" + label.rsplit("/", 1)[1])
+    operation = fuzzed.operation(label)
+    strategy = operation.as_strategy(
+        path_parameters={"match": ticket["match"]},
+        headers={"Authorization": f"Bearer {ticket['token']}"},
+    )
+
+    @FUZZ
+    @given(case=strategy)
+    def fuzz(case: Any) -> None:
+        case.call_and_validate(base_url=fuzzed.relay.url, timeout=10)
+
+    fuzz()
+    info = requests.get(f"{fuzzed.relay.url}/v1/matches/{ticket['match']}", timeout=10)
+    assert info.status_code in (200, 410), info.text
+    log = requests.get(
+        f"{fuzzed.relay.url}/v1/matches/{ticket['match']}/events?after=0&wait=0", timeout=10
+    )
+    if info.status_code == 200:
+        events = orjson.loads(log.content)["events"]
+        assert [event["seq"] for event in events] == list(range(1, info.json()["last"] + 1))
+
+
+def test_stateful_run_follows_the_documented_links(fuzzed: Fuzzed) -> None:
+    seen: dict[tuple[str, int], int] = {}
+    base = fuzzed.schema.as_state_machine()
+    url = fuzzed.relay.url
+
+    class Machine(base):  # type: ignore[valid-type,misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.run_id = secrets.token_hex(4)
+
+        def before_call(self, case: Any) -> None:
+            # Each run plays in games and with tokens of its own: the relay keeps its matches
+            # between runs, and the same seek must meet the same answer whenever hypothesis
+            # replays it (a room full from an earlier run would make the run flaky).
+            super().before_call(case)
+            if case.operation.label == "POST /v1/seek" and isinstance(case.body, dict):
+                game, token = case.body.get("game"), case.body.get("token")
+                if isinstance(game, str) and NAME.fullmatch(game):
+                    case.body["game"] = (self.run_id + game)[:64]
+                if isinstance(token, str) and TOKEN.fullmatch(token):
+                    case.body["token"] = hashlib.sha256((self.run_id + token).encode()).hexdigest()
+
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"base_url": url, "timeout": 10}
+
+        def after_call(self, response: Any, case: Any) -> None:
+            super().after_call(response, case)
+            key = (case.operation.label, response.status_code)
+            seen[key] = seen.get(key, 0) + 1
+
+    stateful = settings(FUZZ, max_examples=40, stateful_step_count=10)
+    run_state_machine_as_test(Machine, settings=stateful)  # type: ignore[no-untyped-call]
+    # The links were followed: seats acted with their own tokens, not only random ones.
+    assert seen.get(("POST /v1/seek", 201), 0) > 10
+    followed = {label for (label, status) in seen if status in (200, 409)}
+    assert len(followed & set(SEAT_OPERATIONS)) >= 3, seen
+
+
+# -- what the fuzzing found: the document and the relay now agree -----------------------------
+
+
+async def test_whole_number_written_with_a_point_is_a_whole_number(
+    aiohttp_client: AiohttpClient,
+) -> None:
+    # JSON has one number type, and the document's 'integer' admits 1.0; so does the relay.
+    client = await aiohttp_client(create_app(Config(hold=0.1)))
+    seats = [await (await client.post("/v1/seek", json={"game": "g"})).json() for _ in range(2)]
+    events = await (await client.get(f"/v1/matches/{seats[0]['match']}/events?after=0")).json()
+    mover = seats[events["events"][0]["first"]]
+    url = f"/v1/matches/{mover['match']}/moves"
+    headers = {"Authorization": f"Bearer {mover['token']}"}
+    for after in (1.5, 1e19, -1.0, float(MAX_WHOLE + 1)):
+        answer = await client.post(url, json={"after": after, "move": "m"}, headers=headers)
+        assert answer.status == 400, after
+    answer = await client.post(url, json={"after": 1.0, "move": "m"}, headers=headers)
+    assert (answer.status, await answer.json()) == (200, {"seq": 2})
+
+
+@pytest.mark.parametrize(
+    "wait", ["0", "2", "0.5", "1.", "123456789.123456", "1e3", ".5", "-1", "1234567890", "inf"]
+)
+def test_documented_wait_is_what_the_relay_accepts(wait: str) -> None:
+    pattern = document()["paths"]["/v1/matches/{match}/events"]["get"]["parameters"][2]
+    documented = re.fullmatch(pattern["schema"]["pattern"].strip("^$"), wait) is not None
+    try:
+        query_seconds(wait, "wait")
+    except RelayError:
+        accepted = False
+    else:
+        accepted = True
+    assert documented == accepted
+
+
+@pytest.mark.parametrize("field", ["version", "room", "token"])
+async def test_optional_seek_field_sent_as_null_is_absent(
+    aiohttp_client: AiohttpClient, field: str
+) -> None:
+    client = await aiohttp_client(create_app(Config(hold=0.1)))
+    body = {"game": "nulls", field: None}
+    seek = document()["paths"]["/v1/seek"]["post"]["requestBody"]["content"]
+    Draft202012Validator(seek["application/json"]["schema"]).validate(body)
+    answer = await client.post("/v1/seek", json=body)
+    assert answer.status == 201, await answer.text()
+
+
+async def test_move_with_a_bad_wait_is_refused_unapplied(aiohttp_client: AiohttpClient) -> None:
+    client = await aiohttp_client(create_app(Config(hold=0.1)))
+    seats = [await (await client.post("/v1/seek", json={"game": "g"})).json() for _ in range(2)]
+    events = await (await client.get(f"/v1/matches/{seats[0]['match']}/events?after=0")).json()
+    mover = seats[events["events"][0]["first"]]
+    url = f"/v1/matches/{mover['match']}/moves"
+    headers = {"Authorization": f"Bearer {mover['token']}"}
+    answer = await client.post(url + "?wait=soon", json={"after": 1, "move": "m"}, headers=headers)
+    assert answer.status == 400
+    info = await (await client.get(f"/v1/matches/{mover['match']}")).json()
+    assert info["last"] == 1
+    answer = await client.post(url + "?wait=0", json={"after": 1, "move": "m"}, headers=headers)
+    assert (answer.status, await answer.json()) == (200, {"seq": 2, "events": []})
