@@ -1,0 +1,8 @@
+"""`python -m examples.connect4 --relay URL [--room NAME] [--bot [LEVEL]]`: play Connect Four."""
+
+from __future__ import annotations
+
+from examples.connect4.terminal import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,115 @@
+"""The command line of a text client: `python -m examples.<game> --relay URL [--room NAME] [--bot]`.
+
+Exit codes: 0 when the match is over, whatever the result (resigning included), or the seek
+was withdrawn before an opponent came; 1 when the relay could not be reached or refused, or a
+bot failed; 2 for a bad command line; 130 when a second Ctrl-C quits without waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from examples.xand0.client import BotSession, TextGame
+from examples.xand0.console import Keyboard, Screen, wants_color
+from examples.xand0.person import PersonSession
+from sdk import Outcome, Reason
+
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_QUIT", "main", "parse_args"]
+
+EXIT_OK = 0
+"""The match is over (won, lost, drawn, resigned, left), or the seek was withdrawn."""
+EXIT_FAILED = 1
+"""The relay could not be reached or refused a request, or the bot failed."""
+EXIT_QUIT = 130
+"""A second Ctrl-C: quit at once, without waiting for the relay to record the resignation."""
+
+DEFAULT_RELAY = "http://localhost:8080"
+INTERRUPTED = "Interrupted"
+QUIT = "Quit without waiting for the relay."
+BAD_LEVEL = "--bot LEVEL must be {lo} to {hi}, not {level}"
+
+
+def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Returns the parsed command line (exits 2 with a message if it is wrong)."""
+    lo, hi = spec.levels
+    parser = argparse.ArgumentParser(
+        prog=f"python -m examples.{spec.key}",
+        description=f"Play {spec.title} through a movewire relay, in the terminal or as a bot.",
+    )
+    parser.add_argument(
+        "--relay", metavar="URL", default=DEFAULT_RELAY, help=f"default {DEFAULT_RELAY}"
+    )
+    parser.add_argument("--room", metavar="NAME", help="a private room: play whoever names it")
+    parser.add_argument(
+        "--bot",
+        metavar="LEVEL",
+        nargs="?",
+        type=int,
+        const=hi,
+        help=f"play as a computer opponent, level {lo} to {hi} (default {hi}, the strongest)",
+    )
+    args = parser.parse_args(argv)
+    if args.bot is not None and not lo <= args.bot <= hi:
+        parser.error(BAD_LEVEL.format(lo=lo, hi=hi, level=args.bot))
+    return args
+
+
+def main(spec: TextGame[Any], argv: Sequence[str] | None = None) -> int:
+    """Runs the client as the command line says and returns its exit code."""
+    args = parse_args(spec, argv)
+    try:
+        return asyncio.run(_run(spec, args))
+    except KeyboardInterrupt:  # before the client could take over Ctrl-C
+        return EXIT_QUIT
+
+
+async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
+    session: PersonSession[Any] | BotSession[Any]
+    screen = Screen(sys.stdout, color=wants_color(sys.stdout, os.environ), live=_is_tty())
+    if args.bot is not None:
+        session = BotSession(spec, args.bot)
+    else:
+        session = PersonSession(spec, screen, Keyboard())
+        where = f"{spec.title} through {args.relay}" + (f", room {args.room}" if args.room else "")
+        screen.bold(where)
+    playing = asyncio.create_task(session.play(args.relay, args.room))
+    interrupts = 0
+
+    def interrupt() -> None:
+        nonlocal interrupts
+        interrupts += 1
+        if interrupts == 1:
+            session.leave(INTERRUPTED)
+        else:
+            playing.cancel()
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on this platform
+            loop.add_signal_handler(sig, interrupt)
+    try:
+        outcome = await playing
+    except asyncio.CancelledError:
+        screen.line(QUIT)
+        return EXIT_QUIT
+    return _exit_code(outcome, isinstance(session, BotSession) and session.failed)
+
+
+def _exit_code(outcome: Outcome, failed: bool) -> int:
+    if failed or outcome.reason in (Reason.CONNECTION_LOST, Reason.ERROR):
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _is_tty() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except ValueError:
+        return False

@@ -1,0 +1,171 @@
+"""A person plays one match at a terminal: the board, what is happening, prompts, the end."""
+
+from __future__ import annotations
+
+import asyncio
+
+from examples.xand0.client import G, Session, TextGame
+from examples.xand0.console import Keyboard, Screen
+from sdk import NotYourTurnError, Outcome, Reason, Result, State, Ticket, Timing
+
+__all__ = ["PersonSession", "headline"]
+
+CONNECTING = "Connecting to the relay..."
+WAITING = "Waiting for an opponent..."
+THINKING = "Opponent is thinking..."
+PAIRED = "Paired: you play {mark}, {order}."
+HOW_TO_MOVE = "Type your move as {how}, then Enter; Ctrl-C resigns."
+OPPONENT_PLAYED = "Your opponent played {move}."
+PROMPT = "Your move ({mark}): "
+EMPTY_LINE = "Type your move: {how}."
+BAD_MOVE = "{error}. Try again."
+LEAVING = "{why}: leaving the queue."
+RESIGNING = "{why}: resigning."
+END_OF_INPUT = "End of input"
+
+YOU_WIN = "You win!"
+YOU_LOSE = "You lose."
+DRAW = "Draw."
+OPPONENT_RESIGNED = "Your opponent resigned: you win!"
+OPPONENT_LEFT = "Your opponent left the match: you win!"
+YOU_RESIGNED = "You resigned: your opponent wins."
+NO_OPPONENT = "You left before an opponent came."
+_VERDICTS = {Result.WON: YOU_WIN, Result.LOST: YOU_LOSE, Result.DRAWN: DRAW}
+
+
+def headline(outcome: Outcome) -> str:
+    """Returns what a person is told when the match is over: you win, you lose, draw..."""
+    reason, verdict = outcome.reason, _VERDICTS.get(outcome.result)
+    if reason is Reason.RESIGNED:
+        return YOU_RESIGNED if outcome.by_me else OPPONENT_RESIGNED
+    if reason is Reason.ABANDONED and not outcome.by_me:
+        return OPPONENT_LEFT
+    if reason is Reason.CANCELLED and not outcome.message:
+        return NO_OPPONENT
+    if reason is Reason.AGREED and verdict is not None:
+        return verdict
+    if outcome.message:
+        return f"{outcome.message} {verdict}" if verdict else outcome.message
+    return f"The match ended: {reason}."
+
+
+class PersonSession(Session[G]):
+    """A person plays one match at a terminal: the board, what is happening, their moves."""
+
+    def __init__(self, spec: TextGame[G], screen: Screen, keyboard: Keyboard) -> None:
+        super().__init__(spec, spec.person)
+        self.screen = screen
+        """Where the client writes."""
+        self.keyboard = keyboard
+        """Where the person's lines come from."""
+        self._asking: asyncio.Task[None] | None = None
+        self._seen = -1  # moves on the board last drawn
+        self._mine = -1  # moves on the board after this side's last move
+        self._greeted = False
+
+    async def play(self, relay: str, room: str | None, timing: Timing | None = None) -> Outcome:
+        """Seeks an opponent, plays the match to its end, tells how it ended; returns that."""
+        host = self._new_host(
+            relay,
+            room,
+            timing,
+            dialog=self._dialog,
+            on_state=self._on_state,
+            on_ticket=self._on_ticket,
+        )
+        self.keyboard.start()
+        helpers = [asyncio.create_task(self._tick()), asyncio.create_task(self._end_of_input())]
+        try:
+            outcome = await self._play(host)
+        finally:
+            for task in [*helpers, self._asking]:
+                if task is not None:
+                    task.cancel()
+        self._finish(outcome)
+        return outcome
+
+    def _leaving(self, why: str, listening: bool) -> None:
+        self.screen.line((LEAVING if listening else RESIGNING).format(why=why))
+
+    def _on_state(self, state: State) -> None:
+        if state is not State.PLAYING_TO_MOVE and self._asking is not asyncio.current_task():
+            if self._asking is not None:
+                self._asking.cancel()
+            self._asking = None
+        if state is State.LISTENING:
+            self.screen.status(CONNECTING)
+        elif state is State.PLAYING_TO_MOVE:
+            self._show_board()
+            self._asking = asyncio.get_running_loop().create_task(self._ask())
+        elif state is State.PLAYING_WAIT_MOVE:
+            self._show_board()
+            self.screen.status(THINKING)
+
+    def _on_ticket(self, ticket: Ticket) -> None:
+        self.screen.status(WAITING)
+
+    def _show(self, text: str) -> None:
+        self.screen.line(text)
+
+    def _show_board(self) -> None:
+        game = self.game
+        assert game is not None
+        if not self._greeted:
+            self._greeted = True
+            order = "moving first" if game.first_move else "your opponent moves first"
+            self.screen.line(PAIRED.format(mark=game.mark, order=order))
+            self.screen.line(HOW_TO_MOVE.format(how=self.spec.how_to_move))
+        if game.ply > self._seen:
+            self._draw(game)
+
+    def _draw(self, game: G) -> None:
+        if game.ply != self._mine and game.last_move is not None:
+            self.screen.line(OPPONENT_PLAYED.format(move=game.last_move))
+        self.screen.line()
+        self.screen.line(self.spec.draw(game, self.screen.color))
+        self._seen = game.ply
+
+    def _my_turn(self) -> bool:
+        return self.host is not None and self.host.state is State.PLAYING_TO_MOVE
+
+    async def _ask(self) -> None:
+        game, how = self.game, self.spec.how_to_move
+        assert game is not None
+        while True:
+            self.screen.prompt(PROMPT.format(mark=game.mark))
+            typed_ahead = self.keyboard.pending > 0
+            line = await self.keyboard.line()
+            if line is None:
+                self.leave(END_OF_INPUT)
+                return
+            self.screen.typed(line, echoed=self.keyboard.is_tty and not typed_ahead)
+            if not line.strip():
+                self.screen.line(EMPTY_LINE.format(how=how))
+                continue
+            try:
+                game.play(line.strip())
+            except NotYourTurnError:
+                return  # the match ended meanwhile
+            except ValueError as error:
+                text = str(error)
+                self.screen.line(BAD_MOVE.format(error=text[:1].upper() + text[1:]))
+                continue
+            self._mine = game.ply
+            return
+
+    async def _tick(self) -> None:
+        while self.screen.live:
+            await asyncio.sleep(0.2)
+            self.screen.tick()
+
+    async def _end_of_input(self) -> None:
+        # Ctrl-D while waiting leaves at once; lines typed ahead (a pipe) are played first.
+        await self.keyboard.ended.wait()
+        if self.keyboard.pending == 0 and not self._my_turn():
+            self.leave(END_OF_INPUT)
+
+    def _finish(self, outcome: Outcome) -> None:
+        game = self.game
+        if game is not None and game.ply > max(self._seen, 0):
+            self._draw(game)
+        self.screen.bold(headline(outcome))

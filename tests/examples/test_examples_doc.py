@@ -1,0 +1,27 @@
+"""docs/examples.md shows the code as it is and the options as they are."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from examples.xand0.cli import parse_args
+from examples.xand0.terminal import XAND0
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "examples.md").read_text()
+
+
+def test_every_excerpt_is_verbatim_from_its_file() -> None:
+    excerpts = re.findall(r"<!-- excerpt: (\S+) -->\n```python\n(.*?)```", DOC, re.S)
+    assert len(excerpts) >= 4
+    for path, code in excerpts:
+        assert code in (ROOT / path).read_text(), f"docs/examples.md is out of date with {path}"
+
+
+def test_the_commands_shown_parse() -> None:
+    commands = re.findall(r"python3 -m examples\.(\w+) (--relay \S+(?: --\w+(?: \w+)?)*)", DOC)
+    assert len(commands) >= 4
+    for game, arguments in commands:
+        assert game in ("xand0", "connect4")
+        parse_args(XAND0, arguments.split())
