@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from examples.connect4 import bot
 from examples.connect4.game import GAME_KEY, VERSION, Connect4Bot, Connect4Game
 from examples.connect4.rules import render
-from examples.xand0.cli import main as run
-from examples.xand0.client import TextGame
+from examples.text.cli import main as run
+from examples.text.client import TextGame
 
 __all__ = ["CONNECT4", "main"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from examples.text.cli import main as run
+from examples.text.client import TextGame
 from examples.xand0 import bot
-from examples.xand0.cli import main as run
-from examples.xand0.client import TextGame
 from examples.xand0.game import GAME_KEY, VERSION, Xand0Bot, Xand0Game
 from examples.xand0.rules import render
 

@@ -11,9 +11,9 @@ import pytest
 
 from examples.connect4 import bot as connect4_bot
 from examples.connect4.terminal import CONNECT4
+from examples.text.cli import parse_args
+from examples.text.client import BotSession
 from examples.xand0 import bot as xand0_bot
-from examples.xand0.cli import parse_args
-from examples.xand0.client import BotSession
 from examples.xand0.game import Xand0Bot
 from examples.xand0.terminal import XAND0
 from sdk import Reason, RelayHost, Result

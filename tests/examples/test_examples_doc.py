@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from examples.xand0.cli import parse_args
+from examples.text.cli import parse_args
 from examples.xand0.terminal import XAND0
 
 ROOT = Path(__file__).resolve().parents[2]

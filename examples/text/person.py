@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from examples.xand0.client import G, Session, TextGame
-from examples.xand0.console import Keyboard, Screen
+from examples.text.client import G, Session, TextGame
+from examples.text.console import Keyboard, Screen
 from sdk import NotYourTurnError, Outcome, Reason, Result, State, Ticket, Timing
 
 __all__ = ["PersonSession", "headline"]

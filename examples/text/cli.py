@@ -16,9 +16,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from examples.xand0.client import BotSession, TextGame
-from examples.xand0.console import Keyboard, Screen, wants_color
-from examples.xand0.person import PersonSession
+from examples.text.client import BotSession, TextGame
+from examples.text.console import Keyboard, Screen, wants_color
+from examples.text.person import PersonSession
 from sdk import Outcome, Reason
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_QUIT", "main", "parse_args"]
