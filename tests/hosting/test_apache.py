@@ -24,8 +24,16 @@ def apache_stack(seeks_per_minute: int) -> Iterator[tuple[Apache, Workers]]:
     pages = make_pages()
     binary = require_binary("apache2", "apache2")
     apache2ctl = require_binary("apache2ctl", "apache2")
-    options = ("--hold", "5", "--grace", "30", "--seeks-per-minute", str(seeks_per_minute),
-               "--requests-per-second", "100000")
+    options = (
+        "--hold",
+        "5",
+        "--grace",
+        "30",
+        "--seeks-per-minute",
+        str(seeks_per_minute),
+        "--requests-per-second",
+        "100000",
+    )
     try:
         with (
             RedisServer(redis_binary()) as redis_server,

@@ -21,8 +21,14 @@ from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary
 
 RELAY_OPTIONS = (
-    "--hold", "5", "--grace", "30", "--seeks-per-minute", "100000",
-    "--requests-per-second", "100000",
+    "--hold",
+    "5",
+    "--grace",
+    "30",
+    "--seeks-per-minute",
+    "100000",
+    "--requests-per-second",
+    "100000",
 )
 """Short holds for quick tests; a grace long enough that faults never look like abandonment."""
 
