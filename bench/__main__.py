@@ -38,7 +38,10 @@ def machine() -> str:
 
 def lineup(redis: tuple[str, int] | None) -> list[tuple[str, Starter]]:
     """Returns the targets to compare, as (mode, starter) pairs; Redis's CPU counts too."""
+    aiohttp_only = "relay, memory, 1 process, aiohttp only (--no-front)"
     found: list[tuple[str, Starter]] = [
+        ("plain", lambda: targets.relay(aiohttp_only, flags=("--no-front",))),
+        ("fast", lambda: targets.relay(aiohttp_only, flags=("--no-front",))),
         ("plain", lambda: targets.relay("relay, memory, 1 process")),
         ("fast", lambda: targets.relay("relay, memory, 1 process")),
     ]
@@ -134,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {rows[-1]}", file=sys.stderr)
                 if target.kind == "ceiling" or (mode == "plain" and target.kind == "relay"):
                     continue
-                if target.kind == "relay" and "Redis" in target.name:
+                if target.kind == "relay" and ("Redis" in target.name or "only" in target.name):
                     continue
                 paced: Result = measure(target, mode, a.matches, 50, a.workers, a.paced_think)
                 rows.append({**paced.row(), "mode": f"{mode}, paced {a.paced_think * 1000:g} ms"})

@@ -116,9 +116,13 @@ def _processes(commands: list[list[str]], urls: list[str]) -> Iterator[list[int]
 
 @contextlib.contextmanager
 def relay(
-    name: str, workers: int = 1, store: str = "memory", extra_pids: list[int] | None = None
+    name: str,
+    workers: int = 1,
+    store: str = "memory",
+    extra_pids: list[int] | None = None,
+    flags: tuple[str, ...] = (),
 ) -> Iterator[Target]:
-    """Runs `workers` relay processes on one store; yields them as a target."""
+    """Runs `workers` relay processes on one store (with extra flags); yields them as a target."""
     ports = [free_port() for _ in range(workers)]
     commands = [
         [
@@ -146,6 +150,7 @@ def relay(
             "8",
             "--max-waiting",
             "1000000",
+            *flags,
         ]
         for port in ports
     ]

@@ -8,7 +8,7 @@ import logging
 import resource
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from aiohttp import web
 
@@ -79,6 +79,11 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     p.add_argument(
         "--no-pages", action="store_true", help="serve no web pages at / (when nginx serves them)"
     )
+    p.add_argument(
+        "--no-front",
+        action="store_true",
+        help="let aiohttp answer every request (slower: for comparison, or as a fallback)",
+    )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.add_argument(
         "--requests-per-second",
@@ -134,6 +139,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             polls_per_seat=a.polls_per_seat,
             store_url=a.store,
             pages=not a.no_pages,
+            front=not a.no_front,
             access_log=not a.no_access_log,
             log_level=a.log_level,
             prefix=a.prefix.rstrip("/"),
@@ -212,12 +218,16 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
     front = Front(api, config)
     front.handoff = runner.server
     loop = asyncio.get_running_loop()
+    protocol: Callable[[], asyncio.BaseProtocol] = front.protocol
+    if not config.front:
+        assert runner.server is not None
+        protocol = runner.server  # aiohttp answers everything itself
     server: asyncio.AbstractServer
     if unix:
-        server = await loop.create_unix_server(front.protocol, unix, backlog=BACKLOG)
+        server = await loop.create_unix_server(protocol, unix, backlog=BACKLOG)
     else:
         server = await loop.create_server(
-            front.protocol, config.host, config.port, backlog=BACKLOG, reuse_address=True
+            protocol, config.host, config.port, backlog=BACKLOG, reuse_address=True
         )
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

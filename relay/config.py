@@ -35,6 +35,8 @@ class Config:
     """Polls one seat may hold open at once (per relay process)."""
     store_url: str = "memory"
     """Where matches live: 'memory' (embedded) or a Redis URL."""
+    front: bool = True
+    """Whether the lean front answers the protocol's requests (else aiohttp answers all)."""
     pages: bool = True
     """Whether to serve the web pages and the JavaScript host at / (off behind nginx)."""
     access_log: bool = True

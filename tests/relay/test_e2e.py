@@ -247,6 +247,25 @@ async def test_silent_seat_abandons_and_silent_seeker_is_dropped() -> None:
             assert fresh.match != ghost.match and fresh.seat == 0
 
 
+async def test_relay_without_the_front_answers_the_same() -> None:
+    with RelayProcess("--hold", "2", "--grace", "30", "--no-front") as relay:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
+            wire = Wire(session, relay.url)
+            x, o = await wire.pair("e2e-no-front")
+            posted = asyncio.create_task(
+                wire.call(
+                    "POST", f"/v1/matches/{x.match}/moves?wait=2", {"after": 1, "move": "a"}, x.auth
+                )
+            )
+            assert (await wire.events(o.match, 1, o))[0]["move"] == "a"
+            assert await wire.post(o, "moves", {"after": 2, "move": "b"}) == (200, {"seq": 3})
+            async with asyncio.timeout(5):
+                assert (await posted)[1]["events"][0]["move"] == "b"
+            status, body = await wire.post(o, "moves", {"after": 3, "move": "c"})
+            assert (status, body["error"]["code"]) == (409, "turn/not_yours")
+        assert relay.stop() == 0
+
+
 async def test_sigterm_answers_held_polls_before_exiting() -> None:
     relay = RelayProcess("--hold", "20", "--grace", "40").start()
     try:
