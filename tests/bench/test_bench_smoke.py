@@ -1,0 +1,49 @@
+"""A tiny run of `python -m bench`: every target plays, and the figures come out whole.
+
+It checks the harness, not the relay's speed: no timing is asserted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.targets import NCHAN_MODULE
+from tests.support.components import require_binary
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path) -> None:
+    require_binary("nginx", "nginx-light")
+    require_binary(NCHAN_MODULE, "libnginx-mod-nchan")
+    require_binary("redis-server", "redis-server")
+    out = tmp_path / "bench.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "bench", "--matches", "4", "--moves", "10",
+         "--idle-polls", "200", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(out.read_text())
+    runs = {(run["target"], run["mode"]) for run in report["runs"]}
+    names = {target for target, _ in runs}
+    assert {
+        "relay, memory, 1 process",
+        "relay, memory, 1 process, aiohttp only (--no-front)",
+        "relay, Redis, 1 process",
+        "relay, Redis, 2 processes",
+        "Nchan (nginx, 1 worker)",
+        "aiohttp, fixed answer (ceiling)",
+    } <= names
+    for run in report["runs"]:
+        # Every move of every match was delivered (4 matches x 10 moves, or 4 x 50 paced).
+        assert run["moves"] in (40, 200), run
+        assert run["cpu_us_per_move"] >= 0 and run["peak_rss_mb"] > 0
+    assert {row["target"] for row in report["idle"]} == {
+        "relay, memory, 1 process",
+        "Nchan (nginx, 1 worker)",
+    }
+    assert all(row["polls"] == 200 for row in report["idle"])
+    assert "| target | mode | moves/s |" in result.stdout
