@@ -1,4 +1,5 @@
-"""The count-to-21 game of docs/sdk.md runs as written: as two scripts, and under sdk.testing."""
+"""The count-to-21 game of the README (and docs/sdk.md) runs as written: as two scripts, and
+under sdk.testing."""
 
 from __future__ import annotations
 
@@ -16,14 +17,18 @@ from sdk import Game, GameHost, Reason, RelayHost, Result
 from sdk.testing import FAST, local_relay, run_pair
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "sdk.md"
+DOCS = (ROOT / "README.md", ROOT / "docs" / "sdk.md")
 
 
-def example() -> str:
-    """Returns the source of the doc's count21 example."""
-    found = re.search(r"<!-- example: count21 -->\n```python\n(.*?)```", DOC.read_text(), re.S)
-    assert found is not None, "docs/sdk.md has no count21 example"
+def example(doc: Path = DOCS[0]) -> str:
+    """Returns the source of a doc's count21 example (the README's by default)."""
+    found = re.search(r"<!-- example: count21 -->\n```python\n(.*?)```", doc.read_text(), re.S)
+    assert found is not None, f"{doc} has no count21 example"
     return found.group(1)
+
+
+def test_the_readme_and_the_sdk_doc_show_the_same_example() -> None:
+    assert example(DOCS[0]) == example(DOCS[1])
 
 
 def load(tmp_path: Path) -> ModuleType:
