@@ -130,7 +130,7 @@ def _time_row(label: str, times: Sequence[float]) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, plays the games and prints the report."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    parser.add_argument("--games", type=int, default=40, help="games to play (default 40)")
     parser.add_argument("--depth", type=int, default=6, help="classic search depth (default 6)")
     parser.add_argument("--seed", type=int, default=1, help="seed for openings and ties")
     parser.add_argument(

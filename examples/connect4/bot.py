@@ -87,86 +87,76 @@ _GOOD_ROWS = (
 )
 _CENTRE = COLUMN_MASKS[3]
 _NEAR_CENTRE = COLUMN_MASKS[2] | COLUMN_MASKS[4]
-_STEPS = (1, STRIDE, STRIDE - 1, STRIDE + 1)
-# For each direction, the cells where a four-cell window in that direction may start.
-_WINDOW_STARTS = tuple(
-    sum(
-        cell_bit(c, r)
-        for c in range(WIDTH)
-        for r in range(HEIGHT)
-        if all(
-            0 <= c + k * dc < WIDTH and 0 <= r + k * dr < HEIGHT for k in range(4)
-        )
-    )
-    for dc, dr in ((0, 1), (1, 0), (1, -1), (1, 1))
-)
-
 W_THREAT = 40
-"""Evaluation weight of a threat (a cell completing a four) not undercut by the opponent."""
+"""Evaluation weight of a threat (a cell completing a four) not right above an enemy threat."""
 W_PARITY = 40
-"""Extra weight of a threat on a row of the owner's parity (odd rows for the first player)."""
+"""Extra weight of a threat on a row of the owner's parity (rows 0, 2, 4 for the first player)."""
 W_STACKED = 200
-"""Weight of two threats one above the other, which wins once the column gets there."""
-W_TWO = 4
-"""Weight of an open window holding two of the player's pieces."""
+"""Weight of two threats one above the other, which win once the column gets there."""
 W_CENTRE = 6
-W_FILL = 0
 """Weight of a piece in the centre column (half of it for the columns next to the centre)."""
+W_ZUGZWANG = 150
+"""Weight of a threat that wins the zugzwang fight by Allis' rules (see ``_evaluate``)."""
+W_FILL = 40
+"""Weight of a four made when the empty cells are filled by row parity (see ``_evaluate``)."""
 
 
 class _Timeout(Exception):
     """Raised inside a search when its deadline has passed."""
 
 
-def _open_twos(bits: int, other: int) -> int:
-    """Returns the number of four-cell windows holding two of ``bits`` and none of ``other``."""
-    free = BOARD_MASK & ~other
-    total = 0
-    for step, starts in zip(_STEPS, _WINDOW_STARTS, strict=True):
-        ok = starts & free & (free >> step) & (free >> 2 * step) & (free >> 3 * step)
-        if not ok:
-            continue
-        a, b, c, d = bits, bits >> step, bits >> 2 * step, bits >> 3 * step
-        odd1, both1, odd2, both2 = a ^ b, a & b, c ^ d, c & d
-        two = (odd1 & odd2) | ((both1 ^ both2) & ~(odd1 | odd2))
-        total += (ok & two).bit_count()
-    return total
-
-
 def _evaluate(pos: int, mask: int, moves: int, mine: int, theirs: int) -> int:
     """Returns the heuristic value of a quiet position for the side to move.
 
     ``mine`` and ``theirs`` are the winning cells of the side to move and of its opponent.
+    Connect Four endgames are decided by zugzwang: when players answer in the column just
+    played, the first player ends up with the empty cells on rows 0, 2, 4 and the second with
+    those on rows 1, 3, 5, so threats and lines are worth most on their owner's parity.
     """
     opp = pos ^ mask
     me = moves & 1
+    mine_rows, theirs_rows = _GOOD_ROWS[me], _GOOD_ROWS[1 - me]
     # A threat right above one of the opponent's is worthless: the opponent's comes first.
     my_live = mine & ~(theirs << 1)
     their_live = theirs & ~(mine << 1)
     value = W_THREAT * (my_live.bit_count() - their_live.bit_count())
-    value += W_PARITY * (
-        (my_live & _GOOD_ROWS[me]).bit_count() - (their_live & _GOOD_ROWS[1 - me]).bit_count()
-    )
+    value += W_PARITY * ((my_live & mine_rows).bit_count() - (their_live & theirs_rows).bit_count())
     value += W_STACKED * ((mine & (mine >> 1)).bit_count() - (theirs & (theirs >> 1)).bit_count())
-    value += W_TWO * (_open_twos(pos, opp) - _open_twos(opp, pos))
     value += W_CENTRE * ((pos & _CENTRE).bit_count() - (opp & _CENTRE).bit_count())
     value += (W_CENTRE // 2) * ((pos & _NEAR_CENTRE).bit_count() - (opp & _NEAR_CENTRE).bit_count())
-    if W_FILL:
-        # Fill the board by row parity, as when each player answers in the column just played:
-        # the first player gets rows 0, 2, 4 and the second rows 1, 3, 5.
-        empty = BOARD_MASK & ~mask
-        my_fill, their_fill = empty & _GOOD_ROWS[me], empty & _GOOD_ROWS[1 - me]
-        value += W_FILL * (_fours(pos | my_fill) - _fours(opp | their_fill))
+    # Allis' rules, roughly: the first player wins with a threat on its parity that no threat
+    # of the second player's undercuts in the same column; failing that, so does the second.
+    firsts, seconds = (mine, theirs) if me == 0 else (theirs, mine)
+    if firsts & _GOOD_ROWS[0] & ~_above(seconds):
+        value += W_ZUGZWANG if me == 0 else -W_ZUGZWANG
+    elif seconds & _GOOD_ROWS[1] & ~_above(firsts):
+        value += W_ZUGZWANG if me == 1 else -W_ZUGZWANG
+    empty = BOARD_MASK ^ mask
+    value += W_FILL * (_fours(pos | (empty & mine_rows)) - _fours(opp | (empty & theirs_rows)))
     return value
+
+
+def _above(bits: int) -> int:
+    """Returns the cells above any of ``bits`` in the same column."""
+    # One row at a time, so that the empty sentinel row stops each column's smear.
+    above = (bits << 1) & BOARD_MASK
+    above |= (above << 1) & BOARD_MASK
+    above |= (above << 1) & BOARD_MASK
+    above |= (above << 1) & BOARD_MASK
+    above |= (above << 1) & BOARD_MASK
+    return above
 
 
 def _fours(bits: int) -> int:
     """Returns the number of four-in-a-row windows fully inside ``bits``."""
-    total = 0
-    for step in _STEPS:
-        pairs = bits & (bits >> step)
-        total += (pairs & (pairs >> 2 * step)).bit_count()
-    return total
+    pairs = bits & (bits >> 1)
+    total = (pairs & (pairs >> 2)).bit_count()
+    pairs = bits & (bits >> STRIDE)
+    total += (pairs & (pairs >> 2 * STRIDE)).bit_count()
+    pairs = bits & (bits >> (STRIDE - 1))
+    total += (pairs & (pairs >> 2 * (STRIDE - 1))).bit_count()
+    pairs = bits & (bits >> (STRIDE + 1))
+    return total + (pairs & (pairs >> 2 * (STRIDE + 1))).bit_count()
 
 
 def _non_losing(pos: int, mask: int) -> tuple[int, int]:
@@ -181,15 +171,24 @@ def _non_losing(pos: int, mask: int) -> tuple[int, int]:
     return possible & ~(theirs >> 1), theirs
 
 
-def _ordered(pos: int, mask: int, candidates: int) -> list[int]:
-    """Returns the candidate move bits, those creating the most threats first, then central."""
+def _ordered(pos: int, mask: int, candidates: int) -> list[tuple[int, int, int]]:
+    """Returns (rank, move bit, winning cells after it) per candidate, best first.
+
+    Moves creating the most threats come first, then the central ones; the winning cells are
+    handed to the child search, which needs them as its opponent's threats.
+    """
+    if not candidates:
+        return []
+    if not candidates & (candidates - 1):
+        return [(0, candidates, winning_cells(pos | candidates, mask | candidates))]
     scored = []
     for rank, column_mask in enumerate(_CENTRE_COLUMN_MASKS):
         move = candidates & column_mask
         if move:
-            scored.append((winning_cells(pos | move, mask | move).bit_count() * 8 - rank, move))
+            cells = winning_cells(pos | move, mask | move)
+            scored.append((cells.bit_count() * 8 - rank, move, cells))
     scored.sort(reverse=True)
-    return [move for _, move in scored]
+    return scored
 
 
 def _column(move: int) -> Move:
@@ -206,19 +205,21 @@ class _Solver:
         self.nodes = 0
         self.deadline = deadline
 
-    def negamax(self, pos: int, mask: int, moves: int, alpha: int, beta: int) -> int:
-        """Returns the exact score within (alpha, beta); the side to move cannot win in one."""
+    def negamax(self, pos: int, mask: int, moves: int, alpha: int, beta: int, theirs: int) -> int:
+        """Returns the exact score within (alpha, beta) of a position with no win in one.
+
+        ``theirs`` is the opponent's winning cells.
+        """
         self.nodes += 1
         if not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise _Timeout
-        opp = pos ^ mask
         possible = (mask + BOTTOM_MASK) & BOARD_MASK
-        theirs = winning_cells(opp, mask)
         forced = possible & theirs
         if forced:
             if forced & (forced - 1):
                 return -((_CELLS - moves) // 2)
             possible = forced
+        # Never play right under an opponent's winning cell.
         candidates = possible & ~(theirs >> 1)
         if not candidates:
             return -((_CELLS - moves) // 2)
@@ -243,28 +244,25 @@ class _Solver:
             alpha = bound
             if alpha >= beta:
                 return alpha
+        opp = pos ^ mask
         # The move that last refuted this position usually refutes it again: try it before
         # paying for the ordering of the others.
         first = self.refutations.get(key, 0) & candidates
         if first:
-            score = -self.negamax(opp, mask | first, moves + 1, -beta, -alpha)
+            cells = winning_cells(pos | first, mask | first)
+            score = -self.negamax(opp, mask | first, moves + 1, -beta, -alpha, cells)
             if score >= beta:
                 self.lower[key] = score
                 return score
-            if score > alpha:
-                alpha = score
+            alpha = max(alpha, score)
             candidates ^= first
-        if candidates:
-            for move in _ordered(pos, mask, candidates) if candidates & (candidates - 1) else (
-                candidates,
-            ):
-                score = -self.negamax(opp, mask | move, moves + 1, -beta, -alpha)
-                if score >= beta:
-                    self.lower[key] = score
-                    self.refutations[key] = move
-                    return score
-                if score > alpha:
-                    alpha = score
+        for _, move, cells in _ordered(pos, mask, candidates):
+            score = -self.negamax(opp, mask | move, moves + 1, -beta, -alpha, cells)
+            if score >= beta:
+                self.lower[key] = score
+                self.refutations[key] = move
+                return score
+            alpha = max(alpha, score)
         self.upper[key] = alpha
         return alpha
 
@@ -272,6 +270,7 @@ class _Solver:
         """Returns the exact score of a position by a sequence of null-window searches."""
         if winning_cells(pos, mask) & (mask + BOTTOM_MASK) & BOARD_MASK:
             return (_CELLS + 1 - moves) // 2
+        theirs = winning_cells(pos ^ mask, mask)
         low, high = -((_CELLS - moves) // 2), (_CELLS + 1 - moves) // 2
         while low < high:
             mid = low + (high - low) // 2
@@ -280,30 +279,12 @@ class _Solver:
                 mid = int(low / 2)
             elif mid >= 0 and high // 2 > mid:
                 mid = high // 2
-            score = self.negamax(pos, mask, moves, mid, mid + 1)
+            score = self.negamax(pos, mask, moves, mid, mid + 1, theirs)
             if score <= mid:
                 high = score
             else:
                 low = score
         return low
-
-    def best(self, pos: int, mask: int, moves: int) -> int:
-        """Returns the bit of an optimal move: fastest win, a draw, or slowest loss."""
-        possible = (mask + BOTTOM_MASK) & BOARD_MASK
-        wins = winning_cells(pos, mask) & possible
-        if wins:
-            return wins & -wins
-        candidates, theirs = _non_losing(pos, mask)
-        if not candidates:
-            forced = possible & theirs
-            return (forced or possible) & -(forced or possible)
-        target = self.solve(pos, mask, moves)
-        opp = pos ^ mask
-        ordered = _ordered(pos, mask, candidates)
-        for move in ordered:
-            if -self.negamax(opp, mask | move, moves + 1, -target, -target + 1) >= target:
-                return move
-        return ordered[0]
 
 
 class _Engine:
@@ -315,17 +296,20 @@ class _Engine:
         self.nodes = 0
         self.deadline = deadline
 
-    def search(self, pos: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
-        """Returns the value of a position for the side to move, searching ``depth`` plies."""
+    def search(
+        self, pos: int, mask: int, moves: int, depth: int, alpha: int, beta: int, mine: int,
+        theirs: int,
+    ) -> int:
+        """Returns the value for the side to move, searching ``depth`` plies (fail-soft).
+
+        ``mine`` and ``theirs`` are the winning cells of the side to move and its opponent.
+        """
         self.nodes += 1
         if not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise _Timeout
         possible = (mask + BOTTOM_MASK) & BOARD_MASK
-        mine = winning_cells(pos, mask)
         if mine & possible:
             return WIN_SCORE - moves - 1
-        opp = pos ^ mask
-        theirs = winning_cells(opp, mask)
         forced = possible & theirs
         if forced:
             if forced & (forced - 1):
@@ -353,33 +337,37 @@ class _Engine:
             first &= candidates
         # A forced reply costs no depth: it keeps tactical lines from ending at the horizon.
         child_depth = depth if single else depth - 1
+        opp = pos ^ mask
         best, best_move, original_alpha = -_INF, 0, alpha
         if first:
-            best = -self.search(opp, mask | first, moves + 1, child_depth, -beta, -alpha)
+            cells = winning_cells(pos | first, mask | first)
+            best = -self.search(
+                opp, mask | first, moves + 1, child_depth, -beta, -alpha, theirs & ~first, cells
+            )
             best_move = first
             alpha = max(alpha, best)
             candidates ^= first
-        if alpha < beta and candidates:
-            for move in _ordered(pos, mask, candidates) if candidates & (candidates - 1) else (
-                candidates,
-            ):
-                if not best_move:
-                    value = -self.search(opp, mask | move, moves + 1, child_depth, -beta, -alpha)
-                else:
-                    # Principal variation search: prove the move worse with a null window.
+        for _, move, cells in _ordered(pos, mask, candidates) if alpha < beta else ():
+            child_mine = theirs & ~move
+            if not best_move:
+                value = -self.search(
+                    opp, mask | move, moves + 1, child_depth, -beta, -alpha, child_mine, cells
+                )
+            else:
+                # Principal variation search: prove the move no better with a null window.
+                value = -self.search(
+                    opp, mask | move, moves + 1, child_depth, -alpha - 1, -alpha, child_mine, cells
+                )
+                if alpha < value < beta:
                     value = -self.search(
-                        opp, mask | move, moves + 1, child_depth, -alpha - 1, -alpha
+                        opp, mask | move, moves + 1, child_depth, -beta, -value, child_mine, cells
                     )
-                    if alpha < value < beta:
-                        value = -self.search(
-                            opp, mask | move, moves + 1, child_depth, -beta, -value
-                        )
-                if value > best:
-                    best, best_move = value, move
-                    if value > alpha:
-                        alpha = value
-                        if alpha >= beta:
-                            break
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
         if best >= beta:
             flag = _LOWER
         elif best <= original_alpha:
@@ -394,7 +382,7 @@ class _Engine:
     ) -> tuple[int, int]:
         """Returns (value, move bit) by iterative deepening over candidates until the deadline."""
         ordered = _ordered(pos, mask, candidates)
-        best_value, best_move = -_INF, ordered[0]
+        best_value, best_move = -_INF, ordered[0][1]
         for depth in range(1, max_depth + 1):
             self.iteration_best = (-_INF, 0)
             try:
@@ -407,23 +395,26 @@ class _Engine:
                     best_value, best_move = value, move
                 break
             best_value, best_move = value, move
-            ordered = [move, *(m for m in ordered if m != move)]
+            ordered.sort(key=lambda entry: entry[1] != move)
             if abs(value) > WIN_SCORE - _CELLS - 1:
                 break  # proven win or loss: deeper search cannot change it
         return best_value, best_move
 
     def _root_iteration(
-        self, pos: int, mask: int, moves: int, depth: int, ordered: list[int]
+        self, pos: int, mask: int, moves: int, depth: int, ordered: list[tuple[int, int, int]]
     ) -> tuple[int, int]:
         opp = pos ^ mask
-        alpha, best_move = -_INF, ordered[0]
-        for index, move in enumerate(ordered):
+        theirs = winning_cells(opp, mask)
+        alpha, best_move = -_INF, ordered[0][1]
+        for index, (_, move, cells) in enumerate(ordered):
+            args = (opp, mask | move, moves + 1, depth - 1)
+            child = (theirs & ~move, cells)
             if index == 0:
-                value = -self.search(opp, mask | move, moves + 1, depth - 1, -_INF, _INF)
+                value = -self.search(*args, -_INF, _INF, *child)
             else:
-                value = -self.search(opp, mask | move, moves + 1, depth - 1, -alpha - 1, -alpha)
+                value = -self.search(*args, -alpha - 1, -alpha, *child)
                 if value > alpha:
-                    value = -self.search(opp, mask | move, moves + 1, depth - 1, -_INF, -alpha)
+                    value = -self.search(*args, -_INF, -alpha, *child)
             if value > alpha:
                 alpha, best_move = value, move
                 self.iteration_best = (alpha, move)
@@ -475,7 +466,7 @@ def _exact_move(pos: int, mask: int, moves: int, candidates: int, deadline: floa
     opp = pos ^ mask
     scored = [
         (-solver.solve(opp, mask | move, moves + 1), move)
-        for move in _ordered(pos, mask, candidates)
+        for _, move, _ in _ordered(pos, mask, candidates)
     ]
     top = max(score for score, _ in scored)
     best = [move for score, move in scored if score == top]
@@ -488,7 +479,12 @@ def _exact_move(pos: int, mask: int, moves: int, candidates: int, deadline: floa
 
 
 def _classify(
-    solver: _Solver, pos: int, mask: int, moves: int, ordered: list[int], verdicts: dict[int, int]
+    solver: _Solver,
+    pos: int,
+    mask: int,
+    moves: int,
+    ordered: list[tuple[int, int, int]],
+    verdicts: dict[int, int],
 ) -> None:
     """Fills ``verdicts`` with move bit -> 1 (wins), 0 (draws) or -1 (loses), first win first.
 
@@ -496,13 +492,14 @@ def _classify(
     the verdicts found so far left in place.
     """
     opp = pos ^ mask
-    for move in ordered:
+    for _, move, cells in ordered:
         # Null windows: the child scoring <= -1 means the move wins, <= 0 that it draws.
-        if solver.negamax(opp, mask | move, moves + 1, -1, 0) <= -1:
+        if solver.negamax(opp, mask | move, moves + 1, -1, 0, cells) <= -1:
             verdicts[move] = 1
             return
-    for move in ordered:
-        verdicts[move] = 0 if solver.negamax(opp, mask | move, moves + 1, 0, 1) <= 0 else -1
+    for _, move, cells in ordered:
+        draws = solver.negamax(opp, mask | move, moves + 1, 0, 1, cells) <= 0
+        verdicts[move] = 0 if draws else -1
 
 
 def best_move(board: Board, time_budget: float = DEFAULT_BUDGET) -> Move:
@@ -543,9 +540,12 @@ def _fixed_depth_move(board: Board, depth: int, rng: random.Random) -> Move:
     candidates, _ = _non_losing(pos, mask)
     engine = _Engine()
     opp = pos ^ mask
+    theirs = winning_cells(opp, mask)
     values = {
-        move: -engine.search(opp, mask | move, moves + 1, depth - 1, -_INF, _INF)
-        for move in _ordered(pos, mask, candidates)
+        move: -engine.search(
+            opp, mask | move, moves + 1, depth - 1, -_INF, _INF, theirs & ~move, cells
+        )
+        for _, move, cells in _ordered(pos, mask, candidates)
     }
     top = max(values.values())
     return _column(rng.choice([m for m, v in values.items() if v == top]))
