@@ -212,6 +212,8 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
         access_log_format=ACCESS_FORMAT,
         shutdown_timeout=config.hold + 5,
         handler_cancellation=True,
+        # Connections handed to aiohttp idle no longer than the front's own.
+        keepalive_timeout=config.keepalive_timeout,
     )
     await runner.setup()
     api = app[API]

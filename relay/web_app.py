@@ -47,6 +47,8 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         return await handler(request)
     except RelayError as error:
         request.app[METRICS].errors[error.code] += 1
+        if error.code == "request/timeout":
+            return await _answer_and_close(request, error_response(error))
         return error_response(error)
     except web.HTTPException as exc:
         code = _HTTP_CODES.get(exc.status)
@@ -63,6 +65,16 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         log.exception("unexpected error on %s %s", request.method, request.path)
         request.app[METRICS].errors["server/internal"] += 1
         return error_response(RelayError("server/internal"))
+
+
+async def _answer_and_close(request: web.Request, response: web.Response) -> web.Response:
+    """Sends the answer, then closes the connection without waiting for the rest of a body
+    too slow to arrive (aiohttp would otherwise linger, reading it, for ten seconds more)."""
+    response.force_close()
+    await response.prepare(request)
+    await response.write_eof()
+    request.protocol.force_close()
+    return response
 
 
 async def _openapi(request: web.Request) -> web.Response:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from aiohttp import web
 
 from relay.api import Reply
+from relay.errors import RelayError
 from relay.web_state import API
 
 __all__ = [
@@ -27,9 +30,19 @@ def _answer(reply: Reply) -> web.Response:
     return web.Response(body=reply[1], status=reply[0], headers=JSON)
 
 
+async def _body(request: web.Request) -> bytes:
+    """Reads the body, which must arrive within --request-timeout, as on the front (the
+    bodies aiohttp reads are those handed over: chunked, after Expect, HTTP/1.0)."""
+    try:
+        async with asyncio.timeout(request.app[API].config.request_timeout):
+            return await request.read()
+    except TimeoutError:
+        raise RelayError("request/timeout") from None
+
+
 async def seek(request: web.Request) -> web.Response:
     """POST /v1/seek."""
-    raw = await request.read()
+    raw = await _body(request)
     return _answer(await request.app[API].seek(request.remote or "", request.content_type, raw))
 
 
@@ -47,7 +60,7 @@ async def events(request: web.Request) -> web.Response:
 
 async def move(request: web.Request) -> web.Response:
     """POST /v1/matches/{match}/moves."""
-    raw = await request.read()
+    raw = await _body(request)
     return _answer(
         await request.app[API].move(
             request.remote or "",
@@ -62,7 +75,7 @@ async def move(request: web.Request) -> web.Response:
 
 async def pass_turn(request: web.Request) -> web.Response:
     """POST /v1/matches/{match}/pass."""
-    raw = await request.read()
+    raw = await _body(request)
     return _answer(
         await request.app[API].pass_turn(
             request.remote or "",
@@ -76,7 +89,7 @@ async def pass_turn(request: web.Request) -> web.Response:
 
 async def confirm(request: web.Request) -> web.Response:
     """POST /v1/matches/{match}/confirm."""
-    raw = await request.read()
+    raw = await _body(request)
     return _answer(
         await request.app[API].confirm(
             request.remote or "",
@@ -90,7 +103,7 @@ async def confirm(request: web.Request) -> web.Response:
 
 async def resign(request: web.Request) -> web.Response:
     """POST /v1/matches/{match}/resign."""
-    raw = await request.read()
+    raw = await _body(request)
     return _answer(
         await request.app[API].resign(
             request.remote or "",
