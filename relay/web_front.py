@@ -187,6 +187,7 @@ class FrontProtocol(asyncio.Protocol):
         "pending",
         "request_line",
         "since",
+        "stalled",
         "started",
         "transport",
     )
@@ -207,6 +208,8 @@ class FrontProtocol(asyncio.Protocol):
         self.request_line = b""
         self.pending: _Resume | asyncio.Future[Reply] | None = None
         """The request in progress, to stop if the client goes away."""
+        self.stalled: float | None = None
+        """Since when the client has not read its answers (the transport's buffer is full)."""
 
     # -- connection ------------------------------------------------------------------------
 
@@ -228,14 +231,22 @@ class FrontProtocol(asyncio.Protocol):
             self.front.settled()
 
     def close(self) -> None:
-        """Closes the connection."""
+        """Closes the connection (at once if its client leaves its answers unread)."""
         if self.transport is not None:
-            self.transport.close()
+            if self.stalled is not None:
+                self.transport.abort()
+            else:
+                self.transport.close()
             self.transport = None
         self.front.connections.discard(self)
 
     def check(self, request_limit: float, idle_limit: float) -> None:
-        """Answers a request that is too slow to arrive with 408; closes a long-idle one."""
+        """Answers a request that is too slow to arrive with 408; closes a long-idle one;
+        drops one whose client has not read its answers for as long as a request may take."""
+        if self.stalled is not None:
+            if self.stalled < request_limit and self.transport is not None:
+                self.transport.abort()
+            return
         if self.busy:
             return
         if self.buffer:
@@ -249,7 +260,7 @@ class FrontProtocol(asyncio.Protocol):
         if not self.buffer:
             self.started = self.front.now
         self.buffer += data
-        if self.busy:
+        if self.busy or self.stalled is not None:
             if len(self.buffer) > MAX_BUFFERED and self.transport is not None:
                 self.transport.pause_reading()
                 self.paused = True
@@ -444,12 +455,30 @@ class FrontProtocol(asyncio.Protocol):
         if self.close_after:
             self.close()
             return
+        self._go_on()
+
+    def _go_on(self) -> None:
+        """Reads on and starts the next request, unless the client leaves its answers unread:
+        then nothing more is read or answered until it takes them (memory stays bounded)."""
+        if self.stalled is not None:
+            if not self.paused and self.transport is not None:
+                self.transport.pause_reading()
+                self.paused = True
+            return
         if self.paused and self.transport is not None:
             self.paused = False
             self.transport.resume_reading()
         if self.buffer:
             self.started = self.front.now
             self._next()
+
+    def pause_writing(self) -> None:
+        self.stalled = self.front.now
+
+    def resume_writing(self) -> None:
+        self.stalled = None
+        if not self.busy and self.transport is not None:
+            self._go_on()
 
     def _answer_error(self, error: RelayError) -> None:
         self.busy = True

@@ -2,7 +2,8 @@
 connections that say nothing, and requests the front hands to aiohttp (chunked bodies,
 keep-alive after a page) trickled or left idle. Each is answered 408 and closed within
 --request-timeout, or closed within --keepalive-timeout; the matches play on unhurt, and the
-relay's open files come back to where they were."""
+relay's open files come back to where they were. A client that sends requests but never
+reads the answers costs the relay a bounded buffer, and is dropped."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 
+import orjson
 import pytest
 
+from bench.http import Connection
 from bench.players import Tally
+from bench.procstat import rss_mb
 from bench.soak import Plan, open_fds, play_match
 from tests.reliability.conftest import LAX, assert_log_clean
 from tests.support.relay_process import RelayProcess
@@ -26,6 +30,7 @@ SWEEP = 1.0
 SLACK = 2.5
 """Time allowed past a timeout for the sweep and a loaded loop."""
 
+JSON = "Content-Type: application/json\r\n"
 SEEK_HEAD = b"POST /v1/seek HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
 
 KINDS = {
@@ -127,3 +132,39 @@ async def test_hundreds_of_slow_clients_are_timed_out_while_matches_play(
             break
         await asyncio.sleep(0.2)
     assert open_fds(relay.proc.pid) <= baseline
+
+
+async def test_client_that_never_reads_its_answers_costs_bounded_memory(
+    relay: RelayProcess,
+) -> None:
+    assert relay.proc is not None
+    pid = relay.proc.pid
+    conn = await Connection("127.0.0.1", relay.port).open()
+    room = orjson.dumps({"game": "unread", "room": secrets.token_hex(6)})
+    tickets = [orjson.loads((await conn.request("POST", "/v1/seek", room, JSON))[2])]
+    tickets.append(orjson.loads((await conn.request("POST", "/v1/seek", room, JSON))[2]))
+    base = f"/v1/matches/{tickets[0]['match']}"
+    first = orjson.loads((await conn.request("GET", base + "/events?after=0"))[2])
+    mover = first["events"][0]["first"]
+    for after in range(1, 151):  # a log of 600 KB
+        auth = f"Authorization: Bearer {tickets[(mover + after - 1) % 2]['token']}\r\n"
+        body = orjson.dumps({"after": after, "move": "m" * 4000})
+        assert (await conn.request("POST", base + "/moves", body, auth + JSON))[0] == 200
+    conn.close()
+    await asyncio.sleep(0.3)
+    fds, rss = open_fds(pid), rss_mb([pid])
+    # 2000 reads of the whole log, never read back: 1.2 GB of answers if they were all made.
+    _, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+    poll = f"GET {base}/events?after=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    for _ in range(20):
+        writer.write(poll * 100)
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)
+    assert rss_mb([pid]) - rss < 50
+    # Left unread for as long as a request may take, the connection is dropped.
+    for _ in range(int((REQUEST_TIMEOUT + SWEEP + SLACK) / 0.2)):
+        if open_fds(pid) <= fds:
+            break
+        await asyncio.sleep(0.2)
+    assert open_fds(pid) <= fds
+    writer.close()
