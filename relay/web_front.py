@@ -178,6 +178,7 @@ class FrontProtocol(asyncio.Protocol):
 
     __slots__ = (
         "api",
+        "began",
         "buffer",
         "busy",
         "close_after",
@@ -204,6 +205,8 @@ class FrontProtocol(asyncio.Protocol):
         self.since = front.now
         """When the connection last finished a request (or opened)."""
         self.started = 0.0
+        self.began = 0.0
+        """When the request in progress was read whole (for the access log's time)."""
         """When the first byte of the request being read arrived."""
         self.request_line = b""
         self.pending: _Resume | asyncio.Future[Reply] | None = None
@@ -338,6 +341,8 @@ class FrontProtocol(asyncio.Protocol):
         self.request_line = lines[0]
         self.busy = True
         self.front.active += 1
+        if self.front.config.access_log:
+            self.began = time.monotonic()
         try:
             coro = self._call(code, match, authorization, content_type, query, body, forwarded)
         except RelayError as error:
@@ -447,7 +452,7 @@ class FrontProtocol(asyncio.Protocol):
                     self.request_line.decode("latin-1"),
                     status,
                     len(body),
-                    time.monotonic() - self.started,
+                    time.monotonic() - self.began if self.began else 0.0,
                 )
         self.busy = False
         self.front.settled()
