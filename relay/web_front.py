@@ -187,6 +187,7 @@ class FrontProtocol(asyncio.Protocol):
         "peer",
         "pending",
         "request_line",
+        "resting",
         "since",
         "stalled",
         "started",
@@ -213,6 +214,8 @@ class FrontProtocol(asyncio.Protocol):
         """The request in progress, to stop if the client goes away."""
         self.stalled: float | None = None
         """Since when the client has not read its answers (the transport's buffer is full)."""
+        self.resting = False
+        """Whether the client is over its request rate: nothing is read until it may send."""
 
     # -- connection ------------------------------------------------------------------------
 
@@ -250,7 +253,7 @@ class FrontProtocol(asyncio.Protocol):
             if self.stalled < request_limit and self.transport is not None:
                 self.transport.abort()
             return
-        if self.busy:
+        if self.busy or self.resting:
             return
         if self.buffer:
             if self.started < request_limit:
@@ -263,7 +266,7 @@ class FrontProtocol(asyncio.Protocol):
         if not self.buffer:
             self.started = self.front.now
         self.buffer += data
-        if self.busy or self.stalled is not None:
+        if self.busy or self.stalled is not None or self.resting:
             if len(self.buffer) > MAX_BUFFERED and self.transport is not None:
                 self.transport.pause_reading()
                 self.paused = True
@@ -425,14 +428,17 @@ class FrontProtocol(asyncio.Protocol):
         if not self.busy:
             return
         self.pending = None
-        extra = b""
+        extra, rest = b"", 0
         if error is not None:
             if not isinstance(error, RelayError):
                 log.error("unexpected error on %r", self.request_line, exc_info=error)
                 error = RelayError("server/internal")
             self.api.metrics.errors[error.code] += 1
             if error.retry_after is not None:
-                extra = b"Retry-After: %s\r\n" % retry_after_header(error.retry_after).encode()
+                wait = retry_after_header(error.retry_after)
+                extra = b"Retry-After: %s\r\n" % wait.encode()
+                if error.code == "limit/requests":
+                    rest = int(wait)
             reply = error_reply(error)
         assert reply is not None
         status, body = reply
@@ -460,12 +466,23 @@ class FrontProtocol(asyncio.Protocol):
         if self.close_after:
             self.close()
             return
+        if rest:
+            # A flood costs one answer per connection per Retry-After, not one per request.
+            self.resting = True
+            asyncio.get_running_loop().call_later(rest, self._wake)
         self._go_on()
 
+    def _wake(self) -> None:
+        self.resting = False
+        if self.transport is not None and not self.busy:
+            self.started = self.front.now
+            self._go_on()
+
     def _go_on(self) -> None:
-        """Reads on and starts the next request, unless the client leaves its answers unread:
-        then nothing more is read or answered until it takes them (memory stays bounded)."""
-        if self.stalled is not None:
+        """Reads on and starts the next request, unless the client leaves its answers unread
+        (nothing more is read or answered until it takes them: memory stays bounded) or is
+        resting after a 429 limit/requests (until its Retry-After)."""
+        if self.stalled is not None or self.resting:
             if not self.paused and self.transport is not None:
                 self.transport.pause_reading()
                 self.paused = True
