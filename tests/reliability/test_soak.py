@@ -40,7 +40,8 @@ def client_fds(pid: int, redis_port: int | None) -> int:
 
 @pytest.mark.parametrize("store", ["memory", "redis"])
 async def test_short_soak_leaks_nothing(request: pytest.FixtureRequest, store: str) -> None:
-    url = "memory" if store == "memory" else request.getfixturevalue("redis_url")
+    # Redis: a database of its own, for the store's counts to be this relay's matches only.
+    url = "memory" if store == "memory" else request.getfixturevalue("redis_url")[:-1] + "1"
     redis_port = None if store == "memory" else int(url.rsplit(":", 1)[1].split("/")[0])
     args = ("--store", url, "--hold", "1", "--grace", "3", "--keep", "2", "--no-access-log")
     with RelayProcess(*args, *LAX) as relay:
