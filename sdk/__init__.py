@@ -7,6 +7,7 @@ from sdk.client import RelayClient, Ticket
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
+    MoveRejected,
     NotYourTurnError,
     ProtocolError,
     RelayRefusedError,
@@ -26,6 +27,7 @@ __all__ = [
     "GameFactory",
     "GameHost",
     "HostStateError",
+    "MoveRejected",
     "Moved",
     "NotYourTurnError",
     "Outcome",

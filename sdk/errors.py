@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "ConnectionLostError",
     "HostStateError",
+    "MoveRejected",
     "NotYourTurnError",
     "ProtocolError",
     "RelayRefusedError",
@@ -17,6 +18,11 @@ class HostStateError(RuntimeError):
 
 class NotYourTurnError(HostStateError):
     """Raised when a game calls `host.move()` while it does not have the turn; nothing is sent."""
+
+
+class MoveRejected(ValueError):
+    """Raised by a game's `receive_move()` for a move it does not accept (an illegal one):
+    the host disputes that move, whether or not it claimed to end the game."""
 
 
 class RelayRefusedError(Exception):

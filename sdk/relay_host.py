@@ -19,6 +19,7 @@ from sdk.client import RelayClient, Ticket
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
+    MoveRejected,
     NotYourTurnError,
     ProtocolError,
     RelayRefusedError,
@@ -446,7 +447,15 @@ class RelayHost(GameHost):
     def _receive(self, event: Moved) -> None:
         game = self._game
         assert game is not None
-        answer = game.receive_move(event.move)
+        try:
+            answer = game.receive_move(event.move)
+        except MoveRejected:
+            # The game does not accept the move: dispute it, a claimed end or not.
+            self._local_dispute = True
+            self._set_state(State.GAME_ENDED)
+            self._write = _Write("confirm", event.seq, agree=False)
+            self.show_dialog(endings.LOCAL_DISPUTE)
+            return
         if answer not in _ANSWERS:
             raise ValueError(BAD_ANSWER.format(game=type(game).__name__, answer=answer))
         if event.end:

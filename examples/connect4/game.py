@@ -18,7 +18,7 @@ from examples.connect4.rules import (
     format_move,
     parse_move,
 )
-from sdk import Game, GameHost, Played, Result, State
+from sdk import Game, GameHost, MoveRejected, Played, Result, State
 
 __all__ = ["GAME_KEY", "VERSION", "Connect4Bot", "Connect4Game"]
 
@@ -80,13 +80,13 @@ class Connect4Game(Game):
         self.board, self.last = board, column
 
     def receive_move(self, move: str) -> State:
-        """Applies the partner's move; an illegal one ends the game, so the host disputes it."""
+        """Applies the partner's move; an illegal one is rejected, and the host disputes it."""
         try:
             column = parse_move(move)
             self.board = self.board.push(column)
         except IllegalMoveError as error:
             self.host.show_dialog(ILLEGAL_MOVE.format(move=move, error=error))
-            return State.GAME_ENDED
+            raise MoveRejected(move) from error
         self.last = column
         return State.GAME_ENDED if self.board.is_game_over() else State.PLAYING_TO_MOVE
 

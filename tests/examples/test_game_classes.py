@@ -13,7 +13,18 @@ import pytest
 from examples.connect4.game import Connect4Bot, Connect4Game
 from examples.xand0.game import Xand0Bot, Xand0Game
 from examples.xand0.rules import FIRST, SECOND, Board, IllegalMoveError, Move
-from sdk import Game, GameHost, Played, Reason, RelayClient, RelayHost, Result, Started, State
+from sdk import (
+    Game,
+    GameHost,
+    MoveRejected,
+    Played,
+    Reason,
+    RelayClient,
+    RelayHost,
+    Result,
+    Started,
+    State,
+)
 from sdk.testing import FAST, play_pair, run_pair
 
 
@@ -79,11 +90,12 @@ def test_an_illegal_move_of_this_side_raises_and_sends_nothing(bad: str) -> None
 
 
 @pytest.mark.parametrize("bad", ["00", "9", "", "0 ", "33"])
-def test_an_illegal_partner_move_ends_the_game_here_so_the_host_disputes_it(bad: str) -> None:
+def test_an_illegal_partner_move_is_rejected_so_the_host_disputes_it(bad: str) -> None:
     host = DeskHost(State.PLAYING_WAIT_MOVE)
     game = Xand0Game(host, False)
     assert game.receive_move("00") is State.PLAYING_TO_MOVE
-    assert game.receive_move(bad) is State.GAME_ENDED
+    with pytest.raises(MoveRejected):
+        game.receive_move(bad)
     assert host.dialogs == [f"Your opponent played {bad!r}, which is not legal here: " + _why(bad)]
     assert game.result() is None
 
@@ -101,7 +113,8 @@ def test_a_connect4_move_into_a_full_column_is_a_dispute() -> None:
     game = Connect4Game(host, False)
     game.restore([Played(i % 2 == 1, "3") for i in range(5)])
     assert game.receive_move("3") is State.PLAYING_TO_MOVE
-    assert game.receive_move("3") is State.GAME_ENDED
+    with pytest.raises(MoveRejected):
+        game.receive_move("3")
     assert "column 3 is full" in host.dialogs[0]
 
 

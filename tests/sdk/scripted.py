@@ -17,6 +17,7 @@ from sdk import (
     GameFactory,
     GameHost,
     Moved,
+    MoveRejected,
     Outcome,
     Passed,
     Played,
@@ -72,6 +73,8 @@ class Side:
     """Whether receive_move() tries host.move() (which must refuse: it is not this side's turn)."""
     crash_on: str | None = None
     """A partner move on whose arrival receive_move() raises Crash."""
+    reject: str | None = None
+    """A partner move that receive_move() rejects (raises MoveRejected)."""
     stop_after: int | None = None
     """The number of this side's moves after whose acceptance its host stops, as if killed."""
 
@@ -154,6 +157,8 @@ class ScriptedGame(Game):
         self.record("receive_move", move)
         if move == self.side.crash_on:
             raise Crash
+        if move == self.side.reject:
+            raise MoveRejected(move)
         if self.side.try_move_on_receive:
             try:
                 self.host.move("out-of-turn")

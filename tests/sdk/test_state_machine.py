@@ -152,6 +152,21 @@ async def test_game_over_on_a_move_that_did_not_end_it_is_a_local_dispute(relay:
     assert moves_in(await relay_log(relay, played.match)) == ["a1", "ended:disputed"]
 
 
+@pytest.mark.parametrize("move", ["a1", "a1!"], ids=["plain-move", "claimed-end"])
+async def test_a_rejected_move_is_disputed_even_when_it_claims_the_end(
+    relay: str, move: str
+) -> None:
+    played = await play_pair(relay, Side([move]), Side([], reject=move))
+    assert played.second.calls[-2:] == [
+        ("receive_move", move, WAIT_MOVE),
+        ("show_dialog", LOCAL_DISPUTE, ENDED),
+    ]
+    for side in (True, False):
+        assert played.outcome(side).reason is Reason.DISPUTED
+    assert played.outcome(False).by_me
+    assert moves_in(await relay_log(relay, played.match)) == [move, "ended:disputed"]
+
+
 async def test_resign_ends_the_match_and_the_partner_is_told(relay: str) -> None:
     first = Side(["a1", RESIGN])
     second = Side(["b1"])
