@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
@@ -24,6 +25,9 @@ __all__ = [
 ]
 
 JSON = {"Content-Type": "application/json"}
+
+SeatWrite = Callable[[str, str, str | None, str, bytes], Awaitable[Reply]]
+"""An Api call of a seat's write with a JSON body: client, match, authorization, type, body."""
 
 
 def _answer(reply: Reply) -> web.Response:
@@ -73,11 +77,11 @@ async def move(request: web.Request) -> web.Response:
     )
 
 
-async def pass_turn(request: web.Request) -> web.Response:
-    """POST /v1/matches/{match}/pass."""
+async def _seat_write(request: web.Request, call: SeatWrite) -> web.Response:
+    """Hands a seat's write with a JSON body (pass, confirm, resign) to its Api call."""
     raw = await _body(request)
     return _answer(
-        await request.app[API].pass_turn(
+        await call(
             request.remote or "",
             request.match_info["match"],
             request.headers.get("Authorization"),
@@ -85,34 +89,21 @@ async def pass_turn(request: web.Request) -> web.Response:
             raw,
         )
     )
+
+
+async def pass_turn(request: web.Request) -> web.Response:
+    """POST /v1/matches/{match}/pass."""
+    return await _seat_write(request, request.app[API].pass_turn)
 
 
 async def confirm(request: web.Request) -> web.Response:
     """POST /v1/matches/{match}/confirm."""
-    raw = await _body(request)
-    return _answer(
-        await request.app[API].confirm(
-            request.remote or "",
-            request.match_info["match"],
-            request.headers.get("Authorization"),
-            request.content_type,
-            raw,
-        )
-    )
+    return await _seat_write(request, request.app[API].confirm)
 
 
 async def resign(request: web.Request) -> web.Response:
     """POST /v1/matches/{match}/resign."""
-    raw = await _body(request)
-    return _answer(
-        await request.app[API].resign(
-            request.remote or "",
-            request.match_info["match"],
-            request.headers.get("Authorization"),
-            request.content_type,
-            raw,
-        )
-    )
+    return await _seat_write(request, request.app[API].resign)
 
 
 async def cancel(request: web.Request) -> web.Response:
