@@ -297,7 +297,14 @@ class _Engine:
         self.deadline = deadline
 
     def search(
-        self, pos: int, mask: int, moves: int, depth: int, alpha: int, beta: int, mine: int,
+        self,
+        pos: int,
+        mask: int,
+        moves: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        mine: int,
         theirs: int,
     ) -> int:
         """Returns the value for the side to move, searching ``depth`` plies (fail-soft).

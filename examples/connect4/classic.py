@@ -89,9 +89,9 @@ def classic_move(board: Board, depth: int, rng: random.Random | None = None) -> 
     totals = [sum(scores[0]), sum(scores[1])]
     me = board.turn
 
-    def drop(player: int, col: int, lines: tuple[list[int], list[int]]) -> tuple[
-        tuple[list[int], list[int]], int, int, bool
-    ]:
+    def drop(
+        player: int, col: int, lines: tuple[list[int], list[int]]
+    ) -> tuple[tuple[list[int], list[int]], int, int, bool]:
         """Drops a piece, returning the new line scores, both score changes and whether it won."""
         own, other = lines[player][:], lines[1 - player][:]
         gained = lost = 0
@@ -107,9 +107,9 @@ def classic_move(board: Board, depth: int, rng: random.Random | None = None) -> 
         new_lines = (own, other) if player == 0 else (other, own)
         return new_lines, gained, lost, won
 
-    def evaluate(player: int, level: int, alpha: int, beta: int, lines: tuple[
-        list[int], list[int]
-    ]) -> int:
+    def evaluate(
+        player: int, level: int, alpha: int, beta: int, lines: tuple[list[int], list[int]]
+    ) -> int:
         """Returns the value for the player who just moved, searching ``level`` more plies."""
         if level == 0:
             return totals[player] - totals[1 - player]
