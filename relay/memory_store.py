@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import math
 from collections import deque
 
 from relay import store
@@ -30,6 +31,10 @@ _Done = tuple[int, str, str, bool, bool]
 """What an event records of the write that made it: seat, kind, move, end, agree."""
 
 _NO_WRITE: _Done = (-1, "", "", False, False)
+
+TICK = 0.1
+"""Seconds between the moments a held wait may time out: waits ending within the same tick
+share one timer, so a wait costs no timer of its own (a timeout is up to one tick late)."""
 
 
 class _Match:
@@ -94,6 +99,9 @@ class MemoryStore:
         self._reseeks: dict[str, tuple[str, int, float]] = {}
         """Token digest -> (match, seat, until): seeks to answer again, not seat twice."""
         self._closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ticks: dict[int, set[asyncio.Future[None]]] = {}
+        """Tick number -> the waits that time out at that tick (see TICK)."""
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -131,18 +139,38 @@ class MemoryStore:
         found = self._get(match)
         if len(found.events) > after or self._closing or timeout <= 0:
             return found.events[after:]
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._use_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
         found.waiters.append(waiter)
-        timer = asyncio.get_running_loop().call_later(timeout, _settle, waiter)
+        tick = math.ceil((loop.time() + timeout) / TICK)
+        due = self._ticks.get(tick)
+        if due is None:
+            due = self._ticks[tick] = set()
+            loop.call_at(tick * TICK, self._time_out, tick)
+        due.add(waiter)
         try:
             await waiter
         finally:
-            timer.cancel()
+            due.discard(waiter)
             if not waiter.done():
                 waiter.cancel()
         if found.status is Status.EXPIRED:
             raise RelayError("match/expired")
         return found.events[after:]
+
+    def _use_loop(self) -> asyncio.AbstractEventLoop:
+        """Returns the running loop, which waits use from now on (tests run several in turn)."""
+        self._loop = asyncio.get_running_loop()
+        self._ticks = {}
+        return self._loop
+
+    def _time_out(self, tick: int) -> None:
+        """Answers, empty, every wait still held whose time is up at this tick."""
+        for waiter in self._ticks.pop(tick, ()):
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
@@ -369,8 +397,3 @@ class MemoryStore:
 
     async def close(self) -> None:
         """Releases nothing: the memory store holds no connections."""
-
-
-def _settle(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)

@@ -6,7 +6,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 import orjson
 
@@ -59,9 +59,11 @@ class Ticket:
     token: str
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A write by a seat: a move, a pass, a resignation, a confirm of game over, a cancel."""
+class Action(NamedTuple):
+    """A write by a seat: a move, a pass, a resignation, a confirm of game over, a cancel.
+
+    A named tuple rather than a frozen dataclass: one is made per move, and a tuple is made
+    in a third of the time."""
 
     kind: ActionKind
     after: int | None = None

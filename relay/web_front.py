@@ -112,6 +112,41 @@ class _Resume:
             self.wait_on(waiting)
 
 
+class _Head:
+    """A request's line and headers as the front reads them. A keep-alive connection often
+    sends the same head again (the next move of a match, the next poll), which is then
+    taken as it was read the time before, without reading it again."""
+
+    __slots__ = (
+        "authorization", "client", "close", "code", "content_type", "head", "length", "match",
+        "query", "request_line",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        head: bytes,
+        request_line: bytes,
+        code: int,
+        match: str,
+        client: str,
+        authorization: str | None,
+        content_type: str,
+        query: dict[str, str],
+        length: int,
+        close: bool,
+    ) -> None:
+        self.head = head
+        self.request_line = request_line
+        self.code = code
+        self.match = match
+        self.client = client
+        self.authorization = authorization
+        self.content_type = content_type
+        self.query = query
+        self.length = length
+        self.close = close
+
+
 class Front:
     """What every connection of the front shares: the Api, settings, and aiohttp to hand to."""
 
@@ -183,6 +218,7 @@ class FrontProtocol(asyncio.Protocol):
         "busy",
         "close_after",
         "front",
+        "known",
         "paused",
         "peer",
         "pending",
@@ -210,6 +246,8 @@ class FrontProtocol(asyncio.Protocol):
         """When the request in progress was read whole (for the access log's time)."""
         """When the first byte of the request being read arrived."""
         self.request_line = b""
+        self.known: _Head | None = None
+        """The last request head read, to take as it is when the next one is the same."""
         self.pending: _Resume | asyncio.Future[Reply] | None = None
         """The request in progress, to stop if the client goes away."""
         self.stalled: float | None = None
@@ -283,52 +321,20 @@ class FrontProtocol(asyncio.Protocol):
             if len(buffer) > MAX_HEAD:
                 self._hand_off()
             return
-        lines = bytes(buffer[:end]).split(b"\r\n")
-        parts = lines[0].split(b" ")
-        if len(parts) != 3 or parts[2] != b"HTTP/1.1":
-            self._hand_off()
-            return
-        method, target = parts[0], parts[1]
-        path, _, query = target.partition(b"?")
-        route = self._route(method, path)
-        if route is None or b"%" in query or b"+" in query:
-            self._hand_off()
-            return
-        code, match = route
-        length = 0
-        authorization: str | None = None
-        content_type = ""
-        forwarded = b""
-        for line in lines[1:]:
-            name, colon, value = line.partition(b":")
-            if not colon or not name or name[-1:] in (b" ", b"\t"):
+        head = bytes(buffer[:end])
+        parsed = self.known
+        if parsed is None or parsed.head != head:
+            parsed = self._parse(head)
+            if parsed is None:
                 self._hand_off()
                 return
-            name = name.lower()
-            value = value.strip()
-            if name == b"authorization":
-                if authorization is not None:
-                    self._hand_off()
-                    return
-                authorization = value.decode("latin-1")
-            elif name == b"content-length":
-                if length or not value.isdigit() or len(value) > 12:
-                    self._hand_off()
-                    return
-                length = int(value)
-            elif name == b"content-type":
-                content_type = value.split(b";", 1)[0].strip().lower().decode("latin-1")
-            elif name == b"connection":
-                if value.lower() == b"close":
-                    self.close_after = True
-            elif name in (b"transfer-encoding", b"expect", b"upgrade"):
-                self._hand_off()
-                return
-            elif name == b"x-forwarded-for":
-                forwarded = value
+            self.known = parsed
+        if parsed.close:
+            self.close_after = True
+        length = parsed.length
         if length > self.front.config.max_body:
             self.close_after = True
-            self.request_line = lines[0]
+            self.request_line = parsed.request_line
             self._answer_error(
                 RelayError(
                     "request/too_large",
@@ -341,13 +347,13 @@ class FrontProtocol(asyncio.Protocol):
             return
         body = bytes(buffer[end + 4 : total])
         del buffer[:total]
-        self.request_line = lines[0]
+        self.request_line = parsed.request_line
         self.busy = True
         self.front.active += 1
         if self.front.config.access_log:
             self.began = time.monotonic()
         try:
-            coro = self._call(code, match, authorization, content_type, query, body, forwarded)
+            coro = self._call(parsed, body)
         except RelayError as error:
             self._answer(None, error)
             return
@@ -357,6 +363,53 @@ class FrontProtocol(asyncio.Protocol):
             task = asyncio.ensure_future(coro)
             task.add_done_callback(self._task_done)
             self.pending = task
+
+    def _parse(self, head: bytes) -> _Head | None:
+        """Reads a request's line and headers; None for a request to hand to aiohttp."""
+        lines = head.split(b"\r\n")
+        parts = lines[0].split(b" ")
+        if len(parts) != 3 or parts[2] != b"HTTP/1.1":
+            return None
+        method, target = parts[0], parts[1]
+        path, _, query = target.partition(b"?")
+        route = self._route(method, path)
+        if route is None or b"%" in query or b"+" in query:
+            return None
+        code, match = route
+        length = 0
+        authorization: str | None = None
+        content_type = ""
+        forwarded = b""
+        close = False
+        for line in lines[1:]:
+            name, colon, value = line.partition(b":")
+            if not colon or not name or name[-1:] in (b" ", b"\t"):
+                return None
+            name = name.lower()
+            value = value.strip()
+            if name == b"authorization":
+                if authorization is not None:
+                    return None
+                authorization = value.decode("latin-1")
+            elif name == b"content-length":
+                if length or not value.isdigit() or len(value) > 12:
+                    return None
+                length = int(value)
+            elif name == b"content-type":
+                content_type = value.split(b";", 1)[0].strip().lower().decode("latin-1")
+            elif name == b"connection":
+                close = close or value.lower() == b"close"
+            elif name in (b"transfer-encoding", b"expect", b"upgrade"):
+                return None
+            elif name == b"x-forwarded-for":
+                forwarded = value
+        client, proxies = self.peer, self.front.proxies
+        if forwarded and proxies is not None and proxies.trusts(client):
+            client = proxies.client_of(forwarded.decode("latin-1"))
+        return _Head(
+            head, lines[0], code, match, client, authorization, content_type, _query(query),
+            length, close,
+        )  # fmt: skip
 
     def _route(self, method: bytes, path: bytes) -> tuple[int, str] | None:
         prefix = self.front.prefix
@@ -382,33 +435,22 @@ class FrontProtocol(asyncio.Protocol):
             return (HEALTH, "") if method == b"GET" else None
         return None
 
-    def _call(
-        self,
-        code: int,
-        match: str,
-        authorization: str | None,
-        content_type: str,
-        query: bytes,
-        body: bytes,
-        forwarded: bytes,
-    ) -> Coroutine[Any, Any, Reply]:
-        api, client, proxies = self.api, self.peer, self.front.proxies
-        if forwarded and proxies is not None and proxies.trusts(client):
-            client = proxies.client_of(forwarded.decode("latin-1"))
+    def _call(self, head: _Head, body: bytes) -> Coroutine[Any, Any, Reply]:
+        api, code, client, match = self.api, head.code, head.client, head.match
         if code == MOVE:
-            return api.move(client, match, authorization, _query(query), content_type, body)
+            return api.move(client, match, head.authorization, head.query, head.content_type, body)
         if code == EVENTS:
-            return api.events(client, match, authorization, _query(query))
+            return api.events(client, match, head.authorization, head.query)
         if code == PASS:
-            return api.pass_turn(client, match, authorization, content_type, body)
+            return api.pass_turn(client, match, head.authorization, head.content_type, body)
         if code == SEEK:
-            return api.seek(client, content_type, body)
+            return api.seek(client, head.content_type, body)
         if code == CONFIRM:
-            return api.confirm(client, match, authorization, content_type, body)
+            return api.confirm(client, match, head.authorization, head.content_type, body)
         if code == RESIGN:
-            return api.resign(client, match, authorization, content_type, body)
+            return api.resign(client, match, head.authorization, head.content_type, body)
         if code == CANCEL:
-            return api.cancel(client, match, authorization)
+            return api.cancel(client, match, head.authorization)
         if code == INFO:
             return api.match_info(client, match)
         return api.healthz()

@@ -218,3 +218,48 @@ async def test_poll_of_a_client_that_left_frees_its_place(relay: RelayProcess) -
     assert time.monotonic() - started > 2.5
     setup.writer.close()
     await setup.writer.wait_closed()
+
+
+async def test_a_repeated_head_is_read_with_its_own_body(relay: RelayProcess) -> None:
+    # The front takes a head identical to the connection's last one as it read it then:
+    # each request must still be answered from its own body, token and turn.
+    conns = [Raw(*await asyncio.open_connection("127.0.0.1", relay.port)) for _ in range(2)]
+    seek = post("/v1/seek", b'{"game": "heads", "room": "same-head"}')
+    tickets = []
+    for conn in conns:
+        await conn.send(seek)
+        tickets.append(json.loads((await conn.answer())[2]))
+    match = tickets[0]["match"]
+    await conns[0].send(f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\n\r\n".encode())
+    first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
+    order = [first, 1 - first]
+
+    def move(seat: int, after: int, text: str) -> bytes:
+        body = json.dumps({"after": after, "move": text}).encode()
+        token = tickets[seat]["token"]
+        return post(f"/v1/matches/{match}/moves", body, f"Authorization: Bearer {token}")
+
+    answers = []
+    for after, text in ((1, "a"), (2, "b"), (3, "c")):
+        seat = order[(after - 1) % 2]
+        await conns[seat].send(move(seat, after, text))
+        answers.append(await conns[seat].answer())
+    assert [status for status, _, _ in answers] == [200, 200, 200]
+
+    def head(request: bytes) -> bytes:
+        return request.split(b"\r\n\r\n")[0]
+
+    assert head(move(order[0], 1, "a")) == head(move(order[0], 3, "c"))
+    # The same head again, out of turn now: refused, as a fresh read would be.
+    await conns[order[0]].send(move(order[0], 4, "d"))
+    status, _, body = await conns[order[0]].answer()
+    assert (status, json.loads(body)["error"]["code"]) == (409, "turn/not_yours")
+    await conns[order[0]].send(f"GET /v1/matches/{match}/events?after=1 HTTP/1.1\r\n\r\n".encode())
+    events = json.loads((await conns[order[0]].answer())[2])["events"]
+    assert [(e["seat"], e["move"]) for e in events] == [
+        (order[0], "a"),
+        (order[1], "b"),
+        (order[0], "c"),
+    ]
+    for conn in conns:
+        conn.writer.close()
