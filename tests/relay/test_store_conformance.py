@@ -219,8 +219,11 @@ async def test_wait_wakes_within_milliseconds_of_a_new_event(store: Store) -> No
 
 async def test_wait_answers_empty_when_its_time_is_up(store: Store) -> None:
     a, _ = await pair(store)
+    started = time.monotonic()
     async with asyncio.timeout(3):
         assert await store.wait(a.match, 1, 0.2) == []
+    # Not before its time, and late by no more than a tick of the store's clock.
+    assert 0.19 <= time.monotonic() - started < 0.6
 
 
 async def test_wait_of_a_waiting_seeker_wakes_when_the_match_starts(store: Store) -> None:
