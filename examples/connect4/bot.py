@@ -57,8 +57,9 @@ MAX_LEVEL = 5
 LEVEL_DEPTHS = {2: 2, 3: 4, 4: 6}
 """The fixed search depth of each intermediate level."""
 
-DEFAULT_BUDGET = 0.5
-"""Seconds of search per move at the strongest level."""
+DEFAULT_BUDGET = 1.0
+"""Seconds of search per move at the strongest level, at most: most moves take far less (a
+forced move, a win in one, an endgame solved at once)."""
 
 EXACT_EMPTY_CELLS = 16
 """At most this many empty cells, the strongest level solves the position exactly."""
