@@ -1,9 +1,9 @@
 """Plays the strongest Connect Four level against the classic engine and prints a results table.
 
-Run ``python -m bench.connect4_strength [--games N] [--depth 6] [--seed S] [--budget 1.0]``.
+Run ``python -m bench.connect4_strength [--games N] [--depth 6] [--seed S] [--budget 2.0]``.
 Each opening (the first two plies, drawn from a seeded shuffle of all 49) is played twice,
 once with each engine moving first, so colour and opening effects cancel out; the default
-98 games play every opening both ways (about 10 minutes on two cores; progress goes to
+98 games play every opening both ways (about 17 minutes; progress goes to
 standard error).
 """
 

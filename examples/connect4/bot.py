@@ -57,7 +57,7 @@ MAX_LEVEL = 5
 LEVEL_DEPTHS = {2: 2, 3: 4, 4: 6}
 """The fixed search depth of each intermediate level."""
 
-DEFAULT_BUDGET = 1.0
+DEFAULT_BUDGET = 2.0
 """Seconds of search per move at the strongest level, at most: most moves take far less (a
 forced move, a win in one, an endgame solved at once)."""
 
