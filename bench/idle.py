@@ -35,7 +35,9 @@ class IdleResult:
         return (self.rss_held_mb - self.rss_before_mb) * 1024 / self.polls
 
 
-async def _holders(target: Target, index: int, pairs: int, stop: MpEvent, ready: Any) -> None:
+async def _holders(
+    target: Target, index: int, pairs: int, go: MpEvent, stop: MpEvent, ready: Any
+) -> None:
     port = target.ports[index % len(target.ports)]
     pollers = []
     for number in range(pairs):
@@ -50,6 +52,8 @@ async def _holders(target: Target, index: int, pairs: int, stop: MpEvent, ready:
             for seat in (0, 1):
                 pollers.append((f"/sub/idle{index}n{number}_{seat}", ""))
     ready.put(("seeked", index))
+    # Nothing connects before the server's memory is read without the polls.
+    await asyncio.get_running_loop().run_in_executor(None, go.wait)
 
     opening = asyncio.Semaphore(128)
     connected = asyncio.Semaphore(0)
@@ -74,12 +78,12 @@ async def _holders(target: Target, index: int, pairs: int, stop: MpEvent, ready:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _worker(target: Target, index: int, pairs: int, stop: MpEvent, ready: Any) -> None:
+def _worker(target: Target, index: int, pairs: int, go: MpEvent, stop: MpEvent, ready: Any) -> None:
     import uvloop
 
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    uvloop.run(_holders(target, index, pairs, stop, ready))
+    uvloop.run(_holders(target, index, pairs, go, stop, ready))
 
 
 class hold_polls:
@@ -90,10 +94,14 @@ class hold_polls:
         self.polls = polls
         self.workers = workers
         ctx = mp.get_context("spawn")
-        self.stop, self.ready = ctx.Event(), ctx.Queue()
+        self.go, self.stop, self.ready = ctx.Event(), ctx.Event(), ctx.Queue()
         pairs = polls // 2 // workers
         self.procs = [
-            ctx.Process(target=_worker, args=(target, i, pairs, self.stop, self.ready), daemon=True)
+            ctx.Process(
+                target=_worker,
+                args=(target, i, pairs, self.go, self.stop, self.ready),
+                daemon=True,
+            )
             for i in range(workers)
         ]
         self.result: IdleResult | None = None
@@ -105,6 +113,7 @@ class hold_polls:
             assert self.ready.get(timeout=180)[0] == "seeked"
         time.sleep(0.5)
         before = rss_mb(self.target.pids)
+        self.go.set()
         for _ in self.procs:
             assert self.ready.get(timeout=180)[0] == "holding"
         time.sleep(2.0)
