@@ -55,6 +55,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         default=s.max_waiting,
         help="matches that may wait for a player, per game key",
     )
+    p.add_argument(
+        "--max-events",
+        type=int,
+        default=s.max_events,
+        help="events a match may hold before moves are refused",
+    )
     p.add_argument("--max-move", type=int, default=d.max_move, help="longest move, in characters")
     p.add_argument(
         "--max-body", type=int, default=d.max_body, help="largest request body, in bytes"
@@ -132,7 +138,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             host=a.host,
             port=a.port,
             hold=a.hold,
-            store=StoreSettings(grace=a.grace, keep=a.keep, max_waiting=a.max_waiting),
+            store=StoreSettings(
+                grace=a.grace, keep=a.keep, max_waiting=a.max_waiting, max_events=a.max_events
+            ),
             max_move=a.max_move,
             max_body=a.max_body,
             seeks_per_minute=a.seeks_per_minute,

@@ -25,6 +25,11 @@ CODES: dict[str, tuple[int, str]] = {
     "match/started": (409, "The match has started; a seek can be cancelled only while waiting."),
     "match/ending": (409, "The last move ended the game; only the partner's confirm is expected."),
     "match/finished": (409, "The match is over and accepts nothing more."),
+    "match/too_long": (
+        409,
+        "The match has as many events as the relay keeps: no more moves or passes; "
+        "a seat can still resign.",
+    ),
     "match/not_ending": (
         409,
         "No game-over move waits for a confirm, and no partner's move to dispute.",

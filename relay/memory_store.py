@@ -23,6 +23,7 @@ from relay.store import (
     new_token,
     pass_event,
     started_event,
+    too_long,
 )
 
 __all__ = ["MemoryStore"]
@@ -340,6 +341,8 @@ class MemoryStore:
             raise RelayError("match/ending")
         if found.turn != seat:
             raise RelayError("turn/not_yours")
+        if len(events) >= self.settings.max_events:
+            raise too_long(self.settings.max_events)
         seq = after + 1
         found.turn = 1 - seat
         if kind == "pass":

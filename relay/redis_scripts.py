@@ -231,8 +231,9 @@ return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1)}
 ACT = (
     _PRELUDE
     + r"""
--- ARGV[5..13] = match id, token digest, kind, after (-1 for none), write digest,
---               agree (1/0), end (1/0), the move event as seat 0 sends it, as seat 1 does
+-- ARGV[5..14] = match id, token digest, kind, after (-1 for none), write digest,
+--               agree (1/0), end (1/0), the move event as seat 0 sends it, as seat 1 does,
+--               most events a log may hold
 local ID, DIGEST, KIND = ARGV[5], ARGV[6], ARGV[7]
 local AFTER = tonumber(ARGV[8])
 local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
@@ -290,6 +291,7 @@ if KIND == 'confirm' then
 end
 if status == 'ending' then return {'e', 'match/ending'} end
 if tonumber(f[4]) ~= seat then return {'e', 'turn/not_yours'} end
+if last >= tonumber(ARGV[14]) then return {'e', 'match/too_long'} end
 redis.call('HSET', m, 'turn', 1 - seat)
 if KIND == 'pass' then
   local event = '{"seq":' .. int(AFTER + 1) .. ',"type":"pass","seat":' .. int(seat) .. '}'

@@ -43,6 +43,7 @@ from relay.store import (
     move_event,
     new_match_id,
     new_token,
+    too_long,
 )
 
 __all__ = ["DEFAULT_PREFIX", "UNAVAILABLE", "RedisStore"]
@@ -288,11 +289,12 @@ class RedisStore:
             int(action.agree),
             int(action.end),
             *moves,
+            self.settings.max_events,
         )
         try:
             _, seq = await self._call(self._act, args)
         except _Refusal as refusal:
-            raise _act_error(refusal, match, after) from None
+            raise _act_error(refusal, match, after, self.settings.max_events) from None
         return int(seq)
 
     # -- housekeeping ----------------------------------------------------------------------
@@ -434,11 +436,13 @@ def _seek_error(
     return RelayError(refusal.code)
 
 
-def _act_error(refusal: _Refusal, match: str, after: int) -> RelayError:
+def _act_error(refusal: _Refusal, match: str, after: int, max_events: int) -> RelayError:
     if refusal.code == "turn/stale":
         return RelayError(
             "turn/stale", f"'after' is {after} but the last event is {refusal.detail}."
         )
     if refusal.code == "turn/not_yours" and refusal.detail == "confirm":
         return RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
+    if refusal.code == "match/too_long":
+        return too_long(max_events)
     return _read_error(refusal, match)

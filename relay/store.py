@@ -10,6 +10,8 @@ from typing import Literal, NamedTuple, Protocol
 
 import orjson
 
+from relay.errors import RelayError
+
 __all__ = [
     "Action",
     "ActionKind",
@@ -96,6 +98,9 @@ class StoreSettings:
     """Seconds a finished or expired match stays readable before it is forgotten."""
     max_waiting: int = 1000
     """Matches that may wait for a second player, per game key."""
+    max_events: int = 10_000
+    """Events a match's log may hold before moves and passes are refused (match/too_long);
+    the seats can still resign or settle a game-over move, so every match can end."""
 
 
 class Store(Protocol):
@@ -158,6 +163,15 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     """Returns the digest a store keeps in place of a token (tokens are never stored)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def too_long(most: int) -> RelayError:
+    """Returns the error refusing a move or pass to a match whose log is full."""
+    return RelayError(
+        "match/too_long",
+        f"The match has {most} events, the most the relay keeps: no more moves or passes; "
+        "a seat can still resign.",
+    )
 
 
 def started_event(seq: int, first: Seat) -> Event:

@@ -46,6 +46,7 @@ FLAGS = {
     "seeks_per_minute": "--seeks-per-minute",
     "polls_per_seat": "--polls-per-seat",
     "max_waiting": "--max-waiting",
+    "max_events": "--max-events",
     "requests_per_second": "--requests-per-second",
 }
 
@@ -62,8 +63,11 @@ async def make(
         options.setdefault("hold", 2.0)
         options.setdefault("requests_per_second", 100000.0)
         if request.param == "app":
-            waiting = options.pop("max_waiting", 1000)
-            config = Config(store=StoreSettings(max_waiting=waiting), **options)
+            store = StoreSettings(
+                max_waiting=options.pop("max_waiting", 1000),
+                max_events=options.pop("max_events", 10_000),
+            )
+            config = Config(store=store, **options)
             return await aiohttp_client(create_app(config))
         flags = [item for key, value in options.items() for item in (FLAGS[key], str(value))]
         relay = RelayProcess(*flags, "--grace", "30").start()
@@ -367,6 +371,31 @@ async def test_waiting_matches_per_game_are_limited(make: Make) -> None:
     answer = await client.post("/v1/seek", json={"game": "busy", "room": "r3"})
     await expect(answer, 429, "limit/waiting")
     assert "Retry-After" in answer.headers
+
+
+async def test_a_full_log_refuses_moves_and_the_match_can_still_be_resigned(make: Make) -> None:
+    client = await make(max_events=4)
+    mover, other, last = await pair(client)
+    seats = (mover, other)
+    for seq in range(last, 4):  # 'started', then three moves fill the log
+        seat = seats[(seq - last) % 2]
+        answer = await client.post(
+            f"/v1/matches/{seat['match']}/moves",
+            json={"after": seq, "move": "1"},
+            headers=auth(seat["token"]),
+        )
+        assert answer.status == 200, await answer.text()
+    to_move = seats[(4 - last) % 2]
+    path = f"/v1/matches/{to_move['match']}"
+    answer = await client.post(
+        f"{path}/moves", json={"after": 4, "move": "2"}, headers=auth(to_move["token"])
+    )
+    body = await expect(answer, 409, "match/too_long")
+    assert "4 events" in body["error"]["message"]
+    answer = await client.post(f"{path}/pass", json={"after": 4}, headers=auth(to_move["token"]))
+    await expect(answer, 409, "match/too_long")
+    answer = await client.post(f"{path}/resign", json={}, headers=auth(to_move["token"]))
+    assert answer.status == 200 and (await answer.json())["seq"] == 5
 
 
 # -- server/... ----------------------------------------------------------------------------

@@ -468,3 +468,27 @@ async def test_counts_follow_the_matches(store: Store) -> None:
     assert counts[Status.PLAYING] == 1
     assert counts[Status.FINISHED] == 1
     assert a.match != c.match
+
+
+async def test_a_full_log_refuses_moves_and_passes_but_the_match_can_still_end(
+    store: Store,
+) -> None:
+    a, b = await pair(store)
+    first, second = await mover(store, a, b)
+    seats = (first, second)
+    most = SETTINGS.max_events
+    for after in range(1, most):  # event 1 is 'started'; moves fill the log to the limit
+        await store.act(a.match, seats[(after - 1) % 2].token, move(after, "x"), now())
+    to_move = seats[(most - 1) % 2]
+    error = await expect_error(
+        "match/too_long", store.act(a.match, to_move.token, move(most, "y"), now())
+    )
+    assert str(most) in error.message and error.status == 409
+    await expect_error(
+        "match/too_long", store.act(a.match, to_move.token, Action("pass", most), now())
+    )
+    # Nothing was written, and the match is still playing: a seat can resign it.
+    assert (await store.info(a.match)).last == most
+    assert await store.act(a.match, seats[most % 2].token, Action("resign"), now()) == most + 1
+    _, events = await store.poll(a.match, None, most, now())
+    assert parse(events)[0]["type"] == "ended"
