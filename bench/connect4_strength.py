@@ -151,9 +151,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         opening = order[(index // 2) % len(order)]
         result = play_game(opening, strong_player, args.depth, args.budget, rng)
         tallies[strong_player].add(result)
-        done = sum(len(tally.games) for tally in tallies.values())
         wins = sum(tally.wins for tally in tallies.values())
-        print(f"\r{done}/{args.games} games, {wins} won", end="", file=sys.stderr, flush=True)
+        print(f"\r{index + 1}/{args.games} games, {wins} won", end="", file=sys.stderr, flush=True)
         if args.verbose:
             verdict = (
                 "draw"

@@ -17,6 +17,7 @@ import email.utils
 import logging
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any, cast
 
 from relay.api import Api, Reply, error_reply, retry_after_header
@@ -112,39 +113,22 @@ class _Resume:
             self.wait_on(waiting)
 
 
+@dataclass(frozen=True, slots=True)
 class _Head:
     """A request's line and headers as the front reads them. A keep-alive connection often
     sends the same head again (the next move of a match, the next poll), which is then
     taken as it was read the time before, without reading it again."""
 
-    __slots__ = (
-        "authorization", "client", "close", "code", "content_type", "head", "length", "match",
-        "query", "request_line",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        head: bytes,
-        request_line: bytes,
-        code: int,
-        match: str,
-        client: str,
-        authorization: str | None,
-        content_type: str,
-        query: dict[str, str],
-        length: int,
-        close: bool,
-    ) -> None:
-        self.head = head
-        self.request_line = request_line
-        self.code = code
-        self.match = match
-        self.client = client
-        self.authorization = authorization
-        self.content_type = content_type
-        self.query = query
-        self.length = length
-        self.close = close
+    head: bytes
+    request_line: bytes
+    code: int
+    match: str
+    client: str
+    authorization: str | None
+    content_type: str
+    query: dict[str, str]
+    length: int
+    close: bool
 
 
 class Front:

@@ -492,3 +492,17 @@ async def test_a_full_log_refuses_moves_and_passes_but_the_match_can_still_end(
     assert await store.act(a.match, seats[most % 2].token, Action("resign"), now()) == most + 1
     _, events = await store.poll(a.match, None, most, now())
     assert parse(events)[0]["type"] == "ended"
+
+
+async def test_a_game_ending_move_that_fills_the_log_can_still_be_confirmed(store: Store) -> None:
+    a, b = await pair(store)
+    first, second = await mover(store, a, b)
+    seats = (first, second)
+    most = SETTINGS.max_events
+    for after in range(1, most):  # the last of these moves ends the game and fills the log
+        ending = after == most - 1
+        await store.act(a.match, seats[(after - 1) % 2].token, move(after, "x", ending), now())
+    partner = seats[(most - 1) % 2]
+    assert await store.act(a.match, partner.token, Action("confirm", most), now()) == most + 1
+    _, events = await store.poll(a.match, None, most, now())
+    assert parse(events)[0]["type"] == "ended" and parse(events)[0]["reason"] == "agreed"
