@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import orjson
 
@@ -24,10 +24,11 @@ from relay.fields import (
     require_bearer,
 )
 from relay.limits import RateLimiter
+from relay.memory_store import Held, MemoryStore
 from relay.metrics import RelayMetrics
 from relay.store import Action, Event, Store
 
-__all__ = ["Api", "Lifecycle", "Reply", "error_reply", "retry_after_header"]
+__all__ = ["Answer", "Api", "Lifecycle", "Reply", "error_reply", "retry_after_header"]
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A seeker's own token: 32 to 128 URL-safe characters, which it must draw at random."""
@@ -36,6 +37,9 @@ BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 
 
 Reply = tuple[int, bytes]
 """An answer: HTTP status and JSON body."""
+
+Answer = Callable[[Reply | None, BaseException | None], None]
+"""Takes a request's answer, or the error that ends it, when it is ready."""
 
 
 class Lifecycle:
@@ -145,9 +149,55 @@ class Api:
         raw: bytes,
     ) -> Reply:
         """POST /v1/matches/{match}/moves[?wait=S]: relays a move text, applied once."""
+        token, action, wait = self._read_move(client, authorization, query, content_type, raw)
+        seq = await self.store.act(match, token, action, time.time())
+        self.metrics.moves += 1
+        if wait is None:
+            return 200, b'{"seq":%d}' % seq
+        # The move post doubles as the next poll: one request per move instead of two.
+        found = await self.store.wait(match, seq, self._reply_hold(wait))
+        return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
+
+    def move_now(
+        self,
+        store: MemoryStore,
+        client: str,
+        match: str,
+        authorization: str | None,
+        query: Mapping[str, str],
+        content_type: str,
+        raw: bytes,
+        answer: Answer,
+    ) -> Held | None:
+        """move() on the memory store, without a coroutine or a future: answers through
+        `answer`, at once or when the reply arrives (then returning the wait held)."""
+        token, action, wait = self._read_move(client, authorization, query, content_type, raw)
+        seq = store.act_now(match, token, action, time.time())
+        self.metrics.moves += 1
+        if wait is None:
+            answer((200, b'{"seq":%d}' % seq), None)
+            return None
+
+        def wake(found: list[Event] | None) -> None:
+            if found is None:
+                answer(None, RelayError("match/expired"))
+            else:
+                answer((200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))), None)
+
+        return store.watch(match, seq, self._reply_hold(wait), wake)
+
+    def _read_move(
+        self,
+        client: str,
+        authorization: str | None,
+        query: Mapping[str, str],
+        content_type: str,
+        raw: bytes,
+    ) -> tuple[str, Action, float | None]:
+        """Checks a move request before anything is applied (a refused one changes nothing);
+        returns the token, the action and how long to wait for the reply (None: no wait)."""
         self.admit(client)
         token = require_bearer(authorization)
-        # Checked before the move is applied: a refused request changes nothing.
         wait = None if "wait" not in query else query_seconds(query["wait"], "wait")
         body = json_body(content_type, raw)
         after = int_field(body, "after")
@@ -164,16 +214,11 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'end' must be true or false, not {end!r}."
             )
-        seq = await self.store.act(match, token, Action("move", after, text, end), time.time())
-        self.metrics.moves += 1
-        if wait is None:
-            return 200, b'{"seq":%d}' % seq
-        # The move post doubles as the next poll: one request per move instead of two.
-        hold = min(self.config.hold, wait)
-        if self.lifecycle.closing:
-            hold = 0
-        found = await self.store.wait(match, seq, hold)
-        return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
+        return token, Action("move", after, text, end), wait
+
+    def _reply_hold(self, wait: float) -> float:
+        """Seconds a move post waits for the reply: as asked, within --hold; none at shutdown."""
+        return 0.0 if self.lifecycle.closing else min(self.config.hold, wait)
 
     async def pass_turn(
         self, client: str, match: str, authorization: str | None, content_type: str, raw: bytes

@@ -6,6 +6,7 @@ import asyncio
 import hmac
 import math
 from collections import deque
+from collections.abc import Callable
 
 from relay import store
 from relay.errors import RelayError
@@ -26,7 +27,7 @@ from relay.store import (
     too_long,
 )
 
-__all__ = ["MemoryStore"]
+__all__ = ["Held", "MemoryStore", "Wake"]
 
 _Done = tuple[int, str, str, bool, bool]
 """What an event records of the write that made it: seat, kind, move, end, agree."""
@@ -36,6 +37,38 @@ _NO_WRITE: _Done = (-1, "", "", False, False)
 TICK = 0.1
 """Seconds between the moments a held wait may time out: waits ending within the same tick
 share one timer, so a wait costs no timer of its own (a timeout is up to one tick late)."""
+
+Wake = Callable[[list[Event] | None], None]
+"""Called once when a held wait ends: with the events above its cursor (empty when its time
+ran out or the relay is closing), or None when the match expired meanwhile."""
+
+
+class Held:
+    """A wait held by watch(): called back when an event arrives, or at its timeout."""
+
+    __slots__ = ("after", "due", "found", "wake")
+
+    def __init__(self, found: _Match, after: int, wake: Wake, due: set[Held]) -> None:
+        self.found = found
+        self.after = after
+        self.wake: Wake | None = wake
+        self.due = due
+        """The set of waits that time out at the same tick as this one."""
+
+    def fire(self) -> None:
+        """Ends the wait, calling its wake with what the match has for it now."""
+        wake = self.wake
+        if wake is None:
+            return
+        self.wake = None
+        self.due.discard(self)
+        found = self.found
+        wake(None if found.status is Status.EXPIRED else found.events[self.after :])
+
+    def cancel(self) -> None:
+        """Ends the wait without calling its wake (its client went away)."""
+        self.wake = None
+        self.due.discard(self)
 
 
 class _Match:
@@ -72,24 +105,29 @@ class _Match:
         self.turn: int | None = None
         self.first: int | None = None
         self.ender = -1
-        self.waiters: list[asyncio.Future[None]] = []
+        self.waiters: list[Held] = []
 
     def append(self, event: Event, done: _Done) -> int:
-        """Adds an event to the log and wakes every poll waiting for it."""
+        """Adds an event to the log and wakes every poll waiting for it, there and then."""
         self.events.append(event)
         self.done.append(done)
+        if self.waiters:
+            self.wake_all()
+        return len(self.events)
+
+    def wake_all(self) -> None:
+        """Ends every wait held on this match."""
         waiters, self.waiters = self.waiters, []
         for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
-        return len(self.events)
+            waiter.fire()
 
 
 class MemoryStore:
     """Keeps matches in memory: fast, single-process, lost on restart."""
 
     eager = True
-    """Its coroutines need no task: they finish at once or wait on a plain future."""
+    """Its coroutines need no task: they finish at once or wait on a plain future. It also
+    answers without coroutines at all (act_now, watch), which the lean front uses."""
 
     def __init__(self, settings: StoreSettings | None = None) -> None:
         self.settings = settings or StoreSettings()
@@ -101,7 +139,7 @@ class MemoryStore:
         """Token digest -> (match, seat, until): seeks to answer again, not seat twice."""
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._ticks: dict[int, set[asyncio.Future[None]]] = {}
+        self._ticks: dict[int, set[Held]] = {}
         """Tick number -> the waits that time out at that tick (see TICK)."""
 
     # -- reading ---------------------------------------------------------------------------
@@ -137,29 +175,45 @@ class MemoryStore:
 
     async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
         """Returns the events above after once there are any, or [] after timeout."""
-        found = self._get(match)
-        if len(found.events) > after or self._closing or timeout <= 0:
-            return found.events[after:]
         loop = self._loop
         if loop is None or loop.is_closed():
             loop = self._use_loop()
-        waiter: asyncio.Future[None] = loop.create_future()
-        found.waiters.append(waiter)
+        future: asyncio.Future[list[Event] | None] = loop.create_future()
+
+        def wake(found: list[Event] | None) -> None:
+            if not future.done():
+                future.set_result(found)
+
+        held = self.watch(match, after, timeout, wake)
+        try:
+            events = await future
+        finally:
+            if held is not None:
+                held.cancel()
+        if events is None:
+            raise RelayError("match/expired")
+        return events
+
+    def watch(self, match: str, after: int, timeout: float, wake: Wake) -> Held | None:
+        """Calls wake with the events above after once there are any, or with [] after
+        timeout: at once (returning None) when there are some already, else later, from
+        whatever appends the next event (returning the wait, to cancel if need be)."""
+        found = self._get(match)
+        if len(found.events) > after or self._closing or timeout <= 0:
+            wake(found.events[after:])
+            return None
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._use_loop()
         tick = math.ceil((loop.time() + timeout) / TICK)
         due = self._ticks.get(tick)
         if due is None:
             due = self._ticks[tick] = set()
             loop.call_at(tick * TICK, self._time_out, tick)
-        due.add(waiter)
-        try:
-            await waiter
-        finally:
-            due.discard(waiter)
-            if not waiter.done():
-                waiter.cancel()
-        if found.status is Status.EXPIRED:
-            raise RelayError("match/expired")
-        return found.events[after:]
+        held = Held(found, after, wake, due)
+        due.add(held)
+        found.waiters.append(held)
+        return held
 
     def _use_loop(self) -> asyncio.AbstractEventLoop:
         """Returns the running loop, which waits use from now on (tests run several in turn)."""
@@ -168,10 +222,9 @@ class MemoryStore:
         return self._loop
 
     def _time_out(self, tick: int) -> None:
-        """Answers, empty, every wait still held whose time is up at this tick."""
-        for waiter in self._ticks.pop(tick, ()):
-            if not waiter.done():
-                waiter.set_result(None)
+        """Answers every wait still held whose time is up at this tick."""
+        for held in list(self._ticks.pop(tick, ())):
+            held.fire()
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
@@ -273,15 +326,16 @@ class MemoryStore:
         self._waiting[found.game] -= 1
         if found.room is not None and self._rooms.get((found.game, found.room)) is found:
             del self._rooms[(found.game, found.room)]
-        for waiter in found.waiters:
-            if not waiter.done():
-                waiter.set_result(None)
-        found.waiters.clear()
+        found.wake_all()
 
     # -- writing ---------------------------------------------------------------------------
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event."""
+        return self.act_now(match, token, action, now)
+
+    def act_now(self, match: str, token: str, action: Action, now: float) -> int:
+        """act(), without a coroutine: the memory store needs no waiting to write."""
         found = self._matches.get(match)
         if found is None:
             raise RelayError("match/unknown", f"No match {match!r}.")
@@ -393,10 +447,7 @@ class MemoryStore:
         """Answers every wait held in this process at once, and holds no new ones."""
         self._closing = True
         for found in self._matches.values():
-            waiters, found.waiters = found.waiters, []
-            for waiter in waiters:
-                if not waiter.done():
-                    waiter.set_result(None)
+            found.wake_all()
 
     async def close(self) -> None:
         """Releases nothing: the memory store holds no connections."""

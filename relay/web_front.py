@@ -23,6 +23,7 @@ from typing import Any, cast
 from relay.api import Api, Reply, error_reply, retry_after_header
 from relay.config import Config
 from relay.errors import RelayError
+from relay.memory_store import Held, MemoryStore
 from relay.web_proxy import TrustedProxies
 
 __all__ = ["Front", "FrontProtocol", "drive"]
@@ -139,6 +140,8 @@ class Front:
         self.config = config
         self.prefix = config.prefix.encode()
         self.eager = bool(getattr(api.store, "eager", False))
+        self.memory = api.store if isinstance(api.store, MemoryStore) else None
+        """The memory store, which moves are played on without coroutines."""
         self.proxies = TrustedProxies(config.trusted_proxies) if config.trusted_proxies else None
         """Whose X-Forwarded-For names the client (rate limits count clients, not proxies)."""
         self.handoff: Callable[[], asyncio.Protocol] | None = None
@@ -232,7 +235,7 @@ class FrontProtocol(asyncio.Protocol):
         self.request_line = b""
         self.known: _Head | None = None
         """The last request head read, to take as it is when the next one is the same."""
-        self.pending: _Resume | asyncio.Future[Reply] | None = None
+        self.pending: _Resume | asyncio.Future[Reply] | Held | None = None
         """The request in progress, to stop if the client goes away."""
         self.stalled: float | None = None
         """Since when the client has not read its answers (the transport's buffer is full)."""
@@ -336,13 +339,29 @@ class FrontProtocol(asyncio.Protocol):
         self.front.active += 1
         if self.front.config.access_log:
             self.began = time.monotonic()
+        memory = self.front.memory
+        if memory is not None and parsed.code == MOVE:
+            # The hot path: a move on the memory store answers through callbacks only.
+            try:
+                held = self.api.move_now(
+                    memory, parsed.client, parsed.match, parsed.authorization, parsed.query,
+                    parsed.content_type, body, self._answer,
+                )  # fmt: skip
+            except RelayError as error:
+                self._answer(None, error)
+                return
+            if held is not None:
+                self.pending = held
+            return
         try:
             coro = self._call(parsed, body)
         except RelayError as error:
             self._answer(None, error)
             return
         if self.front.eager:
-            self.pending = drive(coro, self._answer)
+            resume = drive(coro, self._answer)
+            if resume is not None:  # None: answered already (and maybe on to the next)
+                self.pending = resume
         else:
             task = asyncio.ensure_future(coro)
             task.add_done_callback(self._task_done)
@@ -517,7 +536,14 @@ class FrontProtocol(asyncio.Protocol):
             self.paused = False
             self.transport.resume_reading()
         if self.buffer:
+            # A request sent ahead of its answer starts from the loop, not from here: this
+            # may run inside another connection's request (a move answering a held poll).
             self.started = self.front.now
+            asyncio.get_running_loop().call_soon(self._next_if_free)
+
+    def _next_if_free(self) -> None:
+        free = not self.busy and not self.resting and self.stalled is None
+        if free and self.transport is not None:
             self._next()
 
     def pause_writing(self) -> None:

@@ -263,3 +263,78 @@ async def test_a_repeated_head_is_read_with_its_own_body(relay: RelayProcess) ->
     ]
     for conn in conns:
         conn.writer.close()
+
+
+async def test_a_held_move_post_is_answered_by_the_reply_then_pipelined_requests(
+    relay: RelayProcess,
+) -> None:
+    # The partner's move answers a held move post from within its own request; a request
+    # pipelined behind the held post then starts from the loop, in order.
+    conns = [Raw(*await asyncio.open_connection("127.0.0.1", relay.port)) for _ in range(2)]
+    seek = post("/v1/seek", b'{"game": "held", "room": "held-then-pipelined"}')
+    tickets = []
+    for conn in conns:
+        await conn.send(seek)
+        tickets.append(json.loads((await conn.answer())[2]))
+    match = tickets[0]["match"]
+    await conns[0].send(f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\n\r\n".encode())
+    first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
+    mover, partner = conns[first], conns[1 - first]
+
+    def auth(seat: int) -> str:
+        return f"Authorization: Bearer {tickets[seat]['token']}"
+
+    held = post(f"/v1/matches/{match}/moves?wait=5", b'{"after": 1, "move": "e4"}', auth(first))
+    poll = f"GET /v1/matches/{match}/events?after=2 HTTP/1.1\r\n{auth(first)}\r\n\r\n".encode()
+    await mover.send(held + poll)
+    await asyncio.sleep(0.2)
+    reply = post(f"/v1/matches/{match}/moves", b'{"after": 2, "move": "e5"}', auth(1 - first))
+    await partner.send(reply)
+    assert json.loads((await partner.answer())[2]) == {"seq": 3}
+    status, _, body = await mover.answer()
+    answered = json.loads(body)
+    assert status == 200 and answered["seq"] == 2
+    assert [(e["seq"], e["move"]) for e in answered["events"]] == [(3, "e5")]
+    status, _, body = await mover.answer()
+    assert status == 200
+    assert [(e["seq"], e["move"]) for e in json.loads(body)["events"]] == [(3, "e5")]
+    for conn in conns:
+        conn.writer.close()
+
+
+async def test_a_held_move_post_of_a_client_that_left_is_dropped(relay: RelayProcess) -> None:
+    conns = [Raw(*await asyncio.open_connection("127.0.0.1", relay.port)) for _ in range(3)]
+    seek = post("/v1/seek", b'{"game": "held", "room": "held-then-gone"}')
+    tickets = []
+    for conn in conns[:2]:
+        await conn.send(seek)
+        tickets.append(json.loads((await conn.answer())[2]))
+    match = tickets[0]["match"]
+    await conns[0].send(f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\n\r\n".encode())
+    first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
+
+    def auth(seat: int) -> str:
+        return f"Authorization: Bearer {tickets[seat]['token']}"
+
+    leaving = conns[first]
+    await leaving.send(
+        post(f"/v1/matches/{match}/moves?wait=5", b'{"after": 1, "move": "a"}', auth(first))
+    )
+    await asyncio.sleep(0.2)
+    leaving.writer.close()
+    await leaving.writer.wait_closed()
+    await asyncio.sleep(0.2)
+    # The reply to the departed post goes nowhere; the match goes on for whoever polls next.
+    staying = conns[1 - first]
+    await staying.send(
+        post(f"/v1/matches/{match}/moves", b'{"after": 2, "move": "b"}', auth(1 - first))
+    )
+    assert json.loads((await staying.answer())[2]) == {"seq": 3}
+    back = conns[2]
+    await back.send(
+        f"GET /v1/matches/{match}/events?after=1 HTTP/1.1\r\n{auth(first)}\r\n\r\n".encode()
+    )
+    events = json.loads((await back.answer())[2])["events"]
+    assert [(e["seq"], e["move"]) for e in events] == [(2, "a"), (3, "b")]
+    for conn in conns[1:]:
+        conn.writer.close()
