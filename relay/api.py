@@ -9,6 +9,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 import orjson
 
@@ -26,9 +27,9 @@ from relay.fields import (
 from relay.limits import RateLimiter
 from relay.memory_store import Held, MemoryStore
 from relay.metrics import RelayMetrics
-from relay.store import Action, Event, Store
+from relay.store import Action, Event, Store, hash_token
 
-__all__ = ["Answer", "Api", "Lifecycle", "Reply", "error_reply", "retry_after_header"]
+__all__ = ["Answer", "Api", "Lifecycle", "MovePlan", "Reply", "error_reply", "retry_after_header"]
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A seeker's own token: 32 to 128 URL-safe characters, which it must draw at random."""
@@ -40,6 +41,15 @@ Reply = tuple[int, bytes]
 
 Answer = Callable[[Reply | None, BaseException | None], None]
 """Takes a request's answer, or the error that ends it, when it is ready."""
+
+
+class MovePlan(NamedTuple):
+    """What a move request's head decides: the seat token (and its digest), and how long the
+    post waits for the reply (None: it does not)."""
+
+    token: str
+    digest: str
+    wait: float | None
 
 
 class Lifecycle:
@@ -149,32 +159,33 @@ class Api:
         raw: bytes,
     ) -> Reply:
         """POST /v1/matches/{match}/moves[?wait=S]: relays a move text, applied once."""
-        token, action, wait = self._read_move(client, authorization, query, content_type, raw)
-        seq = await self.store.act(match, token, action, time.time())
+        self.admit(client)
+        plan = self.move_plan(authorization, query)
+        action = self.move_action(content_type, raw)
+        seq = await self.store.act(match, plan.token, action, time.time())
         self.metrics.moves += 1
-        if wait is None:
+        if plan.wait is None:
             return 200, b'{"seq":%d}' % seq
         # The move post doubles as the next poll: one request per move instead of two.
-        found = await self.store.wait(match, seq, self._reply_hold(wait))
+        found = await self.store.wait(match, seq, self._reply_hold(plan.wait))
         return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
 
     def move_now(
         self,
         store: MemoryStore,
-        client: str,
         match: str,
-        authorization: str | None,
-        query: Mapping[str, str],
+        plan: MovePlan,
         content_type: str,
         raw: bytes,
         answer: Answer,
     ) -> Held | None:
-        """move() on the memory store, without a coroutine or a future: answers through
-        `answer`, at once or when the reply arrives (then returning the wait held)."""
-        token, action, wait = self._read_move(client, authorization, query, content_type, raw)
-        seq = store.act_now(match, token, action, time.time())
+        """move() on the memory store, without a coroutine or a future, for a request
+        already admitted and planned: answers through `answer`, at once or when the reply
+        arrives (then returning the wait held)."""
+        action = self.move_action(content_type, raw)
+        seq = store.act_hashed(match, plan.digest, action, time.time())
         self.metrics.moves += 1
-        if wait is None:
+        if plan.wait is None:
             answer((200, b'{"seq":%d}' % seq), None)
             return None
 
@@ -184,21 +195,19 @@ class Api:
             else:
                 answer((200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))), None)
 
-        return store.watch(match, seq, self._reply_hold(wait), wake)
+        return store.watch(match, seq, self._reply_hold(plan.wait), wake)
 
-    def _read_move(
-        self,
-        client: str,
-        authorization: str | None,
-        query: Mapping[str, str],
-        content_type: str,
-        raw: bytes,
-    ) -> tuple[str, Action, float | None]:
-        """Checks a move request before anything is applied (a refused one changes nothing);
-        returns the token, the action and how long to wait for the reply (None: no wait)."""
-        self.admit(client)
+    @staticmethod
+    def move_plan(authorization: str | None, query: Mapping[str, str]) -> MovePlan:
+        """Reads what a move request's head decides: its token and how long it waits for the
+        reply. The lean front reads it once per head a connection sends, not per move."""
         token = require_bearer(authorization)
         wait = None if "wait" not in query else query_seconds(query["wait"], "wait")
+        return MovePlan(token, hash_token(token), wait)
+
+    def move_action(self, content_type: str, raw: bytes) -> Action:
+        """Reads a move request's body, checked before anything is applied (a refused
+        request changes nothing)."""
         body = json_body(content_type, raw)
         after = int_field(body, "after")
         text = body.get("move")
@@ -214,7 +223,7 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'end' must be true or false, not {end!r}."
             )
-        return token, Action("move", after, text, end), wait
+        return Action("move", after, text, end)
 
     def _reply_hold(self, wait: float) -> float:
         """Seconds a move post waits for the reply: as asked, within --hold; none at shutdown."""

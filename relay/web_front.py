@@ -20,7 +20,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, cast
 
-from relay.api import Api, Reply, error_reply, retry_after_header
+from relay.api import Api, MovePlan, Reply, error_reply, retry_after_header
 from relay.config import Config
 from relay.errors import RelayError
 from relay.memory_store import Held, MemoryStore
@@ -209,6 +209,7 @@ class FrontProtocol(asyncio.Protocol):
         "paused",
         "peer",
         "pending",
+        "plan",
         "request_line",
         "resting",
         "since",
@@ -235,6 +236,8 @@ class FrontProtocol(asyncio.Protocol):
         self.request_line = b""
         self.known: _Head | None = None
         """The last request head read, to take as it is when the next one is the same."""
+        self.plan: tuple[_Head, MovePlan] | None = None
+        """What the last move head read decides (token, digest, wait), read once per head."""
         self.pending: _Resume | asyncio.Future[Reply] | Held | None = None
         """The request in progress, to stop if the client goes away."""
         self.stalled: float | None = None
@@ -342,11 +345,15 @@ class FrontProtocol(asyncio.Protocol):
         memory = self.front.memory
         if memory is not None and parsed.code == MOVE:
             # The hot path: a move on the memory store answers through callbacks only.
+            api = self.api
             try:
-                held = self.api.move_now(
-                    memory, parsed.client, parsed.match, parsed.authorization, parsed.query,
-                    parsed.content_type, body, self._answer,
-                )  # fmt: skip
+                api.admit(parsed.client)
+                plan = self.plan
+                if plan is None or plan[0] is not parsed:
+                    plan = self.plan = (parsed, api.move_plan(parsed.authorization, parsed.query))
+                held = api.move_now(
+                    memory, parsed.match, plan[1], parsed.content_type, body, self._answer
+                )
             except RelayError as error:
                 self._answer(None, error)
                 return
