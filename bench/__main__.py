@@ -16,6 +16,7 @@ from typing import Any
 
 from bench import targets
 from bench.idle import hold_polls
+from bench.installed import BuildError, installed_tree
 from bench.run import Result, measure
 
 __all__ = ["main"]
@@ -36,25 +37,51 @@ def machine() -> str:
     )
 
 
-def lineup(redis: tuple[str, int] | None) -> list[tuple[str, Starter]]:
-    """Returns the targets to compare, as (mode, starter) pairs; Redis's CPU counts too."""
-    aiohttp_only = "relay, memory, 1 process, aiohttp only (--no-front)"
+def lineup(redis: tuple[str, int] | None, tree: Path | None) -> list[tuple[str, Starter]]:
+    """Returns the targets to compare, as (mode, starter) pairs; Redis's CPU counts too.
+
+    The relay runs as the wheel installs it (tree: its hot path compiled), and once more from
+    its pure-Python sources; without a tree (no C compiler), from the sources only."""
+    build = "compiled" if tree else "pure Python"
+    aiohttp_only = f"relay, memory, 1 process, aiohttp only (--no-front), {build}"
+    memory = memory_target(tree)
+    no_front = ("--no-front",)
     found: list[tuple[str, Starter]] = [
-        ("plain", lambda: targets.relay(aiohttp_only, flags=("--no-front",))),
-        ("fast", lambda: targets.relay(aiohttp_only, flags=("--no-front",))),
-        ("plain", lambda: targets.relay("relay, memory, 1 process")),
-        ("fast", lambda: targets.relay("relay, memory, 1 process")),
+        ("plain", lambda: targets.relay(aiohttp_only, flags=no_front, tree=tree)),
+        ("fast", lambda: targets.relay(aiohttp_only, flags=no_front, tree=tree)),
+        ("plain", lambda: targets.relay(memory, tree=tree)),
+        ("fast", lambda: targets.relay(memory, tree=tree)),
     ]
+    if tree:
+        found.append(("fast", lambda: targets.relay("relay, memory, 1 process, pure Python")))
     if redis:
         url, pid = redis
+        one, two = f"relay, Redis, 1 process, {build}", f"relay, Redis, 2 processes, {build}"
         found += [
-            ("fast", lambda: targets.relay("relay, Redis, 1 process", 1, url, [pid])),
-            ("fast", lambda: targets.relay("relay, Redis, 2 processes", 2, url, [pid])),
+            ("fast", lambda: targets.relay(one, 1, url, [pid], tree=tree)),
+            ("fast", lambda: targets.relay(two, 2, url, [pid], tree=tree)),
         ]
     if not targets.nchan_available():
         found.append(("plain", targets.nchan))
     found.append(("plain", targets.ceiling))
     return found
+
+
+def memory_target(tree: Path | None) -> str:
+    """Returns the name of the relay target also measured paced and holding idle polls."""
+    return f"relay, memory, 1 process, {'compiled' if tree else 'pure Python'}"
+
+
+def built_tree(wanted: bool) -> Path | None:
+    """Returns the relay as the wheel installs it, built if need be; None when not wanted or
+    when it cannot be compiled here (the bench then measures the sources only)."""
+    if not wanted:
+        return None
+    try:
+        return installed_tree(progress=True)
+    except BuildError as exc:
+        print(f"measuring the pure-Python sources only: {exc}", file=sys.stderr)
+        return None
 
 
 @contextlib.contextmanager
@@ -118,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--no-redis", action="store_true", help="skip the Redis targets")
     p.add_argument(
+        "--sources-only",
+        action="store_true",
+        help="run the relay from its pure-Python sources only (no wheel is built)",
+    )
+    p.add_argument(
         "--json",
         type=Path,
         default=Path("bench-results.json"),
@@ -128,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     idle: list[dict[str, Any]] = []
     print(f"machine: {machine()}", file=sys.stderr)
+    tree = built_tree(not a.sources_only)
     with redis_server(not a.no_redis) as redis:
-        for mode, start in lineup(redis):
+        for mode, start in lineup(redis, tree):
             with start() as target:
                 print(f"running {target.name} ({mode})...", file=sys.stderr)
                 result = measure(target, mode, a.matches, a.moves, a.workers)
@@ -137,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {rows[-1]}", file=sys.stderr)
                 if target.kind == "ceiling" or (mode == "plain" and target.kind == "relay"):
                     continue
-                if target.kind == "relay" and ("Redis" in target.name or "only" in target.name):
+                if target.kind == "relay" and (target.name != memory_target(tree)):
                     continue
                 paced: Result = measure(target, mode, a.matches, 50, a.workers, a.paced_think)
                 rows.append({**paced.row(), "mode": f"{mode}, paced {a.paced_think * 1000:g} ms"})

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.installed import relay_command
+
 __all__ = ["Target", "ceiling", "nchan", "relay"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,13 +93,19 @@ def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 20) -> 
 
 
 @contextlib.contextmanager
-def _processes(commands: list[list[str]], urls: list[str]) -> Iterator[list[int]]:
+def _processes(
+    commands: list[list[str]], urls: list[str], env: dict[str, str] | None = None
+) -> Iterator[list[int]]:
     procs: list[subprocess.Popen[bytes]] = []
     try:
         for command in commands:
             procs.append(
                 subprocess.Popen(
-                    command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                    command,
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
                 )
             )
         for proc, url in zip(procs, urls, strict=True):
@@ -121,14 +129,15 @@ def relay(
     store: str = "memory",
     extra_pids: list[int] | None = None,
     flags: tuple[str, ...] = (),
+    tree: Path | None = None,
 ) -> Iterator[Target]:
-    """Runs `workers` relay processes on one store (with extra flags); yields them as a target."""
+    """Runs `workers` relay processes on one store (with extra flags); yields them as a target.
+    With tree (bench.installed), the relay runs as the wheel installs it, else from sources."""
     ports = [free_port() for _ in range(workers)]
+    command, env = relay_command(tree)
     commands = [
         [
-            sys.executable,
-            "-m",
-            "relay",
+            *command,
             "--host",
             "127.0.0.1",
             "--port",
@@ -155,7 +164,7 @@ def relay(
         for port in ports
     ]
     urls = [f"http://127.0.0.1:{port}/healthz" for port in ports]
-    with _processes(commands, urls) as pids:
+    with _processes(commands, urls, env) as pids:
         yield Target(name, "relay", "127.0.0.1", ports, pids + (extra_pids or []))
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from aiohttp import web
 
 from relay.config import Config
+from relay.metrics import hot_path
 from relay.store import Store, StoreSettings
 from relay.web_app import create_app
 from relay.web_front import Front
@@ -195,11 +196,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     app = create_app(config, store)
     where = f"unix:{unix}" if unix else f"http://{config.host}:{config.port}"
     logging.getLogger("relay").info(
-        "relay listening on %s (store %s, hold %ss, grace %ss)",
+        "relay listening on %s (store %s, hold %ss, grace %ss, hot path %s)",
         where,
         config.store_url,
         config.hold,
         config.store.grace,
+        hot_path(),
     )
     loop = _new_loop()
     try:

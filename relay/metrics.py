@@ -14,7 +14,16 @@ from prometheus_client.registry import Collector
 
 from relay.store import Status
 
-__all__ = ["RelayMetrics"]
+__all__ = ["RelayMetrics", "hot_path"]
+
+
+def hot_path() -> str:
+    """Returns 'compiled' when the modules every move goes through run compiled (a wheel built
+    with a C compiler, see hatch_build.py), else 'pure Python' (a checkout, an editable
+    install, a machine without a compiler)."""
+    from relay import web_front
+
+    return "pure Python" if web_front.__file__.endswith(".py") else "compiled"
 
 
 class RelayMetrics(Collector):
@@ -52,6 +61,13 @@ class RelayMetrics(Collector):
         for code, count in sorted(self.errors.items()):
             errors.add_metric([code], count)
         yield errors
+        build = GaugeMetricFamily(
+            "relay_build_info",
+            "The build this process runs: its hot path compiled (a wheel) or pure Python.",
+            labels=["hot_path"],
+        )
+        build.add_metric([hot_path()], 1)
+        yield build
 
     def render(self, counts: dict[Status, int]) -> bytes:
         """Returns the metrics in Prometheus text format, with the store's counts."""

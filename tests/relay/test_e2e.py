@@ -6,7 +6,7 @@ import asyncio
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import aiohttp
 import pytest
@@ -17,12 +17,25 @@ from tests.relay.wire import Wire
 from tests.support.relay_process import RelayProcess
 
 
+@pytest.fixture(scope="module", params=["sources", "compiled"])
+def url(request: pytest.FixtureRequest, relay_url: str) -> Iterator[str]:
+    """Returns the URL of a relay process run from the sources (the session's), or of one run
+    as the wheel installs it, its hot path compiled."""
+    if request.param == "sources":
+        yield relay_url
+        return
+    installed = request.getfixturevalue("installed")
+    flags = ("--hold", "5", "--grace", "30", "--seeks-per-minute", "100000")
+    with RelayProcess(*flags, "--requests-per-second", "100000", installed=installed) as relay:
+        yield relay.url
+
+
 @pytest.fixture
-async def wire(relay_url: str) -> AsyncIterator[Wire]:
-    """Returns a protocol client of the session's relay process."""
+async def wire(url: str) -> AsyncIterator[Wire]:
+    """Returns a protocol client of the relay process."""
     timeout = aiohttp.ClientTimeout(total=15)
     async with aiohttp.ClientSession(timeout=timeout) as session:
-        yield Wire(session, relay_url)
+        yield Wire(session, url)
 
 
 async def test_complete_match_with_tricky_moves(wire: Wire) -> None:
@@ -295,10 +308,10 @@ MOVES = st.text(st.characters(exclude_categories=["Cs"]), max_size=200)
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(texts=st.lists(MOVES, min_size=1, max_size=4))
-def test_any_text_arrives_byte_exact(relay_url: str, texts: list[str]) -> None:
+def test_any_text_arrives_byte_exact(url: str, texts: list[str]) -> None:
     async def play() -> None:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
-            wire = Wire(session, relay_url)
+            wire = Wire(session, url)
             x, o = await wire.pair("e2e-hypothesis")
             for index, text in enumerate(texts):
                 seat = (x, o)[index % 2]
@@ -308,3 +321,10 @@ def test_any_text_arrives_byte_exact(relay_url: str, texts: list[str]) -> None:
             assert [event["move"] for event in events] == texts
 
     asyncio.run(play())
+
+
+async def test_metrics_tell_which_build_runs(url: str, request: pytest.FixtureRequest) -> None:
+    expected = "compiled" if request.node.callspec.params["url"] == "compiled" else "pure Python"
+    async with aiohttp.ClientSession() as session, session.get(url + "/metrics") as answer:
+        text = await answer.text()
+    assert f'relay_build_info{{hot_path="{expected}"}} 1.0' in text

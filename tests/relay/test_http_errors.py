@@ -51,11 +51,12 @@ FLAGS = {
 }
 
 
-@pytest.fixture(params=["app", "process"])
+@pytest.fixture(params=["app", "process", "compiled"])
 async def make(
     request: pytest.FixtureRequest, aiohttp_client: AiohttpClient
 ) -> AsyncIterator[Make]:
-    """Returns a maker of clients of a relay with the given settings, over each HTTP layer."""
+    """Returns a maker of clients of a relay with the given settings, over each HTTP layer:
+    in process, a relay process from the sources, and one as the wheel installs it."""
     started: list[RelayProcess] = []
     sessions: list[aiohttp.ClientSession] = []
 
@@ -70,7 +71,8 @@ async def make(
             config = Config(store=store, **options)
             return await aiohttp_client(create_app(config))
         flags = [item for key, value in options.items() for item in (FLAGS[key], str(value))]
-        relay = RelayProcess(*flags, "--grace", "30").start()
+        installed = request.getfixturevalue("installed") if request.param == "compiled" else None
+        relay = RelayProcess(*flags, "--grace", "30", installed=installed).start()
         started.append(relay)
         session = aiohttp.ClientSession(relay.url, timeout=aiohttp.ClientTimeout(total=10))
         sessions.append(session)

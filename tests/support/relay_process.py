@@ -6,11 +6,12 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 from types import TracebackType
+
+from bench.installed import relay_command
 
 __all__ = ["RelayProcess", "free_port"]
 
@@ -28,19 +29,19 @@ def free_port() -> int:
 class RelayProcess:
     """A relay subprocess on 127.0.0.1; use as a context manager."""
 
-    def __init__(self, *args: str, port: int | None = None, env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        *args: str,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+        installed: Path | None = None,
+    ):
+        """args: the relay's options; installed: a tree from bench.installed.installed_tree()
+        to run the relay as the wheel installs it (compiled), instead of the sources."""
         self.port = port or free_port()
-        self.args = [
-            sys.executable,
-            "-m",
-            "relay",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            *args,
-        ]
-        self.env = {**os.environ, **(env or {})}
+        command, base_env = relay_command(installed)
+        self.args = [*command, "--host", "127.0.0.1", "--port", str(self.port), *args]
+        self.env = {**base_env, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = Path(os.environ.get("RELAY_TEST_LOGS", "/tmp")) / f"relay-{self.port}.log"
 
