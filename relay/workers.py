@@ -13,11 +13,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from types import FrameType
 
 from relay.config import Config
 
-__all__ = ["supervise", "worker_address"]
+__all__ = ["python_command", "supervise", "worker_address"]
 
 log = logging.getLogger("relay.workers")
 
@@ -73,6 +74,17 @@ class _Worker:
             self.start()
 
 
+def python_command() -> list[str]:
+    """Returns the interpreter command of a worker, which must import the relay package this
+    process runs: the working folder's (a checkout's sources) only when that is where this
+    one came from; otherwise -P keeps the working folder off the path, so a relay installed
+    from a wheel (hot path compiled) runs installed even from inside a checkout."""
+    package = Path(__file__).resolve().parent.parent
+    if sys.flags.safe_path or package != Path.cwd().resolve():
+        return [sys.executable, "-P"]
+    return [sys.executable]
+
+
 def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
     """Runs config.workers relay processes until SIGTERM, SIGINT or SIGHUP; returns the exit
     code (0 when every worker stopped cleanly)."""
@@ -81,7 +93,7 @@ def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
         stream=sys.stderr,
     )
-    base = [sys.executable, "-m", "relay", *argv, "--workers", "1"]
+    base = [*python_command(), "-m", "relay", *argv, "--workers", "1"]
     workers = [
         _Worker([*base, *worker_address(config, unix, number)], number)
         for number in range(1, config.workers + 1)

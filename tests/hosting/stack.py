@@ -78,7 +78,7 @@ def unit_command(sockets: Path, redis_url: str, *extra: str, unit: str | None = 
     lines = text.replace("\\\n", " ").splitlines()
     exec_start = next(line for line in lines if line.startswith("ExecStart="))
     args = shlex.split(exec_start.removeprefix("ExecStart="))
-    assert args[1:3] == ["-m", "relay"], args
+    assert args[1:4] == ["-P", "-m", "relay"], args
     args[0] = sys.executable
     args = [arg.replace(RUN_DIR, f"{sockets}/") for arg in args]
     args[args.index("--store") + 1] = redis_url

@@ -137,7 +137,8 @@ def test_the_systemd_unit_passes_systemd_analyze(tmp_path: Path, workers: int, p
 
 def test_the_unit_command_runs_workers_on_redis(tmp_path: Path) -> None:
     command = unit_command(tmp_path, "redis://127.0.0.1:1/0")
-    assert command[:3] == [sys.executable, "-m", "relay"]
+    # -P: the relay installed from the wheel runs, not the sources in WorkingDirectory.
+    assert command[:4] == [sys.executable, "-P", "-m", "relay"]
     assert command[command.index("--workers") + 1] == "2"
     assert command[command.index("--unix") + 1] == f"{tmp_path}/relay-{{n}}.sock"
     assert command[command.index("--trusted-proxy") + 1] == "unix"
@@ -154,3 +155,19 @@ def test_configure_refuses_bad_workers_and_prefixes() -> None:
             check=False,
         )
         assert done.returncode == 2 and "error:" in done.stderr, done
+
+
+def test_workers_import_the_relay_their_supervisor_runs(tmp_path: Path) -> None:
+    # From the checkout, python -m relay runs its sources, and so do its workers; from any
+    # other folder, or under -P, workers get -P, so an installed relay stays the one that runs.
+    script = "from relay.workers import python_command; print(python_command()[1:])"
+    for cwd, flags, expected in (
+        (ROOT, [], "[]"),
+        (tmp_path, [], "['-P']"),
+        (ROOT, ["-P"], "['-P']"),
+    ):
+        done = subprocess.run(
+            [sys.executable, *flags, "-c", script],
+            cwd=cwd, capture_output=True, text=True, timeout=30, check=True,
+        )  # fmt: skip
+        assert done.stdout.strip() == expected, (cwd, flags, done.stdout, done.stderr)
