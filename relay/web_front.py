@@ -222,7 +222,9 @@ class FrontProtocol(asyncio.Protocol):
         self.front = front
         self.api = front.api
         self.transport: asyncio.Transport | None = None
-        self.buffer = bytearray()
+        self.buffer = b""
+        """What the client sent that is not yet read as a request: bytes, not a bytearray,
+        so that a request arriving whole in one read is taken from it without copying."""
         self.busy = False
         self.close_after = False
         self.paused = False
@@ -291,9 +293,11 @@ class FrontProtocol(asyncio.Protocol):
             self.close()
 
     def data_received(self, data: bytes) -> None:
-        if not self.buffer:
+        if self.buffer:
+            self.buffer += data
+        else:
             self.started = self.front.now
-        self.buffer += data
+            self.buffer = data
         if self.busy or self.stalled is not None or self.resting:
             if len(self.buffer) > MAX_BUFFERED and self.transport is not None:
                 self.transport.pause_reading()
@@ -311,10 +315,9 @@ class FrontProtocol(asyncio.Protocol):
             if len(buffer) > MAX_HEAD:
                 self._hand_off()
             return
-        head = bytes(buffer[:end])
         parsed = self.known
-        if parsed is None or parsed.head != head:
-            parsed = self._parse(head)
+        if parsed is None or len(parsed.head) != end or not buffer.startswith(parsed.head):
+            parsed = self._parse(buffer[:end])
             if parsed is None:
                 self._hand_off()
                 return
@@ -335,8 +338,8 @@ class FrontProtocol(asyncio.Protocol):
         total = end + 4 + length
         if len(buffer) < total:
             return
-        body = bytes(buffer[end + 4 : total])
-        del buffer[:total]
+        body = buffer[end + 4 : total]
+        self.buffer = buffer[total:]
         self.request_line = parsed.request_line
         self.busy = True
         self.front.active += 1
@@ -564,7 +567,7 @@ class FrontProtocol(asyncio.Protocol):
     def _answer_error(self, error: RelayError) -> None:
         self.busy = True
         self.front.active += 1
-        self.buffer.clear()
+        self.buffer = b""
         self._answer(None, error)
 
     def _hand_off(self) -> None:
@@ -577,8 +580,8 @@ class FrontProtocol(asyncio.Protocol):
         protocol = handoff()
         transport.set_protocol(protocol)
         protocol.connection_made(transport)
-        data, self.transport = bytes(self.buffer), None
-        self.buffer.clear()
+        data, self.transport = self.buffer, None
+        self.buffer = b""
         if self.paused:
             transport.resume_reading()
         protocol.data_received(data)
