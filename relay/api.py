@@ -27,7 +27,7 @@ from relay.fields import (
 from relay.limits import RateLimiter
 from relay.memory_store import Held, MemoryStore
 from relay.metrics import RelayMetrics
-from relay.store import Action, Event, Store, hash_token
+from relay.store import Action, Event, Store, hash_token, new_action
 
 __all__ = ["Answer", "Api", "Lifecycle", "MovePlan", "Reply", "error_reply", "retry_after_header"]
 
@@ -45,7 +45,7 @@ Answer = Callable[[Reply | None, BaseException | None], None]
 
 class MovePlan(NamedTuple):
     """What a move request's head decides: the seat token (and its digest), and how long the
-    post waits for the reply (None: it does not)."""
+    post waits for the reply, within --hold (None: it does not wait)."""
 
     token: str
     digest: str
@@ -197,12 +197,13 @@ class Api:
 
         return store.watch(match, seq, self._reply_hold(plan.wait), wake)
 
-    @staticmethod
-    def move_plan(authorization: str | None, query: Mapping[str, str]) -> MovePlan:
+    def move_plan(self, authorization: str | None, query: Mapping[str, str]) -> MovePlan:
         """Reads what a move request's head decides: its token and how long it waits for the
         reply. The lean front reads it once per head a connection sends, not per move."""
         token = require_bearer(authorization)
         wait = None if "wait" not in query else query_seconds(query["wait"], "wait")
+        if wait is not None:
+            wait = min(self.config.hold, wait)
         return MovePlan(token, hash_token(token), wait)
 
     def move_action(self, content_type: str, raw: bytes) -> Action:
@@ -223,11 +224,11 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'end' must be true or false, not {end!r}."
             )
-        return Action("move", after, text, end)
+        return new_action(Action, ("move", after, text, end, True))
 
     def _reply_hold(self, wait: float) -> float:
-        """Seconds a move post waits for the reply: as asked, within --hold; none at shutdown."""
-        return 0.0 if self.lifecycle.closing else min(self.config.hold, wait)
+        """Seconds a move post waits for the reply: as planned, or none at shutdown."""
+        return 0.0 if self.lifecycle.closing else wait
 
     async def pass_turn(
         self, client: str, match: str, authorization: str | None, content_type: str, raw: bytes
