@@ -85,9 +85,23 @@ def installed_tree(progress: bool = False) -> Path:
         except OSError:  # built meanwhile by another run
             if not (tree / "relay").is_dir():
                 raise
+        _forget_old(tree)
         return tree
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+KEEP = 3
+"""Built trees kept in the temporary folder (the newest; each is a few megabytes)."""
+
+
+def _forget_old(newest: Path) -> None:
+    """Removes all but the KEEP newest built trees (older states of the sources)."""
+    built = sorted(
+        newest.parent.glob("movewire-installed-*"), key=lambda p: p.stat().st_mtime, reverse=True
+    )
+    for old in built[KEEP:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def relay_command(tree: Path | None) -> tuple[list[str], dict[str, str]]:
