@@ -222,9 +222,10 @@ class FrontProtocol(asyncio.Protocol):
         self.front = front
         self.api = front.api
         self.transport: asyncio.Transport | None = None
-        self.buffer = b""
-        """What the client sent that is not yet read as a request: bytes, not a bytearray,
-        so that a request arriving whole in one read is taken from it without copying."""
+        self.buffer: bytes | bytearray = b""
+        """What the client sent that is not yet read as a request: the bytes of one read as
+        they came (a request arriving whole is taken from them without a copy), or a
+        bytearray once several reads gather (each appended in amortized constant time)."""
         self.busy = False
         self.close_after = False
         self.paused = False
@@ -293,8 +294,11 @@ class FrontProtocol(asyncio.Protocol):
             self.close()
 
     def data_received(self, data: bytes) -> None:
-        if self.buffer:
-            self.buffer += data
+        buffer = self.buffer
+        if buffer:
+            if type(buffer) is bytes:
+                buffer = self.buffer = bytearray(buffer)
+            buffer += data
         else:
             self.started = self.front.now
             self.buffer = data
@@ -317,7 +321,7 @@ class FrontProtocol(asyncio.Protocol):
             return
         parsed = self.known
         if parsed is None or len(parsed.head) != end or not buffer.startswith(parsed.head):
-            parsed = self._parse(buffer[:end])
+            parsed = self._parse(bytes(buffer[:end]))
             if parsed is None:
                 self._hand_off()
                 return
@@ -339,6 +343,8 @@ class FrontProtocol(asyncio.Protocol):
         if len(buffer) < total:
             return
         body = buffer[end + 4 : total]
+        if type(body) is not bytes:
+            body = bytes(body)
         self.buffer = buffer[total:]
         self.request_line = parsed.request_line
         self.busy = True
@@ -580,7 +586,7 @@ class FrontProtocol(asyncio.Protocol):
         protocol = handoff()
         transport.set_protocol(protocol)
         protocol.connection_made(transport)
-        data, self.transport = self.buffer, None
+        data, self.transport = bytes(self.buffer), None
         self.buffer = b""
         if self.paused:
             transport.resume_reading()

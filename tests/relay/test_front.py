@@ -336,5 +336,25 @@ async def test_a_held_move_post_of_a_client_that_left_is_dropped(relay: RelayPro
     )
     events = json.loads((await back.answer())[2])["events"]
     assert [(e["seq"], e["move"]) for e in events] == [(2, "a"), (3, "b")]
-    for conn in conns[1:]:
+    for conn in (staying, back):
         conn.writer.close()
+        await conn.writer.wait_closed()
+
+
+async def test_a_request_sent_in_pieces_is_read_whole(raw: Raw) -> None:
+    # The first piece is kept as it came; later pieces gather onto it.
+    request = post("/v1/seek", b'{"game": "pieces", "room": "in-pieces"}')
+    pieces = [request[:7], request[7:40], request[40:-5], request[-5:]]
+    for piece in pieces:
+        await raw.send(piece)
+        await asyncio.sleep(0.05)
+    status, _, body = await raw.answer()
+    assert (status, json.loads(body)["seat"]) == (201, 0)
+    # Then a whole request and half of the next one in one write, the rest later.
+    again = post("/v1/seek", b'{"game": "pieces", "room": "in-pieces-2"}')
+    whole = post("/v1/seek", b'{"game": "pieces", "room": "in-pieces-3"}')
+    await raw.send(whole + again[:30])
+    await asyncio.sleep(0.05)
+    await raw.send(again[30:])
+    first, second = await raw.answer(), await raw.answer()
+    assert (first[0], second[0]) == (201, 201)
