@@ -15,9 +15,7 @@ from tests.support.components import require_binary
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_bench_runs_every_target_and_reports_whole_figures(
-    tmp_path: Path, installed: Path
-) -> None:
+def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, installed: Path) -> None:
     # installed: the wheel the bench runs is built (or found built) before the timeout starts.
     require_binary("nginx", "nginx-light")
     require_binary(NCHAN_MODULE, "libnginx-mod-nchan")

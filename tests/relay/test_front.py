@@ -6,6 +6,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
@@ -88,6 +89,25 @@ def post(path: str, body: bytes, *extra: str) -> bytes:
         f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{head}"
         f"Content-Length: {len(body)}\r\n\r\n"
     ).encode() + body
+
+
+async def seated(
+    relay: RelayProcess, room: str, connections: int = 2
+) -> tuple[list[Raw], list[dict[str, Any]], str, int]:
+    """Opens connections to the relay and seats a player on each of the first two, in a
+    private room; returns the connections, the two tickets, the match and who moves first."""
+    conns = [
+        Raw(*await asyncio.open_connection("127.0.0.1", relay.port)) for _ in range(connections)
+    ]
+    seek = post("/v1/seek", b'{"game": "front", "room": "%s"}' % room.encode())
+    tickets = []
+    for conn in conns[:2]:
+        await conn.send(seek)
+        tickets.append(json.loads((await conn.answer())[2]))
+    match = tickets[0]["match"]
+    await conns[0].send(f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\n\r\n".encode())
+    first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
+    return conns, tickets, match, first
 
 
 async def test_pipelined_requests_are_answered_in_order(raw: Raw) -> None:
@@ -223,15 +243,7 @@ async def test_poll_of_a_client_that_left_frees_its_place(relay: RelayProcess) -
 async def test_a_repeated_head_is_read_with_its_own_body(relay: RelayProcess) -> None:
     # The front takes a head identical to the connection's last one as it read it then:
     # each request must still be answered from its own body, token and turn.
-    conns = [Raw(*await asyncio.open_connection("127.0.0.1", relay.port)) for _ in range(2)]
-    seek = post("/v1/seek", b'{"game": "heads", "room": "same-head"}')
-    tickets = []
-    for conn in conns:
-        await conn.send(seek)
-        tickets.append(json.loads((await conn.answer())[2]))
-    match = tickets[0]["match"]
-    await conns[0].send(f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\n\r\n".encode())
-    first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
+    conns, tickets, match, first = await seated(relay, "same-head")
     order = [first, 1 - first]
 
     def move(seat: int, after: int, text: str) -> bytes:
@@ -270,15 +282,7 @@ async def test_a_held_move_post_is_answered_by_the_reply_then_pipelined_requests
 ) -> None:
     # The partner's move answers a held move post from within its own request; a request
     # pipelined behind the held post then starts from the loop, in order.
-    conns = [Raw(*await asyncio.open_connection("127.0.0.1", relay.port)) for _ in range(2)]
-    seek = post("/v1/seek", b'{"game": "held", "room": "held-then-pipelined"}')
-    tickets = []
-    for conn in conns:
-        await conn.send(seek)
-        tickets.append(json.loads((await conn.answer())[2]))
-    match = tickets[0]["match"]
-    await conns[0].send(f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\n\r\n".encode())
-    first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
+    conns, tickets, match, first = await seated(relay, "held-then-pipelined")
     mover, partner = conns[first], conns[1 - first]
 
     def auth(seat: int) -> str:
@@ -303,15 +307,7 @@ async def test_a_held_move_post_is_answered_by_the_reply_then_pipelined_requests
 
 
 async def test_a_held_move_post_of_a_client_that_left_is_dropped(relay: RelayProcess) -> None:
-    conns = [Raw(*await asyncio.open_connection("127.0.0.1", relay.port)) for _ in range(3)]
-    seek = post("/v1/seek", b'{"game": "held", "room": "held-then-gone"}')
-    tickets = []
-    for conn in conns[:2]:
-        await conn.send(seek)
-        tickets.append(json.loads((await conn.answer())[2]))
-    match = tickets[0]["match"]
-    await conns[0].send(f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\n\r\n".encode())
-    first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
+    conns, tickets, match, first = await seated(relay, "held-then-gone", connections=3)
 
     def auth(seat: int) -> str:
         return f"Authorization: Bearer {tickets[seat]['token']}"
