@@ -18,7 +18,7 @@ import time
 import zipfile
 from pathlib import Path
 
-__all__ = ["BuildError", "installed_tree", "relay_command"]
+__all__ = ["BuildError", "build_wheel", "installed_tree", "relay_command"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,6 +45,24 @@ def _kept(path: Path) -> bool:
     return "__pycache__" not in path.parts and path.suffix not in (".pyc", ".so")
 
 
+def build_wheel(folder: Path, env: dict[str, str]) -> tuple[Path, str]:
+    """Builds this checkout's wheel into folder, as `pip install .` does, with environment
+    env; returns the wheel and pip's verbose output (the build hook's messages among it).
+    Raises BuildError when pip fails."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-v", "-w", str(folder)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=600,
+        check=False,
+    )
+    output = done.stdout.decode(errors="replace")
+    if done.returncode:
+        raise BuildError(f"pip wheel failed: {output[-3000:]}")
+    return next(folder.glob("movewire-*.whl")), output
+
+
 def installed_tree(progress: bool = False) -> Path:
     """Returns a folder holding the packages exactly as the wheel installs them, building the
     wheel first (about a minute) unless this state of the sources was built before. Raises
@@ -58,17 +76,7 @@ def installed_tree(progress: bool = False) -> Path:
             print("building the wheel (compiling the hot path, about a minute)...", file=sys.stderr)
         started = time.monotonic()
         env = {key: value for key, value in os.environ.items() if key != "MOVEWIRE_PURE"}
-        done = subprocess.run(
-            [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(work)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            timeout=600,
-            check=False,
-        )
-        if done.returncode:
-            raise BuildError(f"pip wheel failed: {done.stdout.decode(errors='replace')[-3000:]}")
-        wheel = next(work.glob("movewire-*.whl"))
+        wheel, _ = build_wheel(work, env)
         unpacked = work / "tree"
         with zipfile.ZipFile(wheel) as archive:
             archive.extractall(unpacked)

@@ -14,9 +14,6 @@ import contextlib
 import json
 import os
 import random
-import subprocess
-import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -42,7 +39,6 @@ __all__ = [
     "soak",
 ]
 
-ROOT = Path(__file__).resolve().parents[1]
 JSON = "Content-Type: application/json\r\n"
 
 ENDINGS = ("agreed", "agreed", "agreed", "disputed", "resigned", "abandoned", "cancelled")
@@ -339,37 +335,14 @@ async def soak(
 
 
 @contextlib.contextmanager
-def relay_process(*args: str, port: int = 0) -> Iterator[tuple[int, int, Path]]:
+def relay_process(*args: str) -> Iterator[tuple[int, int, Path]]:
     """Runs `python -m relay` on 127.0.0.1 with args; yields its port, PID and log path, and
     stops it by PID at the end."""
-    if not port:
-        import socket
+    from tests.support.relay_process import RelayProcess
 
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-    log_path = Path(tempfile.mkstemp(prefix="bench-relay-", suffix=".log")[1])
-    command = [sys.executable, "-m", "relay", "--host", "127.0.0.1", "--port", str(port), *args]
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"relay did not start: {log_path.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.05)
-        yield port, proc.pid, log_path
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(40)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+    with RelayProcess(*args) as relay:
+        assert relay.proc is not None
+        yield relay.port, relay.proc.pid, relay.log_path
 
 
 def log_errors(log_path: Path) -> list[str]:

@@ -180,21 +180,21 @@ class MemoryStore:
 
     async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
         """Returns the events above after once there are any, or [] after timeout."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            loop = self._use_loop()
+        found = self._get(match)
+        if len(found.events) > after or self._closing or timeout <= 0:
+            return found.events[after:]
+        loop = self._running_loop()
         future: asyncio.Future[list[Event] | None] = loop.create_future()
 
         def wake(found: list[Event] | None) -> None:
             if not future.done():
                 future.set_result(found)
 
-        held = self.watch(match, after, timeout, wake)
+        held = self._hold(found, after, timeout, wake, loop)
         try:
             events = await future
         finally:
-            if held is not None:
-                held.cancel()
+            held.cancel()
         if events is None:
             raise RelayError("match/expired")
         return events
@@ -207,9 +207,12 @@ class MemoryStore:
         if len(found.events) > after or self._closing or timeout <= 0:
             wake(found.events[after:])
             return None
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            loop = self._use_loop()
+        return self._hold(found, after, timeout, wake, self._running_loop())
+
+    def _hold(
+        self, found: _Match, after: int, timeout: float, wake: Wake, loop: asyncio.AbstractEventLoop
+    ) -> Held:
+        """Registers a wait on found until its next event, or its tick after timeout."""
         tick = math.ceil((loop.time() + timeout) / TICK)
         due = self._ticks.get(tick)
         if due is None:
@@ -220,11 +223,14 @@ class MemoryStore:
         found.waiters.append(held)
         return held
 
-    def _use_loop(self) -> asyncio.AbstractEventLoop:
-        """Returns the running loop, which waits use from now on (tests run several in turn)."""
-        self._loop = asyncio.get_running_loop()
-        self._ticks = {}
-        return self._loop
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """Returns the loop waits use: the one kept, or the running one once that is closed
+        (tests run several in turn); kept rather than asked for, which costs a system call."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.get_running_loop()
+            self._ticks = {}
+        return loop
 
     def _time_out(self, tick: int) -> None:
         """Answers every wait still held whose time is up at this tick."""

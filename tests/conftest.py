@@ -9,22 +9,13 @@ import pytest
 
 from bench.installed import BuildError, installed_tree
 from tests.support.components import in_ci, require_binary
-from tests.support.relay_process import RelayProcess
+from tests.support.relay_process import RelayProcess, quick_flags
 
 
 @pytest.fixture(scope="session")
 def relay_url() -> Iterator[str]:
     """Returns the URL of a real relay subprocess shared by the session (short hold and grace)."""
-    with RelayProcess(
-        "--hold",
-        "5",
-        "--grace",
-        "30",
-        "--seeks-per-minute",
-        "100000",
-        "--requests-per-second",
-        "100000",
-    ) as relay:
+    with RelayProcess(*quick_flags()) as relay:
         yield relay.url
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.components import in_ci, require_binary
-from tests.support.relay_process import RelayProcess
+from tests.support.relay_process import RelayProcess, quick_flags
 
 try:
     from playwright.sync_api import Browser, Playwright, expect, sync_playwright
@@ -85,16 +85,7 @@ def relay(request: pytest.FixtureRequest) -> Iterator[RelayProcess]:
     """Returns a fresh relay serving the pages, with a short hold (matches meet nobody else).
 
     Parametrize it indirectly with a path prefix to serve everything under it."""
-    args = (
-        "--hold",
-        "5",
-        "--grace",
-        "30",
-        "--seeks-per-minute",
-        "100000",
-        "--requests-per-second",
-        "100000",
-    )
+    args = quick_flags()
     prefix: str | None = getattr(request, "param", None)
     process = RelayProcess(*args) if prefix is None else PrefixedRelay(prefix, *args)
     with process:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pexpect
 
-from tests.support.relay_process import ROOT, RelayProcess
+from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
 __all__ = ["bot_process", "fresh_room", "person", "quick_relay", "run_person"]
 
@@ -23,16 +23,7 @@ PERSON_TIMEOUT = 20
 @contextlib.contextmanager
 def quick_relay() -> Iterator[str]:
     """Runs a relay that holds polls 1 s and declares a silent seat gone after 3 s."""
-    with RelayProcess(
-        "--hold",
-        "1",
-        "--grace",
-        "3",
-        "--seeks-per-minute",
-        "100000",
-        "--requests-per-second",
-        "100000",
-    ) as relay:
+    with RelayProcess(*quick_flags(hold=1, grace=3)) as relay:
         yield relay.url
 
 

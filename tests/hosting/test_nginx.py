@@ -19,17 +19,9 @@ from tests.hosting.players import Run, check_logs, play_matches, seek_statuses
 from tests.hosting.stack import Nginx, Workers, make_pages, render, unix_get
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary
+from tests.support.relay_process import quick_flags
 
-RELAY_OPTIONS = (
-    "--hold",
-    "5",
-    "--grace",
-    "30",
-    "--seeks-per-minute",
-    "100000",
-    "--requests-per-second",
-    "100000",
-)
+RELAY_OPTIONS = quick_flags()
 """Short holds for quick tests; a grace long enough that faults never look like abandonment."""
 
 pytestmark = pytest.mark.timeout(150)

@@ -12,23 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.installed import ROOT
+from bench.installed import build_wheel
 
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
-
-
-def build(tmp_path: Path, **env: str) -> tuple[Path, str]:
-    """Builds the wheel with extra environment; returns it and pip's verbose output."""
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-v", "-w", str(tmp_path)],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return next(tmp_path.glob("movewire-*.whl")), done.stdout + done.stderr
 
 
 def test_the_installed_tree_runs_the_hot_path_compiled(installed: Path) -> None:
@@ -55,7 +41,7 @@ def test_the_installed_tree_runs_the_hot_path_compiled(installed: Path) -> None:
 def test_without_a_compiler_the_wheel_is_pure_python(
     tmp_path: Path, env: dict[str, str], said: str
 ) -> None:
-    wheel, output = build(tmp_path, **env)
+    wheel, output = build_wheel(tmp_path, {**os.environ, **env})
     assert wheel.name.endswith("-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()

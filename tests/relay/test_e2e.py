@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.relay.wire import Wire
-from tests.support.relay_process import RelayProcess
+from tests.support.relay_process import RelayProcess, quick_flags
 
 
 @pytest.fixture(scope="module", params=["sources", "compiled"])
@@ -25,8 +25,7 @@ def url(request: pytest.FixtureRequest, relay_url: str) -> Iterator[str]:
         yield relay_url
         return
     installed = request.getfixturevalue("installed")
-    flags = ("--hold", "5", "--grace", "30", "--seeks-per-minute", "100000")
-    with RelayProcess(*flags, "--requests-per-second", "100000", installed=installed) as relay:
+    with RelayProcess(*quick_flags(), installed=installed) as relay:
         yield relay.url
 
 

@@ -179,16 +179,24 @@ def test_stateful_run_follows_the_documented_links(fuzzed: Fuzzed) -> None:
 # -- what the fuzzing found: the document and the relay now agree -----------------------------
 
 
+async def seated_mover(
+    aiohttp_client: AiohttpClient,
+) -> tuple[Any, dict[str, Any], str, dict[str, str]]:
+    """Pairs two seekers on a fresh in-process relay; returns its client, the ticket of the
+    seat to move, that seat's moves URL and its Authorization header."""
+    client = await aiohttp_client(create_app(Config(hold=0.1)))
+    seats = [await (await client.post("/v1/seek", json={"game": "g"})).json() for _ in range(2)]
+    events = await (await client.get(f"/v1/matches/{seats[0]['match']}/events?after=0")).json()
+    mover: dict[str, Any] = seats[events["events"][0]["first"]]
+    headers = {"Authorization": f"Bearer {mover['token']}"}
+    return client, mover, f"/v1/matches/{mover['match']}/moves", headers
+
+
 async def test_whole_number_written_with_a_point_is_a_whole_number(
     aiohttp_client: AiohttpClient,
 ) -> None:
     # JSON has one number type, and the document's 'integer' admits 1.0; so does the relay.
-    client = await aiohttp_client(create_app(Config(hold=0.1)))
-    seats = [await (await client.post("/v1/seek", json={"game": "g"})).json() for _ in range(2)]
-    events = await (await client.get(f"/v1/matches/{seats[0]['match']}/events?after=0")).json()
-    mover = seats[events["events"][0]["first"]]
-    url = f"/v1/matches/{mover['match']}/moves"
-    headers = {"Authorization": f"Bearer {mover['token']}"}
+    client, _, url, headers = await seated_mover(aiohttp_client)
     for after in (1.5, 1e19, -1.0, float(MAX_WHOLE + 1)):
         answer = await client.post(url, json={"after": after, "move": "m"}, headers=headers)
         assert answer.status == 400, after
@@ -224,12 +232,7 @@ async def test_optional_seek_field_sent_as_null_is_absent(
 
 
 async def test_move_with_a_bad_wait_is_refused_unapplied(aiohttp_client: AiohttpClient) -> None:
-    client = await aiohttp_client(create_app(Config(hold=0.1)))
-    seats = [await (await client.post("/v1/seek", json={"game": "g"})).json() for _ in range(2)]
-    events = await (await client.get(f"/v1/matches/{seats[0]['match']}/events?after=0")).json()
-    mover = seats[events["events"][0]["first"]]
-    url = f"/v1/matches/{mover['match']}/moves"
-    headers = {"Authorization": f"Bearer {mover['token']}"}
+    client, mover, url, headers = await seated_mover(aiohttp_client)
     answer = await client.post(url + "?wait=soon", json={"after": 1, "move": "m"}, headers=headers)
     assert answer.status == 400
     info = await (await client.get(f"/v1/matches/{mover['match']}")).json()

@@ -13,9 +13,18 @@ from types import TracebackType
 
 from bench.installed import relay_command
 
-__all__ = ["RelayProcess", "free_port"]
+__all__ = ["RelayProcess", "free_port", "quick_flags"]
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def quick_flags(hold: int = 5, grace: int = 30) -> tuple[str, ...]:
+    """Returns the relay options of most tests: a short hold, a grace long enough that a slow
+    test never looks like an abandoned seat, and rate limits no test reaches."""
+    return (
+        "--hold", str(hold), "--grace", str(grace),
+        "--seeks-per-minute", "100000", "--requests-per-second", "100000",
+    )  # fmt: skip
 
 
 def free_port() -> int:
