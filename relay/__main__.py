@@ -17,7 +17,7 @@ from relay.config import Config
 from relay.metrics import hot_path
 from relay.store import Store, StoreSettings
 from relay.web_app import create_app
-from relay.web_front import Front
+from relay.web_front import SWEEP, Front
 from relay.web_state import API
 
 __all__ = ["main", "parse_args"]
@@ -249,7 +249,7 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
 
     async def sweep() -> None:
         while True:
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(SWEEP)
             front.sweep()
 
     sweeper = asyncio.create_task(sweep())

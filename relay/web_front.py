@@ -26,7 +26,7 @@ from relay.errors import RelayError
 from relay.memory_store import Held, MemoryStore
 from relay.web_proxy import TrustedProxies
 
-__all__ = ["Front", "FrontProtocol", "drive"]
+__all__ = ["SWEEP", "Front", "FrontProtocol", "drive"]
 
 log = logging.getLogger("relay")
 access_log = logging.getLogger("relay.access")
@@ -34,6 +34,9 @@ access_log = logging.getLogger("relay.access")
 MAX_HEAD = 16384
 """Bytes of request line and headers the front reads before it leaves the request to aiohttp
 (which answers an over-long head with 400)."""
+
+SWEEP = 1.0
+"""Seconds between two sweeps of the connections, and so how stale their clock may be."""
 
 MAX_BUFFERED = 65536
 """Bytes a connection may send ahead of its answers before the front stops reading it."""
@@ -160,15 +163,19 @@ class Front:
         return FrontProtocol(self)
 
     def tick(self) -> None:
-        """Updates the clock and the Date header (once a second is enough for both)."""
+        """Updates the clock and the Date header (each sweep: once a second is enough for both)."""
         self.now = time.monotonic()
         self.date = email.utils.formatdate(usegmt=True).encode()
 
     def sweep(self) -> None:
-        """Times out slow requests and idle keep-alive connections (called every second)."""
+        """Times out slow requests and idle keep-alive connections (called every second).
+
+        Connections note when a request began, or when they went idle, by the clock of the
+        last sweep, which may be up to a second behind: one second more is allowed, so that
+        none is cut before its time (a timeout comes up to two seconds late)."""
         self.tick()
-        request_limit = self.now - self.config.request_timeout
-        idle_limit = self.now - self.config.keepalive_timeout
+        request_limit = self.now - self.config.request_timeout - SWEEP
+        idle_limit = self.now - self.config.keepalive_timeout - SWEEP
         for conn in list(self.connections):
             conn.check(request_limit, idle_limit)
 
@@ -233,9 +240,9 @@ class FrontProtocol(asyncio.Protocol):
         self.since = front.now
         """When the connection last finished a request (or opened)."""
         self.started = 0.0
+        """When the first byte of the request being read arrived."""
         self.began = 0.0
         """When the request in progress was read whole (for the access log's time)."""
-        """When the first byte of the request being read arrived."""
         self.request_line = b""
         self.known: _Head | None = None
         """The last request head read, to take as it is when the next one is the same."""
