@@ -21,7 +21,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILED = (
     "relay/web_front.py",
+    "relay/http_reader.py",
     "relay/api.py",
+    "relay/calls.py",
+    "relay/routes.py",
     "relay/memory_store.py",
     "relay/store.py",
     "relay/fields.py",

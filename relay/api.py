@@ -1,18 +1,22 @@
-"""The protocol's endpoints as plain coroutines, whichever HTTP server carries them.
+"""The protocol's endpoints, whichever HTTP server carries them: one call in per request.
 
-Each takes the parts of a request it needs and returns (status, JSON body), or raises
-RelayError; the aiohttp handlers and the lean front both call these, so they answer alike."""
+Either server reads a request of the route table into a Call and hands it to Api.handle,
+which answers through a callback: at once, or when what the request waits for is done. The
+endpoints are coroutines that take the Call and return (status, body), or raise RelayError."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import math
 import re
 import time
-from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import orjson
 
+from relay.calls import Answer, Call, Pending, Reply, drive
 from relay.config import Config
 from relay.errors import RelayError
 from relay.fields import (
@@ -25,31 +29,23 @@ from relay.fields import (
     require_bearer,
 )
 from relay.limits import RateLimiter
-from relay.memory_store import Held, MemoryStore
 from relay.metrics import RelayMetrics
-from relay.store import Action, Event, Store, hash_token, new_action
+from relay.openapi import openapi
+from relay.routes import ROUTES
+from relay.store import Action, Event, Immediate, Store, hash_token, new_action
 
-__all__ = ["Answer", "Api", "Lifecycle", "MovePlan", "Reply", "error_reply", "retry_after_header"]
+__all__ = ["Api", "Lifecycle", "error_reply", "retry_after_header"]
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A seeker's own token: 32 to 128 URL-safe characters, which it must draw at random."""
 
 BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
 
-Reply = tuple[int, bytes]
-"""An answer: HTTP status and JSON body."""
+DIGESTS = 4096
+"""Seat tokens whose digests the Api keeps, so that a seat's moves hash its token once."""
 
-Answer = Callable[[Reply | None, BaseException | None], None]
-"""Takes a request's answer, or the error that ends it, when it is ready."""
-
-
-class MovePlan(NamedTuple):
-    """What a move request's head decides: the seat token (and its digest), and how long the
-    post waits for the reply, within --hold (None: it does not wait)."""
-
-    token: str
-    digest: str
-    wait: float | None
+Endpoint = Callable[[Call], Coroutine[Any, Any, Reply]]
+"""An Api coroutine method answering one route."""
 
 
 class Lifecycle:
@@ -87,6 +83,32 @@ class Api:
         )
         self.held: dict[tuple[str, int], int] = {}
         """Polls held open in this process, per (match, seat)."""
+        self.immediate: Immediate | None = store.immediate
+        self.endpoints: dict[str, Endpoint] = {
+            route.endpoint: getattr(self, route.endpoint) for route in ROUTES
+        }
+        """The coroutine method answering each route, by its name in the route table."""
+        self._digests: dict[str, str] = {}
+
+    def handle(self, call: Call, answer: Answer) -> Pending | None:
+        """Serves one request: calls answer(reply, None) or answer(None, error) once, at once
+        or later. Returns what to cancel while it waits (its client may leave), else None."""
+        route = call.route
+        try:
+            if route.limited:
+                self.admit(call.client)
+            immediate = self.immediate
+            if immediate is not None and route.endpoint == "move":
+                return self._move_now(immediate, call, answer)
+            coro = self.endpoints[route.endpoint](call)
+        except RelayError as error:
+            answer(None, error)
+            return None
+        if immediate is not None:
+            return drive(coro, answer)
+        task = asyncio.ensure_future(coro)
+        task.add_done_callback(functools.partial(_task_done, answer))
+        return task
 
     def admit(self, client: str) -> None:
         """Counts a request of client against its rate; raises limit/requests past it."""
@@ -94,14 +116,13 @@ class Api:
         if wait:
             raise RelayError("limit/requests", retry_after=wait)
 
-    async def seek(self, client: str, content_type: str, raw: bytes) -> Reply:
+    async def seek(self, call: Call) -> Reply:
         """POST /v1/seek: takes a seat in a waiting match, or opens one."""
-        self.admit(client)
         now = time.time()
-        wait = self.seek_limiter.take(client, now)
+        wait = self.seek_limiter.take(call.client, now)
         if wait:
             raise RelayError("limit/seeks", retry_after=wait)
-        body = json_body(content_type, raw)
+        body = json_body(call.content_type, call.body)
         game = name_field(body, "game", required=True)
         assert game is not None
         version = name_field(body, "version", required=False, empty=True) or ""
@@ -114,20 +135,20 @@ class Api:
             {"match": ticket.match, "seat": ticket.seat, "token": ticket.token}
         )
 
-    async def events(
-        self, client: str, match: str, authorization: str | None, query: Mapping[str, str]
-    ) -> Reply:
+    async def events(self, call: Call) -> Reply:
         """GET /v1/matches/{match}/events?after=N: the log above N, held until there is some."""
-        self.admit(client)
+        query = call.query
         after = query_int(query.get("after"), "after", 0)
         hold = self.config.hold
         if "wait" in query:
             hold = min(hold, query_seconds(query["wait"], "wait"))
-        seat, found = await self.store.poll(match, bearer(authorization), after, time.time())
+        seat, found = await self.store.poll(
+            call.match, bearer(call.authorization), after, time.time()
+        )
         if not found and hold > 0:
             if self.lifecycle.closing:
                 raise RelayError("server/shutting_down", retry_after=1.0)
-            found = await self._hold(match, seat, after, hold)
+            found = await self._hold(call.match, seat, after, hold)
         return 200, _events(found)
 
     async def _hold(self, match: str, seat: int | None, after: int, hold: float) -> list[Event]:
@@ -149,43 +170,28 @@ class Api:
             else:
                 del held[key]
 
-    async def move(
-        self,
-        client: str,
-        match: str,
-        authorization: str | None,
-        query: Mapping[str, str],
-        content_type: str,
-        raw: bytes,
-    ) -> Reply:
+    async def move(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/moves[?wait=S]: relays a move text, applied once."""
-        self.admit(client)
-        plan = self.move_plan(authorization, query)
-        action = self.move_action(content_type, raw)
-        seq = await self.store.act(match, plan.token, action, time.time())
+        token = require_bearer(call.authorization)
+        wait = self._move_wait(call)
+        action = self._move_action(call)
+        seq = await self.store.act(call.match, token, action, time.time())
         self.metrics.moves += 1
-        if plan.wait is None:
+        if wait is None:
             return 200, b'{"seq":%d}' % seq
         # The move post doubles as the next poll: one request per move instead of two.
-        found = await self.store.wait(match, seq, self._reply_hold(plan.wait))
+        found = await self.store.wait(call.match, seq, self._reply_hold(wait))
         return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
 
-    def move_now(
-        self,
-        store: MemoryStore,
-        match: str,
-        plan: MovePlan,
-        content_type: str,
-        raw: bytes,
-        answer: Answer,
-    ) -> Held | None:
-        """move() on the memory store, without a coroutine or a future, for a request
-        already admitted and planned: answers through `answer`, at once or when the reply
-        arrives (then returning the wait held)."""
-        action = self.move_action(content_type, raw)
-        seq = store.act_hashed(match, plan.digest, action, time.time())
+    def _move_now(self, store: Immediate, call: Call, answer: Answer) -> Pending | None:
+        """move() on a store that answers at once, through callbacks only: answers at once,
+        or when the reply arrives (then returning the wait held)."""
+        digest = self._digest(require_bearer(call.authorization))
+        wait = self._move_wait(call)
+        action = self._move_action(call)
+        seq = store.act_hashed(call.match, digest, action, time.time())
         self.metrics.moves += 1
-        if plan.wait is None:
+        if wait is None:
             answer((200, b'{"seq":%d}' % seq), None)
             return None
 
@@ -195,21 +201,30 @@ class Api:
             else:
                 answer((200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))), None)
 
-        return store.watch(match, seq, self._reply_hold(plan.wait), wake)
+        held: Pending | None = store.watch(call.match, seq, self._reply_hold(wait), wake)
+        return held
 
-    def move_plan(self, authorization: str | None, query: Mapping[str, str]) -> MovePlan:
-        """Reads what a move request's head decides: its token and how long it waits for the
-        reply. The lean front reads it once per head a connection sends, not per move."""
-        token = require_bearer(authorization)
-        wait = None if "wait" not in query else query_seconds(query["wait"], "wait")
-        if wait is not None:
-            wait = min(self.config.hold, wait)
-        return MovePlan(token, hash_token(token), wait)
+    def _digest(self, token: str) -> str:
+        """Returns hash_token(token), kept for the DIGESTS most recent seats."""
+        digests = self._digests
+        digest = digests.get(token)
+        if digest is None:
+            if len(digests) >= DIGESTS:
+                digests.clear()
+            digest = digests[token] = hash_token(token)
+        return digest
 
-    def move_action(self, content_type: str, raw: bytes) -> Action:
+    def _move_wait(self, call: Call) -> float | None:
+        """Returns how long a move post waits for the reply, within --hold (None: it does not)."""
+        raw = call.query.get("wait")
+        if raw is None:
+            return None
+        return min(self.config.hold, query_seconds(raw, "wait"))
+
+    def _move_action(self, call: Call) -> Action:
         """Reads a move request's body, checked before anything is applied (a refused
         request changes nothing)."""
-        body = json_body(content_type, raw)
+        body = json_body(call.content_type, call.body)
         after = int_field(body, "after")
         text = body.get("move")
         if not isinstance(text, str):
@@ -230,24 +245,18 @@ class Api:
         """Seconds a move post waits for the reply: as planned, or none at shutdown."""
         return 0.0 if self.lifecycle.closing else wait
 
-    async def pass_turn(
-        self, client: str, match: str, authorization: str | None, content_type: str, raw: bytes
-    ) -> Reply:
+    async def pass_turn(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/pass: gives the turn back to the partner."""
-        self.admit(client)
-        token = require_bearer(authorization)
-        after = int_field(json_body(content_type, raw), "after")
-        seq = await self.store.act(match, token, Action("pass", after), time.time())
+        token = require_bearer(call.authorization)
+        after = int_field(json_body(call.content_type, call.body), "after")
+        seq = await self.store.act(call.match, token, Action("pass", after), time.time())
         self.metrics.moves += 1
         return 200, b'{"seq":%d}' % seq
 
-    async def confirm(
-        self, client: str, match: str, authorization: str | None, content_type: str, raw: bytes
-    ) -> Reply:
+    async def confirm(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/confirm: the partner agrees or disputes the game is over."""
-        self.admit(client)
-        token = require_bearer(authorization)
-        body = json_body(content_type, raw)
+        token = require_bearer(call.authorization)
+        body = json_body(call.content_type, call.body)
         after = int_field(body, "after")
         agree = body.get("agree", True)
         if not isinstance(agree, bool):
@@ -255,30 +264,25 @@ class Api:
                 "request/invalid", f"The field 'agree' must be true or false, not {agree!r}."
             )
         action = Action("confirm", after, agree=agree)
-        seq = await self.store.act(match, token, action, time.time())
+        seq = await self.store.act(call.match, token, action, time.time())
         return 200, b'{"seq":%d}' % seq
 
-    async def resign(
-        self, client: str, match: str, authorization: str | None, content_type: str, raw: bytes
-    ) -> Reply:
+    async def resign(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/resign: ends the match at once; the partner wins."""
-        self.admit(client)
-        token = require_bearer(authorization)
-        json_body(content_type, raw)
-        seq = await self.store.act(match, token, Action("resign"), time.time())
+        token = require_bearer(call.authorization)
+        json_body(call.content_type, call.body)
+        seq = await self.store.act(call.match, token, Action("resign"), time.time())
         return 200, b'{"seq":%d}' % seq
 
-    async def cancel(self, client: str, match: str, authorization: str | None) -> Reply:
+    async def cancel(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/cancel: withdraws a seek nobody has joined yet."""
-        self.admit(client)
-        token = require_bearer(authorization)
-        await self.store.act(match, token, Action("cancel"), time.time())
+        token = require_bearer(call.authorization)
+        await self.store.act(call.match, token, Action("cancel"), time.time())
         return 200, b'{"cancelled":true}'
 
-    async def match_info(self, client: str, match: str) -> Reply:
+    async def match_info(self, call: Call) -> Reply:
         """GET /v1/matches/{match}: the match's game, status, turn and last event number."""
-        self.admit(client)
-        info = await self.store.info(match)
+        info = await self.store.info(call.match)
         return 200, orjson.dumps(
             {
                 "match": info.match,
@@ -292,11 +296,25 @@ class Api:
             }
         )
 
-    async def healthz(self) -> Reply:
+    async def healthz(self, call: Call) -> Reply:
         """GET /healthz: 200 while the relay and its store answer."""
         await self.store.counts()
         return 200, b'{"ok":true}'
 
-    async def metrics_text(self) -> bytes:
+    async def metrics_text(self, call: Call) -> Reply:
         """GET /metrics: Prometheus text format."""
-        return self.metrics.render(await self.store.counts())
+        return 200, self.metrics.render(await self.store.counts())
+
+    async def openapi(self, call: Call) -> Reply:
+        """GET /v1/openapi.json: the OpenAPI document of protocol v1."""
+        return 200, openapi()
+
+
+def _task_done(answer: Answer, task: asyncio.Future[Reply]) -> None:
+    """Passes a task's outcome to answer; a cancelled task answers server/shutting_down
+    (the answer is dropped when the cancel came from its client going away)."""
+    if task.cancelled():
+        answer(None, RelayError("server/shutting_down"))
+        return
+    error = task.exception()
+    answer(None if error is not None else task.result(), error)

@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from relay.store import StoreSettings
-from relay.web_proxy import check_proxy_settings
 
-__all__ = ["Config"]
+__all__ = ["UNIX", "Config", "check_proxy_settings"]
+
+UNIX = "unix"
+"""The trusted-proxy entry that trusts whatever connects through the relay's unix socket."""
+
+PREFIX = re.compile(r"(/[A-Za-z0-9._~-]+)+")
+"""A path prefix: '/games', '/play/relay'; no trailing slash."""
+
+BAD_PREFIX = "prefix must be '' or a path like '/games' (no trailing slash), not {!r}"
+BAD_PROXY = "a trusted proxy must be an IP address, a network like 10.0.0.0/8, or 'unix', not {!r}"
+
+
+def check_proxy_settings(prefix: str, trusted: Sequence[str]) -> None:
+    """Raises ValueError unless the prefix and every trusted proxy entry are well formed."""
+    if prefix and PREFIX.fullmatch(prefix) is None:
+        raise ValueError(BAD_PREFIX.format(prefix))
+    for entry in trusted:
+        if entry == UNIX:
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ValueError(BAD_PROXY.format(entry)) from None
 
 
 @dataclass(frozen=True, slots=True)

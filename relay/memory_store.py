@@ -6,17 +6,18 @@ import asyncio
 import hmac
 import math
 from collections import deque
-from collections.abc import Callable
 
 from relay import store
 from relay.errors import RelayError
 from relay.store import (
     Action,
     Event,
+    Immediate,
     MatchInfo,
     Status,
     StoreSettings,
     Ticket,
+    Wake,
     ended_event,
     hash_token,
     move_event,
@@ -27,7 +28,7 @@ from relay.store import (
     too_long,
 )
 
-__all__ = ["Held", "MemoryStore", "Wake"]
+__all__ = ["Held", "MemoryStore"]
 
 _Done = tuple[int, str, str, bool, bool]
 """What an event records of the write that made it: seat, kind, move, end, agree."""
@@ -43,10 +44,6 @@ CPython 3.11, and a move compares the status several times."""
 TICK = 0.1
 """Seconds between the moments a held wait may time out: waits ending within the same tick
 share one timer, so a wait costs no timer of its own (a timeout is up to one tick late)."""
-
-Wake = Callable[[list[Event] | None], None]
-"""Called once when a held wait ends: with the events above its cursor (empty when its time
-ran out or the relay is closing), or None when the match expired meanwhile."""
 
 
 class Held:
@@ -131,11 +128,9 @@ class _Match:
 class MemoryStore:
     """Keeps matches in memory: fast, single-process, lost on restart."""
 
-    eager = True
-    """Its coroutines need no task: they finish at once or wait on a plain future. It also
-    answers without coroutines at all (act_now, watch), which the lean front uses."""
-
     def __init__(self, settings: StoreSettings | None = None) -> None:
+        self.immediate: Immediate | None = self
+        """Answers at once (act_hashed, watch); see Store.immediate."""
         self.settings = settings or StoreSettings()
         self._matches: dict[str, _Match] = {}
         self._queues: dict[tuple[str, str], deque[_Match]] = {}

@@ -21,9 +21,9 @@ def hot_path() -> str:
     """Returns 'compiled' when the modules every move goes through run compiled (a wheel built
     with a C compiler, see hatch_build.py), else 'pure Python' (a checkout, an editable
     install, a machine without a compiler)."""
-    from relay import web_front
+    from relay import calls
 
-    return "pure Python" if web_front.__file__.endswith(".py") else "compiled"
+    return "pure Python" if calls.__file__.endswith(".py") else "compiled"
 
 
 class RelayMetrics(Collector):

@@ -9,6 +9,7 @@ import orjson
 
 from relay.errors import CODES
 from relay.fields import MAX_WHOLE
+from relay.routes import JSON, ROUTES, Route
 
 __all__ = ["document", "openapi"]
 
@@ -45,13 +46,6 @@ def _errors(*statuses: int) -> dict[str, Any]:
     return answers
 
 
-def _body(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {"schema": schema}}}
-
-
-_COMMON = (400, 413, 415, 429, 503)
-_WRITE = (*_COMMON, 401, 403, 404, 409, 410)
-
 _MATCH_PARAM = {
     "name": "match",
     "in": "path",
@@ -74,6 +68,35 @@ _SCHEMAS: dict[str, Any] = {
             }
         },
     },
+    "SeekBody": {
+        "type": "object",
+        "required": ["game"],
+        "properties": {
+            "game": _NAME,
+            # null, like a missing field, means none.
+            "version": {"anyOf": [_NAME, {"const": ""}, _NULL]},
+            "room": {"anyOf": [_NAME, _NULL]},
+            "token": {"anyOf": [_TOKEN, _NULL]},
+        },
+    },
+    "MoveBody": {
+        "type": "object",
+        "required": ["after", "move"],
+        "properties": {"after": _AFTER, "move": {"type": "string"}, "end": {"type": "boolean"}},
+    },
+    "AfterBody": {"type": "object", "required": ["after"], "properties": {"after": _AFTER}},
+    "ConfirmBody": {
+        "type": "object",
+        "required": ["after"],
+        "properties": {"after": _AFTER, "agree": {"type": "boolean"}},
+    },
+    "AnyBody": {"type": "object"},
+    "Cancelled": {
+        "type": "object",
+        "required": ["cancelled"],
+        "properties": {"cancelled": {"const": True}},
+    },
+    "Health": {"type": "object", "properties": {"ok": {"const": True}}},
     "Ticket": {
         "type": "object",
         "required": ["match", "seat", "token"],
@@ -167,70 +190,85 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
-def _write(
-    summary: str,
-    body: dict[str, Any] | None,
-    ok: dict[str, Any],
-    query: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    operation: dict[str, Any] = {
-        "summary": summary,
-        "parameters": [_MATCH_PARAM, *(query or [])],
-        "security": [{"seat": []}],
-        "responses": {"200": ok, **_errors(*_WRITE)},
-    }
-    if body is not None:
-        operation["requestBody"] = _body(body)
-    return operation
+_QUERY: dict[str, dict[str, Any]] = {"after": _AFTER, "wait": _SECONDS}
+"""The schema of each query parameter a route may read."""
 
+_REPLIES = {
+    "Ticket": "Seated.",
+    "MatchInfo": "The match.",
+    "Events": "Events, possibly none.",
+    "SeqEvents": "Accepted: its event number, and with ?wait=S the events after it.",
+    "Seq": "Accepted (or the same post accepted before): its event number.",
+    "Cancelled": "Cancelled.",
+    "Health": "Alive.",
+}
+"""What a successful answer of each reply schema says."""
 
-_OPERATION_IDS = {
-    ("/v1/seek", "post"): "seek",
-    ("/v1/matches/{match}", "get"): "matchInfo",
-    ("/v1/matches/{match}/events", "get"): "events",
-    ("/v1/matches/{match}/moves", "post"): "move",
-    ("/v1/matches/{match}/pass", "post"): "pass",
-    ("/v1/matches/{match}/confirm", "post"): "confirm",
-    ("/v1/matches/{match}/resign", "post"): "resign",
-    ("/v1/matches/{match}/cancel", "post"): "cancel",
-    ("/healthz", "get"): "healthz",
-    ("/metrics", "get"): "metrics",
-    ("/v1/openapi.json", "get"): "openapi",
+_OTHER_REPLIES = {
+    "metrics": {"description": "Text format 0.0.4.", "schema": {"type": "string"}},
+    "openapi": {"description": "OpenAPI 3.1.", "schema": {"type": "object"}},
+}
+"""The successful answers of the routes with no reply schema, by operation."""
+
+_SECURITY: dict[str, list[dict[str, list[str]]]] = {
+    "required": [{"seat": []}],
+    "optional": [{}, {"seat": []}],
 }
 
 
 def _seat_links() -> dict[str, Any]:
     """Returns the links from a seek's ticket to what its seat can do next (OpenAPI links)."""
-    links: dict[str, Any] = {
-        "matchInfo": {"operationId": "matchInfo", "parameters": {"match": "$response.body#/match"}}
-    }
-    for operation in ("events", "move", "pass", "confirm", "resign", "cancel"):
-        links[operation] = {
-            "operationId": operation,
-            "parameters": {
-                "path.match": "$response.body#/match",
-                "header.Authorization": "Bearer {$response.body#/token}",
-            },
-        }
+    links: dict[str, Any] = {}
+    for row in ROUTES:
+        if row.seat == "required" or row.operation == "events":
+            links[row.operation] = {
+                "operationId": row.operation,
+                "parameters": {
+                    "path.match": "$response.body#/match",
+                    "header.Authorization": "Bearer {$response.body#/token}",
+                },
+            }
+        elif "{match}" in row.path:
+            links[row.operation] = {
+                "operationId": row.operation,
+                "parameters": {"match": "$response.body#/match"},
+            }
     return links
 
 
+def _operation(row: Route) -> dict[str, Any]:
+    """Returns the OpenAPI operation of a route of the table."""
+    if row.reply is not None:
+        ok = _json(_ref(row.reply), _REPLIES[row.reply])
+    else:
+        other = _OTHER_REPLIES[row.operation]
+        ok = {
+            "description": other["description"],
+            "content": {row.content_type.split(";")[0]: {"schema": other["schema"]}},
+        }
+    operation: dict[str, Any] = {"summary": row.summary, "operationId": row.operation}
+    parameters = [_MATCH_PARAM] if "{match}" in row.path else []
+    parameters += [{"name": name, "in": "query", "schema": _QUERY[name]} for name in row.query]
+    if parameters:
+        operation["parameters"] = parameters
+    if row.seat in _SECURITY:
+        operation["security"] = _SECURITY[row.seat]
+    if row.body is not None:
+        operation["requestBody"] = {
+            "required": True,
+            "content": {JSON: {"schema": _ref(row.body)}},
+        }
+    operation["responses"] = {str(row.ok): ok, **_errors(*row.errors)}
+    if row.operation == "seek":
+        operation["responses"][str(row.ok)]["links"] = _seat_links()
+    return operation
+
+
 def document() -> dict[str, Any]:
-    """Returns the OpenAPI 3.1 document of protocol v1."""
-    doc = _paths_and_components()
-    for (path, method), operation_id in _OPERATION_IDS.items():
-        doc["paths"][path][method]["operationId"] = operation_id
-    doc["paths"]["/v1/seek"]["post"]["responses"]["201"]["links"] = _seat_links()
-    return doc
-
-
-def _paths_and_components() -> dict[str, Any]:
-    seq = _json(_ref("Seq"), "Accepted (or the same post accepted before): its event number.")
-    after_only = {
-        "type": "object",
-        "required": ["after"],
-        "properties": {"after": _AFTER},
-    }
+    """Returns the OpenAPI 3.1 document of protocol v1, built from the route table."""
+    paths: dict[str, dict[str, Any]] = {}
+    for row in ROUTES:
+        paths.setdefault(row.path, {})[row.method.lower()] = _operation(row)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -242,133 +280,7 @@ def _paths_and_components() -> dict[str, Any]:
             "schemas": _SCHEMAS,
             "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"}},
         },
-        "paths": {
-            "/v1/seek": {
-                "post": {
-                    "summary": "Take a seat in the oldest waiting match of the game, or open one.",
-                    "requestBody": _body(
-                        {
-                            "type": "object",
-                            "required": ["game"],
-                            "properties": {
-                                "game": _NAME,
-                                # null, like a missing field, means none.
-                                "version": {"anyOf": [_NAME, {"const": ""}, _NULL]},
-                                "room": {"anyOf": [_NAME, _NULL]},
-                                "token": {"anyOf": [_TOKEN, _NULL]},
-                            },
-                        }
-                    ),
-                    "responses": {
-                        "201": _json(_ref("Ticket"), "Seated."),
-                        **_errors(*_COMMON, 409),
-                    },
-                }
-            },
-            "/v1/matches/{match}": {
-                "get": {
-                    "summary": "Summary of a match.",
-                    "parameters": [_MATCH_PARAM],
-                    "responses": {
-                        "200": _json(_ref("MatchInfo"), "The match."),
-                        **_errors(404, 410),
-                    },
-                }
-            },
-            "/v1/matches/{match}/events": {
-                "get": {
-                    "summary": "Events numbered above 'after'; held up to the hold time.",
-                    "parameters": [
-                        _MATCH_PARAM,
-                        {"name": "after", "in": "query", "schema": _AFTER},
-                        {"name": "wait", "in": "query", "schema": _SECONDS},
-                    ],
-                    "security": [{}, {"seat": []}],
-                    "responses": {
-                        "200": _json(_ref("Events"), "Events, possibly none."),
-                        **_errors(400, 401, 403, 404, 410, 429, 503),
-                    },
-                }
-            },
-            "/v1/matches/{match}/moves": {
-                "post": _write(
-                    "Relay a move text (any string); with ?wait=S, also wait for the reply.",
-                    {
-                        "type": "object",
-                        "required": ["after", "move"],
-                        "properties": {
-                            "after": _AFTER,
-                            "move": {"type": "string"},
-                            "end": {"type": "boolean"},
-                        },
-                    },
-                    _json(
-                        _ref("SeqEvents"),
-                        "Accepted: its event number, and with ?wait=S the events after it.",
-                    ),
-                    query=[{"name": "wait", "in": "query", "schema": _SECONDS}],
-                )
-            },
-            "/v1/matches/{match}/pass": {
-                "post": _write("Pass the turn back to the partner.", after_only, seq)
-            },
-            "/v1/matches/{match}/confirm": {
-                "post": _write(
-                    "Agree or dispute that the partner's last move ended the game.",
-                    {
-                        "type": "object",
-                        "required": ["after"],
-                        "properties": {"after": _AFTER, "agree": {"type": "boolean"}},
-                    },
-                    seq,
-                )
-            },
-            "/v1/matches/{match}/resign": {
-                "post": _write("Resign: the match ends at once.", {"type": "object"}, seq)
-            },
-            "/v1/matches/{match}/cancel": {
-                "post": _write(
-                    "Withdraw a seek nobody has joined.",
-                    None,
-                    _json(
-                        {
-                            "type": "object",
-                            "required": ["cancelled"],
-                            "properties": {"cancelled": {"const": True}},
-                        },
-                        "Cancelled.",
-                    ),
-                )
-            },
-            "/healthz": {
-                "get": {
-                    "summary": "Liveness: 200 while the relay and its store answer.",
-                    "responses": {
-                        "200": _json(
-                            {"type": "object", "properties": {"ok": {"const": True}}}, "Alive."
-                        ),
-                        **_errors(503),
-                    },
-                }
-            },
-            "/metrics": {
-                "get": {
-                    "summary": "Prometheus metrics.",
-                    "responses": {
-                        "200": {
-                            "description": "Text format 0.0.4.",
-                            "content": {"text/plain": {"schema": {"type": "string"}}},
-                        }
-                    },
-                }
-            },
-            "/v1/openapi.json": {
-                "get": {
-                    "summary": "This document.",
-                    "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")},
-                }
-            },
-        },
+        "paths": paths,
     }
 
 

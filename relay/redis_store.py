@@ -35,6 +35,7 @@ from relay.errors import RelayError
 from relay.store import (
     Action,
     Event,
+    Immediate,
     MatchInfo,
     Status,
     StoreSettings,
@@ -68,6 +69,9 @@ _RETRY_AFTER = 1.0
 
 class RedisStore:
     """Keeps matches in Redis: any relay process sharing it may answer any request."""
+
+    immediate: Immediate | None = None
+    """Every call waits on Redis: endpoints run as tasks (see Store.immediate)."""
 
     def __init__(
         self,

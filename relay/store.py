@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 import orjson
 
@@ -16,11 +17,13 @@ __all__ = [
     "Action",
     "ActionKind",
     "Event",
+    "Immediate",
     "MatchInfo",
     "Status",
     "Store",
     "StoreSettings",
     "Ticket",
+    "Wake",
     "draw_first",
     "hash_token",
     "new_action",
@@ -111,8 +114,30 @@ class StoreSettings:
     the seats can still resign or settle a game-over move, so every match can end."""
 
 
+Wake = Callable[[list[Event] | None], None]
+"""Called once when a watched wait ends: with the events above its cursor (empty when its
+time ran out or the relay is closing), or None when the match expired meanwhile."""
+
+
+class Immediate(Protocol):
+    """What a store that needs no waiting to read or write (the memory store) offers besides
+    Store: a move applied and its reply awaited through callbacks, with no coroutine."""
+
+    def act_hashed(self, match: str, digest: str, action: Action, now: float) -> int:
+        """Store.act, at once, for a token already hashed (hash_token)."""
+
+    def watch(self, match: str, after: int, timeout: float, wake: Wake) -> Any:
+        """Calls wake with the events above after once there are any, or with [] after
+        timeout: at once (returning None) when there are some already, else later (returning
+        the wait, whose cancel() ends it without calling wake)."""
+
+
 class Store(Protocol):
     """Holds every match; every relay process sharing a store may answer any request."""
+
+    immediate: Immediate | None
+    """The store itself when it can answer at once (its coroutines then also finish at once,
+    or wait on plain futures only, and need no task); None for a store that waits on I/O."""
 
     async def seek(
         self, game: str, version: str, room: str | None, now: float, token: str | None = None

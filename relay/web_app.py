@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
 
-from relay import web_handlers as h
 from relay.api import Api, error_reply, retry_after_header
 from relay.config import Config
 from relay.errors import CODES, RelayError
 from relay.memory_store import MemoryStore
 from relay.metrics import RelayMetrics
-from relay.openapi import openapi
+from relay.routes import ROUTES
 from relay.store import Store
+from relay.web_handlers import handler as route_handler
 from relay.web_pages import add_pages
 from relay.web_proxy import behind_proxy
 from relay.web_state import API, CONFIG, METRICS, STORE
@@ -77,10 +77,6 @@ async def _answer_and_close(request: web.Request, response: web.Response) -> web
     return response
 
 
-async def _openapi(request: web.Request) -> web.Response:
-    return web.Response(body=openapi(), headers={"Content-Type": "application/json"})
-
-
 def create_app(config: Config | None = None, store: Store | None = None) -> web.Application:
     """Returns the relay application; the memory store unless another is given."""
     config = config or Config()
@@ -89,17 +85,12 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
     app[STORE] = store if store is not None else MemoryStore(config.store)
     app[METRICS] = RelayMetrics()
     app[API] = Api(config, app[STORE], app[METRICS])
-    app.router.add_post("/v1/seek", h.seek)
-    app.router.add_get("/v1/matches/{match}/events", h.events)
-    app.router.add_post("/v1/matches/{match}/moves", h.move)
-    app.router.add_post("/v1/matches/{match}/pass", h.pass_turn)
-    app.router.add_post("/v1/matches/{match}/confirm", h.confirm)
-    app.router.add_post("/v1/matches/{match}/resign", h.resign)
-    app.router.add_post("/v1/matches/{match}/cancel", h.cancel)
-    app.router.add_get("/v1/matches/{match}", h.match_info)
-    app.router.add_get("/v1/openapi.json", _openapi)
-    app.router.add_get("/healthz", h.healthz)
-    app.router.add_get("/metrics", h.metrics)
+    for route in ROUTES:
+        handle = route_handler(route)
+        if route.method == "GET":  # HEAD too, as aiohttp serves it
+            app.router.add_get(route.path, handle, name=route.endpoint)
+        else:
+            app.router.add_route(route.method, route.path, handle, name=route.endpoint)
     if config.pages:
         add_pages(app)
     app.cleanup_ctx.append(_reaper)

@@ -1,4 +1,4 @@
-"""The aiohttp handlers of protocol v1: each hands its request's parts to the Api."""
+"""The aiohttp handler of every route of the table: reads the request into a Call for the Api."""
 
 from __future__ import annotations
 
@@ -7,127 +7,60 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from relay.api import Reply
+from relay.calls import Call, Reply
 from relay.errors import RelayError
+from relay.routes import Route
 from relay.web_state import API
 
-__all__ = [
-    "cancel",
-    "confirm",
-    "events",
-    "healthz",
-    "match_info",
-    "metrics",
-    "move",
-    "pass_turn",
-    "resign",
-    "seek",
-]
+__all__ = ["handler"]
 
-JSON = {"Content-Type": "application/json"}
-
-SeatWrite = Callable[[str, str, str | None, str, bytes], Awaitable[Reply]]
-"""An Api call of a seat's write with a JSON body: client, match, authorization, type, body."""
+Handler = Callable[[web.Request], Awaitable[web.Response]]
 
 
-def _answer(reply: Reply) -> web.Response:
-    return web.Response(body=reply[1], status=reply[0], headers=JSON)
-
-
-async def _body(request: web.Request) -> bytes:
+async def _body(request: web.Request, timeout: float) -> bytes:
     """Reads the body, which must arrive within --request-timeout, as on the front (the
     bodies aiohttp reads are those handed over: chunked, after Expect, HTTP/1.0)."""
     try:
-        async with asyncio.timeout(request.app[API].config.request_timeout):
+        async with asyncio.timeout(timeout):
             return await request.read()
     except TimeoutError:
         raise RelayError("request/timeout") from None
 
 
-async def seek(request: web.Request) -> web.Response:
-    """POST /v1/seek."""
-    raw = await _body(request)
-    return _answer(await request.app[API].seek(request.remote or "", request.content_type, raw))
+def handler(route: Route) -> Handler:
+    """Returns the aiohttp handler of a route: one Api.handle call per request."""
 
-
-async def events(request: web.Request) -> web.Response:
-    """GET /v1/matches/{match}/events."""
-    return _answer(
-        await request.app[API].events(
+    async def handle(request: web.Request) -> web.Response:
+        api = request.app[API]
+        body = await _body(request, api.config.request_timeout) if request.can_read_body else b""
+        call = Call(
+            route,
+            request.match_info.get("match", ""),
             request.remote or "",
-            request.match_info["match"],
-            request.headers.get("Authorization"),
-            request.query,
-        )
-    )
-
-
-async def move(request: web.Request) -> web.Response:
-    """POST /v1/matches/{match}/moves."""
-    raw = await _body(request)
-    return _answer(
-        await request.app[API].move(
-            request.remote or "",
-            request.match_info["match"],
-            request.headers.get("Authorization"),
-            request.query,
-            request.content_type,
-            raw,
-        )
-    )
-
-
-async def _seat_write(request: web.Request, call: SeatWrite) -> web.Response:
-    """Hands a seat's write with a JSON body (pass, confirm, resign) to its Api call."""
-    raw = await _body(request)
-    return _answer(
-        await call(
-            request.remote or "",
-            request.match_info["match"],
             request.headers.get("Authorization"),
             request.content_type,
-            raw,
+            request.query,
+            body,
         )
-    )
+        answered: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
 
+        def answer(reply: Reply | None, error: BaseException | None) -> None:
+            if answered.done():
+                return
+            if error is not None:
+                answered.set_exception(error)
+            else:
+                assert reply is not None
+                answered.set_result(reply)
 
-async def pass_turn(request: web.Request) -> web.Response:
-    """POST /v1/matches/{match}/pass."""
-    return await _seat_write(request, request.app[API].pass_turn)
+        pending = api.handle(call, answer)
+        try:
+            status, text = await answered
+        except asyncio.CancelledError:
+            if pending is not None:
+                pending.cancel()
+            raise
+        return web.Response(body=text, status=status, headers={"Content-Type": route.content_type})
 
-
-async def confirm(request: web.Request) -> web.Response:
-    """POST /v1/matches/{match}/confirm."""
-    return await _seat_write(request, request.app[API].confirm)
-
-
-async def resign(request: web.Request) -> web.Response:
-    """POST /v1/matches/{match}/resign."""
-    return await _seat_write(request, request.app[API].resign)
-
-
-async def cancel(request: web.Request) -> web.Response:
-    """POST /v1/matches/{match}/cancel."""
-    return _answer(
-        await request.app[API].cancel(
-            request.remote or "", request.match_info["match"], request.headers.get("Authorization")
-        )
-    )
-
-
-async def match_info(request: web.Request) -> web.Response:
-    """GET /v1/matches/{match}."""
-    return _answer(
-        await request.app[API].match_info(request.remote or "", request.match_info["match"])
-    )
-
-
-async def healthz(request: web.Request) -> web.Response:
-    """GET /healthz."""
-    return _answer(await request.app[API].healthz())
-
-
-async def metrics(request: web.Request) -> web.Response:
-    """GET /metrics: Prometheus text format."""
-    body = await request.app[API].metrics_text()
-    return web.Response(body=body, headers={"Content-Type": "text/plain; version=0.0.4"})
+    handle.__doc__ = f"{route.method} {route.path}: {route.summary}"
+    return handle

@@ -8,46 +8,21 @@ limit then counts the client's own address, not the proxy's."""
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
 
 import orjson
 from aiohttp import web
 
+from relay.config import UNIX, Config, check_proxy_settings
 from relay.errors import CODES, RelayError
-
-if TYPE_CHECKING:
-    from relay.config import Config
 
 __all__ = ["UNIX", "TrustedProxies", "behind_proxy", "check_proxy_settings"]
 
-UNIX = "unix"
-"""The trusted-proxy entry that trusts whatever connects through the relay's unix socket."""
-
-PREFIX = re.compile(r"(/[A-Za-z0-9._~-]+)+")
-"""A path prefix: '/games', '/play/relay'; no trailing slash."""
-
-BAD_PREFIX = "prefix must be '' or a path like '/games' (no trailing slash), not {!r}"
-BAD_PROXY = "a trusted proxy must be an IP address, a network like 10.0.0.0/8, or 'unix', not {!r}"
 BAD_FORWARDED = "The proxy's X-Forwarded-For or X-Forwarded-Proto header is malformed."
 NO_LIBRARY = "--trusted-proxy needs aiohttp-remotes: pip install 'movewire[proxy]'"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-
-def check_proxy_settings(prefix: str, trusted: Sequence[str]) -> None:
-    """Raises ValueError unless the prefix and every trusted proxy entry are well formed."""
-    if prefix and PREFIX.fullmatch(prefix) is None:
-        raise ValueError(BAD_PREFIX.format(prefix))
-    for entry in trusted:
-        if entry == UNIX:
-            continue
-        try:
-            ipaddress.ip_network(entry, strict=False)
-        except ValueError:
-            raise ValueError(BAD_PROXY.format(entry)) from None
 
 
 class TrustedProxies:

@@ -107,7 +107,9 @@ async def seated(
         await conn.send(seek)
         tickets.append(json.loads((await conn.answer())[2]))
     match = tickets[0]["match"]
-    await conns[0].send(f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\n\r\n".encode())
+    await conns[0].send(
+        f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\nHost: relay\r\n\r\n".encode()
+    )
     first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
     return conns, tickets, match, first
 
@@ -243,8 +245,8 @@ async def test_poll_of_a_client_that_left_frees_its_place(relay: RelayProcess) -
 
 
 async def test_a_repeated_head_is_read_with_its_own_body(relay: RelayProcess) -> None:
-    # The front takes a head identical to the connection's last one as it read it then:
-    # each request must still be answered from its own body, token and turn.
+    # A keep-alive connection sends the same head again and again (a seat's moves): each
+    # request must still be answered from its own body, token and turn.
     conns, tickets, match, first = await seated(relay, "same-head")
     order = [first, 1 - first]
 
@@ -268,7 +270,9 @@ async def test_a_repeated_head_is_read_with_its_own_body(relay: RelayProcess) ->
     await conns[order[0]].send(move(order[0], 4, "d"))
     status, _, body = await conns[order[0]].answer()
     assert (status, json.loads(body)["error"]["code"]) == (409, "turn/not_yours")
-    await conns[order[0]].send(f"GET /v1/matches/{match}/events?after=1 HTTP/1.1\r\n\r\n".encode())
+    await conns[order[0]].send(
+        f"GET /v1/matches/{match}/events?after=1 HTTP/1.1\r\nHost: relay\r\n\r\n".encode()
+    )
     events = json.loads((await conns[order[0]].answer())[2])["events"]
     assert [(e["seat"], e["move"]) for e in events] == [
         (order[0], "a"),
@@ -286,9 +290,7 @@ def auth(ticket: dict[str, Any]) -> str:
 
 def events_after(match: str, after: int, ticket: dict[str, Any]) -> bytes:
     """Returns a seat's poll of the events above `after`."""
-    return (
-        f"GET /v1/matches/{match}/events?after={after} HTTP/1.1\r\n{auth(ticket)}\r\n\r\n".encode()
-    )
+    return f"GET /v1/matches/{match}/events?after={after} HTTP/1.1\r\nHost: relay\r\n{auth(ticket)}\r\n\r\n".encode()
 
 
 async def test_a_held_move_post_is_answered_by_the_reply_then_pipelined_requests(

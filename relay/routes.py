@@ -1,0 +1,127 @@
+"""The route table of protocol v1: the front, the aiohttp app and OpenAPI are all built from it.
+
+A new endpoint is one row here plus the Api method the row names (and, for a new body or
+answer shape, its schema in relay/openapi.py); tests hold the three views to this table."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["JSON", "ROUTES", "Route", "Router"]
+
+JSON = "application/json"
+
+MATCH_ID = "[A-Za-z0-9_.~-]+"
+"""What the front takes as a {match} path segment (a match id is URL-safe base64); any other
+segment, percent-encoded ones included, is left to aiohttp, which decodes and routes it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One endpoint: its method and path, the Api method serving it, and what OpenAPI says."""
+
+    method: Literal["GET", "POST"]
+    path: str
+    """The path template; '{match}' stands for a match id."""
+    operation: str
+    """The OpenAPI operationId."""
+    endpoint: str
+    """The name of the Api coroutine method that answers it."""
+    summary: str
+    ok: int = 200
+    """The status of a successful answer."""
+    reply: str | None = None
+    """The schema of a successful answer's body (relay/openapi.py); None: described there."""
+    body: str | None = None
+    """The schema of the JSON request body, if the endpoint takes one."""
+    query: tuple[str, ...] = ()
+    """The query parameters it reads."""
+    seat: Literal["none", "optional", "required"] = "none"
+    """Whether it needs a seat token (Authorization: Bearer), takes one, or takes none."""
+    errors: tuple[int, ...] = ()
+    """The error statuses it may answer (each with its codes, from relay/errors.py)."""
+    limited: bool = True
+    """Whether the request counts against the client's request rate (--requests-per-second)."""
+    content_type: str = JSON
+    """The media type of a successful answer."""
+
+
+_COMMON = (400, 413, 415, 429, 503)
+_WRITE = (*_COMMON, 401, 403, 404, 409, 410)
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("POST", "/v1/seek", "seek", "seek",
+          "Take a seat in the oldest waiting match of the game, or open one.",
+          ok=201, reply="Ticket", body="SeekBody", errors=(*_COMMON, 409)),
+    Route("GET", "/v1/matches/{match}", "matchInfo", "match_info", "Summary of a match.",
+          reply="MatchInfo", errors=(404, 410, 429)),
+    Route("GET", "/v1/matches/{match}/events", "events", "events",
+          "Events numbered above 'after'; held up to the hold time.",
+          reply="Events", query=("after", "wait"), seat="optional",
+          errors=(400, 401, 403, 404, 410, 429, 503)),
+    Route("POST", "/v1/matches/{match}/moves", "move", "move",
+          "Relay a move text (any string); with ?wait=S, also wait for the reply.",
+          reply="SeqEvents", body="MoveBody", query=("wait",), seat="required", errors=_WRITE),
+    Route("POST", "/v1/matches/{match}/pass", "pass", "pass_turn",
+          "Pass the turn back to the partner.",
+          reply="Seq", body="AfterBody", seat="required", errors=_WRITE),
+    Route("POST", "/v1/matches/{match}/confirm", "confirm", "confirm",
+          "Agree or dispute that the partner's last move ended the game.",
+          reply="Seq", body="ConfirmBody", seat="required", errors=_WRITE),
+    Route("POST", "/v1/matches/{match}/resign", "resign", "resign",
+          "Resign: the match ends at once.",
+          reply="Seq", body="AnyBody", seat="required", errors=_WRITE),
+    Route("POST", "/v1/matches/{match}/cancel", "cancel", "cancel",
+          "Withdraw a seek nobody has joined.", reply="Cancelled", seat="required",
+          errors=_WRITE),
+    Route("GET", "/healthz", "healthz", "healthz",
+          "Liveness: 200 while the relay and its store answer.",
+          reply="Health", errors=(503,), limited=False),
+    Route("GET", "/metrics", "metrics", "metrics_text", "Prometheus metrics.",
+          limited=False, content_type="text/plain; version=0.0.4"),
+    Route("GET", "/v1/openapi.json", "openapi", "openapi", "This document.", limited=False),
+)  # fmt: skip
+"""Every endpoint of the relay but the web pages (relay/web_pages.py)."""
+
+
+class Router:
+    """Finds the route of a request's method and raw path, as the front reads them."""
+
+    def __init__(self, routes: Sequence[Route] = ROUTES, prefix: str = "") -> None:
+        templates: list[str] = []
+        for row in routes:
+            if row.path not in templates:
+                templates.append(row.path)
+        self._by_method: list[dict[bytes, Route]] = [{} for _ in templates]
+        for row in routes:
+            self._by_method[templates.index(row.path)][row.method.encode()] = row
+        self._groups = [f"m{i}" if "{match}" in path else "" for i, path in enumerate(templates)]
+        alternatives = []
+        for i, template in enumerate(templates):
+            before, found, after = template.partition("{match}")
+            pattern = re.escape(before)
+            if found:
+                pattern += f"(?P<m{i}>{MATCH_ID})" + re.escape(after)
+            alternatives.append(f"(?P<t{i}>{pattern})")
+        self._pattern = re.compile(
+            re.escape(prefix).encode() + b"(?:" + "|".join(alternatives).encode() + b")"
+        )
+
+    def find(self, method: bytes, path: bytes) -> tuple[Route, str] | None:
+        """Returns the route and the {match} of the path (or ''); None for any other request
+        (another method, path or spelling of it), which is aiohttp's to answer."""
+        found = self._pattern.fullmatch(path)
+        if found is None:
+            return None
+        group = found.lastgroup
+        assert group is not None
+        index = int(group[1:])
+        row = self._by_method[index].get(method)
+        if row is None:
+            return None
+        group = self._groups[index]
+        return row, found.group(group).decode() if group else ""
