@@ -1,7 +1,6 @@
 """Wheel build hook: compiles the relay's hot path with mypyc when a C compiler is at hand.
 
-Every move goes through the modules in COMPILED; compiled, they cost about a third less CPU
-a move (docs/performance.md). A wheel (`pip install .`) carries them compiled beside their
+Every move goes through the modules in COMPILED (what that saves: docs/performance.md). A wheel (`pip install .`) carries them compiled beside their
 sources; an editable install (`pip install -e .`) stays pure Python, so an edited source is
 what runs. Without a C compiler, or with MOVEWIRE_PURE=1 set, the wheel is pure Python: the
 same relay, slower."""

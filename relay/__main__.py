@@ -16,7 +16,7 @@ from aiohttp import web
 from relay.config import Config
 from relay.metrics import hot_path
 from relay.store import Store, StoreSettings
-from relay.web_app import create_app
+from relay.web_app import BadRequests, create_app
 from relay.web_front import SWEEP, Front
 from relay.web_state import API
 
@@ -193,6 +193,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
         stream=sys.stderr,
     )
+    logging.getLogger("aiohttp.server").addFilter(BadRequests())
     store = open_store(config)
     app = create_app(config, store)
     where = f"unix:{unix}" if unix else f"http://{config.host}:{config.port}"
@@ -267,9 +268,8 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
 
 def _settle_collector() -> None:
     """Sets what start-up made aside from the garbage collector's passes (gc.freeze), and
-    lets it pass over young objects every 100,000 allocations rather than 700. A move's
-    garbage is freed by reference counting as it goes; the frequent passes only walked the
-    connections' live state again and again (0.3 µs a move, measured)."""
+    lets it pass over young objects every 100,000 allocations rather than 700 (a move's
+    garbage is freed by reference counting as it goes; see docs/performance.md)."""
     gc.freeze()
     gc.set_threshold(100_000, 20, 100)
 

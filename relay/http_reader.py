@@ -134,11 +134,11 @@ class RequestReader:
             return
         if not self.in_message:
             self._unsplit = b""
-        elif self._route is None and len(self._unsplit) > MAX_HEAD:
+        elif len(self._unsplit) > MAX_HEAD:
             if self._done:
                 self._trim()
-            if len(self._unsplit) > MAX_HEAD:
-                self._hand_off()
+            if self._route is None and len(self._unsplit) > MAX_HEAD:
+                self._hand_off()  # a head longer than the front reads
 
     def _refused(self) -> bool:
         """Returns whether the front is to refuse the request being read (a callback may set

@@ -38,8 +38,7 @@ _NO_WRITE: _Done = (-1, "", "", False, False)
 WAITING, PLAYING, ENDING, FINISHED, EXPIRED = (
     Status.WAITING, Status.PLAYING, Status.ENDING, Status.FINISHED, Status.EXPIRED
 )  # fmt: skip
-"""The statuses as module names: reading an Enum member through its class costs 70 ns in
-CPython 3.11, and a move compares the status several times."""
+"""The statuses as module names, which a move compares several times (docs/performance.md)."""
 
 TICK = 0.1
 """Seconds between the moments a held wait may time out: waits ending within the same tick
@@ -220,7 +219,7 @@ class MemoryStore:
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
         """Returns the loop waits use: the one kept, or the running one once that is closed
-        (tests run several in turn); kept rather than asked for, which costs a system call."""
+        (tests run several in turn)."""
         loop = self._loop
         if loop is None or loop.is_closed():
             loop = self._loop = asyncio.get_running_loop()

@@ -35,8 +35,8 @@ Seat = int
 """A seat of a match: 0 (the first seeker) or 1 (the second)."""
 
 Event = bytes
-"""One event of a match's log, as the JSON object text sent on the wire. Built by formatting,
-not by orjson.dumps, whose bytes keep a 4 KB allocation each: a log holds thousands."""
+"""One event of a match's log, as the JSON object text sent on the wire, built by formatting
+(docs/performance.md says why not with orjson.dumps)."""
 
 ActionKind = Literal["move", "pass", "resign", "confirm", "cancel"]
 """What a seat can do to a match."""
@@ -67,10 +67,7 @@ class Ticket:
 
 
 class Action(NamedTuple):
-    """A write by a seat: a move, a pass, a resignation, a confirm of game over, a cancel.
-
-    A named tuple rather than a frozen dataclass: one is made per move, and a tuple is made
-    in a third of the time."""
+    """A write by a seat: a move, a pass, a resignation, a confirm of game over, a cancel."""
 
     kind: ActionKind
     after: int | None = None
@@ -81,8 +78,7 @@ class Action(NamedTuple):
 
 new_action = tuple.__new__
 """Makes an Action from all five fields at once: new_action(Action, (kind, after, move, end,
-agree)). A named tuple's own constructor is Python code; this is C, a third of the time, for
-the one made per move."""
+agree)), as a move's Action is made (docs/performance.md)."""
 
 
 @dataclass(frozen=True, slots=True)

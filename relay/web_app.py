@@ -9,6 +9,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from relay.api import Api, error_reply, retry_after_header
 from relay.config import Config
@@ -22,13 +23,29 @@ from relay.web_pages import add_pages
 from relay.web_proxy import behind_proxy
 from relay.web_state import API, CONFIG, METRICS, STORE
 
-__all__ = ["create_app"]
+__all__ = ["BadRequests", "create_app"]
 
 log = logging.getLogger("relay")
 
 _HTTP_CODES = {404: "route/not_found", 405: "route/method", 413: "request/too_large"}
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class BadRequests(logging.Filter):
+    """Logs a malformed request that aiohttp answered 400 as one INFO line, not as an ERROR
+    with a traceback: it is the client's fault, which a relay facing the internet sees often
+    (add it to the 'aiohttp.server' logger)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError) and 400 <= (exc.code or 0) < 500:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            # The exception's text may quote the request's headers, tokens among them.
+            record.msg = "malformed request from %s refused with %s (%s)"
+            record.args = (*(record.args or ()), exc.code, type(exc).__name__)  # type: ignore[misc]
+            record.exc_info = record.exc_text = None
+        return True
 
 
 def error_response(error: RelayError) -> web.Response:

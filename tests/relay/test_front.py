@@ -290,7 +290,8 @@ def auth(ticket: dict[str, Any]) -> str:
 
 def events_after(match: str, after: int, ticket: dict[str, Any]) -> bytes:
     """Returns a seat's poll of the events above `after`."""
-    return f"GET /v1/matches/{match}/events?after={after} HTTP/1.1\r\nHost: relay\r\n{auth(ticket)}\r\n\r\n".encode()
+    head = f"GET /v1/matches/{match}/events?after={after} HTTP/1.1\r\nHost: relay\r\n"
+    return f"{head}{auth(ticket)}\r\n\r\n".encode()
 
 
 async def test_a_held_move_post_is_answered_by_the_reply_then_pipelined_requests(

@@ -225,8 +225,9 @@ async def test_optional_seek_field_sent_as_null_is_absent(
 ) -> None:
     client = await aiohttp_client(create_app(Config(hold=0.1)))
     body = {"game": "nulls", field: None}
-    seek = document()["paths"]["/v1/seek"]["post"]["requestBody"]["content"]
-    Draft202012Validator(seek["application/json"]["schema"]).validate(body)
+    doc = document()
+    seek = doc["paths"]["/v1/seek"]["post"]["requestBody"]["content"]["application/json"]
+    Draft202012Validator({**seek["schema"], "components": doc["components"]}).validate(body)
     answer = await client.post("/v1/seek", json=body)
     assert answer.status == 201, await answer.text()
 

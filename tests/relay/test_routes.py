@@ -1,0 +1,122 @@
+"""The route table is the one source of the routes: the front, aiohttp and OpenAPI agree with it."""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+from relay import create_app
+from relay.api import Api
+from relay.config import Config
+from relay.memory_store import MemoryStore
+from relay.metrics import RelayMetrics
+from relay.openapi import document
+from relay.routes import ROUTES, Route, Router
+
+RELAY = Path(__file__).resolve().parents[2] / "relay"
+
+
+def concrete(path: str) -> str:
+    """Returns a path of the template as a client sends it."""
+    return path.replace("{match}", "Ab3_-x.Y~z")
+
+
+def test_every_row_is_served_by_the_front_aiohttp_and_documented() -> None:
+    router = Router()
+    app = create_app(Config(pages=False))
+    served = {
+        (resource.canonical, route.method)
+        for resource in app.router.resources()
+        for route in resource
+        if route.method != "HEAD"
+    }
+    documented = {
+        (path, method.upper()): operation for path, ops in document()["paths"].items()
+        for method, operation in ops.items()
+    }  # fmt: skip
+    api = Api(Config(), MemoryStore(), RelayMetrics())
+    table = {(row.path, row.method) for row in ROUTES}
+    assert served == table
+    assert set(documented) == table
+    for row in ROUTES:
+        found = router.find(row.method.encode(), concrete(row.path).encode())
+        assert found == (row, "Ab3_-x.Y~z" if "{match}" in row.path else ""), row
+        assert documented[(row.path, row.method)]["operationId"] == row.operation
+        assert str(row.ok) in documented[(row.path, row.method)]["responses"]
+        assert inspect.iscoroutinefunction(getattr(api, row.endpoint)), row
+        assert api.endpoints[row.endpoint] == getattr(api, row.endpoint)
+
+
+def test_operations_and_endpoints_are_unique() -> None:
+    assert len({row.operation for row in ROUTES}) == len(ROUTES)
+    assert len({(row.method, row.path) for row in ROUTES}) == len(ROUTES)
+
+
+def test_a_new_row_is_routed_by_the_router() -> None:
+    extra = Route("POST", "/v1/matches/{match}/offer", "offer", "offer", "An offer.")
+    router = Router((*ROUTES, extra))
+    assert router.find(b"POST", b"/v1/matches/m1/offer") == (extra, "m1")
+    assert router.find(b"POST", b"/v1/matches/m1/moves") == (ROUTES[3], "m1")
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        (b"GET", b"/v1/seek"),  # another method: aiohttp answers 405
+        (b"HEAD", b"/healthz"),
+        (b"POST", b"/v1/matches/m%31/moves"),  # percent-encoded: aiohttp decodes it
+        (b"POST", b"/v1/matches//moves"),
+        (b"POST", b"/v1/matches/m1/moves/"),
+        (b"GET", b"/v1/matches/m1/events/x"),
+        (b"GET", b"/"),
+        (b"GET", b"/games/healthz"),
+    ],
+)
+def test_other_requests_are_left_to_aiohttp(method: bytes, path: bytes) -> None:
+    assert Router().find(method, path) is None
+
+
+def test_a_prefix_is_part_of_every_route() -> None:
+    router = Router(prefix="/games")
+    assert router.find(b"GET", b"/games/healthz") == (ROUTES[-3], "")
+    assert router.find(b"GET", b"/healthz") is None
+
+
+def _imports(path: Path) -> set[str]:
+    """Returns the relay modules a module imports, wherever in it (but for type checking)."""
+    found: set[str] = set()
+    tree = ast.parse(path.read_text())
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip |= {id(child) for child in ast.walk(node)}
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "relay":
+                found |= {f"relay.{alias.name}" for alias in node.names}
+            elif node.module.startswith("relay."):
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("relay.")}
+    return found
+
+
+def test_relay_has_no_import_cycles() -> None:
+    graph = {
+        f"relay.{path.stem}": _imports(path)
+        for path in RELAY.glob("*.py")
+        if path.stem != "__init__"
+    }
+    graph = {name: {dep for dep in deps if dep in graph} for name, deps in graph.items()}
+    try:
+        order = list(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as error:
+        pytest.fail(f"import cycle: {error.args[1]}")
+    assert order.index("relay.api") < order.index("relay.web_front")
+    assert "relay.api" in graph["relay.web_front"]  # the walk does see imports
