@@ -43,7 +43,7 @@ class BadRequests(logging.Filter):
             record.levelno, record.levelname = logging.INFO, "INFO"
             # The exception's text may quote the request's headers, tokens among them.
             record.msg = "malformed request from %s refused with %s (%s)"
-            record.args = (*(record.args or ()), exc.code, type(exc).__name__)  # type: ignore[misc]
+            record.args = (*(record.args or ()), exc.code, type(exc).__name__)
             record.exc_info = record.exc_text = None
         return True
 
