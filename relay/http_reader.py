@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qsl
 
 import httptools
@@ -211,7 +212,7 @@ class RequestReader:
                 "request/too_large", f"The body is larger than {self.max_body} bytes."
             )
             raise _Stop
-        self._query = url.query or b""
+        self._query = _query_of(url) or b""
 
     def on_body(self, body: bytes) -> None:
         self._body.append(body)  # no more than Content-Length, checked against max_body
@@ -246,6 +247,12 @@ class RequestReader:
         )  # fmt: skip
         target = self._parser.get_method() + b" " + self._url
         self.ready.append((call, self._parser.should_keep_alive(), target))
+
+
+def _query_of(url: Any) -> bytes | None:
+    """Returns a parsed URL's query, None when it has none (httptools' stubs say bytes)."""
+    query: bytes | None = url.query
+    return query
 
 
 class _Counter:

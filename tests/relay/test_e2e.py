@@ -327,3 +327,25 @@ async def test_metrics_tell_which_build_runs(url: str, request: pytest.FixtureRe
     async with aiohttp.ClientSession() as session, session.get(url + "/metrics") as answer:
         text = await answer.text()
     assert f'relay_build_info{{hot_path="{expected}"}} 1.0' in text
+
+
+async def test_protocol_requests_are_answered_by_the_front(url: str) -> None:
+    # aiohttp names itself in a Server header; the lean front writes none.
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15)) as session:
+        wire = Wire(session, url)
+        x, _ = await wire.pair("front-serves")
+        answers = [
+            await session.get(f"{url}/v1/matches/{x.match}/events?after=0", headers=x.auth),
+            await session.post(
+                f"{url}/v1/matches/{x.match}/moves?wait=0",
+                json={"after": 1, "move": "m"},
+                headers=x.auth,  # pair() returns the seat that moves first first
+            ),
+            await session.get(f"{url}/v1/matches/{x.match}"),
+            await session.get(f"{url}/healthz"),
+            await session.post(f"{url}/v1/seek", json={"game": "front-serves-alone"}),
+        ]
+        assert [answer.status for answer in answers] == [200, 200, 200, 200, 201]
+        assert [answer.headers.get("Server") for answer in answers] == [None] * 5
+        async with session.get(url + "/") as page:  # a page: aiohttp's to serve
+            assert page.status == 200 and "aiohttp" in page.headers["Server"]
