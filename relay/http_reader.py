@@ -38,6 +38,9 @@ MAX_HEADERS = 128
 MAX_HEAD = 16384
 """Bytes of request line and headers the front reads before it leaves the request to aiohttp."""
 
+QUERIES = 4096
+"""Query strings whose parameters a front keeps (they repeat: 'wait=20', 'after=12')."""
+
 NO_TYPE = "application/octet-stream"
 """The media type of a body sent without Content-Type (as aiohttp reads it, after RFC 2616)."""
 
@@ -77,7 +80,11 @@ class RequestReader:
     does not serve on (aiohttp's to answer), or `refusal` the error that ends it (413)."""
 
     def __init__(
-        self, router: Router, max_body: int, client_of: Callable[[str | None], str]
+        self,
+        router: Router,
+        max_body: int,
+        client_of: Callable[[str | None], str],
+        queries: dict[bytes, dict[str, str]] | None = None,
     ) -> None:
         self.router = router
         self.max_body = max_body
@@ -107,8 +114,11 @@ class RequestReader:
         self._forwarded: str | None = None
         self._body: list[bytes] = []
         self._query = b""
+        self._queries: dict[bytes, dict[str, str]] = {} if queries is None else queries
+        """Query strings read before, and their parameters (shared by a front's connections)."""
+        self._known: _Known | None = None
+        """The last request that arrived alone in one read, as llhttp read it."""
         # What the last request of the connection read, to read the same again at no cost.
-        self._last_query: tuple[bytes, dict[str, str]] = (b"", {})
         self._last_type: tuple[bytes | None, str] = (None, NO_TYPE)
         self._last_client: tuple[str | None, str] = (None, client_of(None))
 
@@ -125,6 +135,10 @@ class RequestReader:
                 unsplit = self._unsplit = bytearray(unsplit)
             unsplit += data
         else:
+            known = self._known
+            if known is not None and len(data) == known.size and data.startswith(known.head):
+                self.ready.append(known.again(data))
+                return
             self._unsplit = data
             self._done = 0
         try:
@@ -134,6 +148,9 @@ class RequestReader:
                 self._hand_off()
             return
         if not self.in_message:
+            if not unsplit and self._done == 1:  # data was one request, whole
+                call, keep_alive, target = self.ready[-1]
+                self._known = _Known(data[: len(data) - len(call.body)], call, keep_alive, target)
             self._unsplit = b""
         elif len(self._unsplit) > MAX_HEAD:
             if self._done:
@@ -223,12 +240,15 @@ class RequestReader:
             raise _Stop
         self.in_message = False
         self._done += 1
-        query, parsed = self._last_query
-        if self._query != query:
+        queries = self._queries
+        parsed = queries.get(self._query)
+        if parsed is None:
             parsed = {}
             for key, value in parse_qsl(self._query.decode("latin-1"), keep_blank_values=True):
                 parsed.setdefault(key, value)
-            self._last_query = (self._query, parsed)
+            if len(queries) >= QUERIES:
+                queries.clear()
+            queries[self._query] = parsed
         raw_type, content_type = self._last_type
         if self._content_type != raw_type:
             content_type = NO_TYPE
@@ -247,6 +267,32 @@ class RequestReader:
         )  # fmt: skip
         target = self._parser.get_method() + b" " + self._url
         self.ready.append((call, self._parser.should_keep_alive(), target))
+
+
+class _Known:
+    """A request that llhttp read whole from one read. The same bytes read again are the same
+    request, read the same way (llhttp stands between requests before and after either), so
+    a head byte for byte the same, followed by as many body bytes, is taken as read then."""
+
+    __slots__ = ("call", "cut", "head", "keep_alive", "size", "target")
+
+    def __init__(self, head: bytes, call: Call, keep_alive: bool, target: bytes) -> None:
+        self.head = head
+        self.cut = len(head)
+        self.size = len(head) + len(call.body)
+        self.call = call
+        self.keep_alive = keep_alive
+        self.target = target
+
+    def again(self, data: bytes) -> tuple[Call, bool, bytes]:
+        """Returns the request read from data, its head this one's."""
+        call = self.call
+        body = data[self.cut :]
+        again = Call(
+            call.route, call.match, call.client, call.authorization, call.content_type,
+            call.query, body,
+        )  # fmt: skip
+        return again, self.keep_alive, self.target
 
 
 def _query_of(url: Any) -> bytes | None:

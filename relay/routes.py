@@ -92,36 +92,32 @@ class Router:
     """Finds the route of a request's method and raw path, as the front reads them."""
 
     def __init__(self, routes: Sequence[Route] = ROUTES, prefix: str = "") -> None:
-        templates: list[str] = []
+        self._static: dict[bytes, dict[bytes, Route]] = {}
+        """Path -> method -> route, for the paths without a {match}."""
+        self._dynamic: dict[bytes, dict[bytes, dict[bytes, Route]]] = {}
+        """What comes before {match} -> what comes after it -> method -> route."""
         for row in routes:
-            if row.path not in templates:
-                templates.append(row.path)
-        self._by_method: list[dict[bytes, Route]] = [{} for _ in templates]
-        for row in routes:
-            self._by_method[templates.index(row.path)][row.method.encode()] = row
-        self._groups = [f"m{i}" if "{match}" in path else "" for i, path in enumerate(templates)]
-        alternatives = []
-        for i, template in enumerate(templates):
-            before, found, after = template.partition("{match}")
-            pattern = re.escape(before)
+            before, found, after = (prefix + row.path).partition("{match}")
             if found:
-                pattern += f"(?P<m{i}>{MATCH_ID})" + re.escape(after)
-            alternatives.append(f"(?P<t{i}>{pattern})")
-        self._pattern = re.compile(
-            re.escape(prefix).encode() + b"(?:" + "|".join(alternatives).encode() + b")"
-        )
+                by_rest = self._dynamic.setdefault(before.encode(), {})
+                by_rest.setdefault(after.encode(), {})[row.method.encode()] = row
+            else:
+                self._static.setdefault(before.encode(), {})[row.method.encode()] = row
+        self._segment = re.compile(f"({MATCH_ID})(.*)".encode(), re.S)
 
     def find(self, method: bytes, path: bytes) -> tuple[Route, str] | None:
         """Returns the route and the {match} of the path (or ''); None for any other request
         (another method, path or spelling of it), which is aiohttp's to answer."""
-        found = self._pattern.fullmatch(path)
-        if found is None:
-            return None
-        group = found.lastgroup
-        assert group is not None
-        index = int(group[1:])
-        row = self._by_method[index].get(method)
-        if row is None:
-            return None
-        group = self._groups[index]
-        return row, found.group(group).decode() if group else ""
+        methods = self._static.get(path)
+        if methods is not None:
+            row = methods.get(method)
+            return None if row is None else (row, "")
+        for before, by_rest in self._dynamic.items():
+            if path.startswith(before):
+                found = self._segment.fullmatch(path, len(before))
+                if found is None:
+                    return None
+                methods = by_rest.get(found.group(2))
+                row = None if methods is None else methods.get(method)
+                return None if row is None else (row, found.group(1).decode())
+        return None

@@ -53,6 +53,8 @@ class Front:
         self.api = api
         self.config = config
         self.router = Router(prefix=config.prefix)
+        self.queries: dict[bytes, dict[str, str]] = {}
+        """Query strings the connections read, and their parameters."""
         self.proxies = TrustedProxies(config.trusted_proxies) if config.trusted_proxies else None
         """Whose X-Forwarded-For names the client (rate limits count clients, not proxies)."""
         self.handoff: Callable[[], asyncio.Protocol] | None = None
@@ -79,7 +81,7 @@ class Front:
                 return proxies.client_of(forwarded)
             return peer
 
-        return RequestReader(self.router, self.config.max_body, client_of)
+        return RequestReader(self.router, self.config.max_body, client_of, self.queries)
 
     def tick(self) -> None:
         """Updates the clock and the Date header (each sweep: once a second is enough for both)."""
