@@ -18,7 +18,16 @@ import aiohttp
 
 from tests.relay.http_corpus import Shape, fill
 
-__all__ = ["Answers", "Seats", "Verdict", "exchange", "parse_answers", "probe", "seat_pair"]
+__all__ = [
+    "Answers",
+    "Seats",
+    "Verdict",
+    "effect",
+    "exchange",
+    "parse_answers",
+    "probe",
+    "seat_pair",
+]
 
 FIRST_ANSWER = 5.0
 """Seconds to wait for the first byte of an answer."""
@@ -114,8 +123,11 @@ def parse_answers(data: bytes, closed: bool) -> Answers:
     return Answers(tuple(statuses), closed)
 
 
-async def exchange(host: str, port: int, data: bytes) -> Answers:
-    """Sends data on a new connection and reads until the server closes it or goes quiet."""
+async def exchange(
+    host: str, port: int, data: bytes, first: float = FIRST_ANSWER, quiet: float = QUIET
+) -> Answers:
+    """Sends data on a new connection and reads until the server closes it or goes quiet
+    (nothing in the first `first` seconds, or for `quiet` seconds after that)."""
     reader, writer = await asyncio.open_connection(host, port)
     received = bytearray()
     closed = False
@@ -123,7 +135,7 @@ async def exchange(host: str, port: int, data: bytes) -> Answers:
         writer.write(data)
         await writer.drain()
         async with asyncio.timeout(LONGEST):
-            wait = FIRST_ANSWER
+            wait = first
             while True:
                 try:
                     chunk = await asyncio.wait_for(reader.read(65536), wait)
@@ -133,7 +145,7 @@ async def exchange(host: str, port: int, data: bytes) -> Answers:
                     closed = True
                     break
                 received += chunk
-                wait = QUIET
+                wait = quiet
     except (ConnectionError, TimeoutError):
         closed = True
     finally:
