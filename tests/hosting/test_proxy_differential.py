@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import Protocol
 
 import aiohttp
 import pytest
@@ -33,7 +35,7 @@ from tests.relay.http_corpus import SHAPES, Shape, fill
 from tests.support.components import require_binary
 from tests.support.raw_http import Answers, effect, exchange, seat_pair
 from tests.support.redis_server import RedisServer, redis_binary
-from tests.support.relay_process import quick_flags
+from tests.support.relay_process import RelayProcess, free_port, quick_flags
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -76,33 +78,49 @@ def _size(path: Path) -> int:
     return path.stat().st_size if path.exists() else 0
 
 
-async def _run(proxy: Nginx | Apache, workers: Workers) -> dict[str, Finding]:
-    """Sends every shape through the proxy, one after another; returns what each did."""
+class Proxy(Protocol):
+    """A proxy in front of a relay, with a log of what it forwarded (the `forwarded` format)."""
+
+    @property
+    def url(self) -> str: ...
+
+    port: int
+
+    @property
+    def forwarded_log(self) -> Path: ...
+
+
+async def _run(
+    proxy: Proxy, relay_log: Path, shapes: Sequence[Shape] = SHAPES, setup: str = ""
+) -> dict[str, Finding]:
+    """Sends each shape through the proxy, one after another; returns what each did. Matches
+    are set up and read back through the proxy, or through `setup` (a URL) if given."""
+    setup = setup or proxy.url
     found: dict[str, Finding] = {}
     timeout = aiohttp.ClientTimeout(total=30)
     async with aiohttp.ClientSession(timeout=timeout) as session:
-        for shape in SHAPES:
-            seats = await seat_pair(session, proxy.url, "corpus")
+        for shape in shapes:
+            seats = await seat_pair(session, setup, "corpus")
             values = {"HOST": f"127.0.0.1:{proxy.port}", "MATCH": seats.match}
             data = fill(shape.template, {**values, "TOKEN": seats.mover, "PTOKEN": seats.partner})
-            proxy_mark, relay_mark = _size(proxy.forwarded_log), _size(workers.log_path)
+            proxy_mark, relay_mark = _size(proxy.forwarded_log), _size(relay_log)
             answers = await exchange("127.0.0.1", proxy.port, data, first=2.0, quiet=0.3)
             await asyncio.sleep(SETTLE)
             proxy_log = _tail_from(proxy.forwarded_log, proxy_mark)
-            relay_log = _tail_from(workers.log_path, relay_mark)
+            relay_lines = _tail_from(relay_log, relay_mark)
             found[shape.name] = Finding(
                 answers,
                 forwarded_requests(proxy_log),
-                relayed_requests(relay_log),
-                await effect(session, proxy.url, seats),
-                f"proxy:\n{proxy_log}relay:\n{relay_log}",
+                relayed_requests(relay_lines),
+                await effect(session, setup, seats),
+                f"proxy:\n{proxy_log}relay:\n{relay_lines}",
             )
     return found
 
 
 async def _run_both(nginx: Nginx, apache: Apache, workers: dict[str, Workers]) -> Findings:
     by_nginx, by_apache = await asyncio.gather(
-        _run(nginx, workers["nginx"]), _run(apache, workers["apache"])
+        _run(nginx, workers["nginx"].log_path), _run(apache, workers["apache"].log_path)
     )
     return {
         **{("nginx", name): finding for name, finding in by_nginx.items()},
@@ -142,6 +160,72 @@ def test_relay_reads_each_forwarded_request_as_the_proxy_did(
         + f"  the client got {list(found.answers.statuses)}; forwarded {found.forwarded}; "
         f"relayed {found.relayed}; events {list(found.effect)}\n{found.logs[-3000:]}"
     )
+
+
+class NaiveProxy:
+    """A proxy that takes all a client sends on a connection for one request: it logs that
+    one request (its first line) and forwards the bytes as they came. A relay that reads two
+    requests in them reads them differently from this proxy, which the check must catch."""
+
+    def __init__(self, relay: RelayProcess, folder: Path) -> None:
+        self.relay = relay
+        self.port = free_port()
+        self.forwarded_log = folder / "forwarded.log"
+        self.forwarded_log.touch()
+        self.server: asyncio.Server | None = None
+
+    @property
+    def url(self) -> str:
+        """Returns the proxy's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    async def __aenter__(self) -> NaiveProxy:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        assert self.server is not None
+        self.server.close()
+
+    async def _serve(self, client: asyncio.StreamReader, answer: asyncio.StreamWriter) -> None:
+        data = b""
+        while True:
+            try:
+                data += await asyncio.wait_for(client.read(65536), 0.2)
+            except TimeoutError:
+                break
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.relay.port)
+        writer.write(data)
+        line = data.split(b"\r\n", 1)[0].decode("latin-1")
+        with self.forwarded_log.open("a") as log:
+            log.write(f'200 "relay" "application/json" "{line}"\n')
+        try:
+            while chunk := await asyncio.wait_for(reader.read(65536), 0.3):
+                answer.write(chunk)
+        except TimeoutError:
+            pass
+        writer.close()
+        answer.close()
+
+
+async def test_a_relay_reading_more_requests_than_a_real_proxy_forwarded_is_caught(
+    tmp_path: Path,
+) -> None:
+    by_name = {shape.name: shape for shape in SHAPES}
+    shapes = [by_name["valid-pipelined-pair"], by_name["cl-get-body-hides-request"]]
+    with RelayProcess(*quick_flags()) as relay:
+        async with NaiveProxy(relay, tmp_path) as proxy:
+            found = await _run(proxy, relay.log_path, shapes, setup=relay.url)
+    pair, hidden = found["valid-pipelined-pair"], found["cl-get-body-hides-request"]
+    # The proxy forwarded a move; the relay read the move and a resign, and applied both.
+    assert len(pair.forwarded.answered) == 1 and not pair.forwarded.unanswered
+    assert len(pair.relayed) == 2 and len(pair.effect) == 2
+    assert any("the relay read 2" in problem for problem in pair.problems), pair.problems
+    assert any("no resign request" in problem for problem in pair.problems), pair.problems
+    # A request hidden in a GET's body is read as that body by the relay too: no desync.
+    assert hidden.problems == [], hidden.problems
 
 
 MOVE = ("POST", "/v1/matches/m1/moves")
