@@ -106,6 +106,11 @@ def _with(*lines: bytes) -> bytes:
     )
 
 
+def _target(action: bytes) -> bytes:
+    """Returns the outer move with its target's last segment (`moves`) replaced."""
+    return _MOVE.replace(b"POST $MOVE ", b"POST /v1/matches/$MATCH/" + action + b" ", 1)
+
+
 _SHAPES: list[tuple[str, str, str, Expect, bytes]] = [
     # -- valid requests: a server must accept each (the corpus checks acceptance too) --------
     ("valid-keepalive-move", "valid", "9112 §6.2", "accept", _MOVE),
@@ -127,7 +132,7 @@ _SHAPES: list[tuple[str, str, str, Expect, bytes]] = [
     ("valid-expect-100-continue", "valid", "9110 §10.1.1", "accept",
      _with(b"Expect: 100-continue")),
     ("valid-percent-encoded-path", "valid", "9112 §3.2.1", "accept",
-     _MOVE.replace(b"/moves", b"/mov%65s", 1)),
+     _target(b"mov%65s")),
     ("valid-percent-encoded-query", "valid", "9112 §3.2.1", "accept",
      b"GET /v1/matches/$MATCH/events?after=%30&wait=0 HTTP/1.1\r\nHost: $HOST\r\n\r\n"),
     ("valid-absolute-form", "valid", "9112 §3.2.2", "accept",
@@ -167,11 +172,11 @@ _SHAPES: list[tuple[str, str, str, Expect, bytes]] = [
     ("line-trailing-space", "request-line", "9112 §3", "reject",
      _MOVE.replace(b" HTTP/1.1\r\n", b" HTTP/1.1 \r\n", 1)),
     ("line-space-in-target", "request-line", "9112 §3.2", "reject",
-     _MOVE.replace(b"/moves", b"/moves x", 1)),
+     _target(b"moves x")),
     ("line-nul-in-target", "control-chars", "9112 §3.2", "reject",
-     _MOVE.replace(b"/moves", b"/moves\x00", 1)),
+     _target(b"moves\x00")),
     ("line-fragment-in-target", "request-line", "9112 §3.2", "reject",
-     _MOVE.replace(b"/moves", b"/moves#x", 1)),
+     _target(b"moves#x")),
     ("line-bad-method-token", "request-line", "9110 §9.1", "reject",
      _MOVE.replace(b"POST", b"PO(ST", 1)),
     ("line-authority-form-post", "request-line", "9112 §3.2.3", "reject",
@@ -192,7 +197,7 @@ _SHAPES: list[tuple[str, str, str, Expect, bytes]] = [
     ("field-del-in-value", "control-chars", "9110 §5.5", "reject", _with(b"X-Note: a\x7fb")),
     ("field-vtab-in-value", "control-chars", "9110 §5.5", "reject", _with(b"X-Note: a\x0bb")),
     ("field-nul-in-authorization", "control-chars", "9110 §5.5", "reject",
-     _MOVE.replace(b"Bearer ", b"Bearer \x00", 1)),
+     _MOVE.replace(b"$AUTH", b"Authorization: Bearer \x00$TOKEN", 1)),
     ("field-duplicate-authorization", "fields", "9110 §5.3", "either",
      _with(b"Authorization: Bearer forged")),
     # -- obs-fold ----------------------------------------------------------------------------
@@ -316,7 +321,7 @@ _SHAPES: list[tuple[str, str, str, Expect, bytes]] = [
     ("long-field-value-10k", "over-long", "9112 §5", "either", _with(b"X-Pad: " + b"a" * 10000)),
     ("long-field-value-20k", "over-long", "9112 §5", "either", _with(b"X-Pad: " + b"a" * 20000)),
     ("long-target-10k", "over-long", "9112 §3", "either",
-     _MOVE.replace(b"/moves", b"/moves?pad=" + b"a" * 10000, 1)),
+     _target(b"moves?pad=" + b"a" * 10000)),
     ("long-many-fields", "over-long", "9112 §5", "either",
      _with(*(b"X-Pad-%d: %s" % (n, b"a" * 60) for n in range(150)))),
     # -- Expect and Upgrade ------------------------------------------------------------------
@@ -336,3 +341,4 @@ CATEGORIES: tuple[str, ...] = tuple(dict.fromkeys(shape.category for shape in SH
 """The categories of the corpus, in order."""
 
 assert len({shape.name for shape in SHAPES}) == len(SHAPES), "shape names must be unique"
+assert len({shape.template for shape in SHAPES}) == len(SHAPES), "shapes must differ"
