@@ -282,6 +282,8 @@ error_log {self.dir}/error.log warn;
 events {{ worker_connections 4096; }}
 http {{
     access_log {self.dir}/access.log;
+    log_format forwarded '$status "$upstream_addr" "$upstream_http_content_type" "$request"';
+    access_log {self.dir}/forwarded.log forwarded;
 {temp}
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
@@ -321,6 +323,12 @@ http {{
     def error_log(self) -> str:
         """Returns nginx's error log."""
         return _tail(self.dir / "error.log")
+
+    @property
+    def forwarded_log(self) -> Path:
+        """Returns the log of every request: status, the relay sockets it went to, the
+        relay's Content-Type (when one answered), request line."""
+        return self.dir / "forwarded.log"
 
     def stop(self) -> None:
         """Stops nginx by PID and removes its temp dir."""
@@ -393,6 +401,8 @@ ErrorLog {self.dir}/error.log
 LogLevel warn
 TypesConfig /etc/mime.types
 Define APACHE_LOG_DIR {self.dir}
+LogFormat "%>s \\"%{{BALANCER_WORKER_NAME}}e\\" \\"%{{Content-Type}}o\\" \\"%r\\"" forwarded
+GlobalLog {self.dir}/forwarded.log forwarded
 Include {self.dir}/site.conf
 """
         )
@@ -429,6 +439,12 @@ Include {self.dir}/site.conf
     def error_log(self) -> str:
         """Returns Apache's error log."""
         return _tail(self.dir / "error.log")
+
+    @property
+    def forwarded_log(self) -> Path:
+        """Returns the log of every request: status, the balancer member it went to (or -),
+        the answer's Content-Type, request line."""
+        return self.dir / "forwarded.log"
 
     def stop(self) -> None:
         """Stops httpd by PID and removes its temp dir."""
