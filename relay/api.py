@@ -42,7 +42,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
 
 DIGESTS = 4096
-"""Seat tokens whose digests the Api keeps, so that a seat's moves hash its token once."""
+"""Authorization headers whose token digests the Api keeps: a seat's moves read it once."""
 
 Endpoint = Callable[[Call], Coroutine[Any, Any, Reply]]
 """An Api coroutine method answering one route."""
@@ -186,7 +186,7 @@ class Api:
     def _move_now(self, store: Immediate, call: Call, answer: Answer) -> Pending | None:
         """move() on a store that answers at once, through callbacks only: answers at once,
         or when the reply arrives (then returning the wait held)."""
-        digest = self._digest(require_bearer(call.authorization))
+        digest = self._seat_digest(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
         seq = store.act_hashed(call.match, digest, action, time.time())
@@ -204,14 +204,16 @@ class Api:
         held: Pending | None = store.watch(call.match, seq, self._reply_hold(wait), wake)
         return held
 
-    def _digest(self, token: str) -> str:
-        """Returns hash_token(token), kept for the DIGESTS most recent seats."""
+    def _seat_digest(self, authorization: str | None) -> str:
+        """Returns the digest of the seat token in an Authorization header (hash_token), kept
+        for the DIGESTS most recent headers."""
         digests = self._digests
-        digest = digests.get(token)
+        digest = None if authorization is None else digests.get(authorization)
         if digest is None:
+            digest = hash_token(require_bearer(authorization))
             if len(digests) >= DIGESTS:
                 digests.clear()
-            digest = digests[token] = hash_token(token)
+            digests[authorization or ""] = digest
         return digest
 
     def _move_wait(self, call: Call) -> float | None:

@@ -75,7 +75,7 @@ class RequestReader:
     """Turns the bytes of one connection into the requests the front serves, in order.
 
     feed() appends each complete request to `ready` as (call, keep_alive, target), the target
-    being its method and request target, for the access log. When the front is
+    being its request line, for the access log. When the front is
     to serve no more of the connection, `handoff` holds the bytes from the first request it
     does not serve on (aiohttp's to answer), or `refusal` the error that ends it (413)."""
 
@@ -265,7 +265,7 @@ class RequestReader:
             route, self._match, client, self._authorization, content_type, parsed,
             body[0] if len(body) == 1 else b"".join(body),
         )  # fmt: skip
-        target = self._parser.get_method() + b" " + self._url
+        target = self._parser.get_method() + b" " + self._url + b" HTTP/1.1"
         self.ready.append((call, self._parser.should_keep_alive(), target))
 
 

@@ -144,7 +144,7 @@ class FrontProtocol(asyncio.Protocol):
         self.began = 0.0
         """When the request in progress was read whole (for the access log's time)."""
         self.target = b""
-        """The method and target of the request in progress (for the access log)."""
+        """The request line of the request in progress (for the access log)."""
         self.content_type = JSON
         """The media type of the request in progress's answer."""
         self.pending: Pending | None = None

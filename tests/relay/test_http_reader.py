@@ -41,7 +41,7 @@ def test_a_move_is_read_into_one_call() -> None:
         "peer",
     )
     assert call.body == BODY and keep_alive
-    assert target == b"POST /v1/matches/m1/moves?wait=5"
+    assert target == b"POST /v1/matches/m1/moves?wait=5 HTTP/1.1"
 
 
 @pytest.mark.parametrize("piece", [1, 2, 7, 50])
