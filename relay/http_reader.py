@@ -65,6 +65,7 @@ _HEADERS: dict[bytes, int] = {
     b"expect": _REFUSE,
     b"upgrade": _REFUSE,
 }
+_HEADERS.update({name.title(): kind for name, kind in _HEADERS.items()})  # as usually sent
 
 
 class _Stop(Exception):
@@ -195,9 +196,11 @@ class RequestReader:
         self._headers += 1
         if self._headers > MAX_HEADERS or len(name) + len(value) > MAX_FIELD:
             raise _Stop
-        kind = _HEADERS.get(name.lower())
+        kind = _HEADERS.get(name)
         if kind is None:
-            return
+            kind = _HEADERS.get(name.lower())
+            if kind is None:
+                return
         if kind == _REFUSE:
             raise _Stop
         bit = 1 << kind

@@ -88,6 +88,10 @@ ROUTES: tuple[Route, ...] = (
 """Every endpoint of the relay but the web pages (relay/web_pages.py)."""
 
 
+KNOWN = 4096
+"""Method and path pairs whose route a Router keeps."""
+
+
 class Router:
     """Finds the route of a request's method and raw path, as the front reads them."""
 
@@ -104,10 +108,24 @@ class Router:
             else:
                 self._static.setdefault(before.encode(), {})[row.method.encode()] = row
         self._segment = re.compile(f"({MATCH_ID})(.*)".encode(), re.S)
+        self._known: dict[tuple[bytes, bytes], tuple[Route, str]] = {}
+        """Requests found before: a match's paths come again and again."""
 
     def find(self, method: bytes, path: bytes) -> tuple[Route, str] | None:
         """Returns the route and the {match} of the path (or ''); None for any other request
         (another method, path or spelling of it), which is aiohttp's to answer."""
+        key = (method, path)
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        found = self._find(method, path)
+        if found is not None:
+            if len(self._known) >= KNOWN:
+                self._known.clear()
+            self._known[key] = found
+        return found
+
+    def _find(self, method: bytes, path: bytes) -> tuple[Route, str] | None:
         methods = self._static.get(path)
         if methods is not None:
             row = methods.get(method)
