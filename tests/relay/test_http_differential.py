@@ -74,11 +74,16 @@ async def _verdicts(front: RelayProcess, plain: RelayProcess) -> Verdicts:
     return {shape.name: (pair[0], pair[1]) for shape, pair in zip(SHAPES, found, strict=True)}
 
 
-@pytest.fixture(scope="module")
-def verdicts() -> Iterator[Verdicts]:
-    """Returns every shape's verdict from a relay with the front and one with --no-front."""
+@pytest.fixture(scope="module", params=["sources", "compiled"])
+def verdicts(request: pytest.FixtureRequest) -> Iterator[Verdicts]:
+    """Returns every shape's verdict from a relay with the front (run from the sources, or as
+    the wheel installs it, compiled) and from one with --no-front."""
     options = (*quick_flags(), "--request-timeout", "30")
-    with RelayProcess(*options) as front, RelayProcess("--no-front", *options) as plain:
+    installed = request.getfixturevalue("installed") if request.param == "compiled" else None
+    with (
+        RelayProcess(*options, installed=installed) as front,
+        RelayProcess("--no-front", *options) as plain,
+    ):
         yield asyncio.run(_verdicts(front, plain))
 
 
