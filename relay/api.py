@@ -41,6 +41,9 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 
 BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
 
+RECORD_FORMAT = 1
+"""The version of the record format a record's header names."""
+
 DIGESTS = 4096
 """Authorization headers whose token digests the Api keeps: a seat's moves read it once."""
 
@@ -297,6 +300,33 @@ class Api:
                 "last": info.last,
             }
         )
+
+    async def record(self, call: Call) -> Reply:
+        """GET /v1/matches/{match}/record: the match as JSON Lines (docs/protocol.md): a
+        header (the game, its version, the time control, the result once it ended), then
+        each event of the log, as the events endpoint sends them."""
+        info = await self.store.info(call.match)
+        _, events = await self.store.poll(call.match, None, 0, time.time())
+        result = None
+        if events and info.status.value == "finished":
+            last = orjson.loads(events[-1])
+            if last.get("type") == "ended":
+                result = {"reason": last["reason"], "seat": last["seat"]}
+        header = orjson.dumps(
+            {
+                "record": RECORD_FORMAT,
+                "match": info.match,
+                "game": info.game,
+                "version": info.version,
+                "room": info.room,
+                "first": info.first,
+                "time_control": None,
+                "status": info.status.value,
+                "result": result,
+                "events": len(events),
+            }
+        )
+        return 200, b"\n".join([header, *events]) + b"\n"
 
     async def healthz(self, call: Call) -> Reply:
         """GET /healthz: 200 while the relay and its store answer."""

@@ -207,6 +207,11 @@ _REPLIES = {
 _OTHER_REPLIES = {
     "metrics": {"description": "Text format 0.0.4.", "schema": {"type": "string"}},
     "openapi": {"description": "OpenAPI 3.1.", "schema": {"type": "object"}},
+    "record": {
+        "description": "JSON Lines: a header object (record, match, game, version, room, "
+        "first, time_control, status, result, events), then one line per event.",
+        "schema": {"type": "string"},
+    },
 }
 """The successful answers of the routes with no reply schema, by operation."""
 
