@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import graphlib
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,14 @@ def test_relay_has_no_import_cycles() -> None:
         pytest.fail(f"import cycle: {error.args[1]}")
     assert order.index("relay.api") < order.index("relay.web_front")
     assert "relay.api" in graph["relay.web_front"]  # the walk does see imports
+
+
+def test_the_protocol_doc_lists_every_route() -> None:
+    text = (RELAY.parent / "docs" / "protocol.md").read_text()
+    table = text.split("## Endpoints", 1)[1].split("\n\n", 2)[1]
+    listed = set()
+    for line in table.splitlines():
+        found = re.match(r"\| `(GET|POST) ([^`\[?]+)", line)
+        if found:
+            listed.add((found.group(1), found.group(2).replace("{id}", "{match}")))
+    assert listed == {(row.method, row.path) for row in ROUTES}
