@@ -250,23 +250,23 @@ def _port_open(port: int) -> bool:
 
 
 class Nginx:
-    """nginx running the shipped site on a free port, proxying to `workers`' sockets."""
+    """nginx running the shipped site on a free port, proxying to `workers`' sockets (or a
+    site of the test's own, listening on port 80, which becomes the free port)."""
 
     def __init__(
-        self, binary: str, workers: Workers, pages: Path, *, site: str | None = None
+        self, binary: str, workers: Workers | None, pages: Path, *, site: str | None = None
     ) -> None:
         self.binary = binary
         self.dir = _temp_dir("movewire-nginx-")
         self.port = free_port()
-        site = templated(
-            site or (DEPLOY / "nginx" / "movewire.conf").read_text(),
-            {
-                "listen 80;": f"listen 127.0.0.1:{self.port};",
-                "listen [::]:80;": "",
-                RUN_DIR: f"{workers.dir}/",
-                PAGES: str(pages),
-            },
-        )
+        replacements = {
+            "listen 80;": f"listen 127.0.0.1:{self.port};",
+            "listen [::]:80;": "",
+            PAGES: str(pages),
+        }
+        if workers is not None:
+            replacements[RUN_DIR] = f"{workers.dir}/"
+        site = templated(site or (DEPLOY / "nginx" / "movewire.conf").read_text(), replacements)
         (self.dir / "site.conf").write_text(site)
         user = "user root;" if os.geteuid() == 0 else ""
         temp = "\n".join(
