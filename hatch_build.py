@@ -1,8 +1,9 @@
 """Wheel build hook: compiles the relay's hot path with mypyc when a C compiler is at hand.
 
 Every move goes through the modules in COMPILED (what that saves: docs/performance.md). A
-wheel (`pip install .`) carries them compiled beside their sources; an editable install (`pip install -e .`) stays pure Python, so an edited source is
-what runs. Without a C compiler, or with MOVEWIRE_PURE=1 set, the wheel is pure Python: the
+wheel (`pip install .`) carries them compiled beside their sources; an editable install
+(`pip install -e .`) stays pure Python, so an edited source is what runs. Without a C
+compiler, or with MOVEWIRE_PURE=1 set, the wheel is pure Python: the
 same relay, slower."""
 
 from __future__ import annotations
