@@ -1,0 +1,112 @@
+// The replay page: replay.html#match=ID shows a finished or live match move by move.
+
+import * as connect4 from "./connect4.mjs";
+import { COLOURS, createConnect4View } from "./connect4-view.mjs";
+import { relayBeside } from "./play.mjs";
+import { Replay, parseRecord, resultWords, sideOf } from "./replay.mjs";
+import * as xand0 from "./xand0.mjs";
+import { createXand0View } from "./xand0-view.mjs";
+
+/** The games this page can show, by game key. */
+const GAMES = {
+  xand0: {
+    title: "X and 0",
+    rules: xand0,
+    sides: ["X", "O"],
+    where: (move) => `at row ${move.row + 1}, column ${move.col + 1}`,
+    createView: createXand0View,
+  },
+  connect4: {
+    title: "Connect Four",
+    rules: connect4,
+    sides: COLOURS,
+    where: (column) => `in column ${column + 1}`,
+    createView: createConnect4View,
+  },
+};
+
+const $ = (id) => document.getElementById(id);
+const relay = relayBeside(location.href);
+const match = new URLSearchParams(location.hash.replace(/^#/, "")).get("match");
+
+async function main() {
+  if (match === null) {
+    $("status").textContent = "No match to replay: the link names none (replay.html#match=ID).";
+    return;
+  }
+  const answer = await fetch(`${relay}/v1/matches/${encodeURIComponent(match)}/record`);
+  if (!answer.ok) {
+    const body = await answer.json().catch(() => null);
+    $("status").textContent = body?.error?.message ?? `The relay answered ${answer.status}.`;
+    return;
+  }
+  const { header, events } = parseRecord(await answer.text());
+  const game = GAMES[header.game];
+  if (game === undefined) {
+    $("status").textContent = `This page cannot show a game of ${JSON.stringify(header.game)}.`;
+    return;
+  }
+  document.title = `Replay: ${game.title} · movewire`;
+  $("title").textContent = `Replay: ${game.title}`;
+  document.body.classList.add(header.game);
+  const replay = new Replay(game.rules);
+  replay.add(events);
+  const board = $("board");
+  const view = game.createView(board, { onPlay: () => {} });
+  board.hidden = false;
+  let at = replay.moves;
+  let ended = resultWords(header, game.sides);
+  let last = events.length ? events[events.length - 1].seq : 0;
+
+  function show() {
+    const position = replay.positions[at];
+    view.update({ board: position.board, last: position.last, enabled: false }, { animate: null });
+    const side = at === 0 ? null : game.sides[sideOf(position.event.seat, header.first)];
+    $("position").textContent =
+      at === 0
+        ? `Start: ${replay.moves} moves in all.`
+        : `Move ${at} of ${replay.moves}: ${side} played ${game.where(position.last)}.`;
+    $("status").textContent = ended ?? "Still being played: new moves appear as they are made.";
+    $("first").disabled = $("back").disabled = at === 0;
+    $("forward").disabled = $("last").disabled = at === replay.moves;
+  }
+
+  function go(to) {
+    at = Math.max(0, Math.min(replay.moves, to));
+    show();
+  }
+
+  $("first").addEventListener("click", () => go(0));
+  $("back").addEventListener("click", () => go(at - 1));
+  $("forward").addEventListener("click", () => go(at + 1));
+  $("last").addEventListener("click", () => go(replay.moves));
+  document.addEventListener("keydown", (event) => {
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: replay.moves }[event.key];
+    if (to === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    go(to);
+  });
+  show();
+
+  // A live match: follow its log, as a spectator (no token).
+  while (ended === null) {
+    const url = `${relay}/v1/matches/${encodeURIComponent(match)}/events?after=${last}`;
+    const polled = await fetch(url);
+    if (!polled.ok) break;
+    const found = (await polled.json()).events;
+    if (found.length === 0) continue;
+    const atEnd = at === replay.moves;
+    replay.add(found);
+    last = found[found.length - 1].seq;
+    const end = found.find((event) => event.type === "ended");
+    if (end) {
+      const result = { reason: end.reason, seat: end.seat };
+      ended = resultWords({ result, first: header.first }, game.sides);
+    }
+    go(atEnd ? replay.moves : at);
+  }
+}
+
+main().catch((error) => {
+  $("status").textContent = `The record could not be read: ${error.message}`;
+});
