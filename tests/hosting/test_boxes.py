@@ -166,6 +166,11 @@ async def test_a_box_cut_off_mid_match_loses_nothing(boxes: Boxes) -> None:
         for _ in range(10):
             async with session.get(f"{boxes.nginx.url}/v1/matches/{match}") as answer:
                 assert answer.status == 200
-    probes = boxes.nginx.forwarded_log.read_text().splitlines()[seen:]
+    probes: list[str] = []
+    for _ in range(50):  # nginx logs a request just after answering it
+        probes = boxes.nginx.forwarded_log.read_text().splitlines()[seen:]
+        if len(probes) >= 10:
+            break
+        await asyncio.sleep(0.1)
     assert len(probes) == 10
     assert all(_box_of(line, boxes.boxes) == {"box2"} for line in probes), probes
