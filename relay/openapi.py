@@ -310,11 +310,16 @@ def _paths_and_components() -> dict[str, Any]:
                 )
             },
             "/v1/matches/{match}/pass": {
-                "post": _write("Pass the turn back to the partner.", after_only, seq)
+                "post": _write(
+                    "Pass the turn back to the partner (no legal move, or a voluntary pass).",
+                    after_only,
+                    seq,
+                )
             },
             "/v1/matches/{match}/confirm": {
                 "post": _write(
-                    "Agree or dispute that the partner's last move ended the game.",
+                    "Agree or dispute that the partner's last move ended the game; the seat "
+                    "to move may also dispute the partner's last move or pass (agree: false).",
                     {
                         "type": "object",
                         "required": ["after"],

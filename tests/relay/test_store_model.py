@@ -205,7 +205,15 @@ class StoreMachine(RuleBasedStateMachine):
         if m.status == "finished":
             return "match/finished", None
         if kind == "confirm":
-            if m.status == "playing" and not write[4] and m.writes[-1][:2] == (1 - seat, "move"):
+            if (
+                m.status == "playing"
+                and not write[4]
+                and m.writes[-1][:2]
+                in (
+                    (1 - seat, "move"),
+                    (1 - seat, "pass"),
+                )
+            ):
                 return None, None
             if m.status != "ending":
                 return "match/not_ending", None
