@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sdk.blocking import play
-from sdk.client import RelayClient, Ticket
+from sdk.client import RelayClient
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
@@ -17,6 +17,7 @@ from sdk.game import Game, GameFactory, GameHost, Played
 from sdk.outcome import Outcome, Reason, Result
 from sdk.relay_host import RelayHost
 from sdk.state import State
+from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = [

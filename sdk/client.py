@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -13,27 +12,16 @@ import orjson
 
 from sdk.errors import ConnectionLostError, ProtocolError, RelayRefusedError
 from sdk.events import Event, parse_event
+from sdk.ticket import Ticket
 from sdk.timing import Timing
 
-__all__ = ["RelayClient", "Ticket"]
+__all__ = ["RelayClient"]
 
 GAVE_UP = "no answer from {url} for {seconds:.1f} s ({failure})"
 NOT_AN_ANSWER = "the relay's answer to {what} is not protocol v1: {body!r}"
 
 _RETRIED_STATUSES = frozenset({408, 429})
 """4xx answers that mean "try again": request timeout and rate limits (5xx are all retried)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Ticket:
-    """A seat in a match: keep it to resume the match after a restart."""
-
-    match: str
-    """The match id."""
-    seat: int
-    """0 for the first seeker, 1 for the second."""
-    token: str = field(repr=False)
-    """The seat's secret; sent only in the Authorization header, never shown in a repr."""
 
 
 class RelayClient:

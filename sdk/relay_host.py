@@ -15,7 +15,7 @@ import aiohttp
 from sdk import _endings as endings
 from sdk._inbox import GAP, WAKE, Failure, Inbox, Wake, poll_into
 from sdk._resume import history, split_log, turn_after
-from sdk.client import RelayClient, Ticket
+from sdk.client import RelayClient
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
@@ -28,6 +28,7 @@ from sdk.events import Ended, Event, Moved, Passed, Started
 from sdk.game import Game, GameFactory, GameHost
 from sdk.outcome import Outcome, Reason, Result
 from sdk.state import State
+from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = ["DialogSink", "RelayHost", "StateSink", "TicketSink"]

@@ -31,6 +31,13 @@ export {
   RelayRefusedError,
 } from "./errors.mjs";
 export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
+export {
+  forgetTicket,
+  loadTicket,
+  saveTicket,
+  ticketFromJSON,
+  ticketToJSON,
+} from "./tickets.mjs";
 
 /** The six states of a networked game, numbered as in FMNetGames. */
 export const State = Object.freeze({

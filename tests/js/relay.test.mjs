@@ -8,15 +8,17 @@ import { BoardGame } from "../../relay/pages/board-game.mjs";
 import * as c4 from "../../relay/pages/connect4.mjs";
 import * as endings from "../../relay/pages/endings.mjs";
 import {
+  loadTicket,
   NotYourTurnError,
   Reason,
   RelayHost,
   Result,
   State,
+  saveTicket,
   Timing,
 } from "../../relay/pages/movewire.mjs";
 import * as x0 from "../../relay/pages/xand0.mjs";
-import { RecordingGame, until } from "./helpers.mjs";
+import { MemoryStorage, RecordingGame, until } from "./helpers.mjs";
 
 const RELAY = process.env.MOVEWIRE_RELAY;
 const skip = RELAY ? false : "MOVEWIRE_RELAY names no relay (pytest runs this suite with one)";
@@ -95,7 +97,9 @@ describe("the host against a real relay", { skip }, () => {
     }
     await until(() => second.state === State.PLAYING_TO_MOVE, "second's turn", 5000);
     second.close();
-    const again = resumed(c4, second.ticket);
+    const storage = new MemoryStorage(); // the page's localStorage: the seat survives a reload
+    saveTicket("connect4", second.ticket, storage);
+    const again = resumed(c4, loadTicket("connect4", storage));
     again.done = again.play();
     await until(() => again.state === State.PLAYING_TO_MOVE, "the resumed turn", 5000);
     assert.equal(again.game.board.toText(), second.game.board.toText());
