@@ -11,6 +11,7 @@ from sdk.errors import (
     NotYourTurnError,
     ProtocolError,
     RelayRefusedError,
+    RelayUnreachableError,
 )
 from sdk.events import Ended, Event, Moved, Passed, Started
 from sdk.game import Game, GameFactory, GameHost, Played
@@ -39,6 +40,7 @@ __all__ = [
     "RelayClient",
     "RelayHost",
     "RelayRefusedError",
+    "RelayUnreachableError",
     "Result",
     "Started",
     "State",

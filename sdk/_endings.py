@@ -20,6 +20,7 @@ __all__ = [
     "SELF_ABANDONED",
     "SELF_DISPUTED",
     "SELF_UNCONFIRMED",
+    "UNREACHABLE",
     "ending",
 ]
 
@@ -32,6 +33,7 @@ PARTNER_UNCONFIRMED = "Your partner did not confirm the end of the game in time.
 SELF_UNCONFIRMED = "The match ended before this side could confirm the end of the game."
 LOCAL_DISPUTE = "Your game says the game is over, but your partner's move did not end it: disputed."
 PASS_DISPUTE = "Your game says your partner had a move to make, but your partner passed: disputed."
+UNREACHABLE = "Could not reach the relay: {error}."
 CONNECTION_LOST = "Lost the connection to the relay for good: {error}."
 REFUSED = "The relay refused this side's request: {error}."
 SEEK_DROPPED = "The seek ended before a partner came: {error}."

@@ -23,6 +23,7 @@ from sdk.errors import (
     NotYourTurnError,
     ProtocolError,
     RelayRefusedError,
+    RelayUnreachableError,
 )
 from sdk.events import Ended, Event, Moved, Passed, Started
 from sdk.game import Game, GameFactory, GameHost
@@ -294,9 +295,9 @@ class RelayHost(GameHost):
                 while self._outcome is None:
                     await self._step(client)
         except ConnectionLostError as exc:
-            self._break_off(
-                Reason.CONNECTION_LOST, endings.CONNECTION_LOST.format(error=_sentence(exc))
-            )
+            unreachable = isinstance(exc, RelayUnreachableError)
+            said = endings.UNREACHABLE if unreachable else endings.CONNECTION_LOST
+            self._break_off(Reason.CONNECTION_LOST, said.format(error=_sentence(exc)))
         except (RelayRefusedError, ProtocolError) as exc:
             self._break_off(Reason.ERROR, endings.REFUSED.format(error=_sentence(exc)))
             await self._resign_quietly(client)
