@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from examples.text.client import BotSession, TextGame
-from examples.text.console import Keyboard, Screen, wants_color
+from examples.text.console import Screen, wants_color
 from examples.text.person import PersonSession
 from sdk import Outcome, Reason
+from sdk.console import Keyboard, on_interrupt
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_QUIT", "main", "parse_args"]
 
@@ -80,22 +79,10 @@ async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
         where = f"{spec.title} through {args.relay}" + (f", room {args.room}" if args.room else "")
         screen.bold(where)
     playing = asyncio.create_task(session.play(args.relay, args.room))
-    interrupts = 0
-
-    def interrupt() -> None:
-        nonlocal interrupts
-        interrupts += 1
-        if interrupts == 1:
-            session.leave(INTERRUPTED)
-        else:
-            playing.cancel()
-
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):  # no signal handlers on this platform
-            loop.add_signal_handler(sig, interrupt)
     try:
-        outcome = await playing
+        # The first Ctrl-C resigns (or leaves the queue), a second quits at once.
+        with on_interrupt(lambda: session.leave(INTERRUPTED), lambda: _cancel(playing)):
+            outcome = await playing
     except asyncio.CancelledError:
         screen.line(QUIT)
         return EXIT_QUIT
@@ -113,3 +100,7 @@ def _is_tty() -> bool:
         return sys.stdout.isatty()
     except ValueError:
         return False
+
+
+def _cancel(task: asyncio.Task[Outcome]) -> None:
+    task.cancel()

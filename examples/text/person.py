@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from examples.text.client import G, Session, TextGame
-from examples.text.console import Keyboard, Screen
+from examples.text.console import Screen
 from sdk import NotYourTurnError, Outcome, Reason, Result, State, Ticket, Timing
+from sdk.console import Keyboard
 
 __all__ = ["PersonSession", "headline"]
 
