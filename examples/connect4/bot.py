@@ -19,7 +19,7 @@ import math
 import random
 import time
 
-from examples.connect4.rules import (
+from .rules import (
     BOARD_MASK,
     BOTTOM_MASK,
     COLUMN_MASKS,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from examples.connect4.rules import HEIGHT, STRIDE, WIDTH, WIN_LINES, Board, IllegalMoveError
+from .rules import HEIGHT, STRIDE, WIDTH, WIN_LINES, Board, IllegalMoveError
 
 __all__ = ["DROP_ORDER", "MAX_DEPTH", "WIN_SCORE", "classic_move", "line_scores", "position_value"]
 

@@ -6,8 +6,10 @@ import asyncio
 import random
 from collections.abc import Sequence
 
-from examples.connect4.bot import DEFAULT_BUDGET, MAX_LEVEL, choose_move
-from examples.connect4.rules import (
+from sdk import Game, GameHost, MoveRejected, Played, Result, State
+
+from .bot import DEFAULT_BUDGET, MAX_LEVEL, choose_move
+from .rules import (
     FIRST,
     MARKS,
     SECOND,
@@ -18,7 +20,6 @@ from examples.connect4.rules import (
     format_move,
     parse_move,
 )
-from sdk import Game, GameHost, MoveRejected, Played, Result, State
 
 __all__ = ["GAME_KEY", "VERSION", "Connect4Bot", "Connect4Game"]
 

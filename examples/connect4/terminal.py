@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from examples.connect4 import bot
-from examples.connect4.game import GAME_KEY, VERSION, Connect4Bot, Connect4Game
-from examples.connect4.rules import render
-from examples.text.cli import main as run
-from examples.text.client import TextGame
+from ..text.cli import main as run
+from ..text.client import TextGame
+from . import bot
+from .game import GAME_KEY, VERSION, Connect4Bot, Connect4Game
+from .rules import render
 
 __all__ = ["CONNECT4", "main"]
 

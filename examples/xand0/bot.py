@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import random
 
-from examples.xand0.rules import LINES, SIZE, Board, IllegalMoveError, Move
+from .rules import LINES, SIZE, Board, IllegalMoveError, Move
 
 __all__ = ["MAX_LEVEL", "MIN_LEVEL", "best_move", "choose_move", "move_scores"]
 

@@ -6,8 +6,10 @@ import asyncio
 import random
 from collections.abc import Sequence
 
-from examples.xand0.bot import MAX_LEVEL, choose_move
-from examples.xand0.rules import (
+from sdk import Game, GameHost, MoveRejected, Played, Result, State
+
+from .bot import MAX_LEVEL, choose_move
+from .rules import (
     FIRST,
     MARKS,
     SECOND,
@@ -18,7 +20,6 @@ from examples.xand0.rules import (
     format_move,
     parse_move,
 )
-from sdk import Game, GameHost, MoveRejected, Played, Result, State
 
 __all__ = ["GAME_KEY", "VERSION", "Xand0Bot", "Xand0Game"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from examples.text.cli import main as run
-from examples.text.client import TextGame
-from examples.xand0 import bot
-from examples.xand0.game import GAME_KEY, VERSION, Xand0Bot, Xand0Game
-from examples.xand0.rules import render
+from ..text.cli import main as run
+from ..text.client import TextGame
+from . import bot
+from .game import GAME_KEY, VERSION, Xand0Bot, Xand0Game
+from .rules import render
 
 __all__ = ["XAND0", "main"]
 
