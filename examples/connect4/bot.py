@@ -19,6 +19,7 @@ import math
 import random
 import time
 
+from ..board.rules import IllegalMoveError
 from .rules import (
     BOARD_MASK,
     BOTTOM_MASK,
@@ -27,7 +28,6 @@ from .rules import (
     STRIDE,
     WIDTH,
     Board,
-    IllegalMoveError,
     Move,
     cell_bit,
     winning_cells,
