@@ -9,12 +9,11 @@ not call for is disputed.
 
 from __future__ import annotations
 
-import abc
 import asyncio
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sdk import Game, GameHost, MoveRejected, Played, Result, State
 
@@ -45,6 +44,10 @@ class Rules(Generic[B, M]):
     """Returns the move a move string names; raises IllegalMoveError."""
     format_move: Callable[[M], str]
     """Returns the move string of a move."""
+    choose_move: Callable[[B, int, random.Random], M]
+    """The bot's engine: returns the move to play in a position at a level."""
+    levels: tuple[int, int]
+    """The bot's weakest and strongest levels."""
 
 
 class BoardGame(Game, Generic[B, M]):
@@ -141,9 +144,6 @@ class BoardGame(Game, Generic[B, M]):
 class BoardBot(BoardGame[B, M]):
     """A computer opponent: searches in a worker thread when enabled, then plays."""
 
-    max_level: ClassVar[int]
-    """The strongest level, the default (a class attribute of each bot)."""
-
     def __init__(
         self,
         host: GameHost,
@@ -152,14 +152,14 @@ class BoardBot(BoardGame[B, M]):
         rng: random.Random | None = None,
     ) -> None:
         super().__init__(host, first_move)
-        self.level = self.max_level if level is None else level
+        self.level = self.rules.levels[1] if level is None else level
         """How well it plays, from 1 (near random) up."""
         self.rng = rng or random.Random()
         """Breaks ties between equally good moves."""
 
-    @abc.abstractmethod
     def choose(self, board: B) -> M:
-        """Returns the move to play in board; runs in a worker thread."""
+        """Returns the move to play in board, from the rules' engine; runs in a worker thread."""
+        return self.rules.choose_move(board, self.level, self.rng)
 
     def enable(self) -> None:
         """Starts the search in a worker thread, so that the host keeps polling meanwhile."""

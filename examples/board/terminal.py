@@ -20,7 +20,6 @@ def text_game(
     bot: type[BoardBot[Any, Any]],
     *,
     how_to_move: str,
-    weakest: int,
     render: Render,
 ) -> TextGame[Any]:
     """Returns how the text client plays a board game: its person's and its bot's Game."""
@@ -39,6 +38,6 @@ def text_game(
         how_to_move=how_to_move,
         person=person,
         bot=make_bot,
-        levels=(weakest, bot.max_level),
+        levels=rules.levels,
         draw=draw,
     )

@@ -6,17 +6,11 @@ from collections.abc import Sequence
 
 from ..board.terminal import text_game
 from ..text.cli import main as run
-from . import bot
 from .game import Connect4Bot, Connect4Game
 from .rules import render
 
-CONNECT4 = text_game(
-    Connect4Game,
-    Connect4Bot,
-    how_to_move="a column number, 0 (left) to 6",
-    weakest=bot.MIN_LEVEL,
-    render=render,
-)
+HOW_TO_MOVE = "a column number, 0 (left) to 6"
+CONNECT4 = text_game(Connect4Game, Connect4Bot, how_to_move=HOW_TO_MOVE, render=render)
 """Connect Four as the text client plays it."""
 
 __all__ = ["CONNECT4", "main"]
