@@ -29,6 +29,8 @@ export class BoardGame extends Game {
     this.board = rules.Board.empty();
     /** The last move played by either side, or null. */
     this.last = null;
+    /** The side that played the last move (0 or 1), or null. */
+    this.lastBy = null;
     this.enabled = false;
     /** The partner's move this game found illegal (and disputed), or null. */
     this.illegal = null;
@@ -74,6 +76,7 @@ export class BoardGame extends Game {
       if (played.isPass) continue;
       this.board = this.board.push(this.rules.parseMove(played.move));
       this.last = this.rules.parseMove(played.move);
+      this.lastBy = played.mine ? this.side : 1 - this.side;
     }
     this.view.update(this, { animate: null });
   }
@@ -96,6 +99,7 @@ export class BoardGame extends Game {
     this.host.move(this.rules.formatMove(move), next.outcome() !== null);
     this.board = next;
     this.last = move;
+    this.lastBy = this.side;
     this.view.update(this, { animate: move });
     return true;
   }
@@ -118,6 +122,7 @@ export class BoardGame extends Game {
     const move = this.rules.parseMove(text);
     this.board = this.board.push(move);
     this.last = move;
+    this.lastBy = 1 - this.side;
     this.view.update(this, { animate: move });
   }
 }

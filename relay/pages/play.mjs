@@ -135,7 +135,7 @@ export function runPage(page) {
       el.last.textContent = "";
       return;
     }
-    const mover = 1 - g.board.turn;
+    const mover = g.lastBy ?? 1 - g.board.turn;
     const who = mover === g.side ? "You" : "Opponent";
     el.last.textContent = `${who} played ${page.sides[mover]} ${page.where(g.last)}.`;
   }

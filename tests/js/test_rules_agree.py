@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from examples.connect4 import rules as connect4
+from examples.dots import rules as dots
 from examples.xand0 import rules as xand0
 from tests.support.components import require_binary
 
@@ -19,7 +20,8 @@ SCRIPT = """
 import { readFileSync } from "node:fs";
 import * as xand0 from "./relay/pages/xand0.mjs";
 import * as connect4 from "./relay/pages/connect4.mjs";
-const rules = { xand0, connect4 };
+import * as dots from "./relay/pages/dots.mjs";
+const rules = { xand0, connect4, dots };
 const games = JSON.parse(readFileSync(0, "utf8"));
 const seen = games.map(({ game, moves }) => {
   const r = rules[game];
@@ -79,9 +81,33 @@ def _random_games(count: int, rng: random.Random) -> list[dict[str, Any]]:
     return games
 
 
+def _random_dots_games(count: int, rng: random.Random) -> list[dict[str, Any]]:
+    games: list[dict[str, Any]] = []
+    for _ in range(count):
+        board, moves = dots.Board.empty(), list[str]()
+        stop = rng.randrange(0, len(dots.LINES) + 1)
+        while not board.is_game_over() and len(moves) < stop:
+            line = rng.choice(board.legal_moves())
+            board = board.push(line)
+            moves.append(dots.format_move(line))
+        outcome = board.outcome()
+        games.append(
+            {
+                "game": "dots",
+                "moves": moves,
+                "text": board.to_text(),
+                "winner": None if outcome is None else outcome.winner,
+                "over": outcome is not None,
+                "legal": [dots.format_move(m) for m in board.legal_moves()],
+            }
+        )
+    return games
+
+
 def test_javascript_rules_agree_with_python_rules_on_400_random_games() -> None:
     node = require_binary("node", "nodejs")
     games = _random_games(400, random.Random(20240601))
+    games += _random_dots_games(200, random.Random(20240602))
     result = subprocess.run(
         [node, "--input-type=module", "-e", SCRIPT],
         cwd=ROOT,

@@ -96,6 +96,7 @@ def test_the_example_games_play_as_console_scripts_of_the_sdk_alone(sdk_venv: Pa
                 bot.kill()
     assert [bot.returncode for bot in bots] == [0, 0], answers
     assert all("drawn" in out for out, _ in answers), answers  # two perfect players draw
-    helped = run(sdk_venv, "movewire-connect4", "--help")
-    assert helped.returncode == 0, helped
-    assert helped.stdout.startswith("usage: movewire-connect4 ") and "--bot" in helped.stdout
+    for script in ("movewire-connect4", "movewire-dots"):
+        helped = run(sdk_venv, script, "--help")
+        assert helped.returncode == 0, helped
+        assert helped.stdout.startswith(f"usage: {script} ") and "--bot" in helped.stdout
