@@ -14,13 +14,13 @@ from typing import Literal, Self
 import aiohttp
 
 from sdk import _endings as endings
+from sdk._answers import reply_to
 from sdk._inbox import GAP, WAKE, Failure, Inbox, Wake, poll_into
 from sdk._resume import history, split_log, turn_after
 from sdk.client import RelayClient
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
-    MoveRejected,
     NotYourTurnError,
     ProtocolError,
     RelayRefusedError,
@@ -45,14 +45,8 @@ TicketSink = Callable[[Ticket], None]
 NOT_YOUR_TURN = "move({move!r}) in state {state!r}: a game moves only after enable()"
 NOT_TEXT = "a move must be a str that UTF-8 can encode, not {move!r}"
 PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)"
-BAD_ANSWER = (
-    "{game}.{method}() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE "
-    "or GAME_ENDED, not {answer!r}"
-)
 NO_PASS_NOW = "pass_turn() in state {state!r}: a game passes only after enable()"
 NOT_STARTED = "the match log does not open with a started event: {event!r}"
-
-_ANSWERS = frozenset({State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,34 +460,17 @@ class RelayHost(GameHost):
 
     def _receive(self, event: Moved | Passed) -> None:
         """Hands the partner's move or pass to the game, and acts on its answer."""
-        game = self._game
-        assert game is not None
-        moved = isinstance(event, Moved)
-        try:
-            answer = (
-                game.receive_move(event.move) if isinstance(event, Moved) else game.receive_pass()
-            )
-        except MoveRejected:
-            # The game does not accept the move (a claimed end or not) or the pass: dispute it.
-            self._dispute(event, endings.LOCAL_DISPUTE if moved else endings.PASS_DISPUTE)
-            return
-        if answer not in _ANSWERS:
-            method = "receive_move" if moved else "receive_pass"
-            raise ValueError(
-                BAD_ANSWER.format(game=type(game).__name__, method=method, answer=answer)
-            )
-        if isinstance(event, Moved) and event.end:
-            self._set_state(State.GAME_ENDED)
-            agree = answer == State.GAME_ENDED
-            self._write = _Write("confirm", event.seq, agree=agree)
-        elif answer == State.PLAYING_TO_MOVE:
+        assert self._game is not None
+        reply = reply_to(self._game, event)
+        if reply.kind == "turn":
             self._give_turn()
-        elif answer == State.PLAYING_WAIT_MOVE:
+        elif reply.kind == "pass":
             self._write = _Write("pass", event.seq)
+        elif reply.kind == "confirm":
+            self._set_state(State.GAME_ENDED)
+            self._write = _Write("confirm", event.seq, agree=reply.agree)
         else:
-            # The game says it is over but the partner's move did not (an illegal move, say):
-            # this side disputes that move, and the match ends disputed for both.
-            self._dispute(event, endings.LOCAL_DISPUTE)
+            self._dispute(event, reply.dialog)
 
     def _dispute(self, event: Moved | Passed, dialog: str) -> None:
         """Disputes the partner's last move or pass: the match ends disputed for both."""
