@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import random
-import subprocess
 import sys
 
 import aiohttp
@@ -17,6 +16,8 @@ from examples.dots.game import DotsBot, DotsGame
 from examples.dots.rules import LINES, Board, Line, box_sides, format_move, parse_move, render
 from sdk import Event, GameHost, Moved, MoveRejected, Passed, Reason, RelayClient, Result, State
 from sdk.testing import FAST, PairResult, play_pair
+from tests.support.desk import DeskHost
+from tests.support.processes import run_together
 from tests.support.relay_process import ROOT
 
 BOX = ["h00", "h10", "v00"]  # three sides of the top-left box: the fourth, v01, closes it
@@ -129,33 +130,15 @@ async def test_a_false_pass_is_disputed_by_the_partners_dots_game(relay_url: str
 def test_two_bot_processes_play_dots_through_a_relay(relay_url: str) -> None:
     command = [sys.executable, "-m", "examples.dots", "--relay", relay_url, "--room",
                "dots-cli", "--bot"]  # fmt: skip
-    bots = [
-        subprocess.Popen(command + (["1"] if i else []), cwd=ROOT, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for i in range(2)
-    ]  # fmt: skip
-    try:
-        answers = [bot.communicate(timeout=40) for bot in bots]
-    finally:
-        for bot in bots:
-            bot.kill()
-    assert [bot.returncode for bot in bots] == [0, 0], answers
-    outs = sorted(out.strip() for out, _ in answers)
+    ends = run_together([command, [*command, "1"]], ROOT)
+    assert [end.returncode for end in ends] == [0, 0], ends
+    outs = sorted(end.stdout.strip() for end in ends)
     assert all(out.startswith("Dots and Boxes bot (level ") for out in outs), outs
     assert [": won, 24 moves" in o or ": lost, 24 moves" in o for o in outs] == [True, True]
 
 
 def test_the_game_answers_pass_when_the_partner_closed_a_box() -> None:
-    class Desk(GameHost):
-        state = State.PLAYING_TO_MOVE
-
-        def move(self, move: str, end_game: bool = False) -> None:
-            pass
-
-        def show_dialog(self, text: str) -> None:
-            pass
-
-    x, o = DotsGame(Desk(), True), DotsGame(Desk(), False)
+    x, o = DotsGame(DeskHost(), True), DotsGame(DeskHost(), False)
     for game in (x, o):
         game.board = Board.from_moves(BOX)  # X, O, X drew three sides: O to move
     o.play("v01")  # O closes the box, and moves again

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench.installed import build_wheel
+from tests.support.processes import run_together
 from tests.support.relay_process import RelayProcess, quick_flags
 
 TOP_LEVEL = {"relay", "sdk", "movewire_games"}
@@ -78,23 +79,11 @@ def test_the_sdk_alone_pulls_aiohttp_and_nothing_of_the_relays(sdk_venv: Path) -
 @pytest.mark.timeout(900)
 def test_the_example_games_play_as_console_scripts_of_the_sdk_alone(sdk_venv: Path) -> None:
     with RelayProcess(*quick_flags(hold=1, grace=10)) as relay:
-        bots = [
-            subprocess.Popen(
-                [str(sdk_venv / "bin" / "movewire-xand0"), "--relay", relay.url, "--room",
-                 "installed", "--bot"],
-                cwd=sdk_venv,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for _ in range(2)
-        ]  # fmt: skip
-        try:
-            answers = [bot.communicate(timeout=60) for bot in bots]
-        finally:
-            for bot in bots:
-                bot.kill()
-    assert [bot.returncode for bot in bots] == [0, 0], answers
+        command = [str(sdk_venv / "bin" / "movewire-xand0"), "--relay", relay.url, "--room",
+                   "installed", "--bot"]  # fmt: skip
+        ends = run_together([command, command], sdk_venv, timeout=60)
+    assert [end.returncode for end in ends] == [0, 0], ends
+    answers = [(end.stdout, end.stderr) for end in ends]
     assert all("drawn" in out for out, _ in answers), answers  # two perfect players draw
     for script in ("movewire-connect4", "movewire-dots"):
         helped = run(sdk_venv, script, "--help")

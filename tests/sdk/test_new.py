@@ -14,6 +14,7 @@ import pexpect
 import pytest
 
 from sdk.new import write
+from tests.support.processes import run_together
 from tests.support.relay_process import ROOT
 
 NAME = "stones"
@@ -78,25 +79,10 @@ def test_two_skeleton_bots_play_a_match_through_a_real_relay(
     skeleton: Path, relay_url: str
 ) -> None:
     room = "new-" + secrets.token_hex(6)
-    bots = [
-        subprocess.Popen(
-            client(skeleton, relay_url, room, "--bot"),
-            cwd=skeleton,
-            env=ENV,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(2)
-    ]
-    try:
-        answers = [bot.communicate(timeout=40) for bot in bots]
-    finally:
-        for bot in bots:
-            bot.kill()
-    assert [bot.returncode for bot in bots] == [0, 0], answers
-    assert sorted(out.strip() for out, _ in answers) == [
+    command = client(skeleton, relay_url, room, "--bot")
+    ends = run_together([command, command], skeleton, ENV)
+    assert [end.returncode for end in ends] == [0, 0], ends
+    assert sorted(end.stdout.strip() for end in ends) == [
         "Stones: lost (agreed)",
         "Stones: won (agreed)",
     ]

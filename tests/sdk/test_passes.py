@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from sdk import Event, Game, GameHost, NotYourTurnError, Passed, Reason, State
+from sdk import Event, NotYourTurnError, Passed, Reason, State
 from sdk._endings import PARTNER_DISPUTED, PASS_DISPUTE
 from sdk._resume import split_log
 from sdk.events import Moved
 from tests.sdk.scripted import PASS, REJECT, Side, moves_in, play_pair, relay_log, ticket_of
-
-LISTENING = State.LISTENING
-TO_MOVE = State.PLAYING_TO_MOVE
-WAIT_MOVE = State.PLAYING_WAIT_MOVE
-WAITING = State.WAITING_SERVER_RESPONSE
-ENDED = State.GAME_ENDED
+from tests.sdk.test_faults import Idle
+from tests.sdk.test_state_machine import ENDED, LISTENING, TO_MOVE, WAIT_MOVE, WAITING
+from tests.support.desk import DeskHost
 
 
 async def test_a_voluntary_pass_is_heard_by_the_partner_game(relay: str) -> None:
@@ -73,32 +70,13 @@ async def test_pass_turn_out_of_turn_raises_and_sends_nothing(relay: str) -> Non
 
 
 def test_a_host_that_cannot_pass_says_so() -> None:
-    class Silent(GameHost):
-        state = State.PLAYING_TO_MOVE
-
-        def move(self, move: str, end_game: bool = False) -> None:
-            pass
-
-        def show_dialog(self, text: str) -> None:
-            pass
-
-    with pytest.raises(NotImplementedError, match="Silent cannot pass"):
-        Silent().pass_turn()
+    with pytest.raises(NotImplementedError, match="DeskHost cannot pass"):
+        DeskHost().pass_turn()
 
 
 def test_the_default_receive_pass_gives_the_turn() -> None:
-    class Old(Game):
-        def enable(self) -> None:
-            pass
-
-        def disable(self) -> None:
-            pass
-
-        def receive_move(self, move: str) -> State:
-            return State.PLAYING_TO_MOVE
-
-    assert Old.__dict__.get("receive_pass") is None
-    assert Old(None, True).receive_pass() is State.PLAYING_TO_MOVE  # type: ignore[arg-type]
+    assert "receive_pass" not in Idle.__dict__  # a game written before passes were events
+    assert Idle(DeskHost(), True).receive_pass() is State.PLAYING_TO_MOVE
 
 
 def test_a_resumed_seat_hears_an_unanswered_partner_pass_live() -> None:
