@@ -2,24 +2,13 @@
 // The 16 dots are at (row, col), 0..3. A move draws a line: "hRC" from dot (R, C) to
 // (R, C+1), "vRC" from (R, C) to (R+1, C). Whoever closes a box owns it and moves again.
 
+import { FIRST, IllegalMoveError, MARKS, SECOND } from "./board-rules.mjs";
+
+export { FIRST, IllegalMoveError, MARKS, SECOND };
+
 /** Boxes on a side, and dots on a side. */
 export const BOXES = 3;
 export const DOTS = BOXES + 1;
-
-/** The player who moves first (marks X), and the one who moves second (marks O). */
-export const FIRST = 0;
-export const SECOND = 1;
-
-/** The mark of each player, indexed by player. */
-export const MARKS = Object.freeze(["X", "O"]);
-
-/** Raised when a move string is malformed or a move is not legal in the position. */
-export class IllegalMoveError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "IllegalMoveError";
-  }
-}
 
 function onBoard({ kind, row, col }) {
   const [rows, cols] = kind === "h" ? [DOTS, BOXES] : [BOXES, DOTS];
