@@ -7,6 +7,7 @@
 
 import { BoardGame } from "./board-game.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
+import { fillPage } from "./page-shell.mjs";
 
 /** Room names the relay accepts: 1 to 64 letters, digits, '.', '_' or '-'. */
 export const ROOM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -100,6 +101,7 @@ function byId(id) {
  * @param {(element: HTMLElement, actions: {onPlay: (move: unknown) => void}) => {update: Function}} page.createView
  */
 export function runPage(page) {
+  fillPage(document);
   const el = {
     status: byId("status"),
     you: byId("you"),
