@@ -70,6 +70,9 @@ def test_the_sdk_alone_pulls_aiohttp_and_nothing_of_the_relays(sdk_venv: Path) -
         sdk_venv, "python", "-c", "from sdk import RelayHost, Ticket; from sdk import console"
     )
     assert sdk.returncode == 0, sdk.stderr
+    made = run(sdk_venv, "python", "-m", "sdk.new", "stones", "--dir", "stones-game")
+    assert made.returncode == 0, made.stderr  # the skeleton's templates ship in the wheel
+    assert (sdk_venv / "stones-game" / "web" / "stones.mjs").is_file()
     relay = run(sdk_venv, "python", "-m", "relay", "--help")
     assert relay.returncode == 1
     assert "the relay needs its own dependencies" in relay.stderr
