@@ -40,7 +40,10 @@ from setuptools import setup
 setup(
     name="movewire-hot-path",
     ext_modules=mypycify(
-        ["--ignore-missing-imports", *{modules!r}], opt_level="3", debug_level="0"
+        ["--ignore-missing-imports", *{modules!r}],
+        opt_level="3",
+        debug_level="0",
+        group_name="relay._compiled",  # its runtime inside relay/, not at the top level
     ),
 )
 """

@@ -17,9 +17,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from examples.board.rules import FIRST, SECOND
 from examples.connect4.bot import DEFAULT_BUDGET, MAX_LEVEL, choose_move
 from examples.connect4.classic import classic_move
-from examples.connect4.rules import FIRST, SECOND, WIDTH, Board
+from examples.connect4.rules import WIDTH, Board
 
 __all__ = ["GameResult", "Tally", "format_report", "main", "openings", "play_game"]
 

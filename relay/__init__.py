@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+try:  # the relay's own dependencies come with the `relay` extra, not with the SDK
+    import httptools  # noqa: F401
+    import prometheus_client  # noqa: F401
+except ModuleNotFoundError as missing:
+    raise ModuleNotFoundError(
+        f"the relay needs its own dependencies ({missing.name} is missing): "
+        "pip install 'movewire[relay]'",
+        name=missing.name,
+    ) from missing
+
 from relay.config import Config
 from relay.errors import CODES, RelayError
 from relay.memory_store import MemoryStore

@@ -18,6 +18,7 @@ from relay.metrics import hot_path
 from relay.store import Store, StoreSettings
 from relay.web_app import BadRequests, create_app
 from relay.web_front import SWEEP, Front
+from relay.web_pages import check_pages_dirs
 from relay.web_state import API
 
 __all__ = ["main", "parse_args"]
@@ -88,6 +89,13 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "--no-pages", action="store_true", help="serve no web pages at / (when nginx serves them)"
     )
     p.add_argument(
+        "--pages-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also serve the pages in DIR at / (a game's own page beside movewire.mjs)",
+    )
+    p.add_argument(
         "--no-front",
         action="store_true",
         help="let aiohttp answer every request (slower: for comparison, or as a fallback)",
@@ -149,6 +157,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             polls_per_seat=a.polls_per_seat,
             store_url=a.store,
             pages=not a.no_pages,
+            pages_dirs=tuple(a.pages_dir),
             front=not a.no_front,
             access_log=not a.no_access_log,
             log_level=a.log_level,
@@ -161,6 +170,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         )
         if config.workers > 1 and config.store_url == "memory":
             raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
+        check_pages_dirs(config.pages_dirs)
     except ValueError as exc:
         p.error(str(exc))
     return config, a.unix

@@ -63,6 +63,8 @@ class Config:
     """Whether the lean front answers the protocol's requests (else aiohttp answers all)."""
     pages: bool = True
     """Whether to serve the web pages and the JavaScript host at / (off behind nginx)."""
+    pages_dirs: tuple[str, ...] = ()
+    """More folders whose pages are served at / beside the relay's own (a game's own page)."""
     access_log: bool = True
     """Whether to log each request (method, path, status, time; never a token)."""
     log_level: str = "info"

@@ -34,6 +34,8 @@ _Done = tuple[int, str, str, bool, bool]
 """What an event records of the write that made it: seat, kind, move, end, agree."""
 
 _NO_WRITE: _Done = (-1, "", "", False, False)
+_PLAYS = ("move", "pass")
+"""The writes that hand the turn over: the seat to move may dispute the partner's last one."""
 
 WAITING, PLAYING, ENDING, FINISHED, EXPIRED = (
     Status.WAITING, Status.PLAYING, Status.ENDING, Status.FINISHED, Status.EXPIRED
@@ -388,9 +390,10 @@ class MemoryStore:
         if status is FINISHED:
             raise RelayError("match/finished")
         if kind == "confirm":
-            if status is PLAYING and not action.agree and found.done[-1][:2] == (1 - seat, "move"):
-                # The seat to move disputes the partner's last move (its game says it ended
-                # the game, or broke the rules).
+            last = found.done[-1]
+            if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in _PLAYS:
+                # The seat to move disputes the partner's last move or pass (its game says it
+                # ended the game, or broke the rules, or the partner had a move to make).
                 return self._finish(found, "disputed", seat, done, now)
             if status is not ENDING:
                 raise RelayError("match/not_ending")

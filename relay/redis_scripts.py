@@ -276,10 +276,11 @@ if AFTER ~= last then return {'e', 'turn/stale', last} end
 if status == 'finished' then return {'e', 'match/finished'} end
 if KIND == 'confirm' then
   if status == 'playing' and not AGREE then
-    -- The seat to move disputes the partner's last move.
-    local theirs = int(1 - seat) .. ':move:'
+    -- The seat to move disputes the partner's last move or pass.
+    local move, pass = int(1 - seat) .. ':move:', int(1 - seat) .. ':pass:'
     local previous = redis.call('LINDEX', dkey(ID), -1)
-    if previous and string.sub(previous, 1, #theirs) == theirs then
+    if previous and (string.sub(previous, 1, #move) == move
+                     or string.sub(previous, 1, #pass) == pass) then
       return {'ok', finish(ID, 'disputed', seat, done)}
     end
   end

@@ -67,10 +67,11 @@ ROUTES: tuple[Route, ...] = (
           "Relay a move text (any string); with ?wait=S, also wait for the reply.",
           reply="SeqEvents", body="MoveBody", query=("wait",), seat="required", errors=_WRITE),
     Route("POST", "/v1/matches/{match}/pass", "pass", "pass_turn",
-          "Pass the turn back to the partner.",
+          "Pass the turn back to the partner (no legal move, or a voluntary pass).",
           reply="Seq", body="AfterBody", seat="required", errors=_WRITE),
     Route("POST", "/v1/matches/{match}/confirm", "confirm", "confirm",
-          "Agree or dispute that the partner's last move ended the game.",
+          "Agree or dispute that the partner's last move ended the game; the seat to move "
+          "may also dispute the partner's last move or pass (agree: false).",
           reply="Seq", body="ConfirmBody", seat="required", errors=_WRITE),
     Route("POST", "/v1/matches/{match}/resign", "resign", "resign",
           "Resign: the match ends at once.",

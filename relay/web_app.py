@@ -7,6 +7,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -110,6 +111,8 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
             app.router.add_route(route.method, route.path, handle, name=route.endpoint)
     if config.pages:
         add_pages(app)
+        for folder in config.pages_dirs:
+            add_pages(app, Path(folder))
     app.cleanup_ctx.append(_reaper)
     app.on_shutdown.append(_answer_held_polls)
     served = behind_proxy(app, config)

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from aiohttp import web
 
-__all__ = ["CACHE_CONTROL", "PAGES_DIR", "StaticFile", "add_pages", "load_pages"]
+__all__ = [
+    "CACHE_CONTROL",
+    "PAGES_DIR",
+    "StaticFile",
+    "add_pages",
+    "check_pages_dirs",
+    "load_pages",
+]
 
 PAGES_DIR = Path(__file__).with_name("pages")
 """Where the static files live, inside the installed package."""
@@ -40,6 +47,9 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
 }
+
+NOT_A_FOLDER = "pages folder {root!r} is not a folder"
+TAKEN = "{url} of pages folder {root!r} is served already (by the relay or an earlier folder)"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -92,7 +102,24 @@ def _handler(page: StaticFile) -> Handler:
     return serve
 
 
+def check_pages_dirs(folders: Iterable[str]) -> None:
+    """Raises ValueError unless each folder is one and serves no page another already does."""
+    taken = set(load_pages())
+    for folder in folders:
+        root = Path(folder)
+        if not root.is_dir():
+            raise ValueError(NOT_A_FOLDER.format(root=folder))
+        urls = set(load_pages(root)) - {"/"}
+        if urls & taken:
+            raise ValueError(TAKEN.format(url=min(urls & taken), root=folder))
+        taken |= urls
+
+
 def add_pages(app: web.Application, root: Path = PAGES_DIR) -> None:
-    """Adds a GET (and HEAD) route for each page, read once now; unknown paths stay 404."""
+    """Adds a GET (and HEAD) route for each page, read once now; unknown paths stay 404.
+
+    A page whose path is served already (see check_pages_dirs) is left to the first folder."""
+    taken = {resource.canonical for resource in app.router.resources()}
     for url, page in load_pages(root).items():
-        app.router.add_get(url, _handler(page))
+        if url not in taken:
+            app.router.add_get(url, _handler(page))

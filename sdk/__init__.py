@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sdk.blocking import play
-from sdk.client import RelayClient, Ticket
+from sdk.client import RelayClient
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
@@ -11,12 +11,14 @@ from sdk.errors import (
     NotYourTurnError,
     ProtocolError,
     RelayRefusedError,
+    RelayUnreachableError,
 )
 from sdk.events import Ended, Event, Moved, Passed, Started
 from sdk.game import Game, GameFactory, GameHost, Played
 from sdk.outcome import Outcome, Reason, Result
 from sdk.relay_host import RelayHost
 from sdk.state import State
+from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "RelayClient",
     "RelayHost",
     "RelayRefusedError",
+    "RelayUnreachableError",
     "Result",
     "Started",
     "State",

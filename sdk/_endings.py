@@ -14,22 +14,26 @@ __all__ = [
     "PARTNER_DISPUTED",
     "PARTNER_RESIGNED",
     "PARTNER_UNCONFIRMED",
+    "PASS_DISPUTE",
     "REFUSED",
     "SEEK_DROPPED",
     "SELF_ABANDONED",
     "SELF_DISPUTED",
     "SELF_UNCONFIRMED",
+    "UNREACHABLE",
     "ending",
 ]
 
 PARTNER_RESIGNED = "Your partner resigned: you win."
 PARTNER_ABANDONED = "Your partner left the match: you win."
 SELF_ABANDONED = "The relay ended the match: this side stopped answering for too long."
-PARTNER_DISPUTED = "Your partner's game does not accept your last move: disputed."
+PARTNER_DISPUTED = "Your partner's game does not accept your last move or pass: disputed."
 SELF_DISPUTED = "Your partner says the game is over, but your game does not agree: disputed."
 PARTNER_UNCONFIRMED = "Your partner did not confirm the end of the game in time."
 SELF_UNCONFIRMED = "The match ended before this side could confirm the end of the game."
 LOCAL_DISPUTE = "Your game says the game is over, but your partner's move did not end it: disputed."
+PASS_DISPUTE = "Your game says your partner had a move to make, but your partner passed: disputed."
+UNREACHABLE = "Could not reach the relay: {error}."
 CONNECTION_LOST = "Lost the connection to the relay for good: {error}."
 REFUSED = "The relay refused this side's request: {error}."
 SEEK_DROPPED = "The seek ended before a partner came: {error}."

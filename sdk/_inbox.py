@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from sdk.client import RelayClient, Ticket
+from sdk.client import RelayClient
 from sdk.errors import ProtocolError
 from sdk.events import Ended, Event
+from sdk.ticket import Ticket
 
 __all__ = ["GAP", "WAKE", "Failure", "Inbox", "Wake", "poll_into"]
 

@@ -14,12 +14,12 @@ def split_log(events: Sequence[Event], seat: int) -> tuple[list[Event], list[Eve
     """Returns (the events a resumed game restores from, the events the host still handles).
 
     `events` is the log after `started`. The host still handles the final `ended` event, and a
-    last partner move this side never answered (with a move, pass or confirm): the game gets
-    that one through `receive_move()` as if it had just arrived.
+    last partner move or pass this side never answered (with a move, pass or confirm): the game
+    gets that one through `receive_move()` or `receive_pass()` as if it had just arrived.
     """
     if events and isinstance(events[-1], Ended):
         return list(events[:-1]), [events[-1]]
-    if events and isinstance(events[-1], Moved) and events[-1].seat != seat:
+    if events and isinstance(events[-1], Moved | Passed) and events[-1].seat != seat:
         return list(events[:-1]), [events[-1]]
     return list(events), []
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from sdk.client import Ticket
 from sdk.game import GameFactory
 from sdk.outcome import Outcome
 from sdk.relay_host import DialogSink, RelayHost, StateSink, TicketSink
+from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = ["play"]

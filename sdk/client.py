@@ -5,35 +5,29 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 import orjson
 
-from sdk.errors import ConnectionLostError, ProtocolError, RelayRefusedError
+from sdk.errors import (
+    ConnectionLostError,
+    ProtocolError,
+    RelayRefusedError,
+    RelayUnreachableError,
+)
 from sdk.events import Event, parse_event
+from sdk.ticket import Ticket
 from sdk.timing import Timing
 
-__all__ = ["RelayClient", "Ticket"]
+__all__ = ["RelayClient"]
 
 GAVE_UP = "no answer from {url} for {seconds:.1f} s ({failure})"
+UNREACHABLE = "nothing answers at {url} ({failure}); is the relay's address right?"
 NOT_AN_ANSWER = "the relay's answer to {what} is not protocol v1: {body!r}"
 
 _RETRIED_STATUSES = frozenset({408, 429})
 """4xx answers that mean "try again": request timeout and rate limits (5xx are all retried)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Ticket:
-    """A seat in a match: keep it to resume the match after a restart."""
-
-    match: str
-    """The match id."""
-    seat: int
-    """0 for the first seeker, 1 for the second."""
-    token: str = field(repr=False)
-    """The seat's secret; sent only in the Authorization header, never shown in a repr."""
 
 
 class RelayClient:
@@ -41,9 +35,11 @@ class RelayClient:
 
     Transient: connection errors and resets, timeouts, garbled answers, 408, 429 and every 5xx.
     They are retried with exponential backoff and full jitter (see Timing) until a call has failed
-    for `timing.give_up` seconds, which raises ConnectionLostError. Every write of the protocol is
-    safe to repeat (the relay applies it once); a seek sends a token of its own drawing, so that
-    its retry gets the same seat rather than a second one.
+    for `timing.give_up` seconds, which raises ConnectionLostError; until the relay has answered
+    once, a call that gets no answer at all gives up after `timing.first_contact` seconds
+    instead, raising RelayUnreachableError (a mistyped address fails fast). Every write of the
+    protocol is safe to repeat (the relay applies it once); a seek sends a token of its own
+    drawing, so that its retry gets the same seat rather than a second one.
     """
 
     def __init__(
@@ -59,6 +55,8 @@ class RelayClient:
         self.rng = rng or random.Random()
         self.retries = 0
         """How many times a request was sent again after a transient fault."""
+        self.reached = False
+        """Whether the relay has answered any request of this client (an error included)."""
 
     async def seek(self, game: str, version: str = "", room: str | None = None) -> Ticket:
         """Returns a seat in a waiting match of `game`, or in a new one."""
@@ -153,6 +151,7 @@ class RelayClient:
                 ) as answer:
                     raw = await answer.read()
                     status = answer.status
+                    self.reached = True
                     retry_after = _retry_after(answer.headers.get("Retry-After"))
             except (aiohttp.ClientError, OSError, TimeoutError) as exc:
                 failure = f"{type(exc).__name__}: {exc}".rstrip(": ")
@@ -167,9 +166,12 @@ class RelayClient:
                     if status < 500 and status not in _RETRIED_STATUSES:
                         raise RelayRefusedError(status, code, message)
                     failure = f"{status} {code}"
-            delay = self.timing.backoff(attempt, self.rng, retry_after)
+            timing = self.timing
+            delay = timing.backoff(attempt, self.rng, retry_after)
             waited = loop.time() - started
-            if waited + delay > self.timing.give_up:
+            if not self.reached and waited + delay > min(timing.first_contact, timing.give_up):
+                raise RelayUnreachableError(UNREACHABLE.format(url=self.relay_url, failure=failure))
+            if waited + delay > timing.give_up:
                 raise ConnectionLostError(
                     GAVE_UP.format(url=self.relay_url, seconds=waited, failure=failure)
                 )

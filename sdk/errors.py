@@ -9,6 +9,7 @@ __all__ = [
     "NotYourTurnError",
     "ProtocolError",
     "RelayRefusedError",
+    "RelayUnreachableError",
 ]
 
 
@@ -40,6 +41,10 @@ class RelayRefusedError(Exception):
 
 class ConnectionLostError(ConnectionError):
     """Raised when the relay could not be reached for the whole give-up time."""
+
+
+class RelayUnreachableError(ConnectionLostError):
+    """Raised when a client's very first request gets no answer at all for `first_contact`."""
 
 
 class ProtocolError(ValueError):

@@ -35,7 +35,7 @@ class Moved:
 
 @dataclass(frozen=True, slots=True)
 class Passed:
-    """The seat to move had no legal move; the turn went back to the other seat."""
+    """The seat to move passed (no legal move, or by choice); the turn went back to the other."""
 
     seq: int
     seat: int

@@ -11,6 +11,7 @@ from sdk.state import State
 
 __all__ = ["Game", "GameFactory", "GameHost", "Played"]
 
+NO_PASS = "{name} cannot pass a turn: it does not implement GameHost.pass_turn()"
 NO_RESTORE = (
     "{name} cannot be resumed: it does not override Game.restore(history) "
     "to rebuild its position from the match log"
@@ -37,6 +38,14 @@ class GameHost(abc.ABC):
     def show_dialog(self, text: str) -> None:
         """Shows a message to this side's player."""
 
+    def pass_turn(self) -> None:
+        """Passes this side's turn back to the partner, by choice (as in Go) or for want of a move.
+
+        Allowed only in PLAYING_TO_MOVE, like `move()`. A host that cannot pass raises
+        NotImplementedError (this default); RelayHost passes.
+        """
+        raise NotImplementedError(NO_PASS.format(name=type(self).__name__))
+
 
 @dataclass(frozen=True, slots=True)
 class Played:
@@ -60,7 +69,8 @@ class Game(abc.ABC):
 
     The host calls `enable()` when this side gets the turn and `disable()` when it loses it
     (and once at the start when the partner moves first). The partner's moves arrive through
-    `receive_move()`, whose answer decides what happens next. Every call comes from the host's
+    `receive_move()` and its passes through `receive_pass()`, whose answers decide what
+    happens next. Every call comes from the host's
     event loop, one at a time.
     """
 
@@ -89,6 +99,16 @@ class Game(abc.ABC):
         Do not call `host.move()` from here: wait for `enable()`.
         """
 
+    def receive_pass(self) -> State:
+        """Learns that the partner passed, and returns what follows for this side.
+
+        PLAYING_TO_MOVE (the default): this side moves next (the host calls `enable()`).
+        PLAYING_WAIT_MOVE: this side has no legal move either; the host passes back.
+        Raise MoveRejected if the partner had a legal move (a false pass): the host disputes
+        the pass and the match ends disputed. Do not call `host.move()` from here.
+        """
+        return State.PLAYING_TO_MOVE
+
     def result(self) -> Result | None:
         """Returns who won, once the game is over; the host asks it for the Outcome.
 
@@ -104,6 +124,7 @@ class Game(abc.ABC):
         in order, both sides', except a last partner move this side had not answered: that one
         still arrives through `receive_move()`. Afterwards the host calls `enable()` or
         `disable()` as the log says, and never re-sends a pass or confirm already in the log.
+        A last partner pass this side had not answered likewise arrives through `receive_pass()`.
         Called only when the log holds moves or passes.
         """
         raise NotImplementedError(NO_RESTORE.format(name=type(self).__name__))

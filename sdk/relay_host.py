@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 import threading
 from collections.abc import Callable
@@ -13,21 +14,23 @@ from typing import Literal, Self
 import aiohttp
 
 from sdk import _endings as endings
+from sdk._answers import reply_to
 from sdk._inbox import GAP, WAKE, Failure, Inbox, Wake, poll_into
 from sdk._resume import history, split_log, turn_after
-from sdk.client import RelayClient, Ticket
+from sdk.client import RelayClient
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
-    MoveRejected,
     NotYourTurnError,
     ProtocolError,
     RelayRefusedError,
+    RelayUnreachableError,
 )
 from sdk.events import Ended, Event, Moved, Passed, Started
 from sdk.game import Game, GameFactory, GameHost
 from sdk.outcome import Outcome, Reason, Result
 from sdk.state import State
+from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = ["DialogSink", "RelayHost", "StateSink", "TicketSink"]
@@ -42,13 +45,8 @@ TicketSink = Callable[[Ticket], None]
 NOT_YOUR_TURN = "move({move!r}) in state {state!r}: a game moves only after enable()"
 NOT_TEXT = "a move must be a str that UTF-8 can encode, not {move!r}"
 PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)"
-BAD_ANSWER = (
-    "{game}.receive_move() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE "
-    "or GAME_ENDED, not {answer!r}"
-)
+NO_PASS_NOW = "pass_turn() in state {state!r}: a game passes only after enable()"
 NOT_STARTED = "the match log does not open with a started event: {event!r}"
-
-_ANSWERS = frozenset({State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +112,7 @@ class RelayHost(GameHost):
         self._resign_wanted = False
         self._resign_sent = False
         self._local_dispute = False
+        self._dispute_dialog = ""
         self._played = False
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -194,10 +193,25 @@ class RelayHost(GameHost):
             raise TypeError(NOT_TEXT.format(move=move))
         if not _is_text(move):
             raise ValueError(NOT_TEXT.format(move=move))
+        self._take_turn("move", move, bool(end_game))
+
+    def pass_turn(self) -> None:
+        """Passes this side's turn back to the partner: by choice, or for want of a legal move.
+
+        Allowed only in PLAYING_TO_MOVE, like `move()`: otherwise raises NotYourTurnError and
+        sends nothing. The state becomes WAITING_SERVER_RESPONSE, the game is disabled at once,
+        and the pass is posted: then PLAYING_WAIT_MOVE. The partner's game may dispute it.
+        """
+        self._take_turn("pass", "", False)
+
+    def _take_turn(self, kind: Literal["move", "pass"], move: str, end: bool) -> None:
+        """Queues this side's move or pass, disables the game and wakes the loop to send it."""
         with self._lock:
             if self._state is not State.PLAYING_TO_MOVE:
+                if kind == "pass":
+                    raise NotYourTurnError(NO_PASS_NOW.format(state=self._state))
                 raise NotYourTurnError(NOT_YOUR_TURN.format(move=move, state=self._state))
-            self._write = _Write("move", self._cursor, move, bool(end_game))
+            self._write = _Write(kind, self._cursor, move, end)
             self._state = State.WAITING_SERVER_RESPONSE
         self._notify(State.WAITING_SERVER_RESPONSE)
         assert self._game is not None
@@ -276,9 +290,9 @@ class RelayHost(GameHost):
                 while self._outcome is None:
                     await self._step(client)
         except ConnectionLostError as exc:
-            self._break_off(
-                Reason.CONNECTION_LOST, endings.CONNECTION_LOST.format(error=_sentence(exc))
-            )
+            unreachable = isinstance(exc, RelayUnreachableError)
+            said = endings.UNREACHABLE if unreachable else endings.CONNECTION_LOST
+            self._break_off(Reason.CONNECTION_LOST, said.format(error=_sentence(exc)))
         except (RelayRefusedError, ProtocolError) as exc:
             self._break_off(Reason.ERROR, endings.REFUSED.format(error=_sentence(exc)))
             await self._resign_quietly(client)
@@ -288,6 +302,8 @@ class RelayHost(GameHost):
                     task.cancel()
                     await asyncio.wait([task])
         assert self._outcome is not None
+        if self._game is not None:
+            self._outcome = dataclasses.replace(self._outcome, game=self._game)
         return self._outcome
 
     async def _listen(self, client: RelayClient) -> list[Event] | None:
@@ -422,7 +438,7 @@ class RelayHost(GameHost):
             if self._outcome is None:
                 raise
             return
-        if write is not None and write.kind == "move":
+        if write is not None and write.kind in ("move", "pass"):
             after = State.GAME_ENDED if write.end else State.PLAYING_WAIT_MOVE
             self._set_state(after, only_from=State.WAITING_SERVER_RESPONSE)
 
@@ -439,40 +455,30 @@ class RelayHost(GameHost):
             raise ProtocolError(NOT_STARTED.format(event=event))
         elif self._resign_wanted or event.seat == self._seat:
             return  # our own move or pass, or play after this side left
-        elif isinstance(event, Passed):
-            self._give_turn()
         else:
             self._receive(event)
 
-    def _receive(self, event: Moved) -> None:
-        game = self._game
-        assert game is not None
-        try:
-            answer = game.receive_move(event.move)
-        except MoveRejected:
-            # The game does not accept the move: dispute it, a claimed end or not.
-            self._local_dispute = True
-            self._set_state(State.GAME_ENDED)
-            self._write = _Write("confirm", event.seq, agree=False)
-            self.show_dialog(endings.LOCAL_DISPUTE)
-            return
-        if answer not in _ANSWERS:
-            raise ValueError(BAD_ANSWER.format(game=type(game).__name__, answer=answer))
-        if event.end:
-            self._set_state(State.GAME_ENDED)
-            agree = answer == State.GAME_ENDED
-            self._write = _Write("confirm", event.seq, agree=agree)
-        elif answer == State.PLAYING_TO_MOVE:
+    def _receive(self, event: Moved | Passed) -> None:
+        """Hands the partner's move or pass to the game, and acts on its answer."""
+        assert self._game is not None
+        reply = reply_to(self._game, event)
+        if reply.kind == "turn":
             self._give_turn()
-        elif answer == State.PLAYING_WAIT_MOVE:
+        elif reply.kind == "pass":
             self._write = _Write("pass", event.seq)
-        else:
-            # The game says it is over but the partner's move did not (an illegal move, say):
-            # this side disputes that move, and the match ends disputed for both.
-            self._local_dispute = True
+        elif reply.kind == "confirm":
             self._set_state(State.GAME_ENDED)
-            self._write = _Write("confirm", event.seq, agree=False)
-            self.show_dialog(endings.LOCAL_DISPUTE)
+            self._write = _Write("confirm", event.seq, agree=reply.agree)
+        else:
+            self._dispute(event, reply.dialog)
+
+    def _dispute(self, event: Moved | Passed, dialog: str) -> None:
+        """Disputes the partner's last move or pass: the match ends disputed for both."""
+        self._local_dispute = True
+        self._dispute_dialog = dialog
+        self._set_state(State.GAME_ENDED)
+        self._write = _Write("confirm", event.seq, agree=False)
+        self.show_dialog(dialog)
 
     def _give_turn(self) -> None:
         assert self._game is not None
@@ -493,7 +499,7 @@ class RelayHost(GameHost):
                 ticket.match,
                 ticket.seat,
                 by=ticket.seat,
-                message=endings.LOCAL_DISPUTE,
+                message=self._dispute_dialog,
             )
             return
         result, reason, dialog = endings.ending(event, ticket.seat, game.result)

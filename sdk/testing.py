@@ -1,30 +1,35 @@
 """Test helpers for game writers: two games play each other through a real relay in-process.
 
-    from sdk.testing import run_pair
+Under plain pytest, with the `play_match` fixture of the SDK's pytest plugin (sdk.pytest_plugin,
+loaded by itself once movewire is installed):
 
-    def test_a_whole_game_is_agreed() -> None:
-        pair = run_pair(MyGame, MyGame)
-        assert [o.reason for o in pair.outcomes] == [Reason.AGREED, Reason.AGREED]
+    def test_a_whole_game_is_agreed(play_match):
+        assert play_match(MyGame).reasons == (Reason.AGREED, Reason.AGREED)
+
+or without fixtures, `run_pair(MyGame, MyGame)`. `play_pair` and `local_relay` are coroutines
+for async tests, which need an async pytest plugin (pytest-asyncio or pytest-aiohttp).
 
 This is the one SDK module that imports the relay (when a helper runs, not at import), since it
-starts one; install the `movewire` package, which ships both.
+starts one: it needs the relay's dependencies, `pip install 'movewire[relay]'`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import queue
 import secrets
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 from sdk.game import Game, GameFactory
-from sdk.outcome import Outcome
+from sdk.outcome import Outcome, Reason, Result
 from sdk.relay_host import RelayHost
 from sdk.state import State
 from sdk.timing import Timing
 
-__all__ = ["FAST", "PairResult", "local_relay", "play_pair", "run_pair"]
+__all__ = ["FAST", "PairResult", "local_relay", "play_pair", "relay_in_thread", "run_pair"]
 
 FAST = Timing(poll_wait=1, request_timeout=5.0, backoff_base=0.01, backoff_cap=0.2, give_up=10.0)
 """Timings for tests: short polls and quick retries against a relay on this machine."""
@@ -47,6 +52,16 @@ class PairResult:
     def games(self) -> tuple[Game | None, Game | None]:
         """Returns each side's game (None if its match never started)."""
         return self.hosts[0].game, self.hosts[1].game
+
+    @property
+    def reasons(self) -> tuple[Reason, Reason]:
+        """Returns why the match ended, as each side saw it."""
+        return self.outcomes[0].reason, self.outcomes[1].reason
+
+    @property
+    def results(self) -> tuple[Result, Result]:
+        """Returns what the match meant for each side: won, lost, drawn or unknown."""
+        return self.outcomes[0].result, self.outcomes[1].result
 
 
 @contextlib.asynccontextmanager
@@ -78,6 +93,46 @@ async def local_relay(
         yield f"http://{host}:{port}"
     finally:
         await runner.cleanup()
+
+
+@contextlib.contextmanager
+def relay_in_thread(
+    *, hold: float = 1.0, grace: float = 10.0, max_move: int = 4096
+) -> Iterator[str]:
+    """Runs a real relay in a thread of its own (its own event loop); yields its URL.
+
+    For synchronous tests and fixtures that want one relay for many matches: `run_pair(...,
+    relay_url=url)` plays through it. The relay stops when the block ends.
+    """
+    started: queue.Queue[str | BaseException] = queue.Queue()
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+
+    async def serve() -> None:
+        try:
+            async with local_relay(hold=hold, grace=grace, max_move=max_move) as url:
+                started.put(url)
+                await stop.wait()
+        except BaseException as exc:
+            started.put(exc)
+            raise
+
+    def run() -> None:
+        with contextlib.suppress(Exception):  # reported to the caller through `started`
+            loop.run_until_complete(serve())
+        loop.close()
+
+    thread = threading.Thread(target=run, name="movewire-test-relay", daemon=True)
+    thread.start()
+    first = started.get(timeout=30)
+    if isinstance(first, BaseException):
+        thread.join(timeout=30)
+        raise first
+    try:
+        yield first
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(timeout=30)
 
 
 async def play_pair(

@@ -22,11 +22,14 @@ class Timing:
     """Seconds: the largest ceiling a retry's random delay can reach."""
     give_up: float = 60.0
     """Seconds a request may keep failing before the host gives the connection up for lost."""
+    first_contact: float = 5.0
+    """Seconds a client's very first request may keep failing to get any answer before the
+    relay counts as unreachable (a mistyped URL fails fast); once it has answered, `give_up`."""
 
     def __post_init__(self) -> None:
         if type(self.poll_wait) is not int or self.poll_wait < 1:
             raise ValueError(f"poll_wait must be a whole number >= 1, not {self.poll_wait!r}")
-        for name in ("request_timeout", "backoff_base", "backoff_cap", "give_up"):
+        for name in ("request_timeout", "backoff_base", "backoff_cap", "give_up", "first_contact"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
 

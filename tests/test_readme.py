@@ -23,5 +23,5 @@ def test_ci_runs_the_readme_test_command() -> None:
 def test_readme_starts_the_relay_on_the_memory_store() -> None:
     run_command, _ = readme_commands()
     # -P: the installed relay runs (hot path compiled), not the checkout's sources.
-    assert run_command.startswith("python3 -m pip install . && python3 -P -m relay")
+    assert run_command.startswith("python3 -m pip install '.[relay]' && python3 -P -m relay")
     assert "--store" not in run_command

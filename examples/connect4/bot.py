@@ -19,7 +19,8 @@ import math
 import random
 import time
 
-from examples.connect4.rules import (
+from ..board.rules import IllegalMoveError
+from .rules import (
     BOARD_MASK,
     BOTTOM_MASK,
     COLUMN_MASKS,
@@ -27,7 +28,6 @@ from examples.connect4.rules import (
     STRIDE,
     WIDTH,
     Board,
-    IllegalMoveError,
     Move,
     cell_bit,
     winning_cells,

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 
-from examples.connect4.rules import HEIGHT, STRIDE, WIDTH, WIN_LINES, Board, IllegalMoveError
+from ..board.rules import IllegalMoveError
+from .rules import HEIGHT, STRIDE, WIDTH, WIN_LINES, Board
 
 __all__ = ["DROP_ORDER", "MAX_DEPTH", "WIN_SCORE", "classic_move", "line_scores", "position_value"]
 

@@ -1,143 +1,32 @@
-"""Connect Four as an SDK Game: the board, the partner's moves checked, this side's moves sent."""
+"""Connect Four as an SDK Game: the shared board game over the Connect Four rules, and its bot."""
 
 from __future__ import annotations
 
-import asyncio
-import random
-from collections.abc import Sequence
+from ..board.game import BoardBot, BoardGame, Rules
+from . import bot
+from .rules import Board, Move, format_move, parse_move
 
-from examples.connect4.bot import DEFAULT_BUDGET, MAX_LEVEL, choose_move
-from examples.connect4.rules import (
-    FIRST,
-    MARKS,
-    SECOND,
-    Board,
-    IllegalMoveError,
-    Move,
-    Player,
-    format_move,
-    parse_move,
+__all__ = ["GAME_KEY", "RULES", "VERSION", "Connect4Bot", "Connect4Game"]
+
+RULES: Rules[Board, Move] = Rules(
+    name="Connect Four",
+    key="connect4",
+    version="1",
+    empty=Board.empty,
+    parse_move=parse_move,
+    format_move=format_move,
+    choose_move=bot.choose_move,  # the strongest level searches up to bot.DEFAULT_BUDGET
+    levels=(bot.MIN_LEVEL, bot.MAX_LEVEL),
 )
-from sdk import Game, GameHost, MoveRejected, Played, Result, State
-
-__all__ = ["GAME_KEY", "VERSION", "Connect4Bot", "Connect4Game"]
-
-GAME_KEY = "connect4"
-"""The relay's key for Connect Four: clients of any author that seek it play each other."""
-
-VERSION = "1"
-"""The version of the move strings: the column as one digit, '0' (left) to '6'."""
-
-ILLEGAL_MOVE = "Your opponent played {move!r}, which is not legal here: {error}."
-NO_PASSES = "Connect Four has no passes, but the match log holds one"
+"""Connect Four; version 1 of its move strings: the column, '0' (left) to '6'."""
+GAME_KEY, VERSION = RULES.key, RULES.version
 
 
-class Connect4Game(Game):
-    """One side of a game of Connect Four: keeps the board and speaks the move strings.
+class Connect4Game(BoardGame[Board, Move]):
+    """One side of a game of Connect Four: keeps the board and speaks the move strings ("3")."""
 
-    A UI shows `board` and calls `play()` when `host.state` says it is this side's turn; a bot
-    overrides `enable()` to choose a move (see `Connect4Bot`).
-    """
-
-    def __init__(self, host: GameHost, first_move: bool) -> None:
-        super().__init__(host, first_move)
-        self.board = Board.empty()
-        """The position now."""
-        self.me: Player = FIRST if first_move else SECOND
-        """This side's player: FIRST (X) or SECOND (O)."""
-        self.last: Move | None = None
-        """The column of the last move played, by either side (None before the first)."""
-
-    @property
-    def mark(self) -> str:
-        """Returns this side's mark, X or O."""
-        return MARKS[self.me]
-
-    @property
-    def ply(self) -> int:
-        """Returns the number of moves played so far."""
-        return self.board.ply
-
-    @property
-    def last_move(self) -> str | None:
-        """Returns the move string of the last move played, or None before the first."""
-        return None if self.last is None else format_move(self.last)
-
-    def enable(self) -> None:
-        """Does nothing: a UI sees the turn in `host.state`, and a bot overrides this."""
-
-    def disable(self) -> None:
-        """Does nothing: a UI sees the turn pass in `host.state`."""
-
-    def play(self, move: str) -> None:
-        """Plays this side's move, such as "3"; raises IllegalMoveError and sends nothing.
-
-        Only on this side's turn: otherwise the host raises NotYourTurnError.
-        """
-        column = parse_move(move)
-        board = self.board.push(column)
-        self.host.move(format_move(column), end_game=board.is_game_over())
-        self.board, self.last = board, column
-
-    def receive_move(self, move: str) -> State:
-        """Applies the partner's move; an illegal one is rejected, and the host disputes it."""
-        try:
-            column = parse_move(move)
-            self.board = self.board.push(column)
-        except IllegalMoveError as error:
-            self.host.show_dialog(ILLEGAL_MOVE.format(move=move, error=error))
-            raise MoveRejected(move) from error
-        self.last = column
-        return State.GAME_ENDED if self.board.is_game_over() else State.PLAYING_TO_MOVE
-
-    def result(self) -> Result | None:
-        """Returns won, lost or drawn once the board says the game is over."""
-        outcome = self.board.outcome()
-        if outcome is None:
-            return None
-        if outcome.winner is None:
-            return Result.DRAWN
-        return Result.WON if outcome.winner == self.me else Result.LOST
-
-    def restore(self, history: Sequence[Played]) -> None:
-        """Replays the match log's moves when a match is resumed."""
-        for played in history:
-            if played.move is None:
-                raise IllegalMoveError(NO_PASSES)
-            self.last = parse_move(played.move)
-            self.board = self.board.push(self.last)
+    rules = RULES
 
 
-class Connect4Bot(Connect4Game):
-    """A computer opponent: searches in a worker thread when enabled, then plays."""
-
-    def __init__(
-        self,
-        host: GameHost,
-        first_move: bool,
-        level: int = MAX_LEVEL,
-        rng: random.Random | None = None,
-        time_budget: float = DEFAULT_BUDGET,
-    ) -> None:
-        super().__init__(host, first_move)
-        self.level = level
-        """How well it plays: 1 (near random) to MAX_LEVEL (the full engine)."""
-        self.rng = rng or random.Random()
-        """Breaks ties between equally good moves."""
-        self.time_budget = time_budget
-        """Seconds of search per move at the strongest level."""
-
-    def enable(self) -> None:
-        """Starts the search in a worker thread, so that the host keeps polling meanwhile."""
-        search = asyncio.get_running_loop().run_in_executor(
-            None, choose_move, self.board, self.level, self.rng, self.time_budget
-        )
-        search.add_done_callback(self._searched)
-
-    def _searched(self, search: asyncio.Future[Move]) -> None:
-        if search.cancelled():
-            return
-        # A failed search raises here: asyncio reports it to the loop's exception handler.
-        move = search.result()
-        if self.host.state is State.PLAYING_TO_MOVE:  # not if the partner left meanwhile
-            self.play(format_move(move))
+class Connect4Bot(BoardBot[Board, Move], Connect4Game):
+    """A computer opponent for Connect Four: level 1 (near random) to the full engine."""

@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterable
 from dataclasses import dataclass
+
+from ..board import rules as shared
+from ..board.rules import FIRST, SECOND, IllegalMoveError, Player
 
 __all__ = [
     "BOARD_MASK",
     "BOTTOM_MASK",
     "COLUMN_MASKS",
-    "EMPTY_MARK",
-    "FIRST",
     "HEIGHT",
-    "MARKS",
-    "SECOND",
     "STRIDE",
     "WIDTH",
     "WIN_LINES",
     "WIN_MASKS",
     "Board",
     "Cell",
-    "IllegalMoveError",
     "Move",
-    "Outcome",
-    "Player",
-    "Termination",
     "cell_bit",
     "format_move",
     "has_four",
@@ -35,20 +28,11 @@ __all__ = [
     "winning_cells",
 ]
 
-Player = int
-"""A player: 0 moves first in a game, 1 moves second."""
-
 Move = int
 """A move: the column (0..6) a piece is dropped into."""
 
 Cell = tuple[int, int]
 """A cell of the board as (column, row); row 0 is the bottom."""
-
-FIRST: Player = 0
-"""The player who moves first (marks ``X``)."""
-
-SECOND: Player = 1
-"""The player who moves second (marks ``O``)."""
 
 WIDTH = 7
 """The number of columns."""
@@ -60,12 +44,6 @@ STRIDE = HEIGHT + 1
 """Bits per column in a bitboard: the rows plus an always-empty sentinel bit on top."""
 
 assert (WIDTH, STRIDE) == (7, 7), "winning_cells() hard-codes the shifts of a 7x(6+1) layout"
-
-MARKS = ("X", "O")
-"""The mark of each player, indexed by player."""
-
-EMPTY_MARK = "."
-"""The mark of an empty cell in text boards."""
 
 _ANSI_COLORS = ("\x1b[1;31m", "\x1b[1;33m")
 _ANSI_RESET = "\x1b[0m"
@@ -168,58 +146,23 @@ def format_move(move: Move) -> str:
 _DIGITS = "".join(str(c) for c in range(WIDTH))
 
 
-class IllegalMoveError(ValueError):
-    """Raised when a move string is malformed or a move is not legal in the position."""
-
-
-class Termination(enum.Enum):
-    """Why a game ended."""
-
-    WIN = "win"
-    DRAW = "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of a finished game: the winner (None for a draw), why, and the winning line."""
-
-    winner: Player | None
-    reason: Termination
-    line: tuple[Cell, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
+@dataclass(frozen=True, slots=True, repr=False)  # shared.TextBoard writes the repr
+class Board(shared.TextBoard):
     """An immutable position: each player's pieces as a bitboard, indexed by player."""
 
     bits: tuple[int, int] = (0, 0)
 
-    @classmethod
-    def empty(cls) -> Board:
-        """Returns the starting position."""
-        return cls()
-
-    @classmethod
-    def from_moves(cls, moves: Iterable[str | Move]) -> Board:
-        """Returns the position reached by playing the columns (digits or ints) in order."""
-        board = cls()
-        for move in moves:
-            board = board.push(parse_move(move) if isinstance(move, str) else move)
-        return board
+    parse_move = staticmethod(parse_move)
 
     @classmethod
     def from_text(cls, text: str) -> Board:
         """Returns the position written as rows (top row first) of 'X', 'O', '.' joined by '/'."""
-        rows = text.split("/")
-        if len(rows) != HEIGHT or any(len(row) != WIDTH for row in rows):
-            raise ValueError(BAD_BOARD_TEXT.format(text=text, rows=HEIGHT, cols=WIDTH))
+        found = shared.read_grid(
+            text, HEIGHT, WIDTH, BAD_BOARD_TEXT.format(text=text, rows=HEIGHT, cols=WIDTH)
+        )
         bits = [0, 0]
-        for i, row in enumerate(rows):
-            for c, ch in enumerate(row):
-                if ch in MARKS:
-                    bits[MARKS.index(ch)] |= cell_bit(c, HEIGHT - 1 - i)
-                elif ch != EMPTY_MARK:
-                    raise ValueError(BAD_BOARD_TEXT.format(text=text, rows=HEIGHT, cols=WIDTH))
+        for i, c, player in found:
+            bits[player] |= cell_bit(c, HEIGHT - 1 - i)
         mask = bits[0] | bits[1]
         if (mask + BOTTOM_MASK) & mask:
             raise ValueError(BAD_POSITION.format(text=text, why="a piece floats over a gap"))
@@ -231,14 +174,7 @@ class Board:
 
     def to_text(self) -> str:
         """Returns the position as rows (top row first) of 'X', 'O', '.' joined by '/'."""
-        rows = []
-        for r in reversed(range(HEIGHT)):
-            row = ""
-            for c in range(WIDTH):
-                player = self.piece_at(c, r)
-                row += EMPTY_MARK if player is None else MARKS[player]
-            rows.append(row)
-        return "/".join(rows)
+        return shared.write_grid(reversed(range(HEIGHT)), WIDTH, self.piece_at)
 
     @property
     def mask(self) -> int:
@@ -261,12 +197,7 @@ class Board:
 
     def piece_at(self, col: int, row: int) -> Player | None:
         """Returns the player holding a cell, or None if it is empty."""
-        bit = cell_bit(col, row)
-        if self.bits[FIRST] & bit:
-            return FIRST
-        if self.bits[SECOND] & bit:
-            return SECOND
-        return None
+        return shared.owner(self.bits, cell_bit(col, row))
 
     def legal_moves(self) -> list[Move]:
         """Returns the columns the side to move may play (none once the game is over)."""
@@ -285,28 +216,19 @@ class Board:
         if mask & cell_bit(move, HEIGHT - 1):
             raise IllegalMoveError(FULL_COLUMN.format(move=move))
         bit = (mask + cell_bit(move, 0)) & COLUMN_MASKS[move] & ~mask
-        if self.turn == FIRST:
-            return Board((self.bits[0] | bit, self.bits[1]))
-        return Board((self.bits[0], self.bits[1] | bit))
+        return Board(shared.with_bit(self.bits, self.turn, bit))
 
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> shared.Outcome | None:
         """Returns how the game ended, or None while it is still in progress."""
         for player in (FIRST, SECOND):
             bits = self.bits[player]
             if has_four(bits):
                 for line, line_mask in zip(WIN_LINES, WIN_MASKS, strict=True):
                     if bits & line_mask == line_mask:
-                        return Outcome(player, Termination.WIN, line)
+                        return shared.Outcome(player, shared.Termination.WIN, line)
         if self.mask == BOARD_MASK:
-            return Outcome(None, Termination.DRAW)
+            return shared.Outcome(None, shared.Termination.DRAW)
         return None
-
-    def is_game_over(self) -> bool:
-        """Returns whether the game has ended (four in a row, or a full board)."""
-        return self.outcome() is not None
-
-    def __repr__(self) -> str:
-        return f"Board.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
         return render(self)
@@ -320,7 +242,7 @@ def render(board: Board, last: Move | None = None, color: bool = False) -> str:
         row = ""
         for c in range(WIDTH):
             player = board.piece_at(c, r)
-            mark = EMPTY_MARK if player is None else MARKS[player]
+            mark = shared.EMPTY_MARK if player is None else shared.MARKS[player]
             if color and player is not None:
                 mark = f"{_ANSI_COLORS[player]}{mark}{_ANSI_RESET}"
             row += f"[{mark}]" if c == last and r == last_row else f" {mark} "

@@ -1,38 +1,19 @@
-"""Connect Four in the terminal: how its board is drawn and moves typed, and the command line."""
+"""Connect Four in the terminal: how its moves are typed and board drawn, and the command line."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
-from examples.connect4 import bot
-from examples.connect4.game import GAME_KEY, VERSION, Connect4Bot, Connect4Game
-from examples.connect4.rules import render
-from examples.text.cli import main as run
-from examples.text.client import TextGame
+from ..board.terminal import text_game
+from ..text.cli import main as run
+from .game import Connect4Bot, Connect4Game
+from .rules import render
+
+HOW_TO_MOVE = "a column number, 0 (left) to 6"
+CONNECT4 = text_game(Connect4Game, Connect4Bot, how_to_move=HOW_TO_MOVE, render=render)
+"""Connect Four as the text client plays it."""
 
 __all__ = ["CONNECT4", "main"]
-
-
-def _draw(game: Connect4Game, color: bool) -> str:
-    return render(game.board, game.last, color)
-
-
-def _bot(level: int) -> functools.partial[Connect4Bot]:
-    return functools.partial(Connect4Bot, level=level)
-
-
-CONNECT4: TextGame[Connect4Game] = TextGame(
-    key=GAME_KEY,
-    version=VERSION,
-    title="Connect Four",
-    how_to_move="a column number, 0 (left) to 6",
-    person=Connect4Game,
-    bot=_bot,
-    levels=(bot.MIN_LEVEL, bot.MAX_LEVEL),
-    draw=_draw,
-)
-"""Connect Four as the text client plays it."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from examples.text.client import BotSession, TextGame
-from examples.text.console import Keyboard, Screen, wants_color
-from examples.text.person import PersonSession
 from sdk import Outcome, Reason
+from sdk.console import Keyboard, on_interrupt
+
+from .client import BotSession, TextGame
+from .console import Screen, wants_color
+from .person import PersonSession
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_QUIT", "main", "parse_args"]
 
@@ -40,7 +40,7 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
     """Returns the parsed command line (exits 2 with a message if it is wrong)."""
     lo, hi = spec.levels
     parser = argparse.ArgumentParser(
-        prog=f"python -m examples.{spec.key}",
+        prog=_program(spec),
         description=f"Play {spec.title} through a movewire relay, in the terminal or as a bot.",
     )
     parser.add_argument(
@@ -80,26 +80,23 @@ async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
         where = f"{spec.title} through {args.relay}" + (f", room {args.room}" if args.room else "")
         screen.bold(where)
     playing = asyncio.create_task(session.play(args.relay, args.room))
-    interrupts = 0
-
-    def interrupt() -> None:
-        nonlocal interrupts
-        interrupts += 1
-        if interrupts == 1:
-            session.leave(INTERRUPTED)
-        else:
-            playing.cancel()
-
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):  # no signal handlers on this platform
-            loop.add_signal_handler(sig, interrupt)
     try:
-        outcome = await playing
+        # The first Ctrl-C resigns (or leaves the queue), a second quits at once.
+        with on_interrupt(lambda: session.leave(INTERRUPTED), lambda: _cancel(playing)):
+            outcome = await playing
     except asyncio.CancelledError:
         screen.line(QUIT)
         return EXIT_QUIT
     return _exit_code(outcome, isinstance(session, BotSession) and session.failed)
+
+
+def _program(spec: TextGame[Any]) -> str:
+    """Returns how the client was started: `python -m examples.xand0` or `movewire-xand0`."""
+    started = os.path.basename(sys.argv[0])
+    if started in ("__main__.py", "-c", ""):
+        games = (__package__ or "examples.text").rsplit(".", 1)[0]  # examples, or movewire_games
+        return f"python -m {games}.{spec.key}"
+    return started
 
 
 def _exit_code(outcome: Outcome, failed: bool) -> int:
@@ -113,3 +110,7 @@ def _is_tty() -> bool:
         return sys.stdout.isatty()
     except ValueError:
         return False
+
+
+def _cancel(task: asyncio.Task[Outcome]) -> None:
+    task.cancel()

@@ -1,21 +1,15 @@
-"""Terminal input and output for the text clients: colour only where wanted, typed lines."""
+"""Terminal output for the text clients: colour only where wanted, a live status line."""
 
 from __future__ import annotations
 
-import asyncio
-import codecs
-import contextlib
-import os
-import threading
 import time
 from collections.abc import Mapping
 from typing import TextIO
 
-__all__ = ["Keyboard", "Screen", "wants_color"]
+__all__ = ["Screen", "wants_color"]
 
 _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
-_CHUNK = 4096
 
 
 def wants_color(stream: TextIO, environ: Mapping[str, str]) -> bool:
@@ -111,73 +105,3 @@ class Screen:
     def _write(self, text: str) -> None:
         self.out.write(text)
         self.out.flush()
-
-
-class Keyboard:
-    """The lines typed on standard input, read by a daemon thread; None stands for its end.
-
-    The thread reads the file descriptor directly, so that it never holds a lock of
-    `sys.stdin` that the interpreter would wait for at exit.
-    """
-
-    def __init__(self, fd: int = 0) -> None:
-        self.fd = fd
-        """The file descriptor read (0: standard input)."""
-        self.ended = asyncio.Event()
-        """Set when the input has ended (Ctrl-D on a terminal, the end of a pipe)."""
-        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def start(self) -> None:
-        """Starts reading; call it from the event loop that awaits the lines."""
-        self._loop = asyncio.get_running_loop()
-        threading.Thread(target=self._read, name="keyboard", daemon=True).start()
-
-    @property
-    def is_tty(self) -> bool:
-        """Returns whether the input is a terminal, which echoes what is typed."""
-        try:
-            return os.isatty(self.fd)
-        except OSError:
-            return False
-
-    @property
-    def pending(self) -> int:
-        """Returns how many typed lines wait to be taken (the end of input not counted)."""
-        return self._lines.qsize() - (1 if self.ended.is_set() else 0)
-
-    async def line(self) -> str | None:
-        """Returns the next typed line without its newline, or None once the input has ended."""
-        line = await self._lines.get()
-        if line is None:
-            self._lines.put_nowait(None)  # every later call sees the end too
-        return line
-
-    def _read(self) -> None:
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        partial = ""
-        while True:
-            try:
-                chunk = os.read(self.fd, _CHUNK)
-            except OSError:
-                chunk = b""
-            partial += decoder.decode(chunk, final=not chunk)
-            *lines, partial = partial.split("\n")
-            for line in lines:
-                self._put(line.rstrip("\r"))
-            if not chunk:
-                if partial:
-                    self._put(partial)
-                self._put(None)
-                return
-
-    def _put(self, line: str | None) -> None:
-        loop = self._loop
-        assert loop is not None
-        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is listening
-            loop.call_soon_threadsafe(self._arrive, line)
-
-    def _arrive(self, line: str | None) -> None:
-        self._lines.put_nowait(line)
-        if line is None:
-            self.ended.set()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from examples.text.client import G, Session, TextGame
-from examples.text.console import Keyboard, Screen
 from sdk import NotYourTurnError, Outcome, Reason, Result, State, Ticket, Timing
+from sdk.console import Keyboard
+
+from .client import G, Session, TextGame
+from .console import Screen
 
 __all__ = ["PersonSession", "headline"]
 

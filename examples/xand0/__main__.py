@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from examples.xand0.terminal import main
+from .terminal import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

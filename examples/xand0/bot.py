@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import random
 
-from examples.xand0.rules import LINES, SIZE, Board, IllegalMoveError, Move
+from ..board.rules import IllegalMoveError
+from .rules import LINES, SIZE, Board, Move
 
 __all__ = ["MAX_LEVEL", "MIN_LEVEL", "best_move", "choose_move", "move_scores"]
 

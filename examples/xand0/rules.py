@@ -2,46 +2,24 @@
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..board import rules as shared
+from ..board.rules import FIRST, SECOND, IllegalMoveError, Player
+
 __all__ = [
-    "EMPTY_MARK",
-    "FIRST",
     "LINES",
-    "MARKS",
-    "SECOND",
     "SIZE",
     "Board",
-    "IllegalMoveError",
     "Move",
-    "Outcome",
-    "Player",
-    "Termination",
     "format_move",
     "parse_move",
     "render",
 ]
 
-Player = int
-"""A player: 0 moves first in a game, 1 moves second."""
-
-FIRST: Player = 0
-"""The player who moves first (marks ``X``)."""
-
-SECOND: Player = 1
-"""The player who moves second (marks ``O``)."""
-
 SIZE = 3
 """The number of columns and of rows."""
-
-MARKS = ("X", "O")
-"""The mark of each player, indexed by player."""
-
-EMPTY_MARK = "."
-"""The mark of an empty cell in text boards."""
 
 _ANSI_COLORS = ("\x1b[1;31m", "\x1b[1;34m")
 _ANSI_RESET = "\x1b[0m"
@@ -54,31 +32,11 @@ BAD_BOARD_TEXT = "board text {text!r} is not three rows of 'X', 'O' or '.' joine
 BAD_MARK_COUNT = "board text {text!r} has impossible mark counts"
 
 
-class IllegalMoveError(ValueError):
-    """Raised when a move string is malformed or a move is not legal in the position."""
-
-
 class Move(NamedTuple):
     """A cell of the board, addressed by column and row (each 0..2)."""
 
     col: int
     row: int
-
-
-class Termination(enum.Enum):
-    """Why a game ended."""
-
-    WIN = "win"
-    DRAW = "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of a finished game: the winner (None for a draw), why, and the winning line."""
-
-    winner: Player | None
-    reason: Termination
-    line: tuple[Move, ...] = ()
 
 
 def _bit(move: Move) -> int:
@@ -111,38 +69,21 @@ def format_move(move: Move) -> str:
     return f"{move.col}{move.row}"
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
+@dataclass(frozen=True, slots=True, repr=False)  # shared.TextBoard writes the repr
+class Board(shared.TextBoard):
     """An immutable position: the cells held by each player, as bitmasks indexed by player."""
 
     marks: tuple[int, int] = (0, 0)
 
-    @classmethod
-    def empty(cls) -> Board:
-        """Returns the starting position."""
-        return cls()
-
-    @classmethod
-    def from_moves(cls, moves: Iterable[str | Move]) -> Board:
-        """Returns the position reached by playing the moves (strings or Moves) in order."""
-        board = cls()
-        for move in moves:
-            board = board.push(parse_move(move) if isinstance(move, str) else move)
-        return board
+    parse_move = staticmethod(parse_move)
 
     @classmethod
     def from_text(cls, text: str) -> Board:
         """Returns the position written as rows (row 0 first) of 'X', 'O', '.' joined by '/'."""
-        rows = text.split("/")
-        if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
-            raise ValueError(BAD_BOARD_TEXT.format(text=text))
+        found = shared.read_grid(text, SIZE, SIZE, BAD_BOARD_TEXT.format(text=text))
         marks = [0, 0]
-        for r, row in enumerate(rows):
-            for c, ch in enumerate(row):
-                if ch in MARKS:
-                    marks[MARKS.index(ch)] |= _bit(Move(c, r))
-                elif ch != EMPTY_MARK:
-                    raise ValueError(BAD_BOARD_TEXT.format(text=text))
+        for r, c, player in found:
+            marks[player] |= _bit(Move(c, r))
         first, second = marks[FIRST].bit_count(), marks[SECOND].bit_count()
         if first - second not in (0, 1):
             raise ValueError(BAD_MARK_COUNT.format(text=text))
@@ -150,14 +91,7 @@ class Board:
 
     def to_text(self) -> str:
         """Returns the position as rows (row 0 first) of 'X', 'O', '.' joined by '/'."""
-        rows = []
-        for r in range(SIZE):
-            row = ""
-            for c in range(SIZE):
-                player = self.piece_at(Move(c, r))
-                row += EMPTY_MARK if player is None else MARKS[player]
-            rows.append(row)
-        return "/".join(rows)
+        return shared.write_grid(range(SIZE), SIZE, lambda c, r: self.piece_at(Move(c, r)))
 
     @property
     def turn(self) -> Player:
@@ -171,12 +105,7 @@ class Board:
 
     def piece_at(self, move: Move) -> Player | None:
         """Returns the player holding a cell, or None if it is empty."""
-        bit = _bit(move)
-        if self.marks[FIRST] & bit:
-            return FIRST
-        if self.marks[SECOND] & bit:
-            return SECOND
-        return None
+        return shared.owner(self.marks, _bit(move))
 
     def legal_moves(self) -> list[Move]:
         """Returns the moves legal for the side to move (none once the game is over)."""
@@ -194,26 +123,17 @@ class Board:
         bit = _bit(move)
         if (self.marks[0] | self.marks[1]) & bit:
             raise IllegalMoveError(OCCUPIED_CELL.format(move=format_move(move)))
-        if self.turn == FIRST:
-            return Board((self.marks[0] | bit, self.marks[1]))
-        return Board((self.marks[0], self.marks[1] | bit))
+        return Board(shared.with_bit(self.marks, self.turn, bit))
 
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> shared.Outcome | None:
         """Returns how the game ended, or None while it is still in progress."""
         for player in (FIRST, SECOND):
             for line, mask in zip(LINES, _LINE_MASKS, strict=True):
                 if self.marks[player] & mask == mask:
-                    return Outcome(player, Termination.WIN, line)
+                    return shared.Outcome(player, shared.Termination.WIN, line)
         if self.marks[0] | self.marks[1] == _FULL:
-            return Outcome(None, Termination.DRAW)
+            return shared.Outcome(None, shared.Termination.DRAW)
         return None
-
-    def is_game_over(self) -> bool:
-        """Returns whether the game has ended (a line of three, or a full board)."""
-        return self.outcome() is not None
-
-    def __repr__(self) -> str:
-        return f"Board.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
         return render(self)
@@ -226,7 +146,7 @@ def render(board: Board, last: Move | None = None, color: bool = False) -> str:
         row = f" {r} "
         for c in range(SIZE):
             player = board.piece_at(Move(c, r))
-            mark = EMPTY_MARK if player is None else MARKS[player]
+            mark = shared.EMPTY_MARK if player is None else shared.MARKS[player]
             if color and player is not None:
                 mark = f"{_ANSI_COLORS[player]}{mark}{_ANSI_RESET}"
             row += f"[{mark}]" if last == Move(c, r) else f" {mark} "

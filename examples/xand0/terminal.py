@@ -1,40 +1,21 @@
-"""X and 0 in the terminal: how its board is drawn and its moves typed, and the command line."""
+"""X and 0 in the terminal: how its moves are typed and its board drawn, and the command line."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
-from examples.text.cli import main as run
-from examples.text.client import TextGame
-from examples.xand0 import bot
-from examples.xand0.game import GAME_KEY, VERSION, Xand0Bot, Xand0Game
-from examples.xand0.rules import render
+from ..board.terminal import text_game
+from ..text.cli import main as run
+from .game import Xand0Bot, Xand0Game
+from .rules import render
 
 __all__ = ["XAND0", "main"]
 
-
-def _draw(game: Xand0Game, color: bool) -> str:
-    return render(game.board, game.last, color)
-
-
-def _bot(level: int) -> functools.partial[Xand0Bot]:
-    return functools.partial(Xand0Bot, level=level)
-
-
-XAND0: TextGame[Xand0Game] = TextGame(
-    key=GAME_KEY,
-    version=VERSION,
-    title="X and 0",
-    how_to_move="two digits, column then row (21 is column 2, row 1)",
-    person=Xand0Game,
-    bot=_bot,
-    levels=(bot.MIN_LEVEL, bot.MAX_LEVEL),
-    draw=_draw,
-)
+HOW_TO_MOVE = "two digits, column then row (21 is column 2, row 1)"
+XAND0 = text_game(Xand0Game, Xand0Bot, how_to_move=HOW_TO_MOVE, render=render)
 """X and 0 as the text client plays it."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs `python -m examples.xand0` with these arguments; returns the exit code."""
+    """Runs the X and 0 client (`python -m examples.xand0`); returns the exit code."""
     return run(XAND0, argv)

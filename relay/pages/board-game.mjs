@@ -1,7 +1,7 @@
 // A Game built from a rules module (xand0.mjs, connect4.mjs): it keeps the position and asks
 // a view to draw it. No DOM here: a view is any object with update(game, change).
 
-import { Game, Result, State } from "./movewire.mjs";
+import { Game, MoveRejected, Result, State } from "./movewire.mjs";
 
 /** The words for each result the game can tell. */
 export const RESULTS = Object.freeze({
@@ -15,6 +15,9 @@ export const RESULTS = Object.freeze({
  *
  * `rules` gives Board (empty, push, legalMoves, outcome, turn), parseMove, formatMove;
  * `view.update(game, {animate})` redraws; `animate` is the move to show arriving, or null.
+ * The board's `turn` says who moves next: when a move leaves the turn with its mover (a box
+ * closed in Dots and Boxes), the other side passes, and a pass the rules do not call for is
+ * disputed.
  */
 export class BoardGame extends Game {
   constructor(host, firstMove, rules, view) {
@@ -26,6 +29,8 @@ export class BoardGame extends Game {
     this.board = rules.Board.empty();
     /** The last move played by either side, or null. */
     this.last = null;
+    /** The side that played the last move (0 or 1), or null. */
+    this.lastBy = null;
     this.enabled = false;
     /** The partner's move this game found illegal (and disputed), or null. */
     this.illegal = null;
@@ -44,17 +49,25 @@ export class BoardGame extends Game {
     this.view.update(this, { animate: null });
   }
 
-  /** Applies the partner's move; returns the next State (GAME_ENDED disputes an illegal one). */
+  /** Applies the partner's move and returns the next State; rejects an illegal one. */
   receiveMove(text) {
     try {
       this.#apply(text);
     } catch (error) {
       this.host.showDialog(`Your partner's move ${JSON.stringify(text)} is not legal: ${error.message}.`);
       this.illegal = text;
-      return State.GAME_ENDED;
+      throw new MoveRejected(text);
     }
     if (this.board.outcome() !== null) return State.GAME_ENDED;
-    return this.board.legalMoves().length > 0 ? State.PLAYING_TO_MOVE : State.PLAYING_WAIT_MOVE;
+    return this.board.turn === this.side ? State.PLAYING_TO_MOVE : State.PLAYING_WAIT_MOVE;
+  }
+
+  /** Takes the turn after the partner's pass; rejects a pass the rules do not call for. */
+  receivePass() {
+    if (this.board.turn === this.side) return State.PLAYING_TO_MOVE;
+    this.host.showDialog("Your partner passed, but had a move to make.");
+    this.illegal = "pass";
+    throw new MoveRejected("pass");
   }
 
   /** Rebuilds the position from the log's moves (a reloaded page resuming its match). */
@@ -63,6 +76,7 @@ export class BoardGame extends Game {
       if (played.isPass) continue;
       this.board = this.board.push(this.rules.parseMove(played.move));
       this.last = this.rules.parseMove(played.move);
+      this.lastBy = played.mine ? this.side : 1 - this.side;
     }
     this.view.update(this, { animate: null });
   }
@@ -85,6 +99,7 @@ export class BoardGame extends Game {
     this.host.move(this.rules.formatMove(move), next.outcome() !== null);
     this.board = next;
     this.last = move;
+    this.lastBy = this.side;
     this.view.update(this, { animate: move });
     return true;
   }
@@ -107,6 +122,7 @@ export class BoardGame extends Game {
     const move = this.rules.parseMove(text);
     this.board = this.board.push(move);
     this.last = move;
+    this.lastBy = 1 - this.side;
     this.view.update(this, { animate: move });
   }
 }

@@ -1,24 +1,13 @@
 // Rules of Connect Four on a 7x6 board, as examples/connect4/rules.py: pure, no DOM.
 // A move is one digit "0".."6": the column a piece is dropped into; row 0 is the bottom.
 
+import { FIRST, IllegalMoveError, MARKS, SECOND } from "./board-rules.mjs";
+
+export { FIRST, IllegalMoveError, MARKS, SECOND };
+
 /** The number of columns and of rows. */
 export const WIDTH = 7;
 export const HEIGHT = 6;
-
-/** The player who moves first (marks X), and the one who moves second (marks O). */
-export const FIRST = 0;
-export const SECOND = 1;
-
-/** The mark of each player, indexed by player. */
-export const MARKS = Object.freeze(["X", "O"]);
-
-/** Raised when a move string is malformed or a move is not legal in the position. */
-export class IllegalMoveError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "IllegalMoveError";
-  }
-}
 
 function lines() {
   const found = [];

@@ -58,7 +58,8 @@ export const PARTNER_RESIGNED = "Your partner resigned: you win.";
 export const PARTNER_ABANDONED = "Your partner left the match: you win.";
 export const SELF_ABANDONED =
   "The relay ended the match: this side stopped answering for too long.";
-export const PARTNER_DISPUTED = "Your partner's game does not accept your last move: disputed.";
+export const PARTNER_DISPUTED =
+  "Your partner's game does not accept your last move or pass: disputed.";
 export const SELF_DISPUTED =
   "Your partner says the game is over, but your game does not agree: disputed.";
 export const PARTNER_UNCONFIRMED = "Your partner did not confirm the end of the game in time.";
@@ -66,6 +67,8 @@ export const SELF_UNCONFIRMED =
   "The match ended before this side could confirm the end of the game.";
 export const LOCAL_DISPUTE =
   "Your game says the game is over, but your partner's move did not end it: disputed.";
+export const PASS_DISPUTE =
+  "Your game says your partner had a move to make, but your partner passed: disputed.";
 export const CONNECTION_LOST = (error) => `Lost the connection to the relay for good: ${error}.`;
 export const REFUSED = (error) => `The relay refused this side's request: ${error}.`;
 export const SEEK_DROPPED = (error) => `The seek ended before a partner came: ${error}.`;

@@ -16,6 +16,17 @@ export class NotYourTurnError extends HostStateError {
   }
 }
 
+/**
+ * Thrown by a game's receiveMove() for a move it does not accept (an illegal one), or by its
+ * receivePass() for a pass it finds false: the host disputes it, a claimed end or not.
+ */
+export class MoveRejected extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "MoveRejected";
+  }
+}
+
 /** Raised when the relay answers with an error that retrying cannot fix (a 4xx). */
 export class RelayRefusedError extends Error {
   constructor(status, code, message) {

@@ -7,12 +7,13 @@
 // retries transient faults (see Timing), and never hands the game an event twice or skips
 // one. No DOM here: node runs this module as it is.
 
-import { LOCAL_DISPUTE, Outcome, Reason, Result, ending } from "./endings.mjs";
+import { LOCAL_DISPUTE, Outcome, PASS_DISPUTE, Reason, Result, ending } from "./endings.mjs";
 import * as endings from "./endings.mjs";
 import {
   ClosedError,
   ConnectionLostError,
   HostStateError,
+  MoveRejected,
   NotYourTurnError,
   ProtocolError,
   RelayRefusedError,
@@ -24,11 +25,19 @@ export {
   ClosedError,
   ConnectionLostError,
   HostStateError,
+  MoveRejected,
   NotYourTurnError,
   ProtocolError,
   RelayRefusedError,
 } from "./errors.mjs";
 export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
+export {
+  forgetTicket,
+  loadTicket,
+  saveTicket,
+  ticketFromJSON,
+  ticketToJSON,
+} from "./tickets.mjs";
 
 /** The six states of a networked game, numbered as in FMNetGames. */
 export const State = Object.freeze({
@@ -53,8 +62,11 @@ const NOT_YOUR_TURN = (move, state) =>
   `move(${JSON.stringify(move)}) in state ${STATE_NAMES[state]}: a game moves only after enable()`;
 const NOT_TEXT = (move) => `a move must be a well-formed string, not ${String(move)}`;
 const PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)";
-const BAD_ANSWER = (name, answer) =>
-  `${name}.receiveMove() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
+const NO_PASS_NOW = (state) =>
+  `passTurn() in state ${STATE_NAMES[state]}: a game passes only after enable()`;
+const NO_PASS = (name) => `${name} cannot pass a turn: it does not implement GameHost.passTurn()`;
+const BAD_ANSWER = (name, answer, method = "receiveMove") =>
+  `${name}.${method}() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
 const GAP = (cursor, seq) => `the relay skipped from event ${cursor} to event ${seq}`;
 const NOT_STARTED = (event) =>
   `the match log does not open with a started event: ${JSON.stringify(event)}`;
@@ -84,6 +96,15 @@ export class GameHost {
   showDialog(text) {
     throw new Error("GameHost.showDialog is abstract");
   }
+
+  /**
+   * Passes this side's turn back to the partner, by choice (as in Go) or for want of a move.
+   * Allowed only in PLAYING_TO_MOVE, like move(). A host that cannot pass throws (this
+   * default); RelayHost passes.
+   */
+  passTurn() {
+    throw new Error(NO_PASS(this.constructor.name));
+  }
 }
 
 /** One move or pass of a match's log, as this side sees it (given to Game.restore). */
@@ -109,7 +130,7 @@ export class Played {
  *
  * The host calls enable() when this side gets the turn and disable() when it loses it (and
  * once at the start when the partner moves first). The partner's moves arrive through
- * receiveMove(), whose answer decides what happens next.
+ * receiveMove() and its passes through receivePass(), whose answers decide what happens next.
  */
 export class Game {
   constructor(host, firstMove) {
@@ -139,6 +160,16 @@ export class Game {
     throw new Error(`${this.constructor.name}.receiveMove is not implemented`);
   }
 
+  /**
+   * Learns that the partner passed, and returns what follows for this side: PLAYING_TO_MOVE
+   * (the default: the host calls enable()) or PLAYING_WAIT_MOVE (no legal move either: the
+   * host passes back). Throw MoveRejected if the partner had a legal move: the host disputes
+   * the pass and the match ends disputed.
+   */
+  receivePass() {
+    return State.PLAYING_TO_MOVE;
+  }
+
   /** Returns who won once the game is over (a Result), or null; the host asks at the end. */
   result() {
     return null;
@@ -147,8 +178,8 @@ export class Game {
   /**
    * Rebuilds the position from the match log when a match is resumed (a reloaded page).
    * `history` holds every move and pass (Played) of the log in order, both sides', except a
-   * last partner move this side had not answered: that one still arrives through
-   * receiveMove(). Optional: the default refuses to resume.
+   * last partner move or pass this side had not answered: that one still arrives through
+   * receiveMove() or receivePass(). Optional: the default refuses to resume.
    */
   restore(history) {
     throw new Error(NO_RESTORE(this.constructor.name));
@@ -159,7 +190,8 @@ export class Game {
 export function splitLog(events, seat) {
   const last = events.at(-1);
   if (last?.type === "ended") return [events.slice(0, -1), [last]];
-  if (last?.type === "move" && last.seat !== seat) return [events.slice(0, -1), [last]];
+  const played = last?.type === "move" || last?.type === "pass";
+  if (played && last.seat !== seat) return [events.slice(0, -1), [last]];
   return [events.slice(), []];
 }
 
@@ -220,6 +252,7 @@ export class RelayHost extends GameHost {
   #resignWanted = false;
   #resignSent = false;
   #localDispute = false;
+  #disputeDialog = "";
   #played = false;
   #closed = false;
   #queue = [];
@@ -294,7 +327,22 @@ export class RelayHost extends GameHost {
     if (this.#state !== State.PLAYING_TO_MOVE) {
       throw new NotYourTurnError(NOT_YOUR_TURN(move, this.#state));
     }
-    this.#write = { kind: "move", after: this.#cursor, move, end: Boolean(endGame) };
+    this.#takeTurn({ kind: "move", after: this.#cursor, move, end: Boolean(endGame) });
+  }
+
+  /**
+   * Passes this side's turn back to the partner: by choice, or for want of a legal move.
+   * Allowed only in PLAYING_TO_MOVE, like move(): otherwise throws NotYourTurnError and sends
+   * nothing. The game is disabled at once and the pass posted: then PLAYING_WAIT_MOVE. The
+   * partner's game may dispute it.
+   */
+  passTurn() {
+    if (this.#state !== State.PLAYING_TO_MOVE) throw new NotYourTurnError(NO_PASS_NOW(this.#state));
+    this.#takeTurn({ kind: "pass", after: this.#cursor });
+  }
+
+  #takeTurn(write) {
+    this.#write = write;
     this.#setState(State.WAITING_SERVER_RESPONSE);
     this.#game.disable();
     this.#push(WAKE);
@@ -545,7 +593,8 @@ export class RelayHost extends GameHost {
       if (this.#outcome === null) throw error;
       return;
     }
-    if (write !== null && write.kind === "move" && this.#state === State.WAITING_SERVER_RESPONSE) {
+    const played = write !== null && (write.kind === "move" || write.kind === "pass");
+    if (played && this.#state === State.WAITING_SERVER_RESPONSE) {
       this.#setState(write.end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
     }
   }
@@ -558,15 +607,27 @@ export class RelayHost extends GameHost {
     if (event.type === "ended") this.#end(event);
     else if (event.type === "started") throw new ProtocolError(NOT_STARTED(event));
     else if (this.#resignWanted || event.seat === this.#ticket.seat) return;
-    else if (event.type === "pass") this.#giveTurn();
     else this.#receive(event);
   }
 
+  /** Hands the partner's move or pass to the game, and acts on its answer. */
   #receive(event) {
     const game = this.#game;
-    const answer = game.receiveMove(event.move);
-    if (!ANSWERS.has(answer)) throw new TypeError(BAD_ANSWER(game.constructor.name, answer));
-    if (event.end) {
+    const moved = event.type === "move";
+    let answer;
+    try {
+      answer = moved ? game.receiveMove(event.move) : game.receivePass();
+    } catch (error) {
+      if (!(error instanceof MoveRejected)) throw error;
+      // The game does not accept the move (a claimed end or not) or the pass: dispute it.
+      this.#dispute(event, moved ? LOCAL_DISPUTE : PASS_DISPUTE);
+      return;
+    }
+    if (!ANSWERS.has(answer)) {
+      const method = moved ? "receiveMove" : "receivePass";
+      throw new TypeError(BAD_ANSWER(game.constructor.name, answer, method));
+    }
+    if (moved && event.end) {
       this.#setState(State.GAME_ENDED);
       this.#write = { kind: "confirm", after: event.seq, agree: answer === State.GAME_ENDED };
     } else if (answer === State.PLAYING_TO_MOVE) {
@@ -576,11 +637,17 @@ export class RelayHost extends GameHost {
     } else {
       // The game says it is over but the partner's move did not (an illegal move, say):
       // this side disputes that move, and the match ends disputed for both.
-      this.#localDispute = true;
-      this.#setState(State.GAME_ENDED);
-      this.#write = { kind: "confirm", after: event.seq, agree: false };
-      this.showDialog(LOCAL_DISPUTE);
+      this.#dispute(event, LOCAL_DISPUTE);
     }
+  }
+
+  /** Disputes the partner's last move or pass: the match ends disputed for both. */
+  #dispute(event, dialog) {
+    this.#localDispute = true;
+    this.#disputeDialog = dialog;
+    this.#setState(State.GAME_ENDED);
+    this.#write = { kind: "confirm", after: event.seq, agree: false };
+    this.showDialog(dialog);
   }
 
   #giveTurn() {
@@ -601,7 +668,7 @@ export class RelayHost extends GameHost {
         ticket.match,
         ticket.seat,
         ticket.seat,
-        LOCAL_DISPUTE,
+        this.#disputeDialog,
       );
       return;
     }

@@ -7,6 +7,7 @@
 
 import { BoardGame } from "./board-game.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
+import { fillPage } from "./page-shell.mjs";
 
 /** Room names the relay accepts: 1 to 64 letters, digits, '.', '_' or '-'. */
 export const ROOM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -100,6 +101,7 @@ function byId(id) {
  * @param {(element: HTMLElement, actions: {onPlay: (move: unknown) => void}) => {update: Function}} page.createView
  */
 export function runPage(page) {
+  fillPage(document);
   const el = {
     status: byId("status"),
     you: byId("you"),
@@ -135,7 +137,7 @@ export function runPage(page) {
       el.last.textContent = "";
       return;
     }
-    const mover = 1 - g.board.turn;
+    const mover = g.lastBy ?? 1 - g.board.turn;
     const who = mover === g.side ? "You" : "Opponent";
     el.last.textContent = `${who} played ${page.sides[mover]} ${page.where(g.last)}.`;
   }

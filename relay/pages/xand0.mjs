@@ -1,23 +1,12 @@
 // Rules of X and 0 (3x3 tic-tac-toe), as examples/xand0/rules.py: pure, no DOM.
 // A move is two digits "ij": column i, row j, each 0..2; row 0 is the top row.
 
+import { FIRST, IllegalMoveError, MARKS, SECOND } from "./board-rules.mjs";
+
+export { FIRST, IllegalMoveError, MARKS, SECOND };
+
 /** The number of columns and of rows. */
 export const SIZE = 3;
-
-/** The player who moves first (marks X), and the one who moves second (marks O). */
-export const FIRST = 0;
-export const SECOND = 1;
-
-/** The mark of each player, indexed by player. */
-export const MARKS = Object.freeze(["X", "O"]);
-
-/** Raised when a move string is malformed or a move is not legal in the position. */
-export class IllegalMoveError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "IllegalMoveError";
-  }
-}
 
 /** The eight lines of three cells, each cell {col, row}: rows, columns, then diagonals. */
 export const LINES = Object.freeze([

@@ -73,7 +73,9 @@ class Player:
 
     def saved_match(self) -> dict[str, Any] | None:
         """Returns what sessionStorage keeps of this tab's match of `game`."""
-        key = self.page.evaluate("document.body.classList.contains('xand0') ? 'xand0' : 'connect4'")
+        key = self.page.evaluate(
+            "['xand0', 'dots'].find((k) => document.body.classList.contains(k)) ?? 'connect4'"
+        )
         raw = self.page.evaluate(f"sessionStorage.getItem('movewire.match.{key}')")
         return None if raw is None else dict(json.loads(raw))
 

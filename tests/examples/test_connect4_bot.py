@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from examples.board.rules import FIRST, SECOND, IllegalMoveError
 from examples.connect4.bot import (
     EXACT_EMPTY_CELLS,
     MAX_LEVEL,
@@ -24,15 +25,7 @@ from examples.connect4.classic import (
     line_scores,
     position_value,
 )
-from examples.connect4.rules import (
-    FIRST,
-    HEIGHT,
-    SECOND,
-    WIDTH,
-    WIN_LINES,
-    Board,
-    IllegalMoveError,
-)
+from examples.connect4.rules import HEIGHT, WIDTH, WIN_LINES, Board
 
 CELLS = WIDTH * HEIGHT
 ALL_LEVELS = range(MIN_LEVEL, MAX_LEVEL + 1)

@@ -9,19 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from examples.board.rules import FIRST, SECOND, IllegalMoveError, Outcome, Termination
 from examples.connect4.rules import (
     BOARD_MASK,
-    FIRST,
     HEIGHT,
-    SECOND,
     WIDTH,
     WIN_LINES,
     WIN_MASKS,
     Board,
     Cell,
-    IllegalMoveError,
-    Outcome,
-    Termination,
     cell_bit,
     format_move,
     has_four,

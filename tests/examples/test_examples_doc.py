@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from examples.connect4.terminal import CONNECT4
+from examples.dots.terminal import DOTS
 from examples.text.cli import parse_args
 from examples.xand0.terminal import XAND0
 
@@ -22,6 +24,6 @@ def test_every_excerpt_is_verbatim_from_its_file() -> None:
 def test_the_commands_shown_parse() -> None:
     commands = re.findall(r"python3 -m examples\.(\w+) (--relay \S+(?: --\w+(?: \w+)?)*)", DOC)
     assert len(commands) >= 4
+    clients = {"xand0": XAND0, "connect4": CONNECT4, "dots": DOTS}
     for game, arguments in commands:
-        assert game in ("xand0", "connect4")
-        parse_args(XAND0, arguments.split())
+        parse_args(clients[game], arguments.split())

@@ -6,6 +6,7 @@ import asyncio
 import re
 import signal
 import threading
+import time
 from collections.abc import Iterator
 
 import pexpect
@@ -23,6 +24,7 @@ from tests.examples.textclients import (
     quick_relay,
     run_person,
 )
+from tests.support.relay_process import free_port
 
 PROMPT = r"Your move \(([XO])\): "
 END = r"(You win!|You lose\.|Draw\.)"
@@ -199,3 +201,18 @@ def test_a_piped_game_has_no_colour_and_plays_the_lines_in_turn(relay: str) -> N
     assert "\x1b" not in done.stdout
     assert re.search(END, done.stdout), done.stdout
     assert "Your move (" in done.stdout and bot.returncode == 0
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("game", ["xand0", "connect4"])
+def test_a_mistyped_relay_port_fails_within_seconds_naming_it(game: str) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    began = time.monotonic()
+    with person(game, url, fresh_room()) as me:
+        me.expect_exact("Could not reach the relay: nothing answers at")
+        me.expect(pexpect.EOF)
+        me.close()
+        assert me.exitstatus == 1
+    assert time.monotonic() - began < 15  # the give-up time is a minute; first contact, seconds
+    out = COLOUR.sub("", me.transcript.getvalue())
+    assert f"Could not reach the relay: nothing answers at {url} (ClientConnectorError" in out

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from examples.board.rules import FIRST, SECOND, IllegalMoveError
 from examples.xand0.bot import MAX_LEVEL, best_move, choose_move, move_scores
-from examples.xand0.rules import FIRST, SECOND, Board, IllegalMoveError, Move
+from examples.xand0.rules import Board, Move
 
 
 def _worst_result(board: Board, bot: int) -> int:

@@ -9,19 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from examples.xand0.rules import (
-    FIRST,
-    LINES,
-    SECOND,
-    Board,
-    IllegalMoveError,
-    Move,
-    Outcome,
-    Termination,
-    format_move,
-    parse_move,
-    render,
-)
+from examples.board.rules import FIRST, SECOND, IllegalMoveError, Outcome, Termination
+from examples.xand0.rules import LINES, Board, Move, format_move, parse_move, render
 
 ANSI = re.compile(r"\x1b\[")
 ALL_CELLS = [Move(c, r) for r in range(3) for c in range(3)]

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 
 import { BoardGame, RESULTS } from "../../relay/pages/board-game.mjs";
 import * as c4 from "../../relay/pages/connect4.mjs";
-import { Played, Result, State } from "../../relay/pages/movewire.mjs";
+import { MoveRejected, Played, Result, State } from "../../relay/pages/movewire.mjs";
 import * as x0 from "../../relay/pages/xand0.mjs";
 
 class FakeHost {
@@ -83,13 +83,21 @@ describe("BoardGame", () => {
     assert.equal(g.resultText, "You win!");
   });
 
-  test("an illegal move from the partner ends the game, so that the host disputes it", () => {
+  test("an illegal move from the partner is rejected, so that the host disputes it", () => {
     const { host, g } = game(c4, false);
     const dialogs = [];
     host.showDialog = (text) => dialogs.push(text);
-    assert.equal(g.receiveMove("9"), State.GAME_ENDED);
+    assert.throws(() => g.receiveMove("9"), MoveRejected);
     assert.equal(g.illegal, "9");
     assert.match(dialogs[0], /not legal/);
     assert.equal(g.result(), null);
+  });
+
+  test("a pass the rules do not call for is rejected; one they call for gives the turn", () => {
+    const { g } = game(x0, true);
+    assert.equal(g.receivePass(), State.PLAYING_TO_MOVE); // X to move: O may pass to X
+    g.receiveMove("11"); // as if X's own move: now O is to move by the rules
+    assert.throws(() => g.receivePass(), MoveRejected);
+    assert.equal(g.illegal, "pass");
   });
 });

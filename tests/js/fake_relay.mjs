@@ -169,7 +169,8 @@ export class FakeRelay {
     if (body.after !== last) return error(409, "turn/stale");
     if (action === "confirm") {
       const lastMove = match.log.at(-1);
-      const disputable = lastMove?.type === "move" && lastMove.seat !== seat && !body.agree;
+      const played = lastMove?.type === "move" || lastMove?.type === "pass";
+      const disputable = played && lastMove.seat !== seat && !body.agree;
       if (!match.ending && !disputable) return error(409, "match/not_ending");
       if (match.turn !== seat) return error(409, "turn/not_yours");
       match.status = "finished";

@@ -87,3 +87,19 @@ export async function pair(relay, options = {}) {
   await until(() => a.game !== null && b.game !== null, "both games");
   return [a, b];
 }
+
+/** A Web Storage stand-in: localStorage's getItem, setItem and removeItem over a Map. */
+export class MemoryStorage {
+  constructor() {
+    this.items = new Map();
+  }
+  getItem(key) {
+    return this.items.has(key) ? this.items.get(key) : null;
+  }
+  setItem(key, value) {
+    this.items.set(key, String(value));
+  }
+  removeItem(key) {
+    this.items.delete(key);
+  }
+}

@@ -6,9 +6,19 @@ import { describe, test } from "node:test";
 
 import { BoardGame } from "../../relay/pages/board-game.mjs";
 import * as c4 from "../../relay/pages/connect4.mjs";
-import { Reason, RelayHost, Result, State, Timing } from "../../relay/pages/movewire.mjs";
+import * as endings from "../../relay/pages/endings.mjs";
+import {
+  loadTicket,
+  NotYourTurnError,
+  Reason,
+  RelayHost,
+  Result,
+  State,
+  saveTicket,
+  Timing,
+} from "../../relay/pages/movewire.mjs";
 import * as x0 from "../../relay/pages/xand0.mjs";
-import { RecordingGame, until } from "./helpers.mjs";
+import { MemoryStorage, RecordingGame, until } from "./helpers.mjs";
 
 const RELAY = process.env.MOVEWIRE_RELAY;
 const skip = RELAY ? false : "MOVEWIRE_RELAY names no relay (pytest runs this suite with one)";
@@ -87,7 +97,9 @@ describe("the host against a real relay", { skip }, () => {
     }
     await until(() => second.state === State.PLAYING_TO_MOVE, "second's turn", 5000);
     second.close();
-    const again = resumed(c4, second.ticket);
+    const storage = new MemoryStorage(); // the page's localStorage: the seat survives a reload
+    saveTicket("connect4", second.ticket, storage);
+    const again = resumed(c4, loadTicket("connect4", storage));
     again.done = again.play();
     await until(() => again.state === State.PLAYING_TO_MOVE, "the resumed turn", 5000);
     assert.equal(again.game.board.toText(), second.game.board.toText());
@@ -105,6 +117,67 @@ describe("the host against a real relay", { skip }, () => {
     assert.equal(disputed.by, second.ticket.seat);
     assert.equal(sent.reason, Reason.DISPUTED);
     assert.equal(second.game.illegal, "99");
+  });
+
+  test("an illegal move sent with end is disputed, not agreed", async () => {
+    const [first, second] = await seated(x0);
+    await until(() => first.state === State.PLAYING_TO_MOVE, "the first turn", 5000);
+    first.move("00", true); // claims a win on the first move, as a cheating client would
+    const [sent, disputed] = await Promise.all([first.done, second.done]);
+    assert.deepEqual([sent.reason, disputed.reason], [Reason.DISPUTED, Reason.DISPUTED]);
+    assert.equal(disputed.by, second.ticket.seat);
+    assert.equal(disputed.message, endings.SELF_DISPUTED);
+  });
+
+  test("a false pass is disputed; the passer is told", async () => {
+    const [first, second] = await seated(x0);
+    await until(() => first.state === State.PLAYING_TO_MOVE, "the first turn", 5000);
+    first.passTurn(); // X has nine moves: the pass is false
+    assert.equal(first.state, State.WAITING_SERVER_RESPONSE);
+    assert.throws(() => first.passTurn(), NotYourTurnError);
+    const [passer, disputer] = await Promise.all([first.done, second.done]);
+    assert.equal(disputer.reason, Reason.DISPUTED);
+    assert.equal(disputer.message, endings.PASS_DISPUTE);
+    assert.equal(second.game.illegal, "pass");
+    assert.equal(passer.reason, Reason.DISPUTED);
+    assert.deepEqual(first.record.dialogs, [endings.PARTNER_DISPUTED]);
+  });
+
+  test("a voluntary pass reaches the partner's receivePass, which takes the turn", async () => {
+    const room = randomUUID();
+    const heard = [];
+    class Passer extends RecordingGame {
+      enable() {
+        super.enable();
+        if (this.firstMove && !this.calls.includes("receivePass")) this.host.passTurn();
+        else this.host.move("done", true);
+      }
+      receivePass() {
+        this.calls.push("receivePass");
+        heard.push(this.host.state);
+        return State.PLAYING_TO_MOVE;
+      }
+      receiveMove(text) {
+        super.receiveMove(text);
+        return State.GAME_ENDED;
+      }
+    }
+    const make = () =>
+      new RelayHost({
+        relay: RELAY,
+        gameKey: "js-pass",
+        room,
+        timing: TIMING,
+        createGame: (h, first) => new Passer(h, first),
+      });
+    const [a, b] = [make(), make()];
+    const doneA = a.play();
+    await until(() => a.ticket !== null, "a's seat", 5000);
+    const outcomes = await Promise.all([doneA, b.play()]);
+    assert.deepEqual(outcomes.map((o) => o.reason), [Reason.AGREED, Reason.AGREED]);
+    const second = a.game.firstMove ? b : a;
+    assert.deepEqual(second.game.calls.slice(0, 3), ["disable", "receivePass", "enable"]);
+    assert.deepEqual(heard, [State.PLAYING_WAIT_MOVE]);
   });
 
   test("a move of any text reaches the partner byte-exact", async () => {

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from examples.connect4 import rules as connect4
+from examples.dots import rules as dots
 from examples.xand0 import rules as xand0
 from tests.support.components import require_binary
 
@@ -19,7 +20,8 @@ SCRIPT = """
 import { readFileSync } from "node:fs";
 import * as xand0 from "./relay/pages/xand0.mjs";
 import * as connect4 from "./relay/pages/connect4.mjs";
-const rules = { xand0, connect4 };
+import * as dots from "./relay/pages/dots.mjs";
+const rules = { xand0, connect4, dots };
 const games = JSON.parse(readFileSync(0, "utf8"));
 const seen = games.map(({ game, moves }) => {
   const r = rules[game];
@@ -36,52 +38,38 @@ process.stdout.write(JSON.stringify(seen));
 """
 
 
-def _random_games(count: int, rng: random.Random) -> list[dict[str, Any]]:
-    games: list[dict[str, Any]] = []
-    for i in range(count):
-        moves: list[str] = []
-        if i % 2:
-            board4 = connect4.Board.empty()
-            stop = rng.randrange(5, 43)
-            while not board4.is_game_over() and len(moves) < stop:
-                column = rng.choice(board4.legal_moves())
-                board4 = board4.push(column)
-                moves.append(connect4.format_move(column))
-            outcome4 = board4.outcome()
-            games.append(
-                {
-                    "game": "connect4",
-                    "moves": moves,
-                    "text": board4.to_text(),
-                    "winner": None if outcome4 is None else outcome4.winner,
-                    "over": outcome4 is not None,
-                    "legal": [connect4.format_move(m) for m in board4.legal_moves()],
-                }
-            )
-        else:
-            board0 = xand0.Board.empty()
-            stop = rng.randrange(1, 10)
-            while not board0.is_game_over() and len(moves) < stop:
-                cell = rng.choice(board0.legal_moves())
-                board0 = board0.push(cell)
-                moves.append(xand0.format_move(cell))
-            outcome0 = board0.outcome()
-            games.append(
-                {
-                    "game": "xand0",
-                    "moves": moves,
-                    "text": board0.to_text(),
-                    "winner": None if outcome0 is None else outcome0.winner,
-                    "over": outcome0 is not None,
-                    "legal": sorted(xand0.format_move(m) for m in board0.legal_moves()),
-                }
-            )
-    return games
+RULES: dict[str, tuple[Any, int]] = {
+    "xand0": (xand0, 9),
+    "connect4": (connect4, 42),
+    "dots": (dots, 24),
+}
+"""Each game's Python rules, and the most moves one of its games can have."""
 
 
-def test_javascript_rules_agree_with_python_rules_on_400_random_games() -> None:
+def _random_game(name: str, rng: random.Random) -> dict[str, Any]:
+    """Plays a random game of `name` for a random number of moves; returns what it came to."""
+    rules, most = RULES[name]
+    board, moves = rules.Board.empty(), list[str]()
+    stop = rng.randrange(0, most + 1)
+    while not board.is_game_over() and len(moves) < stop:
+        move = rng.choice(board.legal_moves())
+        board = board.push(move)
+        moves.append(rules.format_move(move))
+    outcome = board.outcome()
+    return {
+        "game": name,
+        "moves": moves,
+        "text": board.to_text(),
+        "winner": None if outcome is None else outcome.winner,
+        "over": outcome is not None,
+        "legal": sorted(rules.format_move(m) for m in board.legal_moves()),
+    }
+
+
+def test_javascript_rules_agree_with_python_rules_on_600_random_games() -> None:
     node = require_binary("node", "nodejs")
-    games = _random_games(400, random.Random(20240601))
+    rng = random.Random(20240601)
+    games = [_random_game(name, rng) for name in RULES for _ in range(200)]
     result = subprocess.run(
         [node, "--input-type=module", "-e", SCRIPT],
         cwd=ROOT,
@@ -93,7 +81,6 @@ def test_javascript_rules_agree_with_python_rules_on_400_random_games() -> None:
     )
     seen = json.loads(result.stdout)
     for game, js in zip(games, seen, strict=True):
-        if game["game"] == "xand0":
-            js["legal"] = sorted(js["legal"])
+        js["legal"] = sorted(js["legal"])
         expected = {key: game[key] for key in ("text", "winner", "over", "legal")}
         assert js == expected, game["moves"]

@@ -358,6 +358,31 @@ async def test_end_move_disputed_by_the_partner(store: Store) -> None:
     assert events[0]["reason"] == "disputed" and events[0]["seat"] == o.seat
 
 
+async def test_partner_pass_disputed_by_the_seat_to_move(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "11"), now())
+    assert await store.act(o.match, o.token, Action("pass", 2), now()) == 3
+    await expect_error("match/not_ending", store.act(x.match, x.token, Action("confirm", 3), now()))
+    await expect_error(
+        "turn/stale", store.act(o.match, o.token, Action("confirm", 2, agree=False), now())
+    )
+    dispute = Action("confirm", 3, agree=False)
+    assert await store.act(x.match, x.token, dispute, now()) == 4
+    assert await store.act(x.match, x.token, dispute, now()) == 4
+    events = parse((await store.poll(a.match, None, 3, now()))[1])
+    assert events == [{"seq": 4, "type": "ended", "reason": "disputed", "seat": x.seat}]
+    assert (await store.info(a.match)).status is Status.FINISHED
+
+
+async def test_own_pass_cannot_be_disputed(store: Store) -> None:
+    a, b = await pair(store)
+    x, _ = await mover(store, a, b)
+    await store.act(x.match, x.token, Action("pass", 1), now())
+    dispute = Action("confirm", 2, agree=False)
+    await expect_error("match/not_ending", store.act(x.match, x.token, dispute, now()))
+
+
 async def test_confirm_without_an_end_move_is_refused(store: Store) -> None:
     a, b = await pair(store)
     x, o = await mover(store, a, b)

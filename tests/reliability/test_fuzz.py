@@ -169,7 +169,7 @@ def test_stateful_run_follows_the_documented_links(fuzzed: Fuzzed) -> None:
             seen[key] = seen.get(key, 0) + 1
 
     stateful = settings(FUZZ, max_examples=40, stateful_step_count=10)
-    run_state_machine_as_test(Machine, settings=stateful)  # type: ignore[no-untyped-call]
+    run_state_machine_as_test(Machine, settings=stateful)
     # The links were followed: seats acted with their own tokens, not only random ones.
     assert seen.get(("POST /v1/seek", 201), 0) > 10
     followed = {label for (label, status) in seen if status in (200, 409)}

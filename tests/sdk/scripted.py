@@ -31,6 +31,8 @@ from sdk.testing import FAST
 
 __all__ = [
     "CRASH",
+    "PASS",
+    "REJECT",
     "RESIGN",
     "Call",
     "Crash",
@@ -51,6 +53,10 @@ Call = tuple[str, str, State]
 
 RESIGN = "<resign>"
 """A scripted 'move' that resigns instead."""
+PASS = "<pass>"
+"""A scripted 'move' that passes the turn by choice (host.pass_turn())."""
+REJECT = "<reject>"
+"""A scripted answer of receive_pass() that raises MoveRejected: the pass is false."""
 CRASH = "<crash>"
 """A scripted 'move' that makes the game raise Crash, as a client crash would stop it."""
 
@@ -75,6 +81,9 @@ class Side:
     """A partner move on whose arrival receive_move() raises Crash."""
     reject: str | None = None
     """A partner move that receive_move() rejects (raises MoveRejected)."""
+    pass_answers: list[State | str] | None = None
+    """What receive_pass() answers, one per partner pass (State or REJECT); None: the game does
+    not override receive_pass(), as games written before it existed."""
     stop_after: int | None = None
     """The number of this side's moves after whose acceptance its host stops, as if killed."""
 
@@ -147,6 +156,8 @@ class ScriptedGame(Game):
             self.relay_host.resign()
         elif move == CRASH:
             raise Crash
+        elif move == PASS:
+            self.host.pass_turn()
         else:
             self.host.move(move, end_game=move.endswith("!"))
 
@@ -165,6 +176,17 @@ class ScriptedGame(Game):
             except Exception as exc:
                 self.record("refused", type(exc).__name__)
         return self.side.answers.get(move, State.PLAYING_TO_MOVE)
+
+    def receive_pass(self) -> State:
+        answers = self.side.pass_answers
+        if answers is None:
+            return super().receive_pass()
+        self.record("receive_pass")
+        answer = answers.pop(0)
+        if answer == REJECT:
+            raise MoveRejected("<pass>")
+        assert isinstance(answer, State)
+        return answer
 
     def result(self) -> Result | None:
         self.record("result")

@@ -12,8 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-from sdk import Game, GameHost, Reason, RelayHost, Result
+import pytest
+
+from sdk import Game, GameHost, Reason, RelayHost, Result, Ticket
 from sdk.testing import FAST, local_relay, run_pair
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,3 +113,34 @@ async def test_the_example_resumes_from_the_log_after_a_crash(tmp_path: Path) ->
     assert [o.reason for o in outcomes] == [Reason.AGREED, Reason.AGREED]
     assert sorted(o.result for o in outcomes) == [Result.LOST, Result.WON]
     assert resumed.game is not None and resumed.game.total == 21  # type: ignore[attr-defined]
+
+
+async def test_the_resume_recipe_takes_up_a_saved_seat_after_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count21 = load(tmp_path)
+    found = re.search(r"<!-- example: resume -->\n```python\n(.*?)```", DOCS[1].read_text(), re.S)
+    assert found is not None, "docs/sdk.md has no resume recipe"
+    recipe: dict[str, Any] = {"CountTo21": count21.CountTo21}
+    exec(compile(found.group(1), "resume-recipe", "exec"), recipe)
+    saved, save_seat = asyncio.Event(), recipe["save_seat"]
+
+    def save_and_tell(ticket: Ticket) -> None:
+        save_seat(ticket)
+        saved.set()
+
+    recipe["save_seat"] = save_and_tell
+    monkeypatch.chdir(tmp_path)  # SEAT is a path relative to the working folder
+    seat = tmp_path / "count21-seat.json"
+    async with local_relay() as url:
+        async with asyncio.timeout(30):
+            crashed = asyncio.create_task(recipe["play_or_resume"](url))
+            await saved.wait()
+            assert seat.exists()
+            crashed.cancel()  # the client dies waiting for a partner, its seat saved
+            await asyncio.wait([crashed])
+            partner = RelayHost(url, "count21", count21.CountTo21, version="1", timing=FAST)
+            outcomes = await asyncio.gather(recipe["play_or_resume"](url), partner.play())
+    assert outcomes[0].match == outcomes[1].match
+    assert [o.reason for o in outcomes] == [Reason.AGREED, Reason.AGREED]
+    assert not seat.exists()

@@ -11,6 +11,7 @@ import aiohttp
 import pytest
 
 from sdk import (
+    ConnectionLostError,
     Game,
     GameHost,
     Moved,
@@ -19,11 +20,12 @@ from sdk import (
     Reason,
     RelayClient,
     RelayHost,
+    RelayUnreachableError,
     Result,
     State,
     Timing,
 )
-from sdk._endings import CONNECTION_LOST
+from sdk._endings import CONNECTION_LOST, UNREACHABLE
 from sdk.testing import FAST
 from tests.sdk.fault_proxy import FaultProxy
 from tests.sdk.scripted import Side, moves_in, play_pair, relay_log
@@ -253,13 +255,21 @@ async def test_relay_gone_for_good_ends_the_match_with_a_dialog_not_a_hang() -> 
     assert outcomes[0].message in dialogs
 
 
-async def test_unreachable_relay_ends_the_seek_with_connection_lost() -> None:
+@pytest.mark.parametrize(
+    "timing",
+    [Timing(), Timing(poll_wait=1, request_timeout=0.5, backoff_base=0.05, give_up=1)],
+    ids=["default", "give-up-shorter-than-first-contact"],
+)
+async def test_a_mistyped_relay_address_fails_within_seconds_naming_url_and_cause(
+    timing: Timing,
+) -> None:
     dialogs: list[str] = []
-    brief = Timing(poll_wait=1, request_timeout=0.5, backoff_base=0.05, backoff_cap=0.1, give_up=1)
     url = f"http://127.0.0.1:{free_port()}"
-    host = RelayHost(url, "nobody", Idle, timing=brief, dialog=dialogs.append)
-    async with asyncio.timeout(10):
+    host = RelayHost(url, "nobody", Idle, timing=timing, dialog=dialogs.append)
+    began = time.monotonic()
+    async with asyncio.timeout(20):
         outcome = await host.play()
+    assert time.monotonic() - began < min(timing.first_contact, timing.give_up) + 1.0
     assert (outcome.reason, outcome.match, outcome.is_finished) == (
         Reason.CONNECTION_LOST,
         None,
@@ -268,4 +278,23 @@ async def test_unreachable_relay_ends_the_seek_with_connection_lost() -> None:
     assert host.state is State.NOT_CONNECTED
     assert host.retries >= 2
     assert dialogs == [outcome.message]
-    assert "no answer from" in outcome.message
+    assert outcome.message.startswith(UNREACHABLE.split("{", 1)[0])
+    assert f"nothing answers at {url} (ClientConnectorError" in outcome.message
+
+
+async def test_a_relay_that_answered_once_is_retried_for_the_whole_give_up_time() -> None:
+    brief = Timing(
+        poll_wait=1, request_timeout=0.5, backoff_base=0.05, backoff_cap=0.1, give_up=2.5,
+        first_contact=0.3,
+    )  # fmt: skip
+    with RelayProcess() as relay:
+        async with aiohttp.ClientSession() as session:
+            client = RelayClient(session, relay.url, brief)
+            ticket = await client.seek("outage")
+            relay.stop()
+            began = time.monotonic()
+            with pytest.raises(ConnectionLostError) as lost:
+                await client.events(ticket, 0)
+    assert time.monotonic() - began >= 2.0  # give_up, not first_contact
+    assert not isinstance(lost.value, RelayUnreachableError)
+    assert "no answer from" in str(lost.value)

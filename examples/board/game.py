@@ -1,0 +1,175 @@
+"""A board game as an SDK Game, shared by the examples: the board, the partner's moves and
+passes checked against the rules, this side's moves sent; and the bot that searches in a thread.
+
+A game gives its rules as `Rules`: its name, the starting position, and how move strings are
+read and written. Whose turn follows a move is the rules' `turn`: when a move keeps the turn
+with its mover (a box closed in Dots and Boxes), the partner passes, and a pass the rules do
+not call for is disputed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from sdk import Game, GameHost, MoveRejected, Played, Result, State
+
+from .rules import FIRST, MARKS, SECOND, IllegalMoveError, Player, Position
+
+__all__ = ["BoardBot", "BoardGame", "Rules"]
+
+B = TypeVar("B", bound=Position[Any])
+M = TypeVar("M")
+
+ILLEGAL_MOVE = "Your opponent played {move!r}, which is not legal here: {error}."
+FALSE_PASS = "Your opponent passed, but had a move to make."
+
+
+@dataclass(frozen=True, slots=True)
+class Rules(Generic[B, M]):
+    """What the shared Game needs of a game's rules."""
+
+    name: str
+    """The game's name, such as "X and 0"."""
+    key: str
+    """The relay's game key: clients of any author that seek it play each other."""
+    version: str
+    """The version of the move strings."""
+    empty: Callable[[], B]
+    """Returns the starting position."""
+    parse_move: Callable[[str], M]
+    """Returns the move a move string names; raises IllegalMoveError."""
+    format_move: Callable[[M], str]
+    """Returns the move string of a move."""
+    choose_move: Callable[[B, int, random.Random], M]
+    """The bot's engine: returns the move to play in a position at a level."""
+    levels: tuple[int, int]
+    """The bot's weakest and strongest levels."""
+
+
+class BoardGame(Game, Generic[B, M]):
+    """One side of a board game: keeps the board and speaks the move strings.
+
+    A UI shows `board` and calls `play()` when `host.state` says it is this side's turn; a bot
+    overrides `enable()` to choose a move (see BoardBot). A subclass sets `rules`.
+    """
+
+    rules: Rules[B, M]
+    """The game's rules (a class attribute of each game)."""
+
+    def __init__(self, host: GameHost, first_move: bool) -> None:
+        super().__init__(host, first_move)
+        self.board: B = self.rules.empty()
+        """The position now."""
+        self.me: Player = FIRST if first_move else SECOND
+        """This side's player: FIRST (X) or SECOND (O)."""
+        self.last: M | None = None
+        """The last move played, by either side (None before the first)."""
+
+    @property
+    def mark(self) -> str:
+        """Returns this side's mark, X or O."""
+        return MARKS[self.me]
+
+    @property
+    def ply(self) -> int:
+        """Returns the number of moves played so far."""
+        return self.board.ply
+
+    @property
+    def last_move(self) -> str | None:
+        """Returns the move string of the last move played, or None before the first."""
+        return None if self.last is None else self.rules.format_move(self.last)
+
+    def enable(self) -> None:
+        """Does nothing: a UI sees the turn in `host.state`, and a bot overrides this."""
+
+    def disable(self) -> None:
+        """Does nothing: a UI sees the turn pass in `host.state`."""
+
+    def play(self, move: str) -> None:
+        """Plays this side's move; raises IllegalMoveError and sends nothing if it is illegal.
+
+        Only on this side's turn: otherwise the host raises NotYourTurnError.
+        """
+        parsed = self.rules.parse_move(move)
+        board = self.board.push(parsed)
+        self.host.move(self.rules.format_move(parsed), end_game=board.is_game_over())
+        self.board, self.last = board, parsed
+
+    def receive_move(self, move: str) -> State:
+        """Applies the partner's move; an illegal one is rejected, and the host disputes it.
+
+        Answers GAME_ENDED when the game is over, PLAYING_TO_MOVE when the rules give this side
+        the turn, and PLAYING_WAIT_MOVE (the host passes) when they leave it with the partner.
+        """
+        try:
+            parsed = self.rules.parse_move(move)
+            self.board = self.board.push(parsed)
+        except IllegalMoveError as error:
+            self.host.show_dialog(ILLEGAL_MOVE.format(move=move, error=error))
+            raise MoveRejected(move) from error
+        self.last = parsed
+        if self.board.is_game_over():
+            return State.GAME_ENDED
+        return State.PLAYING_TO_MOVE if self.board.turn == self.me else State.PLAYING_WAIT_MOVE
+
+    def receive_pass(self) -> State:
+        """Takes the turn after the partner's pass; a pass the rules do not call for is rejected."""
+        if self.board.turn == self.me:
+            return State.PLAYING_TO_MOVE
+        self.host.show_dialog(FALSE_PASS)
+        raise MoveRejected("pass")
+
+    def result(self) -> Result | None:
+        """Returns won, lost or drawn once the board says the game is over."""
+        outcome = self.board.outcome()
+        if outcome is None:
+            return None
+        if outcome.winner is None:
+            return Result.DRAWN
+        return Result.WON if outcome.winner == self.me else Result.LOST
+
+    def restore(self, history: Sequence[Played]) -> None:
+        """Replays the match log's moves when a match is resumed (passes change no board)."""
+        for played in history:
+            if played.move is not None:
+                self.last = self.rules.parse_move(played.move)
+                self.board = self.board.push(self.last)
+
+
+class BoardBot(BoardGame[B, M]):
+    """A computer opponent: searches in a worker thread when enabled, then plays."""
+
+    def __init__(
+        self,
+        host: GameHost,
+        first_move: bool,
+        level: int | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__(host, first_move)
+        self.level = self.rules.levels[1] if level is None else level
+        """How well it plays, from 1 (near random) up."""
+        self.rng = rng or random.Random()
+        """Breaks ties between equally good moves."""
+
+    def choose(self, board: B) -> M:
+        """Returns the move to play in board, from the rules' engine; runs in a worker thread."""
+        return self.rules.choose_move(board, self.level, self.rng)
+
+    def enable(self) -> None:
+        """Starts the search in a worker thread, so that the host keeps polling meanwhile."""
+        search = asyncio.get_running_loop().run_in_executor(None, self.choose, self.board)
+        search.add_done_callback(self._searched)
+
+    def _searched(self, search: asyncio.Future[M]) -> None:
+        if search.cancelled():
+            return
+        # A failed search raises here: asyncio reports it to the loop's exception handler.
+        move = search.result()
+        if self.host.state is State.PLAYING_TO_MOVE:  # not if the partner left meanwhile
+            self.play(self.rules.format_move(move))

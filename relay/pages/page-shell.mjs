@@ -1,0 +1,52 @@
+// The part every game page shares: the status line, the start and share sections, the board's
+// place, the actions and the resign dialog. A game page holds only its header and an empty
+// <main data-help="..."> that fillPage() fills, so that the pages are not copies of each other.
+
+const MAIN = `
+  <p id="status" class="status" role="status" aria-live="polite" tabindex="-1">Loading...</p>
+  <p id="you" class="you"></p>
+
+  <section id="start" class="start" hidden aria-label="Start a match">
+    <button id="play-random" type="button" class="primary">Play a random opponent</button>
+    <button id="play-private" type="button">Create a private room</button>
+  </section>
+
+  <section id="share" class="share" hidden aria-label="Invite a friend">
+    <label for="share-link">Send this link to your opponent; opening it joins the room:</label>
+    <div class="share-row">
+      <input id="share-link" type="url" readonly>
+      <button id="copy-link" type="button">Copy link</button>
+    </div>
+  </section>
+
+  <div id="board" class="board" hidden></div>
+  <p id="last-move" class="last-move" aria-live="polite"></p>
+
+  <div class="actions">
+    <button id="cancel" type="button" hidden>Cancel</button>
+    <button id="resign" type="button" hidden>Resign</button>
+    <button id="again" type="button" class="primary" hidden>Play again</button>
+  </div>
+  <p class="help"></p>
+`;
+
+const DIALOG = `
+<dialog id="confirm-resign" aria-labelledby="confirm-resign-title">
+  <form method="dialog">
+    <p id="confirm-resign-title">Resign this game? Your opponent wins.</p>
+    <div class="actions">
+      <button value="keep" autofocus>Keep playing</button>
+      <button value="resign" class="danger">Resign</button>
+    </div>
+  </form>
+</dialog>
+`;
+
+/** Fills the page's <main> with the shared parts and its help line, and adds the dialog. */
+export function fillPage(document) {
+  const main = document.querySelector("main");
+  const help = main.dataset.help ?? "";
+  main.innerHTML = MAIN;
+  main.querySelector(".help").textContent = help;
+  document.body.insertAdjacentHTML("beforeend", DIALOG);
+}

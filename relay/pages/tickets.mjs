@@ -1,0 +1,56 @@
+// Tickets that save: a seat {match, seat, token} as JSON text, and in a Web Storage
+// (localStorage by default) under a key. The same text as the Python SDK's Ticket.to_json().
+
+const NOT_A_TICKET = (why, text) => `not a saved ticket (${why}): ${JSON.stringify(text)}`;
+
+/** Returns the ticket as JSON text: {"match": ..., "seat": ..., "token": ...}. */
+export function ticketToJSON(ticket) {
+  return JSON.stringify({ match: ticket.match, seat: ticket.seat, token: ticket.token });
+}
+
+/** Returns the frozen ticket that ticketToJSON() wrote; throws TypeError for anything else. */
+export function ticketFromJSON(text) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new TypeError(NOT_A_TICKET(`not JSON: ${error.message}`, text));
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw new TypeError(NOT_A_TICKET("not a JSON object", text));
+  }
+  const { match, seat, token } = data;
+  if (typeof match !== "string" || match === "") {
+    throw new TypeError(NOT_A_TICKET("'match' is not a match id", text));
+  }
+  if (seat !== 0 && seat !== 1) throw new TypeError(NOT_A_TICKET("'seat' is not 0 or 1", text));
+  if (typeof token !== "string" || token === "") {
+    throw new TypeError(NOT_A_TICKET("'token' is not a token", text));
+  }
+  return Object.freeze({ match, seat, token });
+}
+
+/** Keeps a ticket in `storage` (localStorage unless given) under `key`, to resume later. */
+export function saveTicket(key, ticket, storage = globalThis.localStorage) {
+  storage.setItem(key, ticketToJSON(ticket));
+}
+
+/**
+ * Returns the ticket kept under `key` in `storage` (localStorage unless given), or null when
+ * there is none. A value that is not a ticket is removed, and null returned.
+ */
+export function loadTicket(key, storage = globalThis.localStorage) {
+  const text = storage.getItem(key);
+  if (text === null) return null;
+  try {
+    return ticketFromJSON(text);
+  } catch {
+    storage.removeItem(key);
+    return null;
+  }
+}
+
+/** Forgets the ticket kept under `key` (once its match is over). */
+export function forgetTicket(key, storage = globalThis.localStorage) {
+  storage.removeItem(key);
+}

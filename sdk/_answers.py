@@ -1,0 +1,61 @@
+"""What the host does with the partner's move or pass: the game's answer, read as a Reply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from sdk import _endings as endings
+from sdk.errors import MoveRejected
+from sdk.events import Moved, Passed
+from sdk.game import Game
+from sdk.state import State
+
+__all__ = ["BAD_ANSWER", "Reply", "reply_to"]
+
+BAD_ANSWER = (
+    "{game}.{method}() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE "
+    "or GAME_ENDED, not {answer!r}"
+)
+
+_ANSWERS = frozenset({State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED})
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What the host does next: give this side the turn, pass, confirm an end, or dispute."""
+
+    kind: Literal["turn", "pass", "confirm", "dispute"]
+    agree: bool = True
+    """For a confirm: whether the game agrees the game is over."""
+    dialog: str = ""
+    """For a dispute: what this side's player is told."""
+
+
+def reply_to(game: Game, event: Moved | Passed) -> Reply:
+    """Hands the partner's move or pass to the game; returns what its answer calls for.
+
+    A move sent with `end` is confirmed (agreed only if the game says GAME_ENDED). A move or
+    pass the game rejects (MoveRejected), or a move that ends the game by this side's rules
+    though not by the partner's, is disputed. Raises ValueError for an answer that is no State
+    of the three a game may give.
+    """
+    try:
+        if isinstance(event, Moved):
+            method, answer = "receive_move", game.receive_move(event.move)
+        else:
+            method, answer = "receive_pass", game.receive_pass()
+    except MoveRejected:
+        moved = isinstance(event, Moved)
+        return Reply("dispute", dialog=endings.LOCAL_DISPUTE if moved else endings.PASS_DISPUTE)
+    if answer not in _ANSWERS:
+        name = type(game).__name__
+        raise ValueError(BAD_ANSWER.format(game=name, method=method, answer=answer))
+    if isinstance(event, Moved) and event.end:
+        return Reply("confirm", agree=answer == State.GAME_ENDED)
+    if answer == State.PLAYING_TO_MOVE:
+        return Reply("turn")
+    if answer == State.PLAYING_WAIT_MOVE:
+        return Reply("pass")
+    # The game says it is over but the partner's move did not (an illegal move, say).
+    return Reply("dispute", dialog=endings.LOCAL_DISPUTE)

@@ -1,0 +1,96 @@
+"""The SDK installs alone: what `pip install movewire` pulls (aiohttp, orjson, nothing of the
+relay's), which top-level names the wheel installs, and the example games as console scripts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+from bench.installed import build_wheel
+from tests.support.processes import run_together
+from tests.support.relay_process import RelayProcess, quick_flags
+
+TOP_LEVEL = {"relay", "sdk", "movewire_games"}
+"""The only top-level names the wheel installs: `relay` and `sdk` as the layout requires, and
+the example games under a name of this project's own (never a bare `examples`)."""
+SERVER_ONLY = {
+    "prometheus-client", "prometheus_client", "uvloop", "redis", "hiredis", "httptools",
+}  # fmt: skip
+
+
+def test_the_wheel_installs_relay_sdk_and_movewire_games_only(installed: Path) -> None:
+    names = {path.name for path in installed.iterdir() if not path.name.endswith(".dist-info")}
+    assert names == TOP_LEVEL
+    # mypyc's shared runtime lives inside relay/, not as a hashed module at the top level.
+    assert list((installed / "relay").glob("_compiled__mypyc*"))
+
+
+@pytest.fixture(scope="module")
+def sdk_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Returns a fresh virtualenv with the wheel installed as a game writer would: no extras."""
+    work = tmp_path_factory.mktemp("sdk-alone")
+    wheel, _ = build_wheel(work, {**os.environ, "MOVEWIRE_PURE": "1"})
+    folder = work / "venv"
+    venv.create(folder, with_pip=True)
+    python = folder / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-cache-dir", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    return folder
+
+
+def run(venv_folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Runs a command of the virtualenv from a folder without this checkout in it."""
+    return subprocess.run(
+        [str(venv_folder / "bin" / args[0]), *args[1:]],
+        cwd=venv_folder,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.timeout(900)
+def test_the_sdk_alone_pulls_aiohttp_and_nothing_of_the_relays(sdk_venv: Path) -> None:
+    listed = run(sdk_venv, "python", "-m", "pip", "list", "--format=freeze")
+    assert listed.returncode == 0, listed.stderr
+    pulled = {line.split("==")[0].lower() for line in listed.stdout.split()}
+    assert {"movewire", "aiohttp", "orjson"} <= pulled
+    assert not pulled & SERVER_ONLY
+    assert not pulled & {"mypy", "setuptools-scm", "hatchling"}
+    sdk = run(
+        sdk_venv, "python", "-c", "from sdk import RelayHost, Ticket; from sdk import console"
+    )
+    assert sdk.returncode == 0, sdk.stderr
+    made = run(sdk_venv, "python", "-m", "sdk.new", "stones", "--dir", "stones-game")
+    assert made.returncode == 0, made.stderr  # the skeleton's templates ship in the wheel
+    assert (sdk_venv / "stones-game" / "web" / "stones.mjs").is_file()
+    relay = run(sdk_venv, "python", "-m", "relay", "--help")
+    assert relay.returncode == 1
+    assert "the relay needs its own dependencies" in relay.stderr
+    assert "pip install 'movewire[relay]'" in relay.stderr
+
+
+@pytest.mark.timeout(900)
+def test_the_example_games_play_as_console_scripts_of_the_sdk_alone(sdk_venv: Path) -> None:
+    with RelayProcess(*quick_flags(hold=1, grace=10)) as relay:
+        command = [str(sdk_venv / "bin" / "movewire-xand0"), "--relay", relay.url, "--room",
+                   "installed", "--bot"]  # fmt: skip
+        ends = run_together([command, command], sdk_venv, timeout=60)
+    assert [end.returncode for end in ends] == [0, 0], ends
+    answers = [(end.stdout, end.stderr) for end in ends]
+    assert all("drawn" in out for out, _ in answers), answers  # two perfect players draw
+    for script in ("movewire-connect4", "movewire-dots"):
+        helped = run(sdk_venv, script, "--help")
+        assert helped.returncode == 0, helped
+        assert helped.stdout.startswith(f"usage: {script} ") and "--bot" in helped.stdout

@@ -1,0 +1,41 @@
+"""--pages-dir: a game's own pages served beside the relay's, and clashes refused by name."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from tests.support.relay_process import ROOT, RelayProcess, quick_flags
+
+
+def test_a_games_pages_are_served_beside_the_javascript_host(tmp_path: Path) -> None:
+    (tmp_path / "mygame.html").write_text("<!doctype html><title>mine</title>")
+    (tmp_path / "mygame.mjs").write_text('import { RelayHost } from "./movewire.mjs";\n')
+    with RelayProcess(*quick_flags(), "--pages-dir", str(tmp_path)) as relay:
+        for name, wanted in (("mygame.html", "<title>mine</title>"), ("mygame.mjs", "RelayHost")):
+            with urllib.request.urlopen(f"{relay.url}/{name}", timeout=10) as answer:
+                assert wanted in answer.read().decode()
+        with urllib.request.urlopen(f"{relay.url}/movewire.mjs", timeout=10) as answer:
+            assert answer.headers["Content-Type"].startswith("text/javascript")
+
+
+def test_a_missing_folder_or_a_clash_with_the_relays_pages_is_a_usage_error(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "movewire.mjs").write_text("// not the host")
+    for folder, said in (
+        (tmp_path / "nowhere", "is not a folder"),
+        (tmp_path, "/movewire.mjs of pages folder"),
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "relay", "--port", "0", "--pages-dir", str(folder)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        assert run.returncode == 2, run
+        assert said in run.stderr

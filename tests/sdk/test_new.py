@@ -1,0 +1,152 @@
+"""`python -m sdk.new`: the skeleton's own tests pass as written, its bot and its terminal
+client play through a real relay, and bad names or existing files are refused."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from sdk.new import write
+from tests.support.processes import run_together
+from tests.support.relay_process import ROOT
+
+NAME = "stones"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # the checkout's sdk, as an install would give
+
+
+@pytest.fixture(scope="module")
+def skeleton(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Returns a folder holding a new game's skeleton, made by the command line."""
+    folder = tmp_path_factory.mktemp("new") / "stones-game"
+    made = subprocess.run(
+        [sys.executable, "-m", "sdk.new", NAME, "--dir", str(folder), "--title", "Stones"],
+        cwd=folder.parent,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    assert f"wrote {folder / NAME / 'game.py'}" in made.stdout
+    return folder
+
+
+def test_the_skeleton_holds_rules_game_client_test_and_page(skeleton: Path) -> None:
+    written = sorted(p.relative_to(skeleton).as_posix() for p in skeleton.rglob("*") if p.is_file())
+    assert written == [
+        "README.md",
+        f"{NAME}/__init__.py",
+        f"{NAME}/__main__.py",
+        f"{NAME}/game.py",
+        f"{NAME}/rules.py",
+        f"test_{NAME}.py",
+        f"web/{NAME}.html",
+        f"web/{NAME}.mjs",
+    ]
+    assert "class StonesBot(StonesGame)" in (skeleton / NAME / "game.py").read_text()
+    assert 'from "./movewire.mjs"' in (skeleton / "web" / f"{NAME}.mjs").read_text()
+
+
+@pytest.mark.timeout(120)
+def test_pytest_passes_on_the_skeleton_as_written(skeleton: Path, tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", str(skeleton)],
+        cwd=tmp_path,  # anywhere: the command names the folder
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 passed" in run.stdout
+
+
+def client(skeleton: Path, relay: str, room: str, *more: str) -> list[str]:
+    return [sys.executable, "-m", NAME, "--relay", relay, "--room", room, *more]
+
+
+@pytest.mark.timeout(60)
+def test_two_skeleton_bots_play_a_match_through_a_real_relay(
+    skeleton: Path, relay_url: str
+) -> None:
+    room = "new-" + secrets.token_hex(6)
+    command = client(skeleton, relay_url, room, "--bot")
+    ends = run_together([command, command], skeleton, ENV)
+    assert [end.returncode for end in ends] == [0, 0], ends
+    assert sorted(end.stdout.strip() for end in ends) == [
+        "Stones: lost (agreed)",
+        "Stones: won (agreed)",
+    ]
+
+
+@pytest.fixture
+def bot(skeleton: Path, relay_url: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """Starts a skeleton bot in a fresh room; returns the room and the process."""
+    room = "new-" + secrets.token_hex(6)
+    process = subprocess.Popen(
+        client(skeleton, relay_url, room, "--bot"),
+        cwd=skeleton,
+        env=ENV,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield room, process
+    finally:
+        process.kill()
+        process.communicate(timeout=10)
+
+
+@pytest.mark.timeout(60)
+def test_a_person_plays_the_skeleton_at_the_terminal(
+    skeleton: Path, relay_url: str, bot: tuple[str, subprocess.Popen[str]]
+) -> None:
+    room, _ = bot
+    command = client(skeleton, relay_url, room)
+    person = pexpect.spawn(
+        command[0], command[1:], cwd=str(skeleton), env=ENV, encoding="utf-8", timeout=20
+    )
+    try:
+        person.expect(r"Take 1 to \d: ")
+        person.sendline("7")
+        person.expect_exact("a move is a number of stones, 1 to 3, not '7'; try again.")
+        while person.expect([r"Take 1 to \d: ", r"Stones: (won|lost) \(agreed\)"]) == 0:
+            person.sendline("1")
+        person.expect(pexpect.EOF)
+    finally:
+        person.close(force=True)
+    assert person.exitstatus == 0
+
+
+@pytest.mark.parametrize("name", ["Stones", "9lives", "class", "json", "sdk", "x" * 33, "a-b"])
+def test_a_bad_name_is_refused(name: str, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="is not a game name"):
+        write(name, tmp_path)
+    assert not list(tmp_path.iterdir())
+
+
+def test_nothing_is_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("mine")
+    run = subprocess.run(
+        [sys.executable, "-m", "sdk.new", NAME, "--dir", str(tmp_path)],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2
+    assert "README.md exists already" in run.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["README.md"]
+    assert (tmp_path / "README.md").read_text() == "mine"

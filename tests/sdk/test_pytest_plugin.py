@@ -1,0 +1,49 @@
+"""The SDK's pytest plugin: a game's test is two lines under plain pytest, no async plugin."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sdk import Reason, Result
+from sdk.pytest_plugin import PlayMatch
+from tests.sdk.test_docs_example import ROOT, example, load
+
+TWO_LINES = """
+from count21 import CountTo21
+from sdk import Reason
+
+
+def test_count_to_21_is_agreed(play_match):
+    assert play_match(CountTo21).reasons == (Reason.AGREED, Reason.AGREED)
+"""
+
+
+def test_a_games_test_is_two_lines_under_plain_pytest(tmp_path: Path) -> None:
+    (tmp_path / "count21.py").write_text(example())
+    (tmp_path / "test_count21.py").write_text(TWO_LINES)
+    run = subprocess.run(
+        # No async plugin: the fixture needs none (the ones installed here are turned off).
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:asyncio", "-p", "no:aiohttp",
+         "-p", "no:anyio", "-p", "no:cacheprovider", "-W", "error", str(tmp_path)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 passed" in run.stdout
+
+
+def test_play_match_plays_through_the_sessions_relay(
+    play_match: PlayMatch, movewire_relay: str, tmp_path: Path
+) -> None:
+    count21 = load(tmp_path)
+    pair = play_match(count21.CountTo21, count21.CountTo21, game_key="plugin")
+    assert pair.reasons == (Reason.AGREED, Reason.AGREED)
+    assert sorted(pair.results) == [Result.LOST, Result.WON]
+    assert all(host.relay_url == movewire_relay for host in pair.hosts)
