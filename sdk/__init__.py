@@ -16,6 +16,7 @@ from sdk.errors import (
 from sdk.events import Ended, Event, Moved, Passed, Started
 from sdk.game import Game, GameFactory, GameHost, Played
 from sdk.outcome import Outcome, Reason, Result
+from sdk.record import Record
 from sdk.relay_host import RelayHost
 from sdk.state import State
 from sdk.ticket import Ticket
@@ -37,6 +38,7 @@ __all__ = [
     "Played",
     "ProtocolError",
     "Reason",
+    "Record",
     "RelayClient",
     "RelayHost",
     "RelayRefusedError",

@@ -17,6 +17,7 @@ from sdk.errors import (
     RelayUnreachableError,
 )
 from sdk.events import Event, parse_event
+from sdk.record import Record, parse_record
 from sdk.ticket import Ticket
 from sdk.timing import Timing
 
@@ -116,6 +117,11 @@ class RelayClient:
         """Withdraws a seek nobody has joined yet (repeating it is harmless)."""
         await self._call("POST", f"/v1/matches/{ticket.match}/cancel", ticket.token, {})
 
+    async def record(self, match: str) -> Record:
+        """Returns a finished or live match's record (anyone may read it, like the log)."""
+        raw = await self._call("GET", f"/v1/matches/{match}/record", None, None, text=True)
+        return parse_record(match, raw)
+
     async def _seq(self, ticket: Ticket, action: str, body: dict[str, Any]) -> int:
         path = f"/v1/matches/{ticket.match}/{action}"
         answer = await self._call("POST", path, ticket.token, body)
@@ -131,8 +137,10 @@ class RelayClient:
         token: str | None,
         body: dict[str, Any] | None,
         timeout: float | None = None,
+        text: bool = False,
     ) -> Any:
-        """Returns the JSON answer to a request, sent again after each transient fault."""
+        """Returns the JSON answer to a request (its bytes, with text), sent again after each
+        transient fault."""
         url = self.relay_url + path
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         data = None
@@ -157,6 +165,8 @@ class RelayClient:
                 failure = f"{type(exc).__name__}: {exc}".rstrip(": ")
             else:
                 if status < 400:
+                    if text:
+                        return raw
                     try:
                         return orjson.loads(raw)
                     except orjson.JSONDecodeError:

@@ -14,12 +14,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from sdk import Outcome, Reason
+from sdk import ConnectionLostError, Outcome, ProtocolError, Reason, RelayRefusedError
 from sdk.console import Keyboard, on_interrupt
 
 from .client import BotSession, TextGame
 from .console import Screen, wants_color
 from .person import PersonSession
+from .replay import replay
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_QUIT", "main", "parse_args"]
 
@@ -55,7 +56,14 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
         const=hi,
         help=f"play as a computer opponent, level {lo} to {hi} (default {hi}, the strongest)",
     )
+    parser.add_argument(
+        "--replay",
+        metavar="MATCH",
+        help="show a finished or live match move by move, instead of playing",
+    )
     args = parser.parse_args(argv)
+    if args.replay is not None and (args.bot is not None or args.room is not None):
+        parser.error("--replay shows a match: it takes neither --bot nor --room")
     if args.bot is not None and not lo <= args.bot <= hi:
         parser.error(BAD_LEVEL.format(lo=lo, hi=hi, level=args.bot))
     return args
@@ -73,6 +81,8 @@ def main(spec: TextGame[Any], argv: Sequence[str] | None = None) -> int:
 async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
     session: PersonSession[Any] | BotSession[Any]
     screen = Screen(sys.stdout, color=wants_color(sys.stdout, os.environ), live=_is_tty())
+    if args.replay is not None:
+        return await _replay(spec, args, screen)
     if args.bot is not None:
         session = BotSession(spec, args.bot)
     else:
@@ -88,6 +98,17 @@ async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
         screen.line(QUIT)
         return EXIT_QUIT
     return _exit_code(outcome, isinstance(session, BotSession) and session.failed)
+
+
+async def _replay(spec: TextGame[Any], args: argparse.Namespace, screen: Screen) -> int:
+    """Shows a match's record (exit 0), or why it cannot (exit 1)."""
+    keyboard = Keyboard() if _is_tty() and sys.stdin.isatty() else None
+    try:
+        shown = await replay(spec, args.relay, args.replay, screen, keyboard)
+    except (RelayRefusedError, ConnectionLostError, ProtocolError) as error:
+        screen.line(f"No replay: {error}")
+        return EXIT_FAILED
+    return EXIT_OK if shown else EXIT_FAILED
 
 
 def _program(spec: TextGame[Any]) -> str:

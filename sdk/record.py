@@ -1,0 +1,58 @@
+"""A match's record as the relay serves it: who played what, and how it ended."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from sdk.errors import ProtocolError
+from sdk.events import Event, Moved, parse_event
+
+__all__ = ["Record", "parse_record"]
+
+NOT_A_RECORD = "the relay's record of {match} is not format 1: {problem}"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A finished or live match: its game, who moved first, its log, and its result."""
+
+    match: str
+    game: str
+    version: str
+    room: str | None
+    first: int | None
+    """The seat that moved first (None for a seek nobody joined)."""
+    status: str
+    """waiting, playing, ending or finished."""
+    result: tuple[str, int] | None
+    """How a finished match ended: the reason and the seat it is about (None while live)."""
+    events: list[Event]
+
+    @property
+    def moves(self) -> list[Moved]:
+        """Returns the moves of the log, in order."""
+        return [event for event in self.events if isinstance(event, Moved)]
+
+
+def parse_record(match: str, text: bytes) -> Record:
+    """Returns the record read from the relay's JSON Lines answer."""
+    try:
+        header, *lines = [orjson.loads(line) for line in text.splitlines() if line.strip()]
+        if header.get("record") != 1:
+            raise ValueError(f"header {header!r}")
+        result: Any = header.get("result")
+        return Record(
+            match=str(header["match"]),
+            game=str(header["game"]),
+            version=str(header["version"]),
+            room=header["room"],
+            first=header["first"],
+            status=str(header["status"]),
+            result=None if result is None else (str(result["reason"]), int(result["seat"])),
+            events=[parse_event(line) for line in lines],
+        )
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ProtocolError(NOT_A_RECORD.format(match=match, problem=error)) from None
