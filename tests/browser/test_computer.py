@@ -47,6 +47,7 @@ def start_by_keyboard(person: Player, page: str, level: str) -> None:
     expect(level_box).to_have_value(level)
     person.page.keyboard.press("Shift+Tab")
     expect(button).to_be_focused()
+    person.shot("start")
     person.page.keyboard.press("Enter")
     expect(person.page.locator("body")).to_have_attribute("data-state", re.compile("PLAYING_"))
 
@@ -69,15 +70,20 @@ def test_connect4_against_the_computer_is_played_to_its_end_by_keyboard(
     moves = 0
     while not your_turn_or_end(person):
         # The most central column with room, found by arrow keys alone.
-        free = [c for c in (3, 2, 4, 1, 5, 0, 6) if "full" not in str(
-            person.column(c).get_attribute("aria-label"))]
+        free = [
+            c
+            for c in (3, 2, 4, 1, 5, 0, 6)
+            if "full" not in str(person.column(c).get_attribute("aria-label"))
+        ]
         person.key_to_column(free[0])
         moves += 1
         if moves == 2:
             person.shot("midgame")
     expect(person.status).to_have_text(ENDINGS)
     assert moves >= 4
-    expect(person.page.locator("#last-move")).to_have_text(re.compile(r"^(You|The computer) played"))
+    expect(person.page.locator("#last-move")).to_have_text(
+        re.compile(r"^(You|The computer) played")
+    )
     assert person.fits_viewport()
     person.shot("ended")
 
@@ -90,10 +96,7 @@ def test_xand0_against_the_perfect_computer_never_ends_in_a_win_for_the_person(
     start_by_keyboard(person, "/xand0.html", "strong")
     expect(person.page.locator("#you")).to_contain_text("against the computer (Strong)")
     while not your_turn_or_end(person):
-        free = person.page.locator("[data-cell]").evaluate_all(
-            "cells => cells.filter(c => !c.textContent.trim()).map(c => c.dataset.cell)"
-        )
-        person.key_to_cell(str(free[0]))
+        person.key_to_cell(free_cells(person)[0])
     expect(person.status).to_have_text(re.compile(r"^(You lose\.|Draw\.)$"))
     assert person.fits_viewport()
     person.shot("ended")
@@ -126,3 +129,37 @@ def test_the_page_answers_the_keyboard_while_the_strong_computer_thinks(
     person.expect_status("Your turn.")
     # A search of the main thread would have stalled the timer for the whole search.
     assert person.page.evaluate("window.longestGap") < 250
+
+
+def test_reloading_mid_match_resumes_both_the_person_and_the_computer(
+    player: MakePlayer,
+) -> None:
+    person = player("person", PHONE)
+    start_by_keyboard(person, "/xand0.html", "medium")
+    saved = person.saved_match()
+    assert saved is not None and saved["level"] == "medium"
+    computer_seat = person.page.evaluate("sessionStorage.getItem('movewire.computer.xand0')")
+    assert computer_seat is not None and saved["match"] in computer_seat
+    assert not your_turn_or_end(person)
+    person.key_to_cell(free_cells(person)[0])
+    assert not your_turn_or_end(person)
+    board = person.board_text()
+
+    person.page.reload()
+    person.expect_status("Your turn.")
+    assert person.saved_match() == saved and person.board_text() == board
+    expect(person.page.locator("#you")).to_contain_text("against the computer (Medium)")
+    # The computer's seat was taken up again too: it answers the next move.
+    free = free_cells(person)
+    person.key_to_cell(free[0])
+    ended = your_turn_or_end(person)
+    assert ended or len(free_cells(person)) == len(free) - 2
+    person.shot("resumed")
+
+
+def free_cells(person: Player) -> list[str]:
+    """Returns the X and 0 cells still empty, as move texts."""
+    found = person.page.locator("[data-cell]").evaluate_all(
+        "cells => cells.filter(c => !c.textContent.trim()).map(c => c.dataset.cell)"
+    )
+    return [str(cell) for cell in found]

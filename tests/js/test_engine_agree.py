@@ -78,7 +78,7 @@ def _deep_connect4_positions(count: int, rng: random.Random) -> list[str]:
 def _xand0_positions(count: int, rng: random.Random) -> list[list[str]]:
     positions: list[list[str]] = []
     while len(positions) < count:
-        board, moves = xand0.Board.empty(), []
+        board, moves = xand0.Board.empty(), list[str]()
         stop = rng.randrange(0, 10)
         while not board.is_game_over() and len(moves) < stop:
             cell = rng.choice(board.legal_moves())
