@@ -113,7 +113,8 @@ export function workerThinker(worker, gameKey, level, { minMs = MIN_THINK_MS, bu
     return new Promise((resolve, reject) => {
       pending.set(id, (data) => {
         const wait = Math.max(0, minMs - (performance.now() - asked));
-        setTimeout(() => (data.error === undefined ? resolve(data.move) : reject(new Error(data.error))), wait);
+        const settle = () => (data.error === undefined ? resolve(data.move) : reject(new Error(data.error)));
+        setTimeout(settle, wait);
       });
       worker.postMessage({ id, game: gameKey, level, moves, budget });
     });
@@ -129,19 +130,22 @@ export function createComputerWorker() {
  * Seats the computer in a private room and plays the match; returns {host, done, close()}.
  * `resumeFrom` is a saved seat ticket to take up again; `onTicket(ticket)` is told the seat.
  */
-export function startComputer({ relay, gameKey, version, room, level, rules, onThinking, onTicket, resumeFrom = null, think = null }) {
+export function startComputer(options) {
+  const { relay, gameKey, version, room, level, rules, onThinking, onTicket } = options;
+  const { resumeFrom = null, think = null } = options;
   const worker = think === null ? createComputerWorker() : null;
   const thinker = think ?? workerThinker(worker, gameKey, level);
-  const options = {
+  const settings = {
     relay,
     gameKey,
     version,
     room,
-    createGame: (host, firstMove) => new ComputerGame(host, firstMove, { rules, think: thinker, onThinking }),
+    createGame: (host, firstMove) =>
+      new ComputerGame(host, firstMove, { rules, think: thinker, onThinking }),
     onTicket,
     onDialog: () => {}, // the person's page tells the person what happened
   };
-  const host = resumeFrom === null ? new RelayHost(options) : RelayHost.resume(resumeFrom, options);
+  const host = resumeFrom === null ? new RelayHost(settings) : RelayHost.resume(resumeFrom, settings);
   // ComputerGame throws nothing (an engine error resigns), so a rejection cannot happen; a
   // settled play() ends the worker.
   const done = host.play().finally(() => worker?.terminate());

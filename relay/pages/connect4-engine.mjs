@@ -412,7 +412,9 @@ class Engine {
         value = -this.search(opp, child, moves + 1, depth - 1, -INF, INF, childMine, cells);
       } else {
         value = -this.search(opp, child, moves + 1, depth - 1, -alpha - 1, -alpha, childMine, cells);
-        if (value > alpha) value = -this.search(opp, child, moves + 1, depth - 1, -INF, -alpha, childMine, cells);
+        if (value > alpha) {
+          value = -this.search(opp, child, moves + 1, depth - 1, -INF, -alpha, childMine, cells);
+        }
       }
       if (value > alpha) {
         alpha = value;
@@ -439,7 +441,10 @@ function tacticalMove(pos, mask) {
 function exactMove(pos, mask, moves, candidates, deadline) {
   const solver = new Solver();
   const opp = pos ^ mask;
-  const scored = ordered(pos, mask, candidates).map(([, move]) => [-solver.solve(opp, mask | move, moves + 1), move]);
+  const scored = ordered(pos, mask, candidates).map(([, move]) => [
+    -solver.solve(opp, mask | move, moves + 1),
+    move,
+  ]);
   const top = Math.max(...scored.map(([score]) => score));
   const best = scored.filter(([score]) => score === top).map(([, move]) => move);
   if (top > 0 || best.length === 1) return best[0];
@@ -516,7 +521,8 @@ function fixedDepthColumn(pos, mask, moves, depth, random) {
  * Returns the computer's column at a level ("easy", "medium", "strong") in a bitboard position.
  * `random()` returns a number in [0, 1) and picks among equally good moves.
  */
-export function chooseColumn(pos, mask, moves, level, { random = Math.random, budget = DEFAULT_BUDGET } = {}) {
+export function chooseColumn(pos, mask, moves, level, options = {}) {
+  const { random = Math.random, budget = DEFAULT_BUDGET } = options;
   if (!LEVELS.includes(level)) throw new RangeError(`level ${JSON.stringify(level)} is not one of ${LEVELS}`);
   if (legalColumns(pos, mask).length === 0) throw new Error("no legal moves");
   if (level === "strong") return bestColumn(pos, mask, moves, budget);

@@ -257,7 +257,9 @@ export function runPage(page) {
       level: computerLevel,
       rules: page.rules,
       resumeFrom: resuming && seat?.room === roomName ? seat : null,
-      onTicket: (ticket) => sessionStorage.setItem(computerKey(page.key), JSON.stringify({ ...ticket, room: roomName })),
+      onTicket: (ticket) => {
+        sessionStorage.setItem(computerKey(page.key), JSON.stringify({ ...ticket, room: roomName }));
+      },
       onThinking: (now) => {
         thinking = now;
         render();

@@ -57,14 +57,18 @@ describe("the X and 0 engine", () => {
     assert.deepEqual(x0engine.chooseMove(block, "medium"), { col: 1, row: 2 });
     const seen = new Set();
     const random = seeded(3);
-    for (let i = 0; i < 40; i++) seen.add(x0.formatMove(x0engine.chooseMove(x0.Board.empty(), "medium", { random })));
+    for (let i = 0; i < 40; i++) {
+      seen.add(x0.formatMove(x0engine.chooseMove(x0.Board.empty(), "medium", { random })));
+    }
     assert.equal(seen.size, 9, "every cell of an empty board is chosen at some point");
   });
 
   test("the easy level errs: it misses a win in one sometimes", () => {
     const win = x0.Board.fromMoves(["00", "11", "10", "22"]);
     const random = seeded(5);
-    const moves = Array.from({ length: 30 }, () => x0.formatMove(x0engine.chooseMove(win, "easy", { random })));
+    const moves = Array.from({ length: 30 }, () =>
+      x0.formatMove(x0engine.chooseMove(win, "easy", { random })),
+    );
     assert.ok(moves.includes("20") && moves.some((m) => m !== "20"), moves.join(" "));
   });
 });
@@ -103,14 +107,15 @@ describe("the Connect Four engine", () => {
 
 describe("the worker's answer", () => {
   test("answers each game's move string, or says why it cannot", () => {
-    assert.deepEqual(answer({ id: 1, game: "connect4", level: "easy", moves: [..."343434"] }), { id: 1, move: "3" });
+    const ask = (id, game, moves) => answer({ id, game, level: "easy", moves });
+    assert.deepEqual(ask(1, "connect4", [..."343434"]), { id: 1, move: "3" });
     assert.deepEqual(answer({ id: 2, game: "xand0", level: "strong", moves: ["00", "11", "10", "22"] }), {
       id: 2,
       move: "20",
     });
-    assert.match(answer({ id: 3, game: "chess", level: "easy", moves: [] }).error, /does not play "chess"/);
-    assert.match(answer({ id: 4, game: "connect4", level: "easy", moves: ["9"] }).error, /not one column digit/);
-    assert.match(answer({ id: 5, game: "xand0", level: "easy", moves: ["00", "10", "11", "20", "22"] }).error, /no legal moves/);
+    assert.match(ask(3, "chess", []).error, /does not play "chess"/);
+    assert.match(ask(4, "connect4", ["9"]).error, /not one column digit/);
+    assert.match(ask(5, "xand0", ["00", "10", "11", "20", "22"]).error, /no legal moves/);
     assert.deepEqual(Object.keys(ENGINES).sort(), ["connect4", "xand0"]);
   });
 });
@@ -155,7 +160,8 @@ describe("ComputerGame", () => {
 
   test("resigns when the engine cannot move", async () => {
     const host = new FakeHost();
-    const game = new ComputerGame(host, true, { rules: c4, think: () => Promise.reject(new Error("broken")) });
+    const think = () => Promise.reject(new Error("broken"));
+    const game = new ComputerGame(host, true, { rules: c4, think });
     game.enable();
     await until(() => host.resigned === true, "the resignation");
   });
@@ -187,7 +193,8 @@ describe("the computer in a private room of a real relay", { skip }, () => {
     });
     // The person plays at random, as fast as it may.
     while (![State.GAME_ENDED, State.NOT_CONNECTED].includes(person.state)) {
-      await until(() => [State.PLAYING_TO_MOVE, State.GAME_ENDED].includes(person.state), "the person's turn", 10000);
+      const waiting = () => [State.PLAYING_TO_MOVE, State.GAME_ENDED].includes(person.state);
+      await until(waiting, "the person's turn", 10000);
       if (person.state !== State.PLAYING_TO_MOVE) break;
       const moves = person.game.board.legalMoves();
       assert.equal(person.game.play(moves[Math.floor(random() * moves.length)]), true);
