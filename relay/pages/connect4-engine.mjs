@@ -503,18 +503,26 @@ export function bestColumn(pos, mask, moves, budget = DEFAULT_BUDGET) {
   return columnOf(new Engine(deadline).root(pos, mask, moves, empty, candidates)[1]);
 }
 
-function fixedDepthColumn(pos, mask, moves, depth, random) {
+/**
+ * Returns [column, value] for each move that does not hand the opponent a win in one, each
+ * searched in full to a fixed depth (the levels below the strongest pick among the best).
+ */
+export function fixedDepthValues(pos, mask, moves, depth) {
   const [candidates] = nonLosing(pos, mask);
   const engine = new Engine();
   const opp = pos ^ mask;
   const theirs = winningCells(opp, mask);
-  const values = ordered(pos, mask, candidates).map(([, move, cells]) => [
+  return ordered(pos, mask, candidates).map(([, move, cells]) => [
+    columnOf(move),
     -engine.search(opp, mask | move, moves + 1, depth - 1, -INF, INF, theirs & ~move, cells),
-    move,
   ]);
-  const top = Math.max(...values.map(([v]) => v));
-  const best = values.filter(([v]) => v === top).map(([, m]) => m);
-  return columnOf(best[Math.floor(random() * best.length)]);
+}
+
+function fixedDepthColumn(pos, mask, moves, depth, random) {
+  const values = fixedDepthValues(pos, mask, moves, depth);
+  const top = Math.max(...values.map(([, v]) => v));
+  const best = values.filter(([, v]) => v === top).map(([column]) => column);
+  return best[Math.floor(random() * best.length)];
 }
 
 /**

@@ -249,6 +249,8 @@ export function runPage(page) {
     } catch {
       // A damaged entry is as good as none.
     }
+    // A match resumed without the computer's seat has no computer to bring back.
+    if (resuming && seat?.room !== roomName) return null;
     return startComputer({
       relay: relayBeside(location.href),
       gameKey: page.key,
@@ -256,7 +258,7 @@ export function runPage(page) {
       room: roomName,
       level: computerLevel,
       rules: page.rules,
-      resumeFrom: resuming && seat?.room === roomName ? seat : null,
+      resumeFrom: resuming ? seat : null,
       onTicket: (ticket) => {
         sessionStorage.setItem(computerKey(page.key), JSON.stringify({ ...ticket, room: roomName }));
       },
@@ -300,7 +302,10 @@ export function runPage(page) {
   el.computer.addEventListener("click", () => play(newRoomName(), null, el.level.value));
   el.cancel.addEventListener("click", () => {
     // A partner may have come meanwhile: then the match simply goes on.
-    if (host?.state === State.LISTENING) host.cancel();
+    if (host?.state === State.LISTENING) {
+      host.cancel();
+      computer?.host.cancel();
+    }
   });
   el.resign.addEventListener("click", () => el.confirm.showModal());
   el.confirm.addEventListener("close", () => {

@@ -38,6 +38,7 @@ const seen4 = positions4.map((moves) => {
     winning: [String(engine4.winningCells(pos, mask)), String(engine4.winningCells(opp, mask))],
     evaluate: board.isGameOver() ? null : engine4.evaluate(board),
     solve: moves.length >= solvedFrom ? engine4.solve(board) : null,
+    depth4: board.isGameOver() ? null : engine4.fixedDepthValues(pos, mask, board.ply, 4),
   };
 });
 const seen0 = positions0.map((moves) => {
@@ -100,7 +101,28 @@ def _expected4(moves: str) -> dict[str, Any]:
         "winning": [str(connect4.winning_cells(pos, mask)), str(connect4.winning_cells(opp, mask))],
         "evaluate": None if over else connect4_bot.evaluate(board),
         "solve": connect4_bot.solve(board) if len(moves) >= SOLVED_FROM_PLY else None,
+        "depth4": None if over else _fixed_depth_values(board, 4),
     }
+
+
+def _fixed_depth_values(board: connect4.Board, depth: int) -> list[list[int]]:
+    """Returns [column, value] per move as the Python bot's fixed-depth levels search them."""
+    # The bot's own internals, as its _fixed_depth_move uses them: the port must match them.
+    pos, mask, moves = board.bits[board.turn], board.mask, board.ply
+    candidates, _ = connect4_bot._non_losing(pos, mask)
+    engine = connect4_bot._Engine()
+    opp = pos ^ mask
+    theirs = connect4.winning_cells(opp, mask)
+    inf = 10 * connect4_bot.WIN_SCORE
+    return [
+        [
+            connect4_bot._column(move),
+            -engine.search(
+                opp, mask | move, moves + 1, depth - 1, -inf, inf, theirs & ~move, cells
+            ),
+        ]
+        for _, move, cells in connect4_bot._ordered(pos, mask, candidates)
+    ]
 
 
 def _expected0(moves: list[str]) -> dict[str, int]:
