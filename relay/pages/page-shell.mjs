@@ -1,6 +1,7 @@
 // The part every game page shares: the status line, the start and share sections, the board's
 // place, the actions and the resign dialog. A game page holds only its header and an empty
-// <main data-help="..."> that fillPage() fills, so that the pages are not copies of each other.
+// <main data-help="..."> that fillPage() fills, so that the pages are not copies of each other;
+// <main data-computer> adds "Play the computer" and its level to the start section.
 
 const MAIN = `
   <p id="status" class="status" role="status" aria-live="polite" tabindex="-1">Loading...</p>
@@ -30,6 +31,18 @@ const MAIN = `
   <p class="help"></p>
 `;
 
+const COMPUTER = `
+    <div class="computer-row">
+      <button id="play-computer" type="button">Play the computer</button>
+      <label for="computer-level">Level</label>
+      <select id="computer-level">
+        <option value="easy">Easy</option>
+        <option value="medium" selected>Medium</option>
+        <option value="strong">Strong</option>
+      </select>
+    </div>
+`;
+
 const DIALOG = `
 <dialog id="confirm-resign" aria-labelledby="confirm-resign-title">
   <form method="dialog">
@@ -42,11 +55,15 @@ const DIALOG = `
 </dialog>
 `;
 
-/** Fills the page's <main> with the shared parts and its help line, and adds the dialog. */
+/** Fills the page's <main> with the shared parts, its help line and, when it offers one, the
+ * computer; adds the dialog. */
 export function fillPage(document) {
   const main = document.querySelector("main");
   const help = main.dataset.help ?? "";
   main.innerHTML = MAIN;
   main.querySelector(".help").textContent = help;
+  if (main.dataset.computer !== undefined) {
+    main.querySelector("#start").insertAdjacentHTML("beforeend", COMPUTER);
+  }
   document.body.insertAdjacentHTML("beforeend", DIALOG);
 }

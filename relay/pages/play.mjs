@@ -6,6 +6,7 @@
 // a server log or a Referer header, and opening the link joins the room.
 
 import { BoardGame } from "./board-game.mjs";
+import { LEVEL_NAMES, startComputer } from "./computer.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
 
@@ -59,6 +60,14 @@ export function relayBeside(href) {
 export function storageKey(gameKey) {
   return `movewire.match.${gameKey}`;
 }
+
+/** Returns the sessionStorage key of the computer's seat in a game's saved match. */
+export function computerKey(gameKey) {
+  return `movewire.computer.${gameKey}`;
+}
+
+/** The status line while the computer thinks over its move. */
+export const THINKING = "The computer is thinking...";
 
 function loadSaved(gameKey) {
   try {
@@ -117,12 +126,17 @@ export function runPage(page) {
     cancel: byId("cancel"),
     again: byId("again"),
     confirm: byId("confirm-resign"),
+    computer: document.getElementById("play-computer"), // on pages that offer the computer
+    level: document.getElementById("computer-level"),
   };
   let host = null;
   let game = null;
   let notice = null;
   let room = null;
   let saved = null;
+  let level = null; // the computer's level when playing the computer, else null
+  let computer = null;
+  let thinking = false;
 
   const boardView = page.createView(el.board, { onPlay: (move) => game?.play(move) });
   const view = {
@@ -138,7 +152,7 @@ export function runPage(page) {
       return;
     }
     const mover = g.lastBy ?? 1 - g.board.turn;
-    const who = mover === g.side ? "You" : "Opponent";
+    const who = mover === g.side ? "You" : level === null ? "Opponent" : "The computer";
     el.last.textContent = `${who} played ${page.sides[mover]} ${page.where(g.last)}.`;
   }
 
@@ -155,22 +169,25 @@ export function runPage(page) {
     let text = STATUS[state];
     if (state === State.GAME_ENDED) text = endText() ?? text;
     else if (state === State.NOT_CONNECTED && notice !== null) text = notice;
+    if (state === State.PLAYING_WAIT_MOVE && thinking) text = THINKING;
     if (host === null) text = notice ?? "Choose how to play.";
     el.status.textContent = text;
     document.body.dataset.state = host === null ? "IDLE" : Object.keys(State)[state];
+    document.body.dataset.thinking = String(thinking);
     const turn = state === State.PLAYING_TO_MOVE ? "Your turn · " : "";
     document.title = `${turn}${page.title} · movewire`;
 
     const started = game !== null;
     const over = state === State.GAME_ENDED || state === State.NOT_CONNECTED;
     el.start.hidden = host !== null;
-    el.share.hidden = !(state === State.LISTENING && room !== null);
+    el.share.hidden = !(state === State.LISTENING && room !== null && level === null);
     el.cancel.hidden = !(state === State.LISTENING && host?.ticket !== null);
     el.resign.hidden = !started || over;
     el.again.hidden = host === null || !over;
     el.board.hidden = !started;
+    const against = level === null ? "" : ` against the computer (${LEVEL_NAMES[level]})`;
     el.you.textContent = started
-      ? `You play ${page.sides[game.side]}${game.side === 0 ? ", moving first" : ""}.`
+      ? `You play ${page.sides[game.side]}${against}${game.side === 0 ? ", moving first" : ""}.`
       : "";
     if (room !== null) {
       const link = new URL(location.href);
@@ -179,8 +196,12 @@ export function runPage(page) {
     }
   }
 
-  function play(roomName, resumeFrom = null) {
+  function play(roomName, resumeFrom = null, computerLevel = null) {
     host?.close();
+    computer?.close();
+    computer = null;
+    thinking = false;
+    level = computerLevel;
     notice = null;
     game = null;
     room = roomName;
@@ -200,7 +221,7 @@ export function runPage(page) {
         render();
       },
       onTicket: (ticket) => {
-        saved = { ...ticket, room: roomName, finished: false };
+        saved = { ...ticket, room: roomName, finished: false, level: computerLevel };
         save(page.key, saved);
         if (roomName === null && location.hash !== "") {
           // A reload must resume this match, not seek another.
@@ -210,6 +231,7 @@ export function runPage(page) {
     };
     const current = resumeFrom === null ? new RelayHost(options) : RelayHost.resume(resumeFrom, options);
     host = current;
+    if (computerLevel !== null) computer = seatComputer(roomName, computerLevel, resumeFrom !== null);
     render();
     current.play().then(
       (outcome) => finish(current, outcome),
@@ -220,6 +242,33 @@ export function runPage(page) {
         render();
       },
     );
+  }
+
+  function seatComputer(roomName, computerLevel, resuming) {
+    let seat = null;
+    try {
+      seat = JSON.parse(sessionStorage.getItem(computerKey(page.key)) ?? "null");
+    } catch {
+      // A damaged entry is as good as none.
+    }
+    // A match resumed without the computer's seat has no computer to bring back.
+    if (resuming && seat?.room !== roomName) return null;
+    return startComputer({
+      relay: relayBeside(location.href),
+      gameKey: page.key,
+      version: page.version,
+      room: roomName,
+      level: computerLevel,
+      rules: page.rules,
+      resumeFrom: resuming ? seat : null,
+      onTicket: (ticket) => {
+        sessionStorage.setItem(computerKey(page.key), JSON.stringify({ ...ticket, room: roomName }));
+      },
+      onThinking: (now) => {
+        thinking = now;
+        render();
+      },
+    });
   }
 
   function finish(current, outcome) {
@@ -249,12 +298,16 @@ export function runPage(page) {
   });
   el.again.addEventListener("click", () => {
     save(page.key, (saved = null));
-    play(room);
+    play(room, null, level);
     el.status.focus?.();
   });
+  el.computer?.addEventListener("click", () => play(newRoomName(), null, el.level.value));
   el.cancel.addEventListener("click", () => {
     // A partner may have come meanwhile: then the match simply goes on.
-    if (host?.state === State.LISTENING) host.cancel();
+    if (host?.state === State.LISTENING) {
+      host.cancel();
+      computer?.host.cancel();
+    }
   });
   el.resign.addEventListener("click", () => el.confirm.showModal());
   el.confirm.addEventListener("close", () => {
@@ -275,7 +328,7 @@ export function runPage(page) {
   const want = parseFragment(location.hash);
   saved = loadSaved(page.key);
   if (shouldResume(saved, want)) {
-    play(saved.room ?? null, saved);
+    play(saved.room ?? null, saved, saved.level ?? null);
   } else {
     save(page.key, (saved = null));
     if (want.kind === "room") play(want.room);

@@ -1,0 +1,7 @@
+// The computer's thinking, in a module Web Worker so that the page stays responsive: it is
+// sent {id, game, level, moves[, budget]} (the match's moves so far, as move strings) and
+// answers {id, move} with the computer's move string, or {id, error}.
+
+import { answer } from "./computer-engines.mjs";
+
+self.addEventListener("message", ({ data }) => self.postMessage(answer(data)));
