@@ -22,9 +22,10 @@ from pathlib import Path
 from types import TracebackType
 
 from bench.connect4_strength import GameResult, Tally, format_report, openings
+from examples.board.rules import FIRST, SECOND
 from examples.connect4.bot import DEFAULT_BUDGET, MAX_LEVEL, choose_move
 from examples.connect4.classic import classic_move
-from examples.connect4.rules import FIRST, SECOND, Board
+from examples.connect4.rules import Board
 
 __all__ = ["JsEngine", "format_head_to_head", "main", "play_game"]
 
