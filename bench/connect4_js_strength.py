@@ -21,9 +21,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-from bench.connect4_strength import GameResult, Tally, format_report, openings
+from bench.connect4_strength import (
+    GameResult,
+    Tally,
+    add_match_options,
+    format_report,
+    openings,
+)
 from examples.board.rules import FIRST, SECOND
-from examples.connect4.bot import DEFAULT_BUDGET, MAX_LEVEL, choose_move
+from examples.connect4.bot import MAX_LEVEL, choose_move
 from examples.connect4.classic import classic_move
 from examples.connect4.rules import Board
 
@@ -151,15 +157,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--opponent", choices=("classic", "python"), default="classic", help="default classic"
     )
-    parser.add_argument(
-        "--games", type=int, default=98, help="games to play (default 98: every opening twice)"
-    )
-    parser.add_argument("--depth", type=int, default=6, help="classic search depth (default 6)")
-    parser.add_argument("--seed", type=int, default=1, help="seed for openings and ties")
-    parser.add_argument(
-        "--budget", type=float, default=DEFAULT_BUDGET, help="seconds per move of either bot"
-    )
-    parser.add_argument("--verbose", action="store_true", help="print each game as it ends")
+    add_match_options(parser, "seconds per move of either bot")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     tallies = {FIRST: Tally(), SECOND: Tally()}

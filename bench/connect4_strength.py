@@ -22,7 +22,15 @@ from examples.connect4.bot import DEFAULT_BUDGET, MAX_LEVEL, choose_move
 from examples.connect4.classic import classic_move
 from examples.connect4.rules import WIDTH, Board
 
-__all__ = ["GameResult", "Tally", "format_report", "main", "openings", "play_game"]
+__all__ = [
+    "GameResult",
+    "Tally",
+    "add_match_options",
+    "format_report",
+    "main",
+    "openings",
+    "play_game",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,18 +139,21 @@ def _time_row(label: str, times: Sequence[float]) -> str:
     return f"| {label} | {len(times)} | {median:.3f} s | {p95:.3f} s | {max(times):.3f} s |"
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Parses the command line, plays the games and prints the report."""
-    parser = argparse.ArgumentParser(description=__doc__)
+def add_match_options(parser: argparse.ArgumentParser, budget: str) -> None:
+    """Adds the options of a strength run: games, classic depth, seed, budget, verbosity."""
     parser.add_argument(
         "--games", type=int, default=98, help="games to play (default 98: every opening twice)"
     )
     parser.add_argument("--depth", type=int, default=6, help="classic search depth (default 6)")
     parser.add_argument("--seed", type=int, default=1, help="seed for openings and ties")
-    parser.add_argument(
-        "--budget", type=float, default=DEFAULT_BUDGET, help="strong bot seconds per move"
-    )
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help=budget)
     parser.add_argument("--verbose", action="store_true", help="print each game as it ends")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parses the command line, plays the games and prints the report."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    add_match_options(parser, "strong bot seconds per move")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     tallies = {FIRST: Tally(), SECOND: Tally()}
