@@ -155,17 +155,17 @@ class Api:
     async def _hold(self, call: Call, seat: int | None, after: int, hold: float) -> list[Event]:
         if seat is None:
             return await self.store.wait(call.match, after, hold)
-        key = self._take_hold(call)
+        key = self._take_hold(call.match, self._seat_digest(call.authorization))
         try:
             return await self.store.wait(call.match, after, hold)
         finally:
             self._release_hold(key)
 
-    def _take_hold(self, call: Call) -> tuple[str, str]:
+    def _take_hold(self, match: str, digest: str) -> tuple[str, str]:
         """Counts one more held request (an event poll or a move post with ?wait=) of the
-        seat whose token call carries; raises limit/polls past --polls-per-seat. Returns the
-        key to release: the match and the token's digest, one per seat."""
-        key = (call.match, self._seat_digest(call.authorization))
+        seat whose token has that digest; raises limit/polls past --polls-per-seat. Returns
+        the key to release: the match and the digest, one per seat."""
+        key = (match, digest)
         held = self.held
         count = held.get(key, 0)
         if count >= self.config.polls_per_seat:
@@ -195,7 +195,7 @@ class Api:
         # The move post doubles as the next poll: one request per move instead of two. It is
         # counted as a held poll of its seat from before the move is applied, so a seat at
         # --polls-per-seat is refused with nothing changed.
-        key = self._take_hold(call)
+        key = self._take_hold(call.match, self._seat_digest(call.authorization))
         try:
             seq = await self.store.act(call.match, token, action, time.time())
             self.metrics.moves += 1
@@ -216,7 +216,7 @@ class Api:
             reply = b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
             answer((200, reply), None)
             return None
-        key = self._take_hold(call)
+        key = self._take_hold(call.match, digest)
         try:
             seq = store.act_hashed(call.match, digest, action, time.time())
         except BaseException:
