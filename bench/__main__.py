@@ -1,4 +1,7 @@
-"""`python -m bench`: the relay side by side with Nchan and a bare aiohttp server, in one run."""
+"""`python -m bench`: the relay side by side with Nchan and a bare aiohttp server, in one run.
+
+On Redis, the relay runs with 1, 2, 4 and 8 processes and Nchan with `nchan_redis_pass` to the
+same redis-server; redis-server's CPU per move is reported apart from the relay's (or nginx's)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +41,23 @@ def machine() -> str:
     )
 
 
-def lineup(redis: tuple[str, int] | None, tree: Path | None) -> list[tuple[str, Starter]]:
+@dataclass(frozen=True)
+class Redis:
+    """The scratch redis-server the Redis targets share."""
+
+    unix_url: str
+    port: int
+    pid: int
+
+
+def lineup(
+    redis: Redis | None, tree: Path | None, processes: tuple[int, ...] = (1, 2, 4, 8)
+) -> list[tuple[str, Starter]]:
     """Returns the targets to compare, as (mode, starter) pairs; Redis's CPU counts too.
 
     The relay runs as the wheel installs it (tree: its hot path compiled), and once more from
-    its pure-Python sources; without a tree (no C compiler), from the sources only."""
+    its pure-Python sources; without a tree (no C compiler), from the sources only. On Redis,
+    the relay runs once per count in processes, and Nchan with 1 and 2 workers."""
     build = "compiled" if tree else "pure Python"
     aiohttp_only = f"relay, memory, 1 process, aiohttp only (--no-front), {build}"
     memory = memory_target(tree)
@@ -54,17 +70,26 @@ def lineup(redis: tuple[str, int] | None, tree: Path | None) -> list[tuple[str, 
     ]
     if tree:
         found.append(("fast", lambda: targets.relay("relay, memory, 1 process, pure Python")))
-    if redis:
-        url, pid = redis
-        one, two = f"relay, Redis, 1 process, {build}", f"relay, Redis, 2 processes, {build}"
-        found += [
-            ("fast", lambda: targets.relay(one, 1, url, [pid], tree=tree)),
-            ("fast", lambda: targets.relay(two, 2, url, [pid], tree=tree)),
-        ]
     if not targets.nchan_available():
         found.append(("plain", targets.nchan))
+    if redis:
+        found += [("fast", redis_relay(redis, tree, count)) for count in processes]
+        if not targets.nchan_available():
+            found += [("plain", redis_nchan(redis, workers)) for workers in (1, 2)]
     found.append(("plain", targets.ceiling))
     return found
+
+
+def redis_relay(redis: Redis, tree: Path | None, count: int) -> Starter:
+    """Returns the starter of `count` relay processes on the scratch redis-server."""
+    build = "compiled" if tree else "pure Python"
+    name = f"relay, Redis, {count} process{'es' if count > 1 else ''}, {build}"
+    return lambda: targets.relay(name, count, redis.unix_url, [redis.pid], tree=tree)
+
+
+def redis_nchan(redis: Redis, workers: int) -> Starter:
+    """Returns the starter of Nchan (`workers` nginx workers) on the scratch redis-server."""
+    return lambda: targets.nchan(workers, redis.port, [redis.pid])
 
 
 def memory_target(tree: Path | None) -> str:
@@ -85,8 +110,8 @@ def built_tree(wanted: bool) -> Path | None:
 
 
 @contextlib.contextmanager
-def redis_server(wanted: bool) -> Iterator[tuple[str, int] | None]:
-    """Yields the URL and PID of a scratch redis-server (None when not wanted or installed)."""
+def redis_server(wanted: bool) -> Iterator[Redis | None]:
+    """Yields a scratch redis-server (None when not wanted or installed)."""
     binary = shutil.which("redis-server")
     if not wanted or binary is None:
         if wanted:
@@ -97,19 +122,21 @@ def redis_server(wanted: bool) -> Iterator[tuple[str, int] | None]:
 
     with RedisServer(binary) as server:
         assert server.proc is not None
-        yield server.unix_url, server.proc.pid
+        yield Redis(server.unix_url, server.port, server.proc.pid)
 
 
 def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
     """Returns the figures as a markdown table."""
     lines = [
-        "| target | mode | moves/s | server CPU µs/move | p50 ms | p99 ms | peak RSS MB |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| target | mode | moves/s | server CPU µs/move | relay or nginx µs/move | "
+        "redis-server µs/move | p50 ms | p99 ms | peak RSS MB |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row['target']} | {row['mode']} | {row['moves_per_s']:,} | "
-            f"{row['cpu_us_per_move']} | {row['p50_ms']} | {row['p99_ms']} | "
+            f"{row['cpu_us_per_move']} | {row['front_cpu_us_per_move']} | "
+            f"{row['redis_cpu_us_per_move']} | {row['p50_ms']} | {row['p99_ms']} | "
             f"{row['peak_rss_mb']} |"
         )
     if idle:
@@ -126,6 +153,16 @@ def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
                 f"{row['p99_ms']} |"
             )
     return "\n".join(lines)
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        counts = ()
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive counts like 1,2,4,8, got {text!r}")
+    return counts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,6 +182,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--no-redis", action="store_true", help="skip the Redis targets")
     p.add_argument(
+        "--redis-processes",
+        type=_counts,
+        default=(1, 2, 4, 8),
+        help="relay process counts of the Redis scaling run, comma-separated (default 1,2,4,8)",
+    )
+    p.add_argument(
         "--sources-only",
         action="store_true",
         help="run the relay from its pure-Python sources only (no wheel is built)",
@@ -162,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {machine()}", file=sys.stderr)
     tree = built_tree(not a.sources_only)
     with redis_server(not a.no_redis) as redis:
-        for mode, start in lineup(redis, tree):
+        for mode, start in lineup(redis, tree, a.redis_processes):
             with start() as target:
                 print(f"running {target.name} ({mode})...", file=sys.stderr)
                 result = measure(target, mode, a.matches, a.moves, a.workers)
@@ -170,7 +213,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {rows[-1]}", file=sys.stderr)
                 if target.kind == "ceiling" or (mode == "plain" and target.kind == "relay"):
                     continue
-                if target.kind == "relay" and (target.name != memory_target(tree)):
+                if target.redis_pids or (
+                    target.kind == "relay" and target.name != memory_target(tree)
+                ):
                     continue
                 paced: Result = measure(target, mode, a.matches, 50, a.workers, a.paced_think)
                 rows.append({**paced.row(), "mode": f"{mode}, paced {a.paced_think * 1000:g} ms"})

@@ -30,6 +30,8 @@ class Result:
     cpu_seconds: float
     peak_rss_mb: float
     latencies: list[float]
+    redis_cpu_seconds: float = 0.0
+    """The part of cpu_seconds spent in redis-server."""
 
     @property
     def moves_per_second(self) -> float:
@@ -38,8 +40,14 @@ class Result:
 
     @property
     def cpu_us_per_move(self) -> float:
-        """Returns the server's CPU microseconds per delivered move (all its processes)."""
+        """Returns the server's CPU microseconds per delivered move (all its processes, Redis's
+        included)."""
         return self.cpu_seconds / self.moves * 1e6
+
+    @property
+    def redis_cpu_us_per_move(self) -> float:
+        """Returns redis-server's share of cpu_us_per_move."""
+        return self.redis_cpu_seconds / self.moves * 1e6
 
     def percentile(self, share: float) -> float:
         """Returns the latency percentile in milliseconds."""
@@ -55,6 +63,8 @@ class Result:
             "moves": self.moves,
             "moves_per_s": round(self.moves_per_second),
             "cpu_us_per_move": round(self.cpu_us_per_move, 1),
+            "front_cpu_us_per_move": round(self.cpu_us_per_move - self.redis_cpu_us_per_move, 1),
+            "redis_cpu_us_per_move": round(self.redis_cpu_us_per_move, 1),
             "cpu_s_per_1000_moves": round(self.cpu_us_per_move / 1000, 4),
             "p50_ms": round(self.percentile(0.50), 2),
             "p99_ms": round(self.percentile(0.99), 2),
@@ -171,11 +181,13 @@ def measure(
         for _ in procs:
             ready.get(timeout=timeout)
         cpu_before = cpu_seconds(target.pids)
+        redis_before = cpu_seconds(target.redis_pids)
         started = time.monotonic()
         go.set()
         gathered = [results.get(timeout=timeout) for _ in procs]
         seconds = time.monotonic() - started
-        cpu = cpu_seconds(target.pids) - cpu_before
+        redis_cpu = cpu_seconds(target.redis_pids) - redis_before
+        cpu = cpu_seconds(target.pids) - cpu_before + redis_cpu
     finally:
         for proc in procs:
             proc.join(5)
@@ -183,6 +195,5 @@ def measure(
                 proc.kill()
     latencies = [value for part, _ in gathered for value in part]
     moves = sum(count for _, count in gathered)
-    return Result(
-        target.name, mode, matches, moves, seconds, cpu, peak_rss_mb(target.pids), latencies
-    )
+    rss = peak_rss_mb([*target.pids, *target.redis_pids])
+    return Result(target.name, mode, matches, moves, seconds, cpu, rss, latencies, redis_cpu)

@@ -1,4 +1,5 @@
-"""The servers compared: the relay (memory or Redis, 1 or more processes), Nchan, bare aiohttp."""
+"""The servers compared: the relay (memory or Redis, 1 or more processes), Nchan (its own memory
+or Redis), bare aiohttp."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 
 NCHAN_CONF = """
 load_module {module};
-worker_processes 1;
+worker_processes {workers};
 worker_rlimit_nofile 30000;
 pid {dir}/nginx.pid;
 error_log {dir}/error.log error;
@@ -40,6 +41,7 @@ http {{
     scgi_temp_path {dir}/scgi;
     keepalive_requests 1000000;
     keepalive_timeout 300s;
+{upstream}
     server {{
         listen 127.0.0.1:{port};
         location ~ ^/pub/(\\w+)$ {{
@@ -47,11 +49,13 @@ http {{
             nchan_channel_id $1;
             nchan_message_buffer_length 16;
             nchan_message_timeout 10m;
+{redis_pass}
         }}
         location ~ ^/sub/(\\w+)$ {{
             nchan_subscriber longpoll;
             nchan_channel_id $1;
             nchan_subscriber_first_message oldest;
+{redis_pass}
         }}
     }}
 }}
@@ -67,6 +71,8 @@ class Target:
     host: str
     ports: list[int]
     pids: list[int] = field(default_factory=list)
+    redis_pids: list[int] = field(default_factory=list)
+    """The redis-server processes it uses (their CPU counts too, reported apart)."""
 
 
 def free_port() -> int:
@@ -127,7 +133,7 @@ def relay(
     name: str,
     workers: int = 1,
     store: str = "memory",
-    extra_pids: list[int] | None = None,
+    redis_pids: list[int] | None = None,
     flags: tuple[str, ...] = (),
     tree: Path | None = None,
 ) -> Iterator[Target]:
@@ -165,7 +171,7 @@ def relay(
     ]
     urls = [f"http://127.0.0.1:{port}/healthz" for port in ports]
     with _processes(commands, urls, env) as pids:
-        yield Target(name, "relay", "127.0.0.1", ports, pids + (extra_pids or []))
+        yield Target(name, "relay", "127.0.0.1", ports, pids, redis_pids or [])
 
 
 @contextlib.contextmanager
@@ -195,14 +201,32 @@ def _children(pid: int) -> list[int]:
 
 
 @contextlib.contextmanager
-def nchan() -> Iterator[Target]:
-    """Runs nginx with Nchan (one worker process) on a free port."""
+def nchan(
+    workers: int = 1, redis_port: int | None = None, redis_pids: list[int] | None = None
+) -> Iterator[Target]:
+    """Runs nginx with Nchan (`workers` worker processes) on a free port; with redis_port, its
+    channels live in that redis-server (`nchan_redis_pass`, over TCP on 127.0.0.1)."""
     port = free_port()
+    upstream = redis_pass = ""
+    if redis_port is not None:
+        upstream = f"    upstream redis {{ nchan_redis_server redis://127.0.0.1:{redis_port}; }}"
+        redis_pass = "            nchan_redis_pass redis;"
     with tempfile.TemporaryDirectory(prefix="bench-nchan-") as tmp:
         conf = Path(tmp) / "nginx.conf"
-        conf.write_text(NCHAN_CONF.format(module=NCHAN_MODULE, dir=tmp, port=port))
+        conf.write_text(
+            NCHAN_CONF.format(
+                module=NCHAN_MODULE,
+                dir=tmp,
+                port=port,
+                workers=workers,
+                upstream=upstream,
+                redis_pass=redis_pass,
+            )
+        )
         command = ["nginx", "-c", str(conf), "-p", tmp]
         with _processes([command], [f"http://127.0.0.1:{port}/none"]) as pids:
             time.sleep(0.2)
-            workers = _children(pids[0])
-            yield Target("Nchan (nginx, 1 worker)", "nchan", "127.0.0.1", [port], pids + workers)
+            children = _children(pids[0])
+            store = " on Redis" if redis_port is not None else ""
+            name = f"Nchan{store} (nginx, {workers} worker{'s' if workers > 1 else ''})"
+            yield Target(name, "nchan", "127.0.0.1", [port], pids + children, redis_pids or [])

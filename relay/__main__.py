@@ -78,7 +78,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "--polls-per-seat",
         type=int,
         default=d.polls_per_seat,
-        help="polls one seat may hold open at once",
+        help="requests one seat may hold open at once (polls, move posts with ?wait=)",
     )
     p.add_argument(
         "--store",

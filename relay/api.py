@@ -84,8 +84,9 @@ class Api:
         self.request_limiter = RateLimiter(
             config.requests_per_second, 2.0 * config.requests_per_second
         )
-        self.held: dict[tuple[str, int], int] = {}
-        """Polls held open in this process, per (match, seat)."""
+        self.held: dict[tuple[str, str], int] = {}
+        """Requests held open in this process (event polls, move posts with ?wait=), per
+        match and seat (the digest of the seat's token)."""
         self.immediate: Immediate | None = store.immediate
         self.endpoints: dict[str, Endpoint] = {
             route.endpoint: getattr(self, route.endpoint) for route in ROUTES
@@ -151,39 +152,59 @@ class Api:
         if not found and hold > 0:
             if self.lifecycle.closing:
                 raise RelayError("server/shutting_down", retry_after=1.0)
-            found = await self._hold(call.match, seat, after, hold)
+            found = await self._hold(call, seat, after, hold)
         return 200, _events(found)
 
-    async def _hold(self, match: str, seat: int | None, after: int, hold: float) -> list[Event]:
+    async def _hold(self, call: Call, seat: int | None, after: int, hold: float) -> list[Event]:
         if seat is None:
-            return await self.store.wait(match, after, hold)
-        held, key = self.held, (match, seat)
+            return await self.store.wait(call.match, after, hold)
+        key = self._take_hold(call.match, self._seat_digest(call.authorization))
+        try:
+            return await self.store.wait(call.match, after, hold)
+        finally:
+            self._release_hold(key)
+
+    def _take_hold(self, match: str, digest: str) -> tuple[str, str]:
+        """Counts one more held request (an event poll or a move post with ?wait=) of the
+        seat whose token has that digest; raises limit/polls past --polls-per-seat. Returns
+        the key to release: the match and the digest, one per seat."""
+        key = (match, digest)
+        held = self.held
         count = held.get(key, 0)
         if count >= self.config.polls_per_seat:
             raise RelayError("limit/polls", retry_after=1.0)
         held[key] = count + 1
         self.metrics.held_polls += 1
-        try:
-            return await self.store.wait(match, after, hold)
-        finally:
-            self.metrics.held_polls -= 1
-            left = held[key] - 1
-            if left:
-                held[key] = left
-            else:
-                del held[key]
+        return key
+
+    def _release_hold(self, key: tuple[str, str]) -> None:
+        """Ends one held request counted by _take_hold."""
+        self.metrics.held_polls -= 1
+        left = self.held[key] - 1
+        if left:
+            self.held[key] = left
+        else:
+            del self.held[key]
 
     async def move(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/moves[?wait=S]: relays a move text, applied once."""
         token = require_bearer(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
-        seq = await self.store.act(call.match, token, action, time.time())
-        self.metrics.moves += 1
-        if wait is None:
-            return 200, b'{"seq":%d}' % seq
-        # The move post doubles as the next poll: one request per move instead of two.
-        found = await self.store.wait(call.match, seq, self._reply_hold(wait))
+        if not wait:
+            seq = await self.store.act(call.match, token, action, time.time())
+            self.metrics.moves += 1
+            return 200, b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
+        # The move post doubles as the next poll: one request per move instead of two. It is
+        # counted as a held poll of its seat from before the move is applied, so a seat at
+        # --polls-per-seat is refused with nothing changed.
+        key = self._take_hold(call.match, self._seat_digest(call.authorization))
+        try:
+            seq = await self.store.act(call.match, token, action, time.time())
+            self.metrics.moves += 1
+            found = await self.store.wait(call.match, seq, self._reply_hold(wait))
+        finally:
+            self._release_hold(key)
         return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
 
     def _move_now(self, store: Immediate, call: Call, answer: Answer) -> Pending | None:
@@ -192,20 +213,33 @@ class Api:
         digest = self._seat_digest(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
-        seq = store.act_hashed(call.match, digest, action, time.time())
-        self.metrics.moves += 1
-        if wait is None:
-            answer((200, b'{"seq":%d}' % seq), None)
+        if not wait:
+            seq = store.act_hashed(call.match, digest, action, time.time())
+            self.metrics.moves += 1
+            reply = b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
+            answer((200, reply), None)
             return None
+        key = self._take_hold(call.match, digest)
+        try:
+            seq = store.act_hashed(call.match, digest, action, time.time())
+        except BaseException:
+            self._release_hold(key)
+            raise
+        self.metrics.moves += 1
+        release = _Release(self, key)
 
         def wake(found: list[Event] | None) -> None:
+            release.release()
             if found is None:
                 answer(None, RelayError("match/expired"))
             else:
                 answer((200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))), None)
 
         held: Pending | None = store.watch(call.match, seq, self._reply_hold(wait), wake)
-        return held
+        if held is None:
+            return None
+        release.held = held
+        return release
 
     def _seat_digest(self, authorization: str | None) -> str:
         """Returns the digest of the seat token in an Authorization header (hash_token), kept
@@ -340,6 +374,31 @@ class Api:
     async def openapi(self, call: Call) -> Reply:
         """GET /v1/openapi.json: the OpenAPI document of protocol v1."""
         return 200, openapi()
+
+
+class _Release:
+    """A held move post of the memory store: releases its seat's held count once, when
+    answered or when its client goes away (then also ending the wait)."""
+
+    __slots__ = ("api", "held", "key")
+
+    def __init__(self, api: Api, key: tuple[str, str]) -> None:
+        self.api: Api | None = api
+        self.key = key
+        self.held: Pending | None = None
+
+    def release(self) -> None:
+        """Releases the count, once."""
+        api, self.api = self.api, None
+        if api is not None:
+            api._release_hold(self.key)
+
+    def cancel(self) -> None:
+        """Releases the count (once) and ends the wait."""
+        self.release()
+        held, self.held = self.held, None
+        if held is not None:
+            held.cancel()
 
 
 def _task_done(answer: Answer, task: asyncio.Future[Reply]) -> None:

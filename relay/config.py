@@ -56,7 +56,8 @@ class Config:
     """Requests one client address may make per second (bursts of twice that); floods
     beyond it get 429."""
     polls_per_seat: int = 2
-    """Polls one seat may hold open at once (per relay process)."""
+    """Requests one seat may hold open at once, event polls and move posts with ?wait=
+    alike (per relay process)."""
     store_url: str = "memory"
     """Where matches live: 'memory' (embedded) or a Redis URL."""
     front: bool = True

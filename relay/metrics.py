@@ -33,7 +33,7 @@ class RelayMetrics(Collector):
         self.moves = 0
         """Moves and passes accepted by this process."""
         self.held_polls = 0
-        """Polls held open by this process now."""
+        """Seats' requests held open by this process now: event polls, move posts with ?wait=."""
         self.errors: Counter[str] = Counter()
         """Error answers by this process, by code."""
         self.matches: dict[Status, int] = {}
@@ -50,7 +50,9 @@ class RelayMetrics(Collector):
             matches.add_metric([status.value], count)
         yield matches
         yield GaugeMetricFamily(
-            "relay_held_polls", "Polls held open by this process.", value=self.held_polls
+            "relay_held_polls",
+            "Seats' polls and move posts with ?wait= held open by this process.",
+            value=self.held_polls,
         )
         yield CounterMetricFamily(
             "relay_moves_relayed", "Moves and passes accepted by this process.", value=self.moves

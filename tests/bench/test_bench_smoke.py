@@ -39,13 +39,23 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
         "relay, memory, 1 process, aiohttp only (--no-front), compiled",
         "relay, Redis, 1 process, compiled",
         "relay, Redis, 2 processes, compiled",
+        "relay, Redis, 4 processes, compiled",
+        "relay, Redis, 8 processes, compiled",
         "Nchan (nginx, 1 worker)",
+        "Nchan on Redis (nginx, 1 worker)",
+        "Nchan on Redis (nginx, 2 workers)",
         "aiohttp, fixed answer (ceiling)",
     } <= names
     for run in report["runs"]:
         # Every move of every match was delivered (4 matches x 10 moves, or 4 x 50 paced).
         assert run["moves"] in (40, 200), run
         assert run["cpu_us_per_move"] >= 0 and run["peak_rss_mb"] > 0
+        # Redis's share is reported apart, and the two parts make the whole.
+        parts = run["front_cpu_us_per_move"] + run["redis_cpu_us_per_move"]
+        assert run["redis_cpu_us_per_move"] >= 0 and run["front_cpu_us_per_move"] >= 0
+        assert abs(parts - run["cpu_us_per_move"]) <= 0.2, run
+        if "Redis" not in run["target"]:
+            assert run["redis_cpu_us_per_move"] == 0, run
     assert {row["target"] for row in report["idle"]} == {
         "relay, memory, 1 process, compiled",
         "Nchan (nginx, 1 worker)",
