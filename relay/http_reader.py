@@ -76,9 +76,9 @@ class RequestReader:
     """Turns the bytes of one connection into the requests the front serves, in order.
 
     feed() appends each complete request to `ready` as (call, keep_alive, target), the target
-    being its request line, for the access log. When the front is
-    to serve no more of the connection, `handoff` holds the bytes from the first request it
-    does not serve on (aiohttp's to answer), or `refusal` the error that ends it (413)."""
+    being its request line, for the access log. When the front is to serve no more of the
+    connection, `handoff` holds the bytes from the first request it does not serve on
+    (aiohttp's to answer), or `refusal` the error that ends it (413)."""
 
     def __init__(
         self,
