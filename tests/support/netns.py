@@ -14,7 +14,6 @@ import os
 import shutil
 import signal
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -139,10 +138,3 @@ class Hosts:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
-
-
-@contextlib.contextmanager
-def hosts() -> Iterator[Hosts]:
-    """Yields an open set of test hosts, closed after."""
-    with Hosts() as found:
-        yield found
