@@ -1,47 +1,45 @@
 """The Lua scripts of the Redis store: every change to a match is one atomic script.
 
-Keys, under a prefix P (default ``movewire:``), for a match with id I:
+The keys are laid out in `relay.redis_keys`. A match script is given the match's hash as its
+one key (which routes it to the right node of a Redis Cluster) and builds the other keys of
+the same shard from the shard's tagged prefix, so it touches one slot. A game script touches
+one game's waiting matches. No script touches two slots: a seek without a room is a game
+script that picks a waiting match, then a match script that joins it (see RedisStore.seek).
 
-- ``P m:I``       hash: game, version, room, status, h0/h1 (token digests), seen0/seen1,
-                  since, turn, first, ender, last (number of events)
-- ``P e:I``       list: the event log, the JSON bytes sent on the wire (event N at index N-1)
-- ``P d:I``       list, beside the log: which write made each event, so a retry is recognised
-- ``P q:G:V``     list: ids of matches waiting for a player of game G, version V (oldest first)
-- ``P r:G:R``     string: id of the match holding private room R of game G
-- ``P t:D``       string: match:seat:until, what a seeker's own token (digest D) got; a
-                  repeated seek before `until` answers it again (the key expires then too)
-- ``P waiting``   hash: game -> matches waiting for a player (the --max-waiting limit)
-- ``P counts``    hash: status -> matches (for /metrics)
-- ``P deadlines`` sorted set: id -> the time at which the reaper must look at the match
-- ``P wake``      pub/sub channel: 'id seq event' for each event appended, and the bare id
-                  of a match whose status changed otherwise
-
-Every script takes ARGV[1..4] = prefix, now, grace, keep. Scripts build the keys they touch
-from the prefix, so the store needs a standalone Redis (or a replicated primary), not Redis
-Cluster. Move events arrive built in Python (byte-exact text); the fixed-shape events
-(started, pass, ended) are built here, byte for byte as `relay.store` builds them.
+Every match script takes ARGV[1..5] = the shard's tagged prefix, the match id, now, grace,
+keep. Move events arrive built in Python (byte-exact text); the fixed-shape events (started,
+pass, ended) are built here, byte for byte as `relay.store` builds them.
 """
 
 from __future__ import annotations
 
-__all__ = ["ACT", "POLL", "REAP", "SEEK"]
+__all__ = [
+    "ACT",
+    "ENSURE",
+    "JOIN",
+    "OPEN",
+    "PAIR",
+    "POLL",
+    "PUSH",
+    "REAP",
+    "RESERVE",
+    "ROOM",
+    "UNLIST",
+]
 
-_PRELUDE = r"""
-local P = ARGV[1]
-local NOW_TEXT = ARGV[2]
+_MATCH = r"""
+local TAGGED, ID = ARGV[1], ARGV[2]
+local NOW_TEXT = ARGV[3]
 local NOW = tonumber(NOW_TEXT)
-local GRACE = tonumber(ARGV[3])
-local KEEP = tonumber(ARGV[4])
-local DEADLINES = P .. 'deadlines'
-local COUNTS = P .. 'counts'
-local WAITING = P .. 'waiting'
-local CHANNEL = P .. 'wake'
+local GRACE = tonumber(ARGV[4])
+local KEEP = tonumber(ARGV[5])
+local DEADLINES = TAGGED .. 'deadlines'
+local COUNTS = TAGGED .. 'counts'
 
-local function mkey(id) return P .. 'm:' .. id end
-local function ekey(id) return P .. 'e:' .. id end
-local function dkey(id) return P .. 'd:' .. id end
-local function qkey(game, version) return P .. 'q:' .. game .. ':' .. version end
-local function rkey(game, room) return P .. 'r:' .. game .. ':' .. room end
+local function mkey(id) return TAGGED .. 'm:' .. id end
+local function ekey(id) return TAGGED .. 'e:' .. id end
+local function dkey(id) return TAGGED .. 'd:' .. id end
+local function wkey(id) return TAGGED .. 'w:' .. id end
 local function int(n) return string.format('%d', n) end
 
 local function recount(old, new)
@@ -49,39 +47,37 @@ local function recount(old, new)
   if new then redis.call('HINCRBY', COUNTS, new, 1) end
 end
 
-local function unwait(game)
-  if redis.call('HINCRBY', WAITING, game, -1) <= 0 then redis.call('HDEL', WAITING, game) end
-end
-
--- The reaper looks at a match once this time has passed: the same conditions as reap().
-local function reschedule(id)
-  local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender')
-  local status, at = f[1], 0
-  if status == 'waiting' then
-    at = tonumber(f[2]) + GRACE
-  elseif status == 'playing' then
-    at = math.min(tonumber(f[2]), tonumber(f[3])) + GRACE
-  elseif status == 'ending' then
-    at = math.min(tonumber(f[4]), tonumber(f[3 - tonumber(f[5])])) + GRACE
-  else
-    at = tonumber(f[4]) + KEEP
-  end
+local function schedule(id, at)
   redis.call('ZADD', DEADLINES, string.format('%.17g', at), id)
 end
 
--- The notification carries the new event ('id seq event'): a poll waiting for exactly that
--- event can answer with it; any other waits re-read the log.
+-- When the reaper must look at a match. A seat's poll makes this later and nothing makes it
+-- earlier, so the deadline a match is scheduled with at its opening is never late: the reaper
+-- looks, finds the match alive and schedules it again.
+local function deadline(id)
+  local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender')
+  local status = f[1]
+  if status == 'waiting' then return tonumber(f[2]) + GRACE end
+  if status == 'playing' then return math.min(tonumber(f[2]), tonumber(f[3])) + GRACE end
+  if status == 'ending' then
+    return math.min(tonumber(f[4]), tonumber(f[3 - tonumber(f[5])])) + GRACE
+  end
+  return tonumber(f[4]) + KEEP
+end
+
+-- Appends an event; the sharded notification carries it ('seq event'), so a poll waiting for
+-- exactly that event can answer with it.
 local function append(id, event, done)
   local seq = redis.call('RPUSH', ekey(id), event)
   redis.call('RPUSH', dkey(id), done)
   redis.call('HSET', mkey(id), 'last', seq)
-  redis.call('PUBLISH', CHANNEL, id .. ' ' .. int(seq) .. ' ' .. event)
+  redis.call('SPUBLISH', wkey(id), int(seq) .. ' ' .. event)
   return seq
 end
 
 local function free_room(id, game, room)
   if room then
-    local key = rkey(game, room)
+    local key = TAGGED .. 'r:' .. game .. ':' .. room
     if redis.call('GET', key) == id then redis.call('DEL', key) end
   end
 end
@@ -94,150 +90,90 @@ local function finish(id, reason, seat, done)
   free_room(id, f[2], f[3])
   local event = '{"seq":' .. int(tonumber(f[4]) + 1) .. ',"type":"ended","reason":"'
     .. reason .. '","seat":' .. int(seat) .. '}'
-  local seq = append(id, event, done)
-  reschedule(id)
-  return seq
+  return append(id, event, done)
 end
 
+-- Ends a waiting match; returns its game and version (its queue entry is the caller's).
 local function expire(id)
   local m = mkey(id)
   local f = redis.call('HMGET', m, 'status', 'game', 'version', 'room')
   recount(f[1], 'expired')
   redis.call('HSET', m, 'status', 'expired', 'since', NOW_TEXT)
-  unwait(f[2])
-  if f[4] then
-    free_room(id, f[2], f[4])
-  else
-    redis.call('LREM', qkey(f[2], f[3]), 0, id)
-  end
-  reschedule(id)
-  redis.call('PUBLISH', CHANNEL, id)
+  free_room(id, f[2], f[4])
+  redis.call('SPUBLISH', wkey(id), 'x')
+  return f[2], f[3]
 end
-"""
 
-SEEK = (
-    _PRELUDE
-    + r"""
--- ARGV[5..12] = game, version, room ('' for none), max waiting, new id, token digest, first,
--- and '1' when the token is the seeker's own (a repeated seek then gets the same ticket)
-local GAME, VERSION, ROOM = ARGV[5], ARGV[6], ARGV[7]
-local MAX_WAITING = tonumber(ARGV[8])
-local ID, DIGEST, FIRST = ARGV[9], ARGV[10], ARGV[11]
-local RESEEK = P .. 't:' .. DIGEST
+local function open(id, digest, game, version, room)
+  local m = mkey(id)
+  redis.call('HSET', m, 'game', game, 'version', version, 'status', 'waiting', 'h0', digest,
+    'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT, 'last', 0, 'turn', '', 'first', '')
+  if room ~= '' then redis.call('HSET', m, 'room', room) end
+  recount(false, 'waiting')
+  schedule(id, NOW + GRACE)
+end
 
-if ARGV[12] == '1' then
-  local prior = redis.call('GET', RESEEK)
+local function join(id, digest, first)
+  redis.call('HSET', mkey(id), 'h1', digest, 'seen1', NOW_TEXT, 'status', 'playing',
+    'since', NOW_TEXT, 'first', first, 'turn', first)
+  recount('waiting', 'playing')
+  append(id, '{"seq":1,"type":"started","first":' .. first .. '}', '')
+end
+
+-- What a seeker's own token got, for a repeated seek: 'id:seat:until'.
+local function recall(key)
+  local prior = redis.call('GET', key)
   if prior then
     local id, seat, till = string.match(prior, '^(.*):(%d):(.*)$')
-    if tonumber(till) >= NOW and redis.call('EXISTS', mkey(id)) == 1 then
-      return {'ok', id, tonumber(seat)}
-    end
+    if tonumber(till) >= NOW then return id, tonumber(seat) end
   end
+  return nil, nil
 end
 
-local function remember(result)
-  if ARGV[12] == '1' and result[1] == 'ok' then
-    local till = string.format('%.17g', NOW + GRACE)
-    redis.call('SET', RESEEK, result[2] .. ':' .. result[3] .. ':' .. till,
-      'PX', math.ceil(GRACE * 1000))
-  end
-  return result
+local function remember(key, id, seat)
+  redis.call('SET', key, id .. ':' .. int(seat) .. ':' .. string.format('%.17g', NOW + GRACE),
+    'PX', math.ceil(GRACE * 1000))
 end
-
-local function open()
-  if tonumber(redis.call('HGET', WAITING, GAME) or '0') >= MAX_WAITING then
-    return {'e', 'limit/waiting'}
-  end
-  local m = mkey(ID)
-  if redis.call('EXISTS', m) == 1 then return {'e', 'collision'} end
-  redis.call('HSET', m, 'game', GAME, 'version', VERSION, 'status', 'waiting', 'h0', DIGEST,
-    'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT, 'last', 0, 'turn', '', 'first', '')
-  if ROOM ~= '' then redis.call('HSET', m, 'room', ROOM) end
-  redis.call('HINCRBY', WAITING, GAME, 1)
-  recount(false, 'waiting')
-  reschedule(ID)
-  return {'ok', ID, 0}
-end
-
-local function join(id)
-  local m = mkey(id)
-  redis.call('HSET', m, 'h1', DIGEST, 'seen1', NOW_TEXT, 'status', 'playing',
-    'since', NOW_TEXT, 'first', FIRST, 'turn', FIRST)
-  recount('waiting', 'playing')
-  unwait(GAME)
-  append(id, '{"seq":1,"type":"started","first":' .. FIRST .. '}', '')
-  reschedule(id)
-  return {'ok', id, 1}
-end
-
-if ROOM ~= '' then
-  local room = rkey(GAME, ROOM)
-  local held = redis.call('GET', room)
-  if held then
-    local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version')
-    local status = f[1]
-    if status == 'waiting' and tonumber(f[2]) + GRACE < NOW then
-      expire(held)
-      status = 'expired'
-    end
-    if status == 'waiting' then
-      if f[3] ~= VERSION then return {'e', 'room/version_mismatch', f[3]} end
-      return remember(join(held))
-    end
-    if status == 'playing' or status == 'ending' then return {'e', 'room/full'} end
-  end
-  local opened = open()
-  if opened[1] == 'ok' then redis.call('SET', room, ID) end
-  return remember(opened)
-end
-
-local queue = qkey(GAME, VERSION)
-while true do
-  local id = redis.call('LPOP', queue)
-  if not id then break end
-  local f = redis.call('HMGET', mkey(id), 'status', 'seen0')
-  if f[1] == 'waiting' then
-    if tonumber(f[2]) + GRACE < NOW then expire(id) else return remember(join(id)) end
-  end
-end
-local opened = open()
-if opened[1] == 'ok' then redis.call('RPUSH', queue, ID) end
-return remember(opened)
 """
-)
-"""Pairs a seeker: joins the oldest waiting match (or the room's), or opens one."""
+
+_GAME = r"""
+local QUEUE, WAITING = KEYS[1], KEYS[2]
+local NOW_TEXT = ARGV[1]
+local NOW = tonumber(NOW_TEXT)
+local GRACE = tonumber(ARGV[2])
+"""
 
 POLL = (
-    _PRELUDE
+    _MATCH
     + r"""
--- ARGV[5..7] = match id, token digest ('' for a spectator), after
-local ID, DIGEST = ARGV[5], ARGV[6]
-local m = mkey(ID)
+-- ARGV[6..7] = token digest ('' for a spectator), after
+local DIGEST = ARGV[6]
+local m = KEYS[1]
 local f = redis.call('HMGET', m, 'status', 'h0', 'h1')
-if not f[1] then return {'e', 'match/unknown'} end
-if f[1] == 'expired' then return {'e', 'match/expired'} end
+local status = f[1]
+if not status then return {'e', 'match/unknown'} end
+if status == 'expired' then return {'e', 'match/expired'} end
 local seat = -1
 if DIGEST ~= '' then
   if DIGEST == f[2] then seat = 0 elseif DIGEST == f[3] then seat = 1
   else return {'e', 'auth/bad_token'} end
   redis.call('HSET', m, 'seen' .. seat, NOW_TEXT)
-  reschedule(ID)
 end
-return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1)}
+return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status}
 """
 )
 """Reads the log above `after`; a seat's read also marks it present."""
 
 ACT = (
-    _PRELUDE
+    _MATCH
     + r"""
--- ARGV[5..14] = match id, token digest, kind, after (-1 for none), write digest,
---               agree (1/0), end (1/0), the move event as seat 0 sends it, as seat 1 does,
+-- ARGV[6..14] = token digest, kind, after (-1 for none), write digest, agree (1/0),
+--               end (1/0), the move event as seat 0 sends it, as seat 1 does,
 --               most events a log may hold
-local ID, DIGEST, KIND = ARGV[5], ARGV[6], ARGV[7]
+local DIGEST, KIND = ARGV[6], ARGV[7]
 local AFTER = tonumber(ARGV[8])
 local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
-local m = mkey(ID)
+local m = KEYS[1]
 local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'ender', 'last')
 local status = f[1]
 if not status then return {'e', 'match/unknown'} end
@@ -245,13 +181,12 @@ local seat
 if DIGEST == f[2] then seat = 0 elseif DIGEST == f[3] then seat = 1
 else return {'e', 'auth/bad_token'} end
 redis.call('HSET', m, 'seen' .. seat, NOW_TEXT)
-reschedule(ID)
 
 if KIND == 'cancel' then
   if status == 'expired' then return {'ok', 0} end
   if status ~= 'waiting' then return {'e', 'match/started'} end
-  expire(ID)
-  return {'ok', 0}
+  local game, version = expire(ID)
+  return {'ok', 0, game, version}
 end
 if status == 'expired' then return {'e', 'match/expired'} end
 if status == 'waiting' then return {'e', 'match/not_started'} end
@@ -293,71 +228,238 @@ end
 if status == 'ending' then return {'e', 'match/ending'} end
 if tonumber(f[4]) ~= seat then return {'e', 'turn/not_yours'} end
 if last >= tonumber(ARGV[14]) then return {'e', 'match/too_long'} end
-redis.call('HSET', m, 'turn', 1 - seat)
 if KIND == 'pass' then
+  redis.call('HSET', m, 'turn', 1 - seat)
   local event = '{"seq":' .. int(AFTER + 1) .. ',"type":"pass","seat":' .. int(seat) .. '}'
   return {'ok', append(ID, event, done)}
 end
 if END then
   recount(status, 'ending')
-  redis.call('HSET', m, 'status', 'ending', 'ender', seat, 'since', NOW_TEXT)
+  redis.call('HSET', m, 'turn', 1 - seat, 'status', 'ending', 'ender', seat, 'since', NOW_TEXT)
+else
+  redis.call('HSET', m, 'turn', 1 - seat)
 end
-local seq = append(ID, ARGV[12 + seat], done)
-reschedule(ID)
-return {'ok', seq}
+return {'ok', append(ID, ARGV[12 + seat], done)}
 """
 )
-"""Applies a seat's move, pass, confirm, resign or cancel, once."""
+"""Applies a seat's move, pass, confirm, resign or cancel, once. A cancel that expires the
+match answers its game and version, whose waiting list the store then updates."""
+
+OPEN = (
+    _MATCH
+    + r"""
+-- ARGV[6..9] = token digest, game, version, room ('' for none)
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'h0') == ARGV[6] then return {'ok'} end
+  return {'e', 'collision'}
+end
+open(ID, ARGV[6], ARGV[7], ARGV[8], ARGV[9])
+return {'ok'}
+"""
+)
+"""Opens a waiting match with one seat taken (a retry of the same opening is answered ok)."""
+
+JOIN = (
+    _MATCH
+    + r"""
+-- ARGV[6..7] = token digest, first seat
+local f = redis.call('HMGET', KEYS[1], 'status', 'h0', 'h1', 'seen0')
+if not f[1] then return {'skip'} end
+if f[2] == ARGV[6] then return {'ok', 0} end
+if f[3] == ARGV[6] then return {'ok', 1} end
+if f[1] ~= 'waiting' then return {'skip'} end
+if tonumber(f[4]) + GRACE < NOW then
+  expire(ID)
+  return {'skip'}
+end
+join(ID, ARGV[6], ARGV[7])
+return {'ok', 1}
+"""
+)
+"""Takes the second seat of a waiting match (or answers the seat this token already holds);
+'skip' when the match can no longer be joined."""
+
+ROOM = (
+    _MATCH
+    + r"""
+-- KEYS[1] = the room's key, KEYS[2] = the seeker's memo key (both in ID's shard)
+-- ARGV[6..12] = game, version, room, token digest, first, '1' when the token is the seeker's
+--               own, '1' when a new match may be opened (the waiting limit was checked)
+local ROOM_KEY, MEMO = KEYS[1], KEYS[2]
+local GAME, VERSION, ROOM_NAME, DIGEST, FIRST = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
+local OWN, MAY_OPEN = ARGV[11] == '1', ARGV[12] == '1'
+
+if OWN then
+  local id, seat = recall(MEMO)
+  if id and redis.call('EXISTS', mkey(id)) == 1 then return {'ok', id, seat, ''} end
+end
+local dropped = ''
+local held = redis.call('GET', ROOM_KEY)
+if held then
+  local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version')
+  local status = f[1]
+  if status == 'waiting' and tonumber(f[2]) + GRACE < NOW then
+    expire(held)
+    dropped, status = held, 'expired'
+  end
+  if status == 'waiting' then
+    if f[3] ~= VERSION then return {'e', 'room/version_mismatch', f[3]} end
+    join(held, DIGEST, FIRST)
+    if OWN then remember(MEMO, held, 1) end
+    return {'ok', held, 1, dropped}
+  end
+  if status == 'playing' or status == 'ending' then return {'e', 'room/full'} end
+end
+if not MAY_OPEN then return {'open', dropped} end
+if redis.call('EXISTS', mkey(ID)) == 1 then return {'e', 'collision'} end
+open(ID, DIGEST, GAME, VERSION, ROOM_NAME)
+redis.call('SET', ROOM_KEY, ID)
+if OWN then remember(MEMO, ID, 0) end
+return {'ok', ID, 0, dropped}
+"""
+)
+"""Seeks in a private room: joins the match waiting in it, or opens one when allowed ('open'
+asks the caller to check the waiting limit first). Answers the seat and the id of a stale
+match it dropped from the room ('' for none), which the caller unlists."""
 
 REAP = (
-    _PRELUDE
+    _MATCH
     + r"""
--- ARGV[5] = most matches to look at
+-- KEYS[1] = the shard's deadlines; ARGV[2] = '' (no one match); ARGV[6] = most to look at
 local due = redis.call('ZRANGEBYSCORE', DEADLINES, '-inf', '(' .. NOW_TEXT,
-  'LIMIT', 0, tonumber(ARGV[5]))
-local changed = 0
+  'LIMIT', 0, tonumber(ARGV[6]))
+local changed, expired = 0, {}
 for _, id in ipairs(due) do
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender')
   local status = f[1]
   local seen0, seen1, since = tonumber(f[2]), tonumber(f[3]), tonumber(f[4])
   if not status then
     redis.call('ZREM', DEADLINES, id)
-  elseif status == 'waiting' then
-    if seen0 + GRACE < NOW then
-      expire(id)
-      changed = changed + 1
-    else
-      reschedule(id)
-    end
-  elseif status == 'playing' then
-    local absent, seen = 0, seen0
-    if seen1 < seen0 then absent, seen = 1, seen1 end
-    if seen + GRACE < NOW then
-      finish(id, 'abandoned', absent, '')
-      changed = changed + 1
-    else
-      reschedule(id)
-    end
-  elseif status == 'ending' then
-    local partner = 1 - tonumber(f[5])
-    local seen = seen0
-    if partner == 1 then seen = seen1 end
-    if since + GRACE < NOW or seen + GRACE < NOW then
-      finish(id, 'unconfirmed', partner, '')
-      changed = changed + 1
-    else
-      reschedule(id)
-    end
-  elseif since + KEEP < NOW then
+  elseif status == 'waiting' and seen0 + GRACE < NOW then
+    local game, version = expire(id)
+    table.insert(expired, id)
+    table.insert(expired, game)
+    table.insert(expired, version)
+    schedule(id, NOW + KEEP)
+    changed = changed + 1
+  elseif status == 'playing' and math.min(seen0, seen1) + GRACE < NOW then
+    local absent = 0
+    if seen1 < seen0 then absent = 1 end
+    finish(id, 'abandoned', absent, '')
+    schedule(id, NOW + KEEP)
+    changed = changed + 1
+  elseif status == 'ending' and deadline(id) < NOW then
+    finish(id, 'unconfirmed', 1 - tonumber(f[5]), '')
+    schedule(id, NOW + KEEP)
+    changed = changed + 1
+  elseif (status == 'finished' or status == 'expired') and since + KEEP < NOW then
     redis.call('DEL', mkey(id), ekey(id), dkey(id))
     redis.call('ZREM', DEADLINES, id)
     recount(status, false)
     changed = changed + 1
   else
-    reschedule(id)
+    schedule(id, deadline(id))
   end
 end
-return {changed, #due}
+return {changed, #due, expired}
 """
 )
-"""Ends abandoned and unconfirmed matches, drops silent seekers, forgets old matches."""
+"""Ends abandoned and unconfirmed matches, drops silent seekers, forgets old matches, in one
+shard; answers what it changed, how many it looked at, and the dropped seeks (id, game,
+version), which the caller unlists."""
+
+PAIR = (
+    _GAME
+    + r"""
+-- KEYS[3] = the seeker's memo key; ARGV[3..5] = most waiting matches of the game,
+-- '1' when the token is the seeker's own, the id of a match that could not be joined ('')
+local MEMO, MAX_WAITING, OWN, FAILED = KEYS[3], tonumber(ARGV[3]), ARGV[4] == '1', ARGV[5]
+if FAILED ~= '' then
+  redis.call('ZREM', WAITING, FAILED)
+  if OWN and redis.call('GET', MEMO) then
+    local id = string.match(redis.call('GET', MEMO), '^(.*):%d:.*$')
+    if id == FAILED then redis.call('DEL', MEMO) end
+  end
+elseif OWN then
+  local prior = redis.call('GET', MEMO)
+  if prior then
+    local id, seat, till = string.match(prior, '^(.*):(%d):(.*)$')
+    if tonumber(till) >= NOW then return {'memo', id, tonumber(seat)} end
+  end
+end
+local id = redis.call('LPOP', QUEUE)
+if id then
+  if OWN then
+    redis.call('SET', MEMO, id .. ':1:' .. string.format('%.17g', NOW + GRACE),
+      'PX', math.ceil(GRACE * 1000))
+  end
+  return {'join', id}
+end
+if redis.call('ZCARD', WAITING) >= MAX_WAITING then return {'e', 'limit/waiting'} end
+return {'open'}
+"""
+)
+"""Picks the oldest match waiting in the game's queue for the seeker to join ('join'), or says
+none is ('open'), or answers what the seeker's own token got before ('memo')."""
+
+PUSH = (
+    _GAME
+    + r"""
+-- KEYS[3] = the seeker's memo key; ARGV[3..4] = the id of the match just opened,
+-- '1' when the token is the seeker's own
+local MEMO, ID, OWN = KEYS[3], ARGV[3], ARGV[4] == '1'
+if OWN then
+  local prior = redis.call('GET', MEMO)
+  if prior then
+    local id, seat, till = string.match(prior, '^(.*):(%d):(.*)$')
+    if id ~= ID and tonumber(till) >= NOW then return {'memo', id, tonumber(seat)} end
+  end
+end
+local other = redis.call('LPOP', QUEUE)
+if other then
+  if OWN then
+    redis.call('SET', MEMO, other .. ':1:' .. string.format('%.17g', NOW + GRACE),
+      'PX', math.ceil(GRACE * 1000))
+  end
+  return {'join', other}
+end
+redis.call('RPUSH', QUEUE, ID)
+redis.call('ZADD', WAITING, NOW_TEXT, ID)
+if OWN then
+  redis.call('SET', MEMO, ID .. ':0:' .. string.format('%.17g', NOW + GRACE),
+    'PX', math.ceil(GRACE * 1000))
+end
+return {'ok'}
+"""
+)
+"""Queues a match just opened, unless another seeker queued one meanwhile ('join' it instead)
+or the seeker's own token already got a seat ('memo')."""
+
+ENSURE = (
+    _GAME
+    + r"""
+-- ARGV[3] = the id of a match waiting for a player
+if redis.call('ZSCORE', WAITING, ARGV[3]) then return 0 end
+redis.call('RPUSH', QUEUE, ARGV[3])
+redis.call('ZADD', WAITING, NOW_TEXT, ARGV[3])
+return 1
+"""
+)
+"""Queues a waiting match again if its queueing was lost (its opener stopped between the two
+steps of a seek); answers 1 when it did."""
+
+UNLIST = r"""
+-- KEYS[1..2] = the game's queue and waiting set; ARGV[1] = a match no longer waiting
+redis.call('LREM', KEYS[1], 0, ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 0
+"""
+"""Removes a match that no longer waits from its game's queue and waiting set."""
+
+RESERVE = r"""
+-- KEYS[1] = the game's waiting set; ARGV[1..3] = now, most waiting matches, the new match id
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return {'e', 'limit/waiting'} end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
+return {'ok'}
+"""
+"""Counts a room match about to be opened toward the game's waiting limit, if it allows."""

@@ -1,15 +1,17 @@
 """The Redis store: matches shared by every relay process on every box, durable with AOF.
 
-Each change to a match is one Lua script (see `relay.redis_scripts`), so two relay processes
-never pair one seeker twice, never accept two moves for one turn and never give two events
-one number. A waiting poll is woken by a Redis pub/sub notification and then re-reads the
-log; it also re-reads every `recheck` seconds, so a lost notification only delays an event.
+Each change to a match is one Lua script on one slot (see `relay.redis_scripts` and the key
+layout in `relay.redis_keys`), so two relay processes never pair one seeker twice, never
+accept two moves for one turn and never give two events one number. The calls made in one
+event-loop turn go to Redis as one pipeline (`relay.redis_batch`). A waiting poll is woken by
+its match's sharded pub/sub channel (`relay.redis_notify`), heard only by the processes that
+wait on that match; it also re-reads the log every `recheck` seconds, so a lost notification
+only delays an event.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 from collections.abc import Awaitable
@@ -24,14 +26,17 @@ from redis.exceptions import (
 from redis.exceptions import (
     OutOfMemoryError,
     ReadOnlyError,
-    RedisError,
+    ResponseError,
 )
 from redis.exceptions import (
     TimeoutError as RedisTimeoutError,
 )
 
-from relay import redis_scripts, store
+from relay import redis_keys, redis_scripts, store
 from relay.errors import RelayError
+from relay.redis_batch import Batcher, Script
+from relay.redis_keys import GameKeys, MatchKeys
+from relay.redis_notify import Notifier
 from relay.store import (
     Action,
     Event,
@@ -42,7 +47,6 @@ from relay.store import (
     Ticket,
     hash_token,
     move_event,
-    new_match_id,
     new_token,
     too_long,
 )
@@ -60,11 +64,20 @@ UNAVAILABLE = "The match store (Redis) cannot be reached; retry shortly."
 _DOWN = (RedisConnectionError, RedisTimeoutError, ReadOnlyError, OutOfMemoryError, OSError)
 """Redis failures that mean 'not now' (503) rather than a bug (500)."""
 
-_HEARD_LIMIT = 100_000
-"""Matches whose newest notified event is remembered (then the memory starts afresh)."""
-
 _RETRY_AFTER = 1.0
 """Seconds a client is told to wait before retrying while Redis is unavailable."""
+
+_SCRIPTS = {name: Script(getattr(redis_scripts, name)) for name in redis_scripts.__all__}
+_ACT, _POLL, _OPEN, _JOIN, _ROOM, _REAP = (
+    _SCRIPTS[name] for name in ("ACT", "POLL", "OPEN", "JOIN", "ROOM", "REAP")
+)
+_PAIR, _PUSH, _ENSURE, _UNLIST, _RESERVE = (
+    _SCRIPTS[name] for name in ("PAIR", "PUSH", "ENSURE", "UNLIST", "RESERVE")
+)
+
+_REQUEUE_AFTER = 5.0
+"""Seconds after its opening at which a waiting match's seat polling it makes sure the match
+is in its game's queue (see ENSURE)."""
 
 
 class RedisStore:
@@ -81,25 +94,24 @@ class RedisStore:
         listener: aioredis.Redis | None = None,
         prefix: str = DEFAULT_PREFIX,
         recheck: float = 5.0,
+        linger: float = 10.0,
     ) -> None:
         self.settings = settings or StoreSettings()
-        self.prefix = prefix
+        self.prefix = redis_keys.check_prefix(prefix)
         self.recheck = recheck
         """Seconds a waiting poll trusts pub/sub before it re-reads the log anyway."""
         self._redis = client
         self._listener_client = listener or client
-        self._seek = client.register_script(redis_scripts.SEEK)
-        self._poll = client.register_script(redis_scripts.POLL)
-        self._act = client.register_script(redis_scripts.ACT)
-        self._reap = client.register_script(redis_scripts.REAP)
-        self._waiters: dict[str, set[asyncio.Future[None]]] = {}
-        self._heard: dict[str, tuple[int, bytes]] = {}
-        """The newest event each notification told of, by match, while subscribed."""
-        self._subscribed = False
-        """Whether notifications are arriving (else every wait reads the log first)."""
-        self._listener: asyncio.Task[None] | None = None
+        self._batch = Batcher(client)
+        pool = self._listener_client.connection_pool
+
+        async def connect() -> Any:
+            return pool.make_connection()  # type: ignore[no-untyped-call]
+
+        self._notes = Notifier(connect, linger)
         self._closing = False
         self._down = False
+        self._reaped_shard = 0
 
     @classmethod
     def from_url(
@@ -123,30 +135,44 @@ class RedisStore:
             url,
             socket_connect_timeout=2.0,
             socket_timeout=None,
-            # The listener reconnects by itself (and wakes every poll) instead.
+            # The notifier reconnects by itself (and wakes every poll) instead.
             retry=Retry(NoBackoff(), 0),
-            health_check_interval=5,
         )
         return cls(client, settings, listener=listener, prefix=prefix, recheck=recheck)
 
     # -- calling Redis ---------------------------------------------------------------------
 
-    def _args(self, now: float, *rest: object) -> list[Any]:
+    def _match_args(self, keys: MatchKeys, match: str, now: float, *rest: object) -> list[Any]:
         s = self.settings
-        return [self.prefix, repr(float(now)), repr(s.grace), repr(s.keep), *rest]
+        return [keys.tagged, match, repr(float(now)), repr(s.grace), repr(s.keep), *rest]
 
-    async def _call(self, script: Any, args: list[Any]) -> Any:
+    async def _call(self, script: Script, keys: list[str], args: list[Any]) -> Any:
         """Runs a script and returns its answer, or raises _Refusal with the error it gave.
 
         A Redis that cannot answer becomes RelayError('server/unavailable')."""
         try:
-            answer = await script(args=args)
+            answer = await self._batch.call(script, keys, args)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
+        except ResponseError as exc:
+            if _loading(exc):
+                raise self._unavailable(exc) from None
+            raise
         self._up()
         if isinstance(answer, list) and answer and answer[0] == b"e":
             raise _refusal(answer)
         return answer
+
+    async def _on_match(self, script: Script, match: str, now: float, *rest: object) -> Any:
+        keys = MatchKeys(self.prefix, match)
+        return await self._call(script, [keys.match], self._match_args(keys, match, now, *rest))
+
+    async def _on_game(
+        self, script: Script, game: GameKeys, now: float, memo: str, *rest: object
+    ) -> Any:
+        keys = [game.queue, game.waiting, memo]
+        args = [repr(float(now)), repr(self.settings.grace), *rest]
+        return await self._call(script, keys, args)
 
     def _unavailable(self, exc: BaseException) -> RelayError:
         if not self._down:
@@ -167,49 +193,71 @@ class RedisStore:
         """Returns the reader's seat and the events above after; marks a seat present."""
         digest = "" if token is None else hash_token(token)
         try:
-            _, seat, events = await self._call(self._poll, self._args(now, match, digest, after))
+            _, seat, events, status = await self._on_match(_POLL, match, now, digest, after)
         except _Refusal as refusal:
             raise _read_error(refusal, match) from None
+        if seat == 0 and status == b"waiting":
+            await self._requeue(match, now)
         return (None if seat < 0 else int(seat)), list(events)
+
+    async def _requeue(self, match: str, now: float) -> None:
+        """Makes sure a waiting match, opened a while ago, is in its game's queue."""
+        fields = ("room", "status", "since", "game", "version")
+        try:
+            reply = self._redis.hmget(MatchKeys(self.prefix, match).match, list(fields))
+            room, status, since, game, version = await cast(Awaitable[list[Any]], reply)
+        except _DOWN as exc:
+            raise self._unavailable(exc) from None
+        if room is None and status == b"waiting" and float(since) + _REQUEUE_AFTER < now:
+            keys = GameKeys(self.prefix, game.decode(), version.decode())
+            await self._call(_ENSURE, [keys.queue, keys.waiting], [repr(float(now)), 0, match])
 
     async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
         """Returns the events above after once there are any, or [] after timeout."""
         if timeout <= 0 or self._closing:
             return (await self.poll(match, None, after, 0.0))[1]
-        self._start_listener()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        # While subscribed, a match whose newest notified event is at most `after` needs no
-        # read first: the notification of any later event finds the waiter registered below.
-        heard = self._heard.get(match)
-        read = not (self._subscribed and heard is not None and heard[0] <= after)
-        while True:
-            waiter: asyncio.Future[None] = loop.create_future()
-            self._waiters.setdefault(match, set()).add(waiter)
-            try:
-                if read:
-                    # Read after registering: an event appended before now is in this read,
-                    # and the notification of any later one finds the waiter.
-                    events = (await self.poll(match, None, after, 0.0))[1]
-                    if events or self._closing:
-                        return events
-                read = True
-                left = deadline - loop.time()
-                if left <= 0:
-                    return []
-                await asyncio.wait((waiter,), timeout=min(left, self.recheck))
-                heard = self._heard.get(match)
-                if waiter.done() and heard is not None and heard[0] == after + 1:
+        channel = self._notes.follow(MatchKeys(self.prefix, match).channel)
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + timeout
+            heard = channel.heard
+            if channel.live and heard is not None:
+                if heard[0] == after + 1:
                     return [heard[1]]  # exactly the next event: no read needed
-            finally:
-                self._forget(match, waiter)
+                # Any event after the newest heard will be heard: no read needed.
+                read = heard[0] > after
+            else:
+                read = True
+            while True:
+                waiter: asyncio.Future[None] = loop.create_future()
+                channel.waiters.add(waiter)
+                try:
+                    if read:
+                        # Read after registering: an event appended before now is in this
+                        # read, and the notification of any later one finds the waiter.
+                        events = (await self.poll(match, None, after, 0.0))[1]
+                        if events or self._closing:
+                            return events
+                    read = True
+                    left = deadline - loop.time()
+                    if left <= 0:
+                        return []
+                    await asyncio.wait((waiter,), timeout=min(left, self.recheck))
+                    heard = channel.heard
+                    live = waiter.done() and channel.live and heard is not None
+                    if live and heard is not None and heard[0] == after + 1:
+                        return [heard[1]]
+                finally:
+                    channel.waiters.discard(waiter)
+        finally:
+            self._notes.leave(channel)
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
         fields = ("game", "version", "room", "status", "turn", "last", "first")
         try:
-            reply = self._redis.hmget(f"{self.prefix}m:{match}", list(fields))
-            values = await cast(Awaitable[list[bytes | None]], reply)
+            reply = self._redis.hmget(MatchKeys(self.prefix, match).match, list(fields))
+            values: list[bytes | None] = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
         self._up()
@@ -234,17 +282,20 @@ class RedisStore:
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
         try:
-            reply = self._redis.hgetall(f"{self.prefix}counts")
-            found = await cast(Awaitable[dict[bytes, bytes]], reply)
+            pipe = self._redis.pipeline(transaction=False)
+            for shard in range(redis_keys.SHARDS):
+                pipe.hgetall(redis_keys.shard_keys(self.prefix, shard)[2])
+            found: list[dict[bytes, bytes]] = await pipe.execute()
         except _DOWN as exc:
             raise self._unavailable(exc) from None
         self._up()
         counts = dict.fromkeys(Status, 0)
-        for status, count in found.items():
-            counts[Status(status.decode())] = int(count)
+        for held in found:
+            for status, count in held.items():
+                counts[Status(status.decode())] += int(count)
         return counts
 
-    # -- writing ---------------------------------------------------------------------------
+    # -- seeking ---------------------------------------------------------------------------
 
     async def seek(
         self, game: str, version: str, room: str | None, now: float, token: str | None = None
@@ -252,25 +303,126 @@ class RedisStore:
         """Joins the oldest compatible waiting match, or opens a new one."""
         own = token is not None
         token = token if token is not None else new_token()
+        digest = hash_token(token)
+        try:
+            if room:
+                return await self._seek_room(game, version, room, now, token, digest, own)
+            return await self._seek_queue(game, version, now, token, digest, own)
+        except _Refusal as refusal:
+            raise _seek_error(refusal, game, version, room, self.settings) from None
+
+    async def _seek_queue(
+        self, game: str, version: str, now: float, token: str, digest: str, own: bool
+    ) -> Ticket:
+        """Pairs through the game's queue: a game script picks, a match script joins."""
+        keys = GameKeys(self.prefix, game, version)
+        memo, flag = keys.memo(digest), "1" if own else "0"
+        failed = ""
         while True:
-            args = self._args(
-                now,
-                game,
-                version,
-                room or "",
-                self.settings.max_waiting,
-                new_match_id(),
-                hash_token(token),
-                store.draw_first(),
-                "1" if own else "0",
+            answer = await self._on_game(
+                _PAIR, keys, now, memo, self.settings.max_waiting, flag, failed
             )
+            if answer[0] == b"open":
+                return await self._open_queued(keys, game, version, now, token, digest, own)
+            match = answer[1].decode()
+            seat = await self._join(match, now, digest)
+            if seat is not None:
+                if answer[0] == b"join":
+                    await self._unlist(keys, match, queued=False)
+                return Ticket(match, seat, token)
+            failed = match
+
+    async def _open_queued(
+        self, keys: GameKeys, game: str, version: str, now: float, token: str, digest: str,
+        own: bool,
+    ) -> Ticket:  # fmt: skip
+        """Opens a match, then queues it, unless another seeker queued one meanwhile."""
+        match = await self._open(game, version, "", now, digest)
+        memo, flag = keys.memo(digest), "1" if own else "0"
+        while True:
+            answer = await self._on_game(_PUSH, keys, now, memo, match, flag)
+            if answer[0] == b"ok":
+                return Ticket(match, 0, token)
+            other = answer[1].decode()
+            seat = await self._join(other, now, digest)
+            if seat is not None:
+                await self._on_match(_ACT, match, now, digest, "cancel", -1, "", 0, 0, "", "", 0)
+                if answer[0] == b"join":
+                    await self._unlist(keys, other, queued=False)
+                return Ticket(other, seat, token)
+            await self._unlist(keys, other, queued=False)
+
+    async def _open(self, game: str, version: str, room: str, now: float, digest: str) -> str:
+        while True:
+            match = redis_keys.new_id()
             try:
-                _, match, seat = await self._call(self._seek, args)
+                await self._on_match(_OPEN, match, now, digest, game, version, room)
             except _Refusal as refusal:
                 if refusal.code == "collision":  # a fresh id already taken: draw another
                     continue
-                raise _seek_error(refusal, game, version, room, self.settings) from None
-            return Ticket(match.decode(), int(seat), token)
+                raise
+            return match
+
+    async def _join(self, match: str, now: float, digest: str) -> int | None:
+        """Takes a seat of a waiting match; None when it can no longer be joined."""
+        first = store.draw_first()
+        answer = await self._on_match(_JOIN, match, now, digest, first)
+        return int(answer[1]) if answer[0] == b"ok" else None
+
+    async def _unlist(self, keys: GameKeys, match: str, *, queued: bool = True) -> None:
+        """Removes a match that no longer waits from its game's waiting set (and queue)."""
+        if queued:
+            await self._call(_UNLIST, [keys.queue, keys.waiting], [match])
+        else:
+            try:
+                await self._redis.zrem(keys.waiting, match)
+            except _DOWN as exc:
+                raise self._unavailable(exc) from None
+
+    async def _seek_room(
+        self, game: str, version: str, room: str, now: float, token: str, digest: str,
+        own: bool,
+    ) -> Ticket:  # fmt: skip
+        """Seeks in a private room: one script on the room's shard, and the waiting limit
+        checked on the game's keys before a match is opened."""
+        shard = redis_keys.room_shard(game, room)
+        game_keys = GameKeys(self.prefix, game, version)
+        match = redis_keys.new_id(shard)
+        keys = MatchKeys(self.prefix, match)
+        room_key = f"{keys.tagged}r:{game}:{room}"
+        memo = f"{keys.tagged}t:{digest}"
+        may_open = "0"
+        while True:
+            args = self._match_args(
+                keys, match, now, game, version, room, digest, store.draw_first(),
+                "1" if own else "0", may_open,
+            )  # fmt: skip
+            try:
+                answer = await self._call(_ROOM, [room_key, memo], args)
+            except _Refusal as refusal:
+                if may_open == "1":
+                    await self._unlist(game_keys, match, queued=False)
+                if refusal.code == "collision":
+                    match = redis_keys.new_id(shard)
+                    keys = MatchKeys(self.prefix, match)
+                    continue
+                raise
+            dropped = answer[-1].decode()
+            if dropped:
+                await self._unlist(game_keys, dropped, queued=False)
+            if answer[0] == b"open":
+                limit = self.settings.max_waiting
+                await self._call(_RESERVE, [game_keys.waiting], [repr(float(now)), limit, match])
+                may_open = "1"
+                continue
+            found, seat = answer[1].decode(), int(answer[2])
+            if seat == 1:
+                await self._unlist(game_keys, found, queued=False)
+            if may_open == "1" and found != match:
+                await self._unlist(game_keys, match, queued=False)
+            return Ticket(found, seat, token)
+
+    # -- writing ---------------------------------------------------------------------------
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event."""
@@ -283,122 +435,61 @@ class RedisStore:
                 move_event(seq, 0, action.move, action.end),
                 move_event(seq, 1, action.move, action.end),
             )
-        args = self._args(
-            now,
-            match,
-            hash_token(token),
-            action.kind,
-            after,
-            f"{int(action.end)}{int(action.agree)}:{write}",
-            int(action.agree),
-            int(action.end),
-            *moves,
-            self.settings.max_events,
-        )
         try:
-            _, seq = await self._call(self._act, args)
+            answer = await self._on_match(
+                _ACT, match, now, hash_token(token), action.kind, after,
+                f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
+                int(action.end), *moves, self.settings.max_events,
+            )  # fmt: skip
         except _Refusal as refusal:
             raise _act_error(refusal, match, after, self.settings.max_events) from None
-        return int(seq)
+        if len(answer) > 2:  # a cancel that expired the match: unlist it
+            game = GameKeys(self.prefix, answer[2].decode(), answer[3].decode())
+            await self._unlist(game, match)
+        return int(answer[1])
 
     # -- housekeeping ----------------------------------------------------------------------
 
     async def reap(self, now: float, batch: int = 200, most: int = 5000) -> int:
         """Ends matches whose seats stopped polling, drops stale seeks, forgets old matches.
 
-        Only matches whose deadline has passed are looked at (a sorted set), each change is
-        atomic, and every relay process may run it at once: a match is changed only once."""
+        Only matches whose deadline has passed are looked at (a sorted set per shard), each
+        change is atomic, and every relay process may run it at once: a match is changed
+        only once. Each call looks at every shard."""
         changed = 0
-        for _ in range(max(1, most // batch)):
-            done, looked = await self._call(self._reap, self._args(now, batch))
-            changed += int(done)
-            if int(looked) < batch:
-                break
+        for shard in range(redis_keys.SHARDS):
+            tagged, deadlines, _ = redis_keys.shard_keys(self.prefix, shard)
+            s = self.settings
+            args = [tagged, "", repr(float(now)), repr(s.grace), repr(s.keep), batch]
+            for _ in range(max(1, most // batch)):
+                done, looked, expired = await self._call(_REAP, [deadlines], args)
+                changed += int(done)
+                for index in range(0, len(expired), 3):
+                    id_, game, version = (value.decode() for value in expired[index : index + 3])
+                    await self._unlist(GameKeys(self.prefix, game, version), id_)
+                if int(looked) < batch:
+                    break
+        self._notes.sweep()
         return changed
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""
         self._closing = True
-        self._wake_everyone()
+        self._notes.wake_all()
 
     async def close(self) -> None:
         """Stops listening for notifications and closes the connections to Redis."""
         self._closing = True
-        self._wake_everyone()
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
+        await self._notes.close()
+        await self._batch.close()
         await self._redis.aclose()
         if self._listener_client is not self._redis:
             await self._listener_client.aclose()
 
-    # -- notifications ---------------------------------------------------------------------
 
-    def _start_listener(self) -> None:
-        if self._listener is None or self._listener.done():
-            self._listener = asyncio.create_task(self._listen(), name="redis-store-listener")
-
-    async def _listen(self) -> None:
-        """Wakes the waits of each match named on the channel; reconnects by itself."""
-        channel = f"{self.prefix}wake"
-        pause = 0.1
-        while True:
-            pubsub = self._listener_client.pubsub(ignore_subscribe_messages=True)
-            try:
-                await pubsub.subscribe(channel)
-                if pause > 0.1:
-                    log.warning("Redis notifications are back")
-                pause = 0.1
-                self._heard.clear()
-                self._subscribed = True
-                # Anything published before the subscription took effect: re-read.
-                self._wake_everyone()
-                async for message in pubsub.listen():
-                    if message.get("type") == "message":
-                        self._notified(message["data"])
-            except (RedisError, OSError) as exc:
-                if pause == 0.1:
-                    log.warning("Redis notifications lost (%s); polls re-read the log", exc)
-                self._subscribed = False
-                self._wake_everyone()
-            finally:
-                with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
-            await asyncio.sleep(pause)
-            pause = min(2.0, pause * 2)
-
-    def _notified(self, data: bytes) -> None:
-        """Handles one notification: 'id seq event', or a bare id."""
-        head, _, rest = data.partition(b" ")
-        match = head.decode()
-        if rest:
-            seq, _, event = rest.partition(b" ")
-            if len(self._heard) > _HEARD_LIMIT:
-                self._heard.clear()  # forgetting only costs a read
-            self._heard[match] = (int(seq), event)
-        else:
-            self._heard.pop(match, None)
-        self._wake(match)
-
-    def _wake(self, match: str) -> None:
-        for waiter in self._waiters.get(match, ()):
-            if not waiter.done():
-                waiter.set_result(None)
-
-    def _wake_everyone(self) -> None:
-        for waiters in self._waiters.values():
-            for waiter in waiters:
-                if not waiter.done():
-                    waiter.set_result(None)
-
-    def _forget(self, match: str, waiter: asyncio.Future[None]) -> None:
-        waiters = self._waiters.get(match)
-        if waiters is not None:
-            waiters.discard(waiter)
-            if not waiters:
-                del self._waiters[match]
+def _loading(exc: ResponseError) -> bool:
+    """Whether Redis refused because it is still loading its data (or is a fresh replica)."""
+    return str(exc).startswith(("LOADING", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN"))
 
 
 class _Refusal(Exception):

@@ -1,0 +1,143 @@
+"""Where the Redis store keeps things: key names, hash tags and shards.
+
+Every match lives in one of `SHARDS` shards, told by the first character of its id (ids are
+random URL-safe base64, so matches spread evenly). Each shard has a hash tag whose Redis
+Cluster slot lies in its own 1/SHARDS of the slot space, so the shards of a cluster whose
+masters hold equal slot ranges (as `redis-cli --cluster create` makes them) are spread evenly
+over the masters. All of a match's keys, its notification channel and its shard's deadlines
+and counts share the shard's tag, so every script that changes a match touches one slot.
+
+Keys, under a prefix P (default ``movewire:``), for a match with id I in shard tag T:
+
+- ``P{T}m:I``        hash: game, version, room, status, h0/h1 (token digests), seen0/seen1,
+                     since, turn, first, ender, last (number of events)
+- ``P{T}e:I``        list: the event log, the JSON bytes sent on the wire (event N at index N-1)
+- ``P{T}d:I``        list, beside the log: which write made each event, so a retry is recognised
+- ``P{T}w:I``        sharded pub/sub channel: 'seq event' for each event appended, 'x' when the
+                     match expires
+- ``P{T}deadlines``  sorted set: id -> the time by which the reaper must look at the match
+- ``P{T}counts``     hash: status -> matches of the shard (for /metrics)
+- ``P{T}r:G:R``      string: id of the match holding private room R of game G (room matches are
+                     drawn in the shard of their room, so a room seek is one script)
+- ``P{T}t:D``        string: match:seat:until of a room seek by the seeker's own token (digest D)
+
+And per game G, under the tag ``g:G`` (one slot per game, written at seeks only):
+
+- ``P{g:G}q:V``      list: ids of matches waiting for a player of version V (oldest first)
+- ``P{g:G}waiting``  sorted set: id -> since, the matches of G waiting for a player
+                     (the --max-waiting limit)
+- ``P{g:G}t:D``      string: match:seat:until of a public seek by the seeker's own token
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import secrets
+import string
+
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+__all__ = [
+    "ALPHABET",
+    "SHARDS",
+    "TAGS",
+    "GameKeys",
+    "MatchKeys",
+    "check_prefix",
+    "new_id",
+    "room_shard",
+    "shard_keys",
+    "shard_of",
+]
+
+ALPHABET = string.ascii_uppercase + string.ascii_lowercase + string.digits + "-_"
+"""The characters of a match id (URL-safe base64); the first one tells its shard."""
+
+SHARDS = len(ALPHABET)
+"""How many shards matches are spread over."""
+
+
+def _tags() -> tuple[str, ...]:
+    """Returns one short hash tag per shard, shard i's slot in the i-th 1/SHARDS of slots."""
+    width = REDIS_CLUSTER_HASH_SLOTS // SHARDS
+    found: dict[int, str] = {}
+    for number in itertools.count():
+        tag = f"s{number}"
+        shard = key_slot(tag.encode()) // width
+        found.setdefault(shard, tag)
+        if len(found) == SHARDS:
+            return tuple(found[shard] for shard in range(SHARDS))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+TAGS = _tags()
+"""The hash tag of each shard."""
+
+_SHARD_OF = {character: index for index, character in enumerate(ALPHABET)}
+
+
+def check_prefix(prefix: str) -> str:
+    """Returns the prefix, refusing one with a brace (it would replace the keys' hash tags)."""
+    if "{" in prefix or "}" in prefix:
+        raise ValueError(f"The Redis key prefix {prefix!r} must not contain braces.")
+    return prefix
+
+
+def shard_of(match: str) -> int:
+    """Returns the shard of a match id (0 for an id that is not one of the store's)."""
+    return _SHARD_OF.get(match[:1], 0)
+
+
+def new_id(shard: int | None = None) -> str:
+    """Returns a fresh, unguessable match id, in the given shard or a random one."""
+    drawn = secrets.token_urlsafe(12)
+    return drawn if shard is None else ALPHABET[shard] + drawn[1:]
+
+
+def room_shard(game: str, room: str) -> int:
+    """Returns the shard whose matches hold private room `room` of `game`."""
+    digest = hashlib.sha256(f"{game}:{room}".encode()).digest()
+    return digest[0] % SHARDS
+
+
+class MatchKeys:
+    """The keys of one match, and of its shard."""
+
+    __slots__ = ("channel", "counts", "deadlines", "done", "events", "match", "tagged")
+
+    def __init__(self, prefix: str, match: str) -> None:
+        tagged = f"{prefix}{{{TAGS[shard_of(match)]}}}"
+        self.tagged = tagged
+        """The prefix and hash tag every key of the shard starts with."""
+        self.match = f"{tagged}m:{match}"
+        self.events = f"{tagged}e:{match}"
+        self.done = f"{tagged}d:{match}"
+        self.channel = f"{tagged}w:{match}"
+        self.deadlines = f"{tagged}deadlines"
+        self.counts = f"{tagged}counts"
+
+    def keys(self) -> list[str]:
+        """Returns the keys a match script is given, in the order the scripts read them."""
+        return [self.match, self.events, self.done, self.deadlines, self.counts]
+
+
+def shard_keys(prefix: str, shard: int) -> tuple[str, str, str]:
+    """Returns a shard's tagged prefix, deadlines and counts keys."""
+    tagged = f"{prefix}{{{TAGS[shard]}}}"
+    return tagged, f"{tagged}deadlines", f"{tagged}counts"
+
+
+class GameKeys:
+    """The keys of one game's waiting matches."""
+
+    __slots__ = ("queue", "tagged", "waiting")
+
+    def __init__(self, prefix: str, game: str, version: str) -> None:
+        self.tagged = f"{prefix}{{g:{game}}}"
+        self.queue = f"{self.tagged}q:{version}"
+        self.waiting = f"{self.tagged}waiting"
+
+    def memo(self, digest: str) -> str:
+        """Returns the key remembering what a seek by this token digest got."""
+        return f"{self.tagged}t:{digest}"
