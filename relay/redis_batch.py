@@ -2,18 +2,70 @@
 one pipeline (one write, one round trip), so a busy relay pays one round trip for many moves.
 
 A script is called by its SHA1 (EVALSHA); a Redis that does not know it (started afresh, or
-a new primary) gets it loaded and the calls sent again.
+a new primary) gets it loaded and the calls sent again. Commands are packed by hiredis's
+packer (redis-py's asyncio connections pack in Python; see `packing`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+from collections import deque
+from collections.abc import Iterable
 from typing import Any
 
-from redis.exceptions import NoScriptError
+import hiredis
+from redis.asyncio.connection import (
+    AbstractConnection,
+    Connection,
+    SSLConnection,
+    UnixDomainSocketConnection,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
 
-__all__ = ["Batcher", "Script"]
+__all__ = ["Batcher", "Pipe", "Script", "packing"]
+
+
+class _HiredisPacking:
+    """Packs commands with hiredis.pack_command, as redis-py's blocking connections do."""
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        """Returns the command in the Redis protocol."""
+        first = args[0]
+        if isinstance(first, str) and " " in first:
+            args = (*first.split(), *args[1:])
+        return [hiredis.pack_command(args)]
+
+    def pack_commands(self, commands: Iterable[Iterable[Any]]) -> list[bytes]:
+        """Returns the commands in the Redis protocol, as one buffer."""
+        return [b"".join(self.pack_command(*command)[0] for command in commands)]
+
+
+class _PackedConnection(_HiredisPacking, Connection):
+    pass
+
+
+class _PackedUnixConnection(_HiredisPacking, UnixDomainSocketConnection):
+    pass
+
+
+class _PackedSSLConnection(_HiredisPacking, SSLConnection):
+    pass
+
+
+_PACKED: dict[type[AbstractConnection], type[AbstractConnection]] = {
+    Connection: _PackedConnection,
+    UnixDomainSocketConnection: _PackedUnixConnection,
+    SSLConnection: _PackedSSLConnection,
+}
+
+
+def packing(kind: type[AbstractConnection]) -> type[AbstractConnection]:
+    """Returns the connection class like `kind` that packs commands with hiredis (or `kind`
+    itself when there is none)."""
+    return _PACKED.get(kind, kind)
 
 
 class Script:
@@ -34,6 +86,7 @@ class Batcher:
 
     def __init__(self, client: Any) -> None:
         self._client = client
+        self._pipe = Pipe(client.connection_pool)
         self._calls: list[_Call] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -78,12 +131,108 @@ class Batcher:
                 answer.set_result(reply)
 
     async def _run(self, calls: list[_Call]) -> list[Any]:
-        pipe = self._client.pipeline(transaction=False)
-        for script, keys, args, _ in calls:
-            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-        return list(await pipe.execute(raise_on_error=False))
+        return await self._pipe.run(
+            [("EVALSHA", script.sha, len(keys), *keys, *args) for script, keys, args, _ in calls]
+        )
 
     async def close(self) -> None:
-        """Waits for the calls already sent."""
+        """Waits for the calls already sent, then closes the connection."""
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._pipe.close()
+
+
+class Pipe:
+    """One connection to Redis on which commands are pipelined: each batch is written as soon
+    as it is made, without waiting for the answers of those before it, and the answers are
+    read in order by one reader."""
+
+    def __init__(self, pool: Any, idle_check: float = 1.0) -> None:
+        self._pool = pool
+        """The redis-py connection pool whose settings make the connection."""
+        self._idle_check = idle_check
+        """Seconds after which an unused connection is checked before it is written to."""
+        self._conn: Any = None
+        self._used = 0.0
+        self._lock = asyncio.Lock()
+        self._answers: deque[asyncio.Future[Any]] = deque()
+        self._more = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+
+    async def run(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Sends the commands and returns their answers (a refusal as its ResponseError);
+        raises ConnectionError and the like when Redis cannot be reached."""
+        loop = asyncio.get_running_loop()
+        answers = [loop.create_future() for _ in commands]
+        data = [b"".join(hiredis.pack_command(command) for command in commands)]
+        async with self._lock:
+            conn = await self._connection(loop.time())
+            try:
+                await conn.send_packed_command(data, check_health=False)
+            except (RedisError, OSError, AttributeError) as exc:  # closed under our feet
+                await self._drop(conn, exc)
+                raise RedisConnectionError(f"Writing to Redis failed: {exc}") from None
+            # Answers to earlier batches come first: the reader reaches these after them.
+            self._answers.extend(answers)
+            self._more.set()
+        return list(await asyncio.gather(*answers, return_exceptions=True))
+
+    async def _connection(self, now: float) -> Any:
+        conn = self._conn
+        if conn is not None and now - self._used > self._idle_check and not self._answers:
+            try:  # a connection left unused may have been closed by a restarted Redis
+                await conn.can_read_destructive()
+            except (RedisError, OSError):
+                await self._drop(conn)
+                conn = None
+        if conn is None:
+            conn = self._pool.make_connection()
+            await conn.connect()
+            self._conn = conn
+            self._reader = asyncio.create_task(self._read(conn), name="redis-pipe-reader")
+        self._used = now
+        return conn
+
+    async def _read(self, conn: Any) -> None:
+        """Hands each answer to the oldest call waiting for one; fails them all if the
+        connection breaks."""
+        answers = self._answers
+        try:
+            while True:
+                if not answers:
+                    self._more.clear()
+                    await self._more.wait()
+                    continue
+                try:
+                    reply = await conn.read_response(disconnect_on_error=False)
+                except ResponseError as refused:
+                    reply = refused
+                answer = answers.popleft()
+                if not answer.done():
+                    answer.set_result(reply)
+        except (RedisError, OSError) as exc:
+            await self._drop(conn, exc)
+
+    async def _drop(self, conn: Any, exc: BaseException | None = None) -> None:
+        if self._conn is conn:
+            self._conn = None
+            reader, self._reader = self._reader, None
+            if reader is not None and reader is not asyncio.current_task():
+                reader.cancel()
+        failure = exc or RedisConnectionError("Redis closed the connection")
+        while self._answers:
+            answer = self._answers.popleft()
+            if not answer.done():
+                answer.set_exception(failure)
+                answer.exception()  # its caller may have gone: nothing to log then
+        with contextlib.suppress(RedisError, OSError):
+            await conn.disconnect(nowait=True)
+
+    async def close(self) -> None:
+        """Closes the connection (calls still waiting fail)."""
+        conn, reader = self._conn, self._reader
+        if conn is not None:
+            await self._drop(conn)
+        if reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader

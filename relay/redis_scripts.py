@@ -7,8 +7,8 @@ one game's waiting matches. No script touches two slots: a seek without a room i
 script that picks a waiting match, then a match script that joins it (see RedisStore.seek).
 
 Every match script takes ARGV[1..5] = the shard's tagged prefix, the match id, now, grace,
-keep. Move events arrive built in Python (byte-exact text); the fixed-shape events (started,
-pass, ended) are built here, byte for byte as `relay.store` builds them.
+keep. A move arrives as its JSON string, encoded in Python; the events are built here, byte for
+byte as `relay.store` builds them.
 """
 
 from __future__ import annotations
@@ -167,9 +167,8 @@ return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status}
 ACT = (
     _MATCH
     + r"""
--- ARGV[6..14] = token digest, kind, after (-1 for none), write digest, agree (1/0),
---               end (1/0), the move event as seat 0 sends it, as seat 1 does,
---               most events a log may hold
+-- ARGV[6..13] = token digest, kind, after (-1 for none), write digest, agree (1/0),
+--               end (1/0), the move as a JSON string, most events a log may hold
 local DIGEST, KIND = ARGV[6], ARGV[7]
 local AFTER = tonumber(ARGV[8])
 local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
@@ -227,19 +226,23 @@ if KIND == 'confirm' then
 end
 if status == 'ending' then return {'e', 'match/ending'} end
 if tonumber(f[4]) ~= seat then return {'e', 'turn/not_yours'} end
-if last >= tonumber(ARGV[14]) then return {'e', 'match/too_long'} end
+if last >= tonumber(ARGV[13]) then return {'e', 'match/too_long'} end
 if KIND == 'pass' then
   redis.call('HSET', m, 'turn', 1 - seat)
   local event = '{"seq":' .. int(AFTER + 1) .. ',"type":"pass","seat":' .. int(seat) .. '}'
   return {'ok', append(ID, event, done)}
 end
+local ending = 'false'
 if END then
+  ending = 'true'
   recount(status, 'ending')
   redis.call('HSET', m, 'turn', 1 - seat, 'status', 'ending', 'ender', seat, 'since', NOW_TEXT)
 else
   redis.call('HSET', m, 'turn', 1 - seat)
 end
-return {'ok', append(ID, ARGV[12 + seat], done)}
+local event = '{"seq":' .. int(AFTER + 1) .. ',"type":"move","seat":' .. int(seat)
+  .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. '}'
+return {'ok', append(ID, event, done)}
 """
 )
 """Applies a seat's move, pass, confirm, resign or cancel, once. A cancel that expires the

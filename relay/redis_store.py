@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable
 from typing import Any, cast
 
+import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ConstantBackoff, NoBackoff
@@ -34,7 +35,7 @@ from redis.exceptions import (
 
 from relay import redis_keys, redis_scripts, store
 from relay.errors import RelayError
-from relay.redis_batch import Batcher, Script
+from relay.redis_batch import Batcher, Script, packing
 from relay.redis_keys import GameKeys, MatchKeys
 from relay.redis_notify import Notifier
 from relay.store import (
@@ -46,7 +47,6 @@ from relay.store import (
     StoreSettings,
     Ticket,
     hash_token,
-    move_event,
     new_token,
     too_long,
 )
@@ -138,6 +138,9 @@ class RedisStore:
             # The notifier reconnects by itself (and wakes every poll) instead.
             retry=Retry(NoBackoff(), 0),
         )
+        for made in (client, listener):
+            pool = made.connection_pool
+            pool.connection_class = packing(pool.connection_class)
         return cls(client, settings, listener=listener, prefix=prefix, recheck=recheck)
 
     # -- calling Redis ---------------------------------------------------------------------
@@ -346,7 +349,7 @@ class RedisStore:
             other = answer[1].decode()
             seat = await self._join(other, now, digest)
             if seat is not None:
-                await self._on_match(_ACT, match, now, digest, "cancel", -1, "", 0, 0, "", "", 0)
+                await self._on_match(_ACT, match, now, digest, "cancel", -1, "", 0, 0, "", 0)
                 if answer[0] == b"join":
                     await self._unlist(keys, other, queued=False)
                 return Ticket(other, seat, token)
@@ -427,19 +430,14 @@ class RedisStore:
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event."""
         after = action.after if action.after is not None else -1
-        seq = max(after, 0) + 1
-        write = hashlib.sha256(action.move.encode("utf-8", "surrogatepass")).hexdigest()
-        moves: tuple[bytes, bytes] = (b"", b"")
-        if action.kind == "move":
-            moves = (
-                move_event(seq, 0, action.move, action.end),
-                move_event(seq, 1, action.move, action.end),
-            )
+        move = action.move
+        write = hashlib.sha256(move.encode("utf-8", "surrogatepass")).hexdigest()
+        text = orjson.dumps(move) if action.kind == "move" else b""
         try:
             answer = await self._on_match(
                 _ACT, match, now, hash_token(token), action.kind, after,
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
-                int(action.end), *moves, self.settings.max_events,
+                int(action.end), text, self.settings.max_events,
             )  # fmt: skip
         except _Refusal as refusal:
             raise _act_error(refusal, match, after, self.settings.max_events) from None
