@@ -24,6 +24,7 @@ from redis.asyncio.connection import (
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 __all__ = ["Batcher", "Pipe", "Script", "packing"]
 
@@ -147,13 +148,20 @@ class Pipe:
     as it is made, without waiting for the answers of those before it, and the answers are
     read in order by one reader."""
 
-    def __init__(self, pool: Any, idle_check: float = 1.0) -> None:
+    def __init__(self, pool: Any, idle_check: float = 1.0, stall: float = 5.0) -> None:
         self._pool = pool
         """The redis-py connection pool whose settings make the connection."""
         self._idle_check = idle_check
         """Seconds after which an unused connection is checked before it is written to."""
+        self.stall = stall
+        """Seconds without an answer, while some are awaited, after which the connection is
+        given up (see check)."""
         self._conn: Any = None
         self._used = 0.0
+        self._heard = 0.0
+        """When the last answer arrived, or answers began to be awaited."""
+        self._watch: asyncio.TimerHandle | None = None
+        self._dropping: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._answers: deque[asyncio.Future[Any]] = deque()
         self._more = asyncio.Event()
@@ -173,6 +181,10 @@ class Pipe:
                 await self._drop(conn, exc)
                 raise RedisConnectionError(f"Writing to Redis failed: {exc}") from None
             # Answers to earlier batches come first: the reader reaches these after them.
+            if not self._answers:
+                self._heard = loop.time()
+                if self._watch is None:
+                    self._watch = loop.call_later(self.stall, self._check)
             self._answers.extend(answers)
             self._more.set()
         return list(await asyncio.gather(*answers, return_exceptions=True))
@@ -187,6 +199,7 @@ class Pipe:
                 conn = None
         if conn is None:
             conn = self._pool.make_connection()
+            conn.socket_timeout = None  # answers are awaited without a timer each (see check)
             await conn.connect()
             self._conn = conn
             self._reader = asyncio.create_task(self._read(conn), name="redis-pipe-reader")
@@ -207,11 +220,28 @@ class Pipe:
                     reply = await conn.read_response(disconnect_on_error=False)
                 except ResponseError as refused:
                     reply = refused
+                self._heard = asyncio.get_running_loop().time()
                 answer = answers.popleft()
                 if not answer.done():
                     answer.set_result(reply)
         except (RedisError, OSError) as exc:
             await self._drop(conn, exc)
+
+    def _check(self) -> None:
+        """Gives up the connection when answers have been awaited for `stall` seconds with
+        none arriving (a Redis that hangs): the calls fail, and the next ones reconnect.
+        Runs every `stall` seconds while answers are awaited."""
+        self._watch = None
+        conn, loop = self._conn, asyncio.get_running_loop()
+        if conn is None or not self._answers:
+            return
+        if loop.time() - self._heard > self.stall:
+            failure = RedisTimeoutError(f"No answer from Redis for {self.stall} s")
+            task = asyncio.create_task(self._drop(conn, failure))
+            self._dropping.add(task)
+            task.add_done_callback(self._dropping.discard)
+        else:
+            self._watch = loop.call_later(self.stall, self._check)
 
     async def _drop(self, conn: Any, exc: BaseException | None = None) -> None:
         if self._conn is conn:

@@ -43,11 +43,10 @@ __all__ = [
     "SHARDS",
     "TAGS",
     "GameKeys",
-    "MatchKeys",
+    "Layout",
     "check_prefix",
     "new_id",
     "room_shard",
-    "shard_keys",
     "shard_of",
 ]
 
@@ -101,31 +100,31 @@ def room_shard(game: str, room: str) -> int:
     return digest[0] % SHARDS
 
 
-class MatchKeys:
-    """The keys of one match, and of its shard."""
+class Layout:
+    """The key names under one prefix."""
 
-    __slots__ = ("channel", "counts", "deadlines", "done", "events", "match", "tagged")
+    __slots__ = ("_tagged", "prefix")
 
-    def __init__(self, prefix: str, match: str) -> None:
-        tagged = f"{prefix}{{{TAGS[shard_of(match)]}}}"
-        self.tagged = tagged
-        """The prefix and hash tag every key of the shard starts with."""
-        self.match = f"{tagged}m:{match}"
-        self.events = f"{tagged}e:{match}"
-        self.done = f"{tagged}d:{match}"
-        self.channel = f"{tagged}w:{match}"
-        self.deadlines = f"{tagged}deadlines"
-        self.counts = f"{tagged}counts"
+    def __init__(self, prefix: str) -> None:
+        self.prefix = check_prefix(prefix)
+        self._tagged = tuple(f"{prefix}{{{tag}}}" for tag in TAGS)
 
-    def keys(self) -> list[str]:
-        """Returns the keys a match script is given, in the order the scripts read them."""
-        return [self.match, self.events, self.done, self.deadlines, self.counts]
+    def tagged(self, match: str) -> str:
+        """Returns the prefix and hash tag every key of the match's shard starts with."""
+        return self._tagged[_SHARD_OF.get(match[:1], 0)]
 
+    def match(self, match: str) -> str:
+        """Returns the key of the match's hash."""
+        return f"{self._tagged[_SHARD_OF.get(match[:1], 0)]}m:{match}"
 
-def shard_keys(prefix: str, shard: int) -> tuple[str, str, str]:
-    """Returns a shard's tagged prefix, deadlines and counts keys."""
-    tagged = f"{prefix}{{{TAGS[shard]}}}"
-    return tagged, f"{tagged}deadlines", f"{tagged}counts"
+    def channel(self, match: str) -> str:
+        """Returns the match's notification channel."""
+        return f"{self._tagged[_SHARD_OF.get(match[:1], 0)]}w:{match}"
+
+    def shard(self, shard: int) -> tuple[str, str, str]:
+        """Returns a shard's tagged prefix, deadlines key and counts key."""
+        tagged = self._tagged[shard]
+        return tagged, f"{tagged}deadlines", f"{tagged}counts"
 
 
 class GameKeys:

@@ -37,7 +37,8 @@ class Channel:
 
     def __init__(self, name: bytes) -> None:
         self.name = name
-        self.waiters: set[asyncio.Future[None]] = set()
+        self.waiters: set[asyncio.Future[bool]] = set()
+        """The waits sleeping on the channel: each is woken with True."""
         self.users = 0
         """How many waits follow the channel now."""
         self.idle_since = 0.0
@@ -50,7 +51,7 @@ class Channel:
         """Wakes every wait on the channel."""
         for waiter in self.waiters:
             if not waiter.done():
-                waiter.set_result(None)
+                waiter.set_result(True)
 
 
 class Notifier:

@@ -67,10 +67,11 @@ end
 
 -- Appends an event; the sharded notification carries it ('seq event'), so a poll waiting for
 -- exactly that event can answer with it.
-local function append(id, event, done)
+-- `fields` are more fields of the match's hash to set with 'last'.
+local function append(id, event, done, fields)
   local seq = redis.call('RPUSH', ekey(id), event)
   redis.call('RPUSH', dkey(id), done)
-  redis.call('HSET', mkey(id), 'last', seq)
+  redis.call('HSET', mkey(id), 'last', seq, unpack(fields or {}))
   redis.call('SPUBLISH', wkey(id), int(seq) .. ' ' .. event)
   return seq
 end
@@ -179,7 +180,13 @@ if not status then return {'e', 'match/unknown'} end
 local seat
 if DIGEST == f[2] then seat = 0 elseif DIGEST == f[3] then seat = 1
 else return {'e', 'auth/bad_token'} end
-redis.call('HSET', m, 'seen' .. seat, NOW_TEXT)
+local SEEN = 'seen' .. seat
+-- Every write marks its seat present: a move or pass with the fields it sets anyway.
+if KIND ~= 'move' and KIND ~= 'pass' then redis.call('HSET', m, SEEN, NOW_TEXT) end
+local function refuse(...)
+  if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN, NOW_TEXT) end
+  return {'e', ...}
+end
 
 if KIND == 'cancel' then
   if status == 'expired' then return {'ok', 0} end
@@ -187,8 +194,8 @@ if KIND == 'cancel' then
   local game, version = expire(ID)
   return {'ok', 0, game, version}
 end
-if status == 'expired' then return {'e', 'match/expired'} end
-if status == 'waiting' then return {'e', 'match/not_started'} end
+if status == 'expired' then return refuse('match/expired') end
+if status == 'waiting' then return refuse('match/not_started') end
 
 local done = int(seat) .. ':' .. KIND .. ':' .. WRITE
 local last = tonumber(f[6])
@@ -202,12 +209,15 @@ if KIND == 'resign' then
   return {'ok', finish(ID, 'resigned', seat, done)}
 end
 if AFTER >= 0 and AFTER < last then
-  if redis.call('LINDEX', dkey(ID), int(AFTER)) == done then return {'ok', AFTER + 1} end
-  if status == 'finished' then return {'e', 'match/finished'} end
-  return {'e', 'turn/stale', last}
+  if redis.call('LINDEX', dkey(ID), int(AFTER)) == done then
+    if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN, NOW_TEXT) end
+    return {'ok', AFTER + 1}
+  end
+  if status == 'finished' then return refuse('match/finished') end
+  return refuse('turn/stale', last)
 end
-if AFTER ~= last then return {'e', 'turn/stale', last} end
-if status == 'finished' then return {'e', 'match/finished'} end
+if AFTER ~= last then return refuse('turn/stale', last) end
+if status == 'finished' then return refuse('match/finished') end
 if KIND == 'confirm' then
   if status == 'playing' and not AGREE then
     -- The seat to move disputes the partner's last move or pass.
@@ -224,25 +234,24 @@ if KIND == 'confirm' then
   if AGREE then reason = 'agreed' end
   return {'ok', finish(ID, reason, seat, done)}
 end
-if status == 'ending' then return {'e', 'match/ending'} end
-if tonumber(f[4]) ~= seat then return {'e', 'turn/not_yours'} end
-if last >= tonumber(ARGV[13]) then return {'e', 'match/too_long'} end
+if status == 'ending' then return refuse('match/ending') end
+if tonumber(f[4]) ~= seat then return refuse('turn/not_yours') end
+if last >= tonumber(ARGV[13]) then return refuse('match/too_long') end
+local fields = {SEEN, NOW_TEXT, 'turn', 1 - seat}
 if KIND == 'pass' then
-  redis.call('HSET', m, 'turn', 1 - seat)
   local event = '{"seq":' .. int(AFTER + 1) .. ',"type":"pass","seat":' .. int(seat) .. '}'
-  return {'ok', append(ID, event, done)}
+  return {'ok', append(ID, event, done, fields)}
 end
 local ending = 'false'
 if END then
   ending = 'true'
   recount(status, 'ending')
-  redis.call('HSET', m, 'turn', 1 - seat, 'status', 'ending', 'ender', seat, 'since', NOW_TEXT)
-else
-  redis.call('HSET', m, 'turn', 1 - seat)
+  fields = {SEEN, NOW_TEXT, 'turn', 1 - seat, 'status', 'ending', 'ender', seat,
+    'since', NOW_TEXT}
 end
 local event = '{"seq":' .. int(AFTER + 1) .. ',"type":"move","seat":' .. int(seat)
   .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. '}'
-return {'ok', append(ID, event, done)}
+return {'ok', append(ID, event, done, fields)}
 """
 )
 """Applies a seat's move, pass, confirm, resign or cancel, once. A cancel that expires the

@@ -36,7 +36,7 @@ from redis.exceptions import (
 from relay import redis_keys, redis_scripts, store
 from relay.errors import RelayError
 from relay.redis_batch import Batcher, Script, packing
-from relay.redis_keys import GameKeys, MatchKeys
+from relay.redis_keys import GameKeys, Layout
 from relay.redis_notify import Notifier
 from relay.store import (
     Action,
@@ -97,7 +97,8 @@ class RedisStore:
         linger: float = 10.0,
     ) -> None:
         self.settings = settings or StoreSettings()
-        self.prefix = redis_keys.check_prefix(prefix)
+        self._keys = Layout(prefix)
+        self.prefix = prefix
         self.recheck = recheck
         """Seconds a waiting poll trusts pub/sub before it re-reads the log anyway."""
         self._redis = client
@@ -145,9 +146,9 @@ class RedisStore:
 
     # -- calling Redis ---------------------------------------------------------------------
 
-    def _match_args(self, keys: MatchKeys, match: str, now: float, *rest: object) -> list[Any]:
+    def _match_args(self, tagged: str, match: str, now: float, *rest: object) -> list[Any]:
         s = self.settings
-        return [keys.tagged, match, repr(float(now)), repr(s.grace), repr(s.keep), *rest]
+        return [tagged, match, repr(float(now)), repr(s.grace), repr(s.keep), *rest]
 
     async def _call(self, script: Script, keys: list[str], args: list[Any]) -> Any:
         """Runs a script and returns its answer, or raises _Refusal with the error it gave.
@@ -167,8 +168,9 @@ class RedisStore:
         return answer
 
     async def _on_match(self, script: Script, match: str, now: float, *rest: object) -> Any:
-        keys = MatchKeys(self.prefix, match)
-        return await self._call(script, [keys.match], self._match_args(keys, match, now, *rest))
+        tagged = self._keys.tagged(match)
+        args = self._match_args(tagged, match, now, *rest)
+        return await self._call(script, [f"{tagged}m:{match}"], args)
 
     async def _on_game(
         self, script: Script, game: GameKeys, now: float, memo: str, *rest: object
@@ -207,7 +209,7 @@ class RedisStore:
         """Makes sure a waiting match, opened a while ago, is in its game's queue."""
         fields = ("room", "status", "since", "game", "version")
         try:
-            reply = self._redis.hmget(MatchKeys(self.prefix, match).match, list(fields))
+            reply = self._redis.hmget(self._keys.match(match), list(fields))
             room, status, since, game, version = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
@@ -219,7 +221,7 @@ class RedisStore:
         """Returns the events above after once there are any, or [] after timeout."""
         if timeout <= 0 or self._closing:
             return (await self.poll(match, None, after, 0.0))[1]
-        channel = self._notes.follow(MatchKeys(self.prefix, match).channel)
+        channel = self._notes.follow(self._keys.channel(match))
         try:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout
@@ -232,8 +234,9 @@ class RedisStore:
             else:
                 read = True
             while True:
-                waiter: asyncio.Future[None] = loop.create_future()
+                waiter: asyncio.Future[bool] = loop.create_future()
                 channel.waiters.add(waiter)
+                timer: asyncio.TimerHandle | None = None
                 try:
                     if read:
                         # Read after registering: an event appended before now is in this
@@ -245,13 +248,15 @@ class RedisStore:
                     left = deadline - loop.time()
                     if left <= 0:
                         return []
-                    await asyncio.wait((waiter,), timeout=min(left, self.recheck))
+                    timer = loop.call_later(min(left, self.recheck), _time_out, waiter)
+                    woken = await waiter
                     heard = channel.heard
-                    live = waiter.done() and channel.live and heard is not None
-                    if live and heard is not None and heard[0] == after + 1:
+                    if woken and channel.live and heard is not None and heard[0] == after + 1:
                         return [heard[1]]
                 finally:
                     channel.waiters.discard(waiter)
+                    if timer is not None:
+                        timer.cancel()
         finally:
             self._notes.leave(channel)
 
@@ -259,7 +264,7 @@ class RedisStore:
         """Returns a summary of the match."""
         fields = ("game", "version", "room", "status", "turn", "last", "first")
         try:
-            reply = self._redis.hmget(MatchKeys(self.prefix, match).match, list(fields))
+            reply = self._redis.hmget(self._keys.match(match), list(fields))
             values: list[bytes | None] = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
@@ -287,7 +292,7 @@ class RedisStore:
         try:
             pipe = self._redis.pipeline(transaction=False)
             for shard in range(redis_keys.SHARDS):
-                pipe.hgetall(redis_keys.shard_keys(self.prefix, shard)[2])
+                pipe.hgetall(self._keys.shard(shard)[2])
             found: list[dict[bytes, bytes]] = await pipe.execute()
         except _DOWN as exc:
             raise self._unavailable(exc) from None
@@ -391,13 +396,13 @@ class RedisStore:
         shard = redis_keys.room_shard(game, room)
         game_keys = GameKeys(self.prefix, game, version)
         match = redis_keys.new_id(shard)
-        keys = MatchKeys(self.prefix, match)
-        room_key = f"{keys.tagged}r:{game}:{room}"
-        memo = f"{keys.tagged}t:{digest}"
+        tagged = self._keys.tagged(match)
+        room_key = f"{tagged}r:{game}:{room}"
+        memo = f"{tagged}t:{digest}"
         may_open = "0"
         while True:
             args = self._match_args(
-                keys, match, now, game, version, room, digest, store.draw_first(),
+                tagged, match, now, game, version, room, digest, store.draw_first(),
                 "1" if own else "0", may_open,
             )  # fmt: skip
             try:
@@ -407,7 +412,6 @@ class RedisStore:
                     await self._unlist(game_keys, match, queued=False)
                 if refusal.code == "collision":
                     match = redis_keys.new_id(shard)
-                    keys = MatchKeys(self.prefix, match)
                     continue
                 raise
             dropped = answer[-1].decode()
@@ -454,20 +458,26 @@ class RedisStore:
         Only matches whose deadline has passed are looked at (a sorted set per shard), each
         change is atomic, and every relay process may run it at once: a match is changed
         only once. Each call looks at every shard."""
-        changed = 0
-        for shard in range(redis_keys.SHARDS):
-            tagged, deadlines, _ = redis_keys.shard_keys(self.prefix, shard)
-            s = self.settings
-            args = [tagged, "", repr(float(now)), repr(s.grace), repr(s.keep), batch]
-            for _ in range(max(1, most // batch)):
-                done, looked, expired = await self._call(_REAP, [deadlines], args)
-                changed += int(done)
-                for index in range(0, len(expired), 3):
-                    id_, game, version = (value.decode() for value in expired[index : index + 3])
-                    await self._unlist(GameKeys(self.prefix, game, version), id_)
-                if int(looked) < batch:
-                    break
+        counts = await asyncio.gather(
+            *(self._reap_shard(shard, now, batch, most) for shard in range(redis_keys.SHARDS))
+        )
         self._notes.sweep()
+        return sum(counts)
+
+    async def _reap_shard(self, shard: int, now: float, batch: int, most: int) -> int:
+        """reap() on one shard (the shards' first calls go to Redis in one pipeline)."""
+        tagged, deadlines, _ = self._keys.shard(shard)
+        s = self.settings
+        args = [tagged, "", repr(float(now)), repr(s.grace), repr(s.keep), batch]
+        changed = 0
+        for _ in range(max(1, most // batch)):
+            done, looked, expired = await self._call(_REAP, [deadlines], args)
+            changed += int(done)
+            for index in range(0, len(expired), 3):
+                id_, game, version = (value.decode() for value in expired[index : index + 3])
+                await self._unlist(GameKeys(self.prefix, game, version), id_)
+            if int(looked) < batch:
+                break
         return changed
 
     async def wake_all(self) -> None:
@@ -483,6 +493,12 @@ class RedisStore:
         await self._redis.aclose()
         if self._listener_client is not self._redis:
             await self._listener_client.aclose()
+
+
+def _time_out(waiter: asyncio.Future[bool]) -> None:
+    """Ends a wait's sleep, as not woken by a notification."""
+    if not waiter.done():
+        waiter.set_result(False)
 
 
 def _loading(exc: ResponseError) -> bool:
