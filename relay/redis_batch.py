@@ -1,72 +1,24 @@
 """Script calls to Redis, sent together: every call made in one event-loop turn goes out in
-one pipeline (one write, one round trip), so a busy relay pays one round trip for many moves.
+one pipeline per node (one write, one round trip), so a busy relay pays one round trip for
+many moves.
 
-A script is called by its SHA1 (EVALSHA); a Redis that does not know it (started afresh, or
-a new primary) gets it loaded and the calls sent again. Commands are packed by hiredis's
-packer (redis-py's asyncio connections pack in Python; see `packing`).
+A script is called by its SHA1 (EVALSHA); a node that does not know it (started afresh, or
+a new primary) gets it loaded and the calls sent again. In a cluster, a call redirected by
+MOVED or ASK is sent again where the cluster says.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
-from collections import deque
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-import hiredis
-from redis.asyncio.connection import (
-    AbstractConnection,
-    Connection,
-    SSLConnection,
-    UnixDomainSocketConnection,
-)
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError, ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import AskError, MovedError, NoScriptError, RedisError
 
-__all__ = ["Batcher", "Pipe", "Script", "packing"]
+from relay.redis_pipe import Pipe
 
-
-class _HiredisPacking:
-    """Packs commands with hiredis.pack_command, as redis-py's blocking connections do."""
-
-    def pack_command(self, *args: Any) -> list[bytes]:
-        """Returns the command in the Redis protocol."""
-        first = args[0]
-        if isinstance(first, str) and " " in first:
-            args = (*first.split(), *args[1:])
-        return [hiredis.pack_command(args)]
-
-    def pack_commands(self, commands: Iterable[Iterable[Any]]) -> list[bytes]:
-        """Returns the commands in the Redis protocol, as one buffer."""
-        return [b"".join(self.pack_command(*command)[0] for command in commands)]
-
-
-class _PackedConnection(_HiredisPacking, Connection):
-    pass
-
-
-class _PackedUnixConnection(_HiredisPacking, UnixDomainSocketConnection):
-    pass
-
-
-class _PackedSSLConnection(_HiredisPacking, SSLConnection):
-    pass
-
-
-_PACKED: dict[type[AbstractConnection], type[AbstractConnection]] = {
-    Connection: _PackedConnection,
-    UnixDomainSocketConnection: _PackedUnixConnection,
-    SSLConnection: _PackedSSLConnection,
-}
-
-
-def packing(kind: type[AbstractConnection]) -> type[AbstractConnection]:
-    """Returns the connection class like `kind` that packs commands with hiredis (or `kind`
-    itself when there is none)."""
-    return _PACKED.get(kind, kind)
+__all__ = ["Batcher", "Links", "OneRedis", "Script"]
 
 
 class Script:
@@ -81,13 +33,15 @@ class Script:
 
 _Call = tuple[Script, list[str], list[Any], "asyncio.Future[Any]"]
 
+_REDIRECTS = 3
+"""How many times a call is sent again to the node a cluster redirects it to."""
+
 
 class Batcher:
-    """Sends the script calls of each loop turn to Redis as one pipeline."""
+    """Sends the script calls of each loop turn to Redis: one pipeline per node."""
 
-    def __init__(self, client: Any) -> None:
-        self._client = client
-        self._pipe = Pipe(client.connection_pool)
+    def __init__(self, links: Links) -> None:
+        self._links = links
         self._calls: list[_Call] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -102,167 +56,142 @@ class Batcher:
 
     def _flush(self) -> None:
         calls, self._calls = self._calls, []
-        task = asyncio.create_task(self._send(calls))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        groups: dict[Pipe, list[_Call]] = {}
+        for call in calls:
+            groups.setdefault(self._links.pipe_for(call[1][0]), []).append(call)
+        for pipe, group in groups.items():
+            task = asyncio.create_task(self._send(pipe, group))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
-    async def _send(self, calls: list[_Call]) -> None:
+    async def _send(self, pipe: Pipe, calls: list[_Call]) -> None:
         try:
-            replies = await self._run(calls)
-            unknown = [call for call, reply in zip(calls, replies, strict=True)
-                       if isinstance(reply, NoScriptError)]  # fmt: skip
-            if unknown:
-                for source in {call[0].source for call in unknown}:
-                    await self._client.script_load(source)
-                for call, reply in zip(unknown, await self._run(unknown), strict=True):
-                    replies[calls.index(call)] = reply
+            replies = await _evalsha(pipe, calls)
         except BaseException as exc:  # every caller learns why its call failed
             for *_, answer in calls:
                 if not answer.done():
                     answer.set_exception(exc)
+            if isinstance(exc, (RedisError, OSError)):
+                self._links.broken(pipe)
             if not isinstance(exc, Exception):
                 raise
             return
-        for (*_, answer), reply in zip(calls, replies, strict=True):
-            if answer.done():
+        unknown = [call for call, reply in zip(calls, replies, strict=True)
+                   if isinstance(reply, NoScriptError)]  # fmt: skip
+        if unknown:
+            task = asyncio.create_task(self._load_and_send(pipe, unknown))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        for call, reply in zip(calls, replies, strict=True):
+            if isinstance(reply, NoScriptError):
                 continue
-            if isinstance(reply, Exception):
-                answer.set_exception(reply)
-            else:
-                answer.set_result(reply)
+            if isinstance(reply, AskError):  # MOVED too: the slot is served elsewhere
+                task = asyncio.create_task(self._redirect(call, reply))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+                continue
+            _settle(call[3], reply)
 
-    async def _run(self, calls: list[_Call]) -> list[Any]:
-        return await self._pipe.run(
-            [("EVALSHA", script.sha, len(keys), *keys, *args) for script, keys, args, _ in calls]
-        )
+    async def _load_and_send(self, pipe: Pipe, calls: list[_Call]) -> None:
+        """Loads the scripts a node did not know, then sends their calls again."""
+        try:
+            for source in {call[0].source for call in calls}:
+                await pipe.run([("SCRIPT", "LOAD", source)])
+        except (RedisError, OSError) as exc:
+            for *_, answer in calls:
+                if not answer.done():
+                    answer.set_exception(exc)
+            return
+        await self._send(pipe, calls)
+
+    async def _redirect(self, call: _Call, reply: AskError) -> None:
+        """Sends a call to the node a cluster redirected it to (MOVED or ASK)."""
+        answer = call[3]
+        for _ in range(_REDIRECTS):
+            asking = not isinstance(reply, MovedError)
+            try:
+                pipe = await self._links.redirected(reply, asking)
+                replies = await _evalsha(pipe, [call], asking=asking)
+            except (RedisError, OSError) as exc:
+                _settle(answer, exc)
+                return
+            found = replies[0]
+            if isinstance(found, NoScriptError):
+                try:
+                    await pipe.run([("SCRIPT", "LOAD", call[0].source)])
+                except (RedisError, OSError) as exc:
+                    _settle(answer, exc)
+                    return
+                continue
+            if not isinstance(found, AskError):
+                _settle(answer, found)
+                return
+            reply = found
+        _settle(answer, reply)
 
     async def close(self) -> None:
-        """Waits for the calls already sent, then closes the connection."""
+        """Waits for the calls already sent, then closes the connections."""
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self._pipe.close()
+        await self._links.close()
 
 
-class Pipe:
-    """One connection to Redis on which commands are pipelined: each batch is written as soon
-    as it is made, without waiting for the answers of those before it, and the answers are
-    read in order by one reader."""
+def _settle(answer: asyncio.Future[Any], reply: Any) -> None:
+    if answer.done():
+        return
+    if isinstance(reply, BaseException):
+        answer.set_exception(reply)
+    else:
+        answer.set_result(reply)
 
-    def __init__(self, pool: Any, idle_check: float = 1.0, stall: float = 5.0) -> None:
-        self._pool = pool
-        """The redis-py connection pool whose settings make the connection."""
-        self._idle_check = idle_check
-        """Seconds after which an unused connection is checked before it is written to."""
-        self.stall = stall
-        """Seconds without an answer, while some are awaited, after which the connection is
-        given up (see check)."""
-        self._conn: Any = None
-        self._used = 0.0
-        self._heard = 0.0
-        """When the last answer arrived, or answers began to be awaited."""
-        self._watch: asyncio.TimerHandle | None = None
-        self._dropping: set[asyncio.Task[None]] = set()
-        self._lock = asyncio.Lock()
-        self._answers: deque[asyncio.Future[Any]] = deque()
-        self._more = asyncio.Event()
-        self._reader: asyncio.Task[None] | None = None
 
-    async def run(self, commands: list[tuple[Any, ...]]) -> list[Any]:
-        """Sends the commands and returns their answers (a refusal as its ResponseError);
-        raises ConnectionError and the like when Redis cannot be reached."""
-        loop = asyncio.get_running_loop()
-        answers = [loop.create_future() for _ in commands]
-        data = [b"".join(hiredis.pack_command(command) for command in commands)]
-        async with self._lock:
-            conn = await self._connection(loop.time())
-            try:
-                await conn.send_packed_command(data, check_health=False)
-            except (RedisError, OSError, AttributeError) as exc:  # closed under our feet
-                await self._drop(conn, exc)
-                raise RedisConnectionError(f"Writing to Redis failed: {exc}") from None
-            # Answers to earlier batches come first: the reader reaches these after them.
-            if not self._answers:
-                self._heard = loop.time()
-                if self._watch is None:
-                    self._watch = loop.call_later(self.stall, self._check)
-            self._answers.extend(answers)
-            self._more.set()
-        return list(await asyncio.gather(*answers, return_exceptions=True))
+async def _evalsha(pipe: Pipe, calls: list[_Call], *, asking: bool = False) -> list[Any]:
+    """Sends script calls on one connection; answers each call's reply (an error as its
+    exception)."""
+    commands: list[tuple[Any, ...]] = []
+    for script, keys, args, _ in calls:
+        if asking:
+            commands.append(("ASKING",))
+        commands.append(("EVALSHA", script.sha, len(keys), *keys, *args))
+    replies = await pipe.run(commands)
+    return replies[1::2] if asking else replies
 
-    async def _connection(self, now: float) -> Any:
-        conn = self._conn
-        if conn is not None and now - self._used > self._idle_check and not self._answers:
-            try:  # a connection left unused may have been closed by a restarted Redis
-                await conn.can_read_destructive()
-            except (RedisError, OSError):
-                await self._drop(conn)
-                conn = None
-        if conn is None:
-            conn = self._pool.make_connection()
-            conn.socket_timeout = None  # answers are awaited without a timer each (see check)
-            await conn.connect()
-            self._conn = conn
-            self._reader = asyncio.create_task(self._read(conn), name="redis-pipe-reader")
-        self._used = now
-        return conn
 
-    async def _read(self, conn: Any) -> None:
-        """Hands each answer to the oldest call waiting for one; fails them all if the
-        connection breaks."""
-        answers = self._answers
-        try:
-            while True:
-                if not answers:
-                    self._more.clear()
-                    await self._more.wait()
-                    continue
-                try:
-                    reply = await conn.read_response(disconnect_on_error=False)
-                except ResponseError as refused:
-                    reply = refused
-                self._heard = asyncio.get_running_loop().time()
-                answer = answers.popleft()
-                if not answer.done():
-                    answer.set_result(reply)
-        except (RedisError, OSError) as exc:
-            await self._drop(conn, exc)
+class Links(Protocol):
+    """The connections the store's script calls go out on: one Redis, or the masters of a
+    cluster, each with one pipelined connection."""
 
-    def _check(self) -> None:
-        """Gives up the connection when answers have been awaited for `stall` seconds with
-        none arriving (a Redis that hangs): the calls fail, and the next ones reconnect.
-        Runs every `stall` seconds while answers are awaited."""
-        self._watch = None
-        conn, loop = self._conn, asyncio.get_running_loop()
-        if conn is None or not self._answers:
-            return
-        if loop.time() - self._heard > self.stall:
-            failure = RedisTimeoutError(f"No answer from Redis for {self.stall} s")
-            task = asyncio.create_task(self._drop(conn, failure))
-            self._dropping.add(task)
-            task.add_done_callback(self._dropping.discard)
-        else:
-            self._watch = loop.call_later(self.stall, self._check)
+    def pipe_for(self, key: str) -> Pipe:
+        """Returns the connection to the node that serves the key."""
 
-    async def _drop(self, conn: Any, exc: BaseException | None = None) -> None:
-        if self._conn is conn:
-            self._conn = None
-            reader, self._reader = self._reader, None
-            if reader is not None and reader is not asyncio.current_task():
-                reader.cancel()
-        failure = exc or RedisConnectionError("Redis closed the connection")
-        while self._answers:
-            answer = self._answers.popleft()
-            if not answer.done():
-                answer.set_exception(failure)
-                answer.exception()  # its caller may have gone: nothing to log then
-        with contextlib.suppress(RedisError, OSError):
-            await conn.disconnect(nowait=True)
+    async def redirected(self, error: AskError, asking: bool) -> Pipe:
+        """Returns the connection to the node a MOVED or ASK error names (after MOVED, the
+        key's slot is served there from now on)."""
+
+    def broken(self, pipe: Pipe) -> None:
+        """Tells that a connection failed (the topology may have changed)."""
 
     async def close(self) -> None:
-        """Closes the connection (calls still waiting fail)."""
-        conn, reader = self._conn, self._reader
-        if conn is not None:
-            await self._drop(conn)
-        if reader is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
+        """Closes every connection."""
+
+
+class OneRedis:
+    """Links to one Redis server (or a replicated primary)."""
+
+    def __init__(self, connect: Callable[[], Any]) -> None:
+        self._pipe = Pipe(connect)
+
+    def pipe_for(self, key: str) -> Pipe:
+        """Returns the one connection."""
+        return self._pipe
+
+    async def redirected(self, error: AskError, asking: bool) -> Pipe:
+        """A single Redis redirects nowhere: the error is raised."""
+        raise error
+
+    def broken(self, pipe: Pipe) -> None:
+        """Nothing to refresh: the connection reconnects by itself."""
+
+    async def close(self) -> None:
+        """Closes the connection."""
+        await self._pipe.close()

@@ -35,9 +35,10 @@ from redis.exceptions import (
 
 from relay import redis_keys, redis_scripts, store
 from relay.errors import RelayError
-from relay.redis_batch import Batcher, Script, packing
+from relay.redis_batch import Batcher, OneRedis, Script
 from relay.redis_keys import GameKeys, Layout
 from relay.redis_notify import Notifier
+from relay.redis_pipe import packing
 from relay.store import (
     Action,
     Event,
@@ -103,7 +104,7 @@ class RedisStore:
         """Seconds a waiting poll trusts pub/sub before it re-reads the log anyway."""
         self._redis = client
         self._listener_client = listener or client
-        self._batch = Batcher(client)
+        self._batch = Batcher(OneRedis(client.connection_pool.make_connection))
         pool = self._listener_client.connection_pool
 
         async def connect() -> Any:
