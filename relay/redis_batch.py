@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from redis.exceptions import AskError, MovedError, NoScriptError, RedisError
+from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, RedisError
 
 from relay.redis_pipe import Pipe
 
@@ -58,7 +58,13 @@ class Batcher:
         calls, self._calls = self._calls, []
         groups: dict[Pipe, list[_Call]] = {}
         for call in calls:
-            groups.setdefault(self._links.pipe_for(call[1][0]), []).append(call)
+            try:
+                pipe = self._links.pipe_for(call[1][0])
+            except (RedisError, LookupError) as exc:  # a slot no master serves now
+                failure = ClusterDownError(f"No master serves {call[1][0]!r}: {exc}")  # type: ignore[no-untyped-call]
+                _settle(call[3], failure)
+                continue
+            groups.setdefault(pipe, []).append(call)
         for pipe, group in groups.items():
             task = asyncio.create_task(self._send(pipe, group))
             self._tasks.add(task)

@@ -9,6 +9,10 @@ What a wait may trust: while a channel's subscription is live (confirmed by Redi
 broken since), every event appended to the match after that moment is heard, in order. So a
 wait whose cursor is at or past the newest event heard needs no read of the log; a wait on a
 channel whose subscription is not live yet reads the log once it is.
+
+In a Redis Cluster a sharded channel is served by the master of its slot: the notifier keeps
+one connection per master it follows channels on, and moves a channel to its new master when
+the slot moves (Redis then ends the subscription) or the master fails.
 """
 
 from __future__ import annotations
@@ -20,20 +24,23 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
-__all__ = ["Channel", "Notifier"]
+__all__ = ["Channel", "Notifier", "Route"]
 
 log = logging.getLogger("relay.redis")
 
-Connect = Callable[[], Awaitable[Any]]
-"""Opens a fresh connection to Redis for the subscriptions (a redis-py Connection)."""
+Connect = Callable[[], Any]
+"""Makes a fresh, unconnected redis-py connection to one node."""
+
+Route = Callable[[bytes], tuple[str, Connect]]
+"""Tells which node serves a channel: its name, and how to connect to it."""
 
 
 class Channel:
     """One match's channel, as this process follows it."""
 
-    __slots__ = ("heard", "idle_since", "live", "name", "users", "waiters")
+    __slots__ = ("heard", "idle_since", "link", "live", "name", "users", "waiters")
 
     def __init__(self, name: bytes) -> None:
         self.name = name
@@ -46,6 +53,8 @@ class Channel:
         """Whether the subscription is confirmed and unbroken since."""
         self.heard: tuple[int, bytes] | None = None
         """The newest event heard since the subscription went live: its number and text."""
+        self.link = ""
+        """The name of the node the channel is subscribed on."""
 
     def wake(self) -> None:
         """Wakes every wait on the channel."""
@@ -53,23 +62,31 @@ class Channel:
             if not waiter.done():
                 waiter.set_result(True)
 
+    def lost(self) -> None:
+        """Marks the subscription broken (what was heard can no longer be trusted)."""
+        self.live = False
+        self.heard = None
+        self.wake()
+
 
 class Notifier:
     """Subscribes to the channels of the matches waited on, and wakes their waits."""
 
-    def __init__(self, connect: Connect, linger: float = 10.0) -> None:
-        self._connect = connect
+    def __init__(
+        self,
+        route: Route,
+        linger: float = 10.0,
+        refresh: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self._route = route
+        self._refresh = refresh
+        """Reloads the cluster's map of slots to nodes (None for one Redis)."""
         self.linger = linger
         """Seconds a channel stays subscribed after its last wait ended."""
         self._channels: dict[bytes, Channel] = {}
-        self._subscribe: list[bytes] = []
-        self._unsubscribe: list[bytes] = []
-        self._flushing = False
-        self._conn: Any = None
-        self._task: asyncio.Task[None] | None = None
+        self._links: dict[str, _Link] = {}
         self._closing = False
         self._swept = 0.0
-        self._sending: set[asyncio.Task[None]] = set()
 
     # -- following channels ----------------------------------------------------------------
 
@@ -79,10 +96,8 @@ class Notifier:
         channel = self._channels.get(key)
         if channel is None:
             channel = self._channels[key] = Channel(key)
-            self._request(self._subscribe, key)
+            self._subscribe(channel)
         channel.users += 1
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._listen(), name="redis-notifier")
         return channel
 
     def leave(self, channel: Channel) -> None:
@@ -103,7 +118,9 @@ class Notifier:
         for key, channel in list(self._channels.items()):
             if channel.users <= 0 and channel.idle_since < cutoff:
                 del self._channels[key]
-                self._request(self._unsubscribe, key)
+                link = self._links.get(channel.link)
+                if link is not None:
+                    link.request("SUNSUBSCRIBE", key)
 
     def wake_all(self) -> None:
         """Wakes every wait this process holds."""
@@ -111,80 +128,45 @@ class Notifier:
             channel.wake()
 
     async def close(self) -> None:
-        """Stops listening and closes the subscriptions' connection."""
+        """Stops listening and closes the subscriptions' connections."""
         self._closing = True
         self.wake_all()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for link in list(self._links.values()):
+            await link.close()
+        self._links.clear()
 
-    # -- talking to Redis ------------------------------------------------------------------
+    # -- links to the nodes ----------------------------------------------------------------
 
-    def _request(self, pending: list[bytes], key: bytes) -> None:
-        pending.append(key)
-        if not self._flushing and self._conn is not None:
-            self._flushing = True
-            asyncio.get_running_loop().call_soon(self._flush)
+    def _subscribe(self, channel: Channel) -> None:
+        name, connect = self._route(channel.name)
+        link = self._links.get(name)
+        if link is None or link.closed:
+            link = self._links[name] = _Link(self, name, connect)
+        channel.link = name
+        link.request("SSUBSCRIBE", channel.name)
 
-    def _flush(self) -> None:
-        """Sends the subscriptions asked for in this loop turn, one command per channel (a
-        cluster takes channels of one slot per command)."""
-        self._flushing = False
-        conn = self._conn
-        if conn is None:
-            return
-        commands = [("SSUBSCRIBE", key) for key in self._subscribe]
-        commands += [("SUNSUBSCRIBE", key) for key in self._unsubscribe]
-        self._subscribe.clear()
-        self._unsubscribe.clear()
-        if commands:
-            task = asyncio.create_task(self._send(conn, commands))
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+    def on_link(self, name: str) -> list[Channel]:
+        """Returns the channels followed on a node."""
+        return [channel for channel in self._channels.values() if channel.link == name]
 
-    async def _send(self, conn: Any, commands: list[tuple[str, bytes]]) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+    async def moved(self, link: _Link) -> None:
+        """Moves the channels of a node that failed or no longer serves their slots to the
+        nodes that do now (after reloading the cluster's map)."""
+        if self._refresh is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._refresh()
+        for channel in self.on_link(link.name):
+            if self._route(channel.name)[0] != link.name:
+                channel.lost()
+                self._subscribe(channel)
+            elif not channel.live:
+                link.request("SSUBSCRIBE", channel.name)  # again: a second one is harmless
 
-    async def _listen(self) -> None:
-        """Reads the subscriptions' replies and messages; reconnects by itself."""
-        pause = 0.1
-        while not self._closing:
-            conn = None
-            try:
-                conn = await self._connect()
-                await conn.connect()
-                if pause > 0.1:
-                    log.warning("Redis notifications are back")
-                pause = 0.1
-                self._subscribe[:] = list(self._channels)
-                self._unsubscribe.clear()
-                self._conn = conn
-                self._flush()
-                while True:
-                    self._heard(await conn.read_response())
-            except (RedisError, OSError) as exc:
-                if pause == 0.1:
-                    log.warning("Redis notifications lost (%s); polls re-read the log", exc)
-            finally:
-                self._conn = None
-                for channel in self._channels.values():
-                    channel.live = False
-                    channel.heard = None
-                self.wake_all()
-                if conn is not None:
-                    with contextlib.suppress(RedisError, OSError):
-                        await conn.disconnect()
-            await asyncio.sleep(pause)
-            pause = min(2.0, pause * 2)
-
-    def _heard(self, reply: Any) -> None:
-        """Handles one reply: a message, or the confirmation of a (un)subscription."""
+    def heard(self, link: _Link, reply: Any) -> None:
+        """Handles one reply on a link: a message, or a (un)subscription's confirmation."""
         kind, key, data = reply[0], reply[1], reply[2]
         channel = self._channels.get(key)
-        if channel is None:
+        if channel is None or channel.link != link.name:
             return
         if kind == b"smessage":
             if channel.live and data != b"x":
@@ -196,8 +178,102 @@ class Notifier:
             channel.heard = None
             channel.wake()  # anything appended before now: the waits read the log
         elif kind == b"sunsubscribe":
-            # Not asked for (the channel is still followed): its slot moved; subscribe again.
-            channel.live = False
-            channel.heard = None
-            channel.wake()
-            self._request(self._subscribe, key)
+            # Not asked for (the channel is still followed): its slot moved.
+            channel.lost()
+            link.resettle()
+
+    @property
+    def closing(self) -> bool:
+        """Whether the notifier is closing."""
+        return self._closing
+
+
+class _Link:
+    """One connection to a node, on which the channels it serves are subscribed."""
+
+    def __init__(self, notifier: Notifier, name: str, connect: Connect) -> None:
+        self._notifier = notifier
+        self.name = name
+        self._connect = connect
+        self._conn: Any = None
+        self._pending: list[tuple[str, bytes]] = []
+        self._flushing = False
+        self._sending: set[asyncio.Task[None]] = set()
+        self._resettling: asyncio.Task[None] | None = None
+        self.closed = False
+        self._task = asyncio.create_task(self._listen(), name=f"redis-notifier-{name}")
+
+    def request(self, command: str, key: bytes) -> None:
+        """Sends a (un)subscription in this loop turn's batch."""
+        self._pending.append((command, key))
+        if not self._flushing and self._conn is not None:
+            self._flushing = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Sends the requests of this loop turn, one command per channel (a cluster takes
+        channels of one slot per command)."""
+        self._flushing = False
+        conn = self._conn
+        if conn is None or not self._pending:
+            return
+        commands, self._pending = self._pending, []
+        task = asyncio.create_task(self._send(conn, commands))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _send(self, conn: Any, commands: list[tuple[str, bytes]]) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+
+    def resettle(self) -> None:
+        """Moves this node's channels where their slots are served now (once at a time)."""
+        if self._resettling is None or self._resettling.done():
+            self._resettling = asyncio.create_task(self._notifier.moved(self))
+
+    async def _listen(self) -> None:
+        """Reads the replies and messages; reconnects by itself, and gives its channels to
+        other nodes when its node stops serving them."""
+        pause = 0.1
+        notifier = self._notifier
+        while not notifier.closing:
+            channels = notifier.on_link(self.name)
+            if not channels and not self._pending:
+                break  # nothing followed here any more
+            conn = None
+            try:
+                conn = self._connect()
+                conn.socket_timeout = None
+                await conn.connect()
+                if pause > 0.1:
+                    log.warning("Redis notifications are back")
+                pause = 0.1
+                self._pending = [("SSUBSCRIBE", channel.name) for channel in channels]
+                self._conn = conn
+                self._flush()
+                while True:
+                    try:
+                        notifier.heard(self, await conn.read_response())
+                    except ResponseError:  # MOVED: a slot is served elsewhere now
+                        self.resettle()
+            except (RedisError, OSError) as exc:
+                if pause == 0.1:
+                    log.warning("Redis notifications lost (%s); polls re-read the log", exc)
+            finally:
+                self._conn = None
+                for channel in notifier.on_link(self.name):
+                    channel.lost()
+                if conn is not None:
+                    with contextlib.suppress(RedisError, OSError):
+                        await conn.disconnect()
+            self.resettle()
+            await asyncio.sleep(pause)
+            pause = min(2.0, pause * 2)
+        self.closed = True
+
+    async def close(self) -> None:
+        """Stops listening and closes the connection."""
+        self.closed = True
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task

@@ -19,15 +19,19 @@ from typing import Any, cast
 
 import orjson
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ConstantBackoff, NoBackoff
 from redis.exceptions import (
-    ConnectionError as RedisConnectionError,
-)
-from redis.exceptions import (
+    ClusterDownError,
     OutOfMemoryError,
     ReadOnlyError,
+    RedisClusterException,
     ResponseError,
+    TryAgainError,
+)
+from redis.exceptions import (
+    ConnectionError as RedisConnectionError,
 )
 from redis.exceptions import (
     TimeoutError as RedisTimeoutError,
@@ -36,6 +40,7 @@ from redis.exceptions import (
 from relay import redis_keys, redis_scripts, store
 from relay.errors import RelayError
 from relay.redis_batch import Batcher, OneRedis, Script
+from relay.redis_cluster import ClusterLinks
 from relay.redis_keys import GameKeys, Layout
 from relay.redis_notify import Notifier
 from relay.redis_pipe import packing
@@ -62,7 +67,16 @@ DEFAULT_PREFIX = "movewire:"
 UNAVAILABLE = "The match store (Redis) cannot be reached; retry shortly."
 """The message of the 503 answer while Redis is down, restarting or loading its data."""
 
-_DOWN = (RedisConnectionError, RedisTimeoutError, ReadOnlyError, OutOfMemoryError, OSError)
+_DOWN = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ReadOnlyError,
+    OutOfMemoryError,
+    OSError,
+    ClusterDownError,
+    TryAgainError,
+    RedisClusterException,
+)
 """Redis failures that mean 'not now' (503) rather than a bug (500)."""
 
 _RETRY_AFTER = 1.0
@@ -89,31 +103,34 @@ class RedisStore:
 
     def __init__(
         self,
-        client: aioredis.Redis,
+        client: aioredis.Redis | None = None,
         settings: StoreSettings | None = None,
         *,
         listener: aioredis.Redis | None = None,
         prefix: str = DEFAULT_PREFIX,
         recheck: float = 5.0,
         linger: float = 10.0,
+        url: str | None = None,
     ) -> None:
         self.settings = settings or StoreSettings()
         self._keys = Layout(prefix)
         self.prefix = prefix
         self.recheck = recheck
         """Seconds a waiting poll trusts pub/sub before it re-reads the log anyway."""
-        self._redis = client
-        self._listener_client = listener or client
-        self._batch = Batcher(OneRedis(client.connection_pool.make_connection))
-        pool = self._listener_client.connection_pool
-
-        async def connect() -> Any:
-            return pool.make_connection()  # type: ignore[no-untyped-call]
-
-        self._notes = Notifier(connect, linger)
+        self.linger = linger
+        self._url = url
+        """Where Redis is, when the store finds out on its first call whether it is a cluster."""
+        self._redis: Any = None
+        self._clients: list[Any] = []
+        self._batch: Batcher | None = None
+        self._notes: Notifier | None = None
+        self._opening = asyncio.Lock()
+        self.cluster = False
+        """Whether the store runs on a Redis Cluster."""
         self._closing = False
         self._down = False
-        self._reaped_shard = 0
+        if client is not None:
+            self._one_redis(client, listener or client)
 
     @classmethod
     def from_url(
@@ -124,7 +141,50 @@ class RedisStore:
         prefix: str = DEFAULT_PREFIX,
         recheck: float = 5.0,
     ) -> RedisStore:
-        """Returns a store on the Redis at url: redis://host:port/db, rediss://… or unix:///path."""
+        """Returns a store on the Redis at url: redis://host:port/db, rediss://… or unix:///path.
+
+        On its first call the store asks Redis whether it is a node of a Redis Cluster; if it
+        is, the store finds the whole cluster from it."""
+        return cls(settings=settings, prefix=prefix, recheck=recheck, url=url)
+
+    def _one_redis(self, client: aioredis.Redis, listener: aioredis.Redis) -> None:
+        self._redis = client
+        self._clients = [client] if listener is client else [client, listener]
+        self._batch = Batcher(OneRedis(client.connection_pool.make_connection))
+        connect = listener.connection_pool.make_connection
+        self._notes = Notifier(lambda _: ("redis", connect), self.linger)
+
+    async def _connect(self) -> tuple[Batcher, Notifier]:
+        """Connects on the first call of a store made from a URL: to one Redis, or to the
+        cluster the node at the URL belongs to."""
+        async with self._opening:
+            if self._batch is None or self._notes is None:
+                assert self._url is not None
+                if await self._is_cluster(self._url):
+                    await self._on_cluster(self._url)
+                else:
+                    self._on_one_redis(self._url)
+                log.info("Redis store on %s", "a Redis Cluster" if self.cluster else "one Redis")
+        assert self._batch is not None and self._notes is not None
+        return self._batch, self._notes
+
+    async def _client(self) -> Any:
+        """Returns the redis-py client for the store's other calls (connecting first)."""
+        if self._batch is None:
+            await self._connect()
+        return self._redis
+
+    async def _is_cluster(self, url: str) -> bool:
+        probe = aioredis.Redis.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0)
+        try:
+            found = await probe.info("cluster")
+        except _DOWN as exc:
+            raise self._unavailable(exc) from None
+        finally:
+            await probe.aclose()
+        return bool(found.get("cluster_enabled"))
+
+    def _on_one_redis(self, url: str) -> None:
         client = aioredis.Redis.from_url(
             url,
             socket_connect_timeout=2.0,
@@ -143,7 +203,21 @@ class RedisStore:
         for made in (client, listener):
             pool = made.connection_pool
             pool.connection_class = packing(pool.connection_class)
-        return cls(client, settings, listener=listener, prefix=prefix, recheck=recheck)
+        self._one_redis(client, listener)
+
+    async def _on_cluster(self, url: str) -> None:
+        cluster = RedisCluster.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0)
+        try:
+            await cluster.initialize()
+        except _DOWN as exc:
+            await cluster.aclose()
+            raise self._unavailable(exc) from None
+        links = ClusterLinks(cluster)
+        self.cluster = True
+        self._redis = cluster
+        self._clients = []  # closed by the links
+        self._batch = Batcher(links)
+        self._notes = Notifier(links.route, self.linger, refresh=links.refresh)
 
     # -- calling Redis ---------------------------------------------------------------------
 
@@ -155,8 +229,11 @@ class RedisStore:
         """Runs a script and returns its answer, or raises _Refusal with the error it gave.
 
         A Redis that cannot answer becomes RelayError('server/unavailable')."""
+        batch = self._batch
+        if batch is None:
+            batch = (await self._connect())[0]
         try:
-            answer = await self._batch.call(script, keys, args)
+            answer = await batch.call(script, keys, args)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
         except ResponseError as exc:
@@ -210,7 +287,7 @@ class RedisStore:
         """Makes sure a waiting match, opened a while ago, is in its game's queue."""
         fields = ("room", "status", "since", "game", "version")
         try:
-            reply = self._redis.hmget(self._keys.match(match), list(fields))
+            reply = (await self._client()).hmget(self._keys.match(match), list(fields))
             room, status, since, game, version = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
@@ -222,7 +299,10 @@ class RedisStore:
         """Returns the events above after once there are any, or [] after timeout."""
         if timeout <= 0 or self._closing:
             return (await self.poll(match, None, after, 0.0))[1]
-        channel = self._notes.follow(self._keys.channel(match))
+        notes = self._notes
+        if notes is None:
+            notes = (await self._connect())[1]
+        channel = notes.follow(self._keys.channel(match))
         try:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout
@@ -259,13 +339,13 @@ class RedisStore:
                     if timer is not None:
                         timer.cancel()
         finally:
-            self._notes.leave(channel)
+            notes.leave(channel)
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
         fields = ("game", "version", "room", "status", "turn", "last", "first")
         try:
-            reply = self._redis.hmget(self._keys.match(match), list(fields))
+            reply = (await self._client()).hmget(self._keys.match(match), list(fields))
             values: list[bytes | None] = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
@@ -291,7 +371,7 @@ class RedisStore:
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
         try:
-            pipe = self._redis.pipeline(transaction=False)
+            pipe = (await self._client()).pipeline(transaction=False)
             for shard in range(redis_keys.SHARDS):
                 pipe.hgetall(self._keys.shard(shard)[2])
             found: list[dict[bytes, bytes]] = await pipe.execute()
@@ -384,7 +464,7 @@ class RedisStore:
             await self._call(_UNLIST, [keys.queue, keys.waiting], [match])
         else:
             try:
-                await self._redis.zrem(keys.waiting, match)
+                await (await self._client()).zrem(keys.waiting, match)
             except _DOWN as exc:
                 raise self._unavailable(exc) from None
 
@@ -462,7 +542,8 @@ class RedisStore:
         counts = await asyncio.gather(
             *(self._reap_shard(shard, now, batch, most) for shard in range(redis_keys.SHARDS))
         )
-        self._notes.sweep()
+        if self._notes is not None:
+            self._notes.sweep()
         return sum(counts)
 
     async def _reap_shard(self, shard: int, now: float, batch: int, most: int) -> int:
@@ -484,16 +565,18 @@ class RedisStore:
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""
         self._closing = True
-        self._notes.wake_all()
+        if self._notes is not None:
+            self._notes.wake_all()
 
     async def close(self) -> None:
         """Stops listening for notifications and closes the connections to Redis."""
         self._closing = True
-        await self._notes.close()
-        await self._batch.close()
-        await self._redis.aclose()
-        if self._listener_client is not self._redis:
-            await self._listener_client.aclose()
+        if self._notes is not None:
+            await self._notes.close()
+        if self._batch is not None:
+            await self._batch.close()
+        for client in self._clients:
+            await client.aclose()
 
 
 def _time_out(waiter: asyncio.Future[bool]) -> None:
