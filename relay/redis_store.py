@@ -140,12 +140,13 @@ class RedisStore:
         *,
         prefix: str = DEFAULT_PREFIX,
         recheck: float = 5.0,
+        linger: float = 10.0,
     ) -> RedisStore:
         """Returns a store on the Redis at url: redis://host:port/db, rediss://… or unix:///path.
 
         On its first call the store asks Redis whether it is a node of a Redis Cluster; if it
         is, the store finds the whole cluster from it."""
-        return cls(settings=settings, prefix=prefix, recheck=recheck, url=url)
+        return cls(settings=settings, prefix=prefix, recheck=recheck, linger=linger, url=url)
 
     def _one_redis(self, client: aioredis.Redis, listener: aioredis.Redis) -> None:
         self._redis = client

@@ -1,0 +1,124 @@
+"""The Redis store's layout: a match's keys in one slot, shards spread over the slot space,
+a move heard only by the processes waiting on its match, and a hung Redis given up."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+import redis.asyncio as aioredis
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+from relay import redis_keys
+from relay.errors import RelayError
+from relay.store import Action
+from tests.hosting.conftest import StoreMaker
+from tests.support.redis_server import RedisServer
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_each_shard_tag_lies_in_its_own_share_of_the_slots() -> None:
+    width = REDIS_CLUSTER_HASH_SLOTS // redis_keys.SHARDS
+    slots = [key_slot(tag.encode()) for tag in redis_keys.TAGS]
+    assert [slot // width for slot in slots] == list(range(redis_keys.SHARDS))
+    # Random ids fall in every shard.
+    shards = {redis_keys.shard_of(redis_keys.new_id()) for _ in range(2000)}
+    assert shards == set(range(redis_keys.SHARDS))
+    assert redis_keys.shard_of(redis_keys.new_id(17)) == 17
+
+
+def test_a_prefix_with_braces_is_refused() -> None:
+    with pytest.raises(ValueError, match="braces"):
+        redis_keys.Layout("movewire{x}:")
+
+
+async def test_every_key_of_a_match_is_in_one_slot(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    store = make_store()
+    t = time.time()
+    a = await store.seek("slots", "1", None, t)
+    b = await store.seek("slots", "1", None, t)
+    await store.act(b.match, b.token, Action("resign"), t)
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        keys = [key async for key in client.scan_iter(match=f"{store.prefix}*{a.match}")]
+    finally:
+        await client.aclose()
+    assert len(keys) == 3  # the match's hash, its log, and what made each event
+    layout = redis_keys.Layout(store.prefix)
+    slots = {key_slot(key) for key in keys}
+    slots |= {key_slot(layout.channel(a.match).encode())}
+    slots |= {key_slot(key.encode()) for key in layout.shard(redis_keys.shard_of(a.match))[1:]}
+    assert len(slots) == 1
+
+
+async def _subscribers(url: str, channel: str) -> int:
+    client = aioredis.Redis.from_url(url)
+    try:
+        found = await client.execute_command("PUBSUB", "SHARDNUMSUB", channel)
+    finally:
+        await client.aclose()
+    return int(found[1])
+
+
+async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    one, two, three = make_store(linger=0.3), make_store(linger=0.3), make_store(linger=0.3)
+    t = time.time()
+    a = await one.seek("heard-by", "1", None, t)
+    b = await one.seek("heard-by", "1", None, t)
+    c = await three.seek("heard-by", "1", None, t)
+    await three.seek("heard-by", "1", None, t)
+    layout = redis_keys.Layout(one.prefix)
+    first = (await one.info(a.match)).first
+    mover = a if first == a.seat else b
+    async with asyncio.timeout(10):
+        waits = [asyncio.create_task(store.wait(a.match, 1, 10)) for store in (one, two)]
+        other = asyncio.create_task(three.wait(c.match, 1, 10))
+        while await _subscribers(redis_server.url, layout.channel(a.match)) < 2:
+            await asyncio.sleep(0.02)
+        assert await _subscribers(redis_server.url, layout.channel(c.match)) == 1
+        await three.act(mover.match, mover.token, Action("move", 1, "e4"), t)
+        assert [len(await wait) for wait in waits] == [1, 1]
+        assert not other.done()  # the third process heard nothing of this match
+        other.cancel()
+        # Nobody waits any more: each process drops the channel after its linger.
+        deadline = time.monotonic() + 5
+        while await _subscribers(redis_server.url, layout.channel(a.match)) > 0:
+            assert time.monotonic() < deadline, "the channel stayed subscribed"
+            for store in (one, two, three):
+                await store.reap(time.time())  # sweeps the channels nobody waits on
+            await asyncio.sleep(0.2)
+
+
+async def test_a_hung_redis_gets_503_within_seconds_and_then_recovers(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    store = make_store()
+    t = time.time()
+    a = await store.seek("hung", "1", None, t)
+    assert redis_server.proc is not None
+    os.kill(redis_server.proc.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        with pytest.raises(RelayError) as refused:
+            await asyncio.wait_for(store.poll(a.match, a.token, 0, t), 15)
+        assert refused.value.code == "server/unavailable"
+        assert time.monotonic() - started < 12
+    finally:
+        os.kill(redis_server.proc.pid, signal.SIGCONT)
+    async with asyncio.timeout(10):
+        while True:
+            try:
+                seat, _ = await store.poll(a.match, a.token, 0, time.time())
+                break
+            except RelayError as error:
+                assert error.code == "server/unavailable"
+                await asyncio.sleep(0.2)
+    assert seat == a.seat
