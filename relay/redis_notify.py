@@ -237,8 +237,7 @@ class _Link:
         pause = 0.1
         notifier = self._notifier
         while not notifier.closing:
-            channels = notifier.on_link(self.name)
-            if not channels and not self._pending:
+            if not notifier.on_link(self.name) and not self._pending:
                 break  # nothing followed here any more
             conn = None
             try:
@@ -248,6 +247,8 @@ class _Link:
                 if pause > 0.1:
                     log.warning("Redis notifications are back")
                 pause = 0.1
+                # Every channel followed here now, those followed while connecting too.
+                channels = notifier.on_link(self.name)
                 self._pending = [("SSUBSCRIBE", channel.name) for channel in channels]
                 self._conn = conn
                 self._flush()

@@ -104,6 +104,27 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
         await _until_subscribers(redis_server.url, layout.channel(a.match), 0)
 
 
+async def test_waits_begun_while_the_store_connects_are_all_subscribed(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    writer, fresh = make_store(), make_store()
+    t = time.time()
+    tickets = []
+    for index in range(20):
+        a = await writer.seek("at-once", "1", f"room{index}", t)
+        tickets.append((a, await writer.seek("at-once", "1", f"room{index}", t)))
+    layout = redis_keys.Layout(writer.prefix)
+    async with asyncio.timeout(10):
+        # All at once on a store that has not connected yet: the first wait connects it.
+        waits = [asyncio.create_task(fresh.wait(a.match, 1, 10)) for a, _ in tickets]
+        for a, _ in tickets:
+            await _until_subscribers(redis_server.url, layout.channel(a.match), 1)
+        for a, b in tickets:
+            mover = a if (await writer.info(a.match)).first == a.seat else b
+            await writer.act(mover.match, mover.token, Action("move", 1, "go"), t)
+        assert [len(await wait) for wait in waits] == [1] * 20
+
+
 async def test_a_hung_redis_gets_503_within_seconds_and_then_recovers(
     make_store: StoreMaker, redis_server: RedisServer
 ) -> None:
