@@ -2,19 +2,19 @@
 one pipeline per node (one write, one round trip), so a busy relay pays one round trip for
 many moves.
 
-A script is called by its SHA1 (EVALSHA); a node that does not know it (started afresh, or
-a new primary) gets it loaded and the calls sent again. In a cluster, a call redirected by
+The scripts are one Redis Functions library (`relay.redis_scripts.LIBRARY`), called by
+FCALL; a node that does not have it (started afresh without its data) gets it loaded and
+the calls sent again. In a cluster, a call redirected by
 MOVED or ASK is sent again where the cluster says.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, RedisError
+from redis.exceptions import AskError, ClusterDownError, MovedError, RedisError, ResponseError
 
 from relay.redis_pipe import Pipe
 
@@ -22,13 +22,26 @@ __all__ = ["Batcher", "Links", "OneRedis", "Script"]
 
 
 class Script:
-    """A Lua script and its SHA1."""
+    """One function of the store's Redis Functions library."""
 
-    __slots__ = ("sha", "source")
+    __slots__ = ("library", "name")
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.sha = hashlib.sha1(source.encode()).hexdigest()
+    def __init__(self, name: str, library: str) -> None:
+        self.name = name
+        self.library = library
+        """The source of the library that registers the function."""
+
+
+def _unknown(reply: object) -> bool:
+    """Whether a reply says the node does not have the function."""
+    return isinstance(reply, ResponseError) and str(reply).startswith("Function not found")
+
+
+async def _load(pipe: Pipe, library: str) -> None:
+    """Loads the library on the node (one loaded meanwhile by another process is fine)."""
+    reply = (await pipe.run([("FUNCTION", "LOAD", library)]))[0]
+    if isinstance(reply, ResponseError) and "already exists" not in str(reply):
+        raise reply
 
 
 _Call = tuple[Script, list[str], list[Any], "asyncio.Future[Any]"]
@@ -83,13 +96,13 @@ class Batcher:
                 raise
             return
         unknown = [call for call, reply in zip(calls, replies, strict=True)
-                   if isinstance(reply, NoScriptError)]  # fmt: skip
+                   if _unknown(reply)]  # fmt: skip
         if unknown:
             task = asyncio.create_task(self._load_and_send(pipe, unknown))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         for call, reply in zip(calls, replies, strict=True):
-            if isinstance(reply, NoScriptError):
+            if _unknown(reply):
                 continue
             if isinstance(reply, AskError):  # MOVED too: the slot is served elsewhere
                 task = asyncio.create_task(self._redirect(call, reply))
@@ -99,10 +112,10 @@ class Batcher:
             _settle(call[3], reply)
 
     async def _load_and_send(self, pipe: Pipe, calls: list[_Call]) -> None:
-        """Loads the scripts a node did not know, then sends their calls again."""
+        """Loads the library on a node that did not have it, then sends the calls again."""
         try:
-            for source in {call[0].source for call in calls}:
-                await pipe.run([("SCRIPT", "LOAD", source)])
+            for library in {call[0].library for call in calls}:
+                await _load(pipe, library)
         except (RedisError, OSError) as exc:
             for *_, answer in calls:
                 if not answer.done():
@@ -122,9 +135,9 @@ class Batcher:
                 _settle(answer, exc)
                 return
             found = replies[0]
-            if isinstance(found, NoScriptError):
+            if _unknown(found):
                 try:
-                    await pipe.run([("SCRIPT", "LOAD", call[0].source)])
+                    await _load(pipe, call[0].library)
                 except (RedisError, OSError) as exc:
                     _settle(answer, exc)
                     return
@@ -158,7 +171,7 @@ async def _evalsha(pipe: Pipe, calls: list[_Call], *, asking: bool = False) -> l
     for script, keys, args, _ in calls:
         if asking:
             commands.append(("ASKING",))
-        commands.append(("EVALSHA", script.sha, len(keys), *keys, *args))
+        commands.append(("FCALL", script.name, len(keys), *keys, *args))
     replies = await pipe.run(commands)
     return replies[1::2] if asking else replies
 

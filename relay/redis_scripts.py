@@ -13,10 +13,14 @@ byte as `relay.store` builds them.
 
 from __future__ import annotations
 
+import hashlib
+
 __all__ = [
     "ACT",
     "ENSURE",
+    "FUNCTIONS",
     "JOIN",
+    "LIBRARY",
     "OPEN",
     "PAIR",
     "POLL",
@@ -25,16 +29,19 @@ __all__ = [
     "RESERVE",
     "ROOM",
     "UNLIST",
+    "VERSION",
 ]
 
 _MATCH = r"""
-local TAGGED, ID = ARGV[1], ARGV[2]
-local NOW_TEXT = ARGV[3]
-local NOW = tonumber(NOW_TEXT)
-local GRACE = tonumber(ARGV[4])
-local KEEP = tonumber(ARGV[5])
-local DEADLINES = TAGGED .. 'deadlines'
-local COUNTS = TAGGED .. 'counts'
+-- Set at the start of each call (functions run one at a time).
+local TAGGED, ID, NOW_TEXT, NOW, GRACE, KEEP, DEADLINES, COUNTS
+local function begin_match(ARGV)
+  TAGGED, ID, NOW_TEXT = ARGV[1], ARGV[2], ARGV[3]
+  NOW, GRACE, KEEP = tonumber(NOW_TEXT), tonumber(ARGV[4]), tonumber(ARGV[5])
+  DEADLINES, COUNTS = TAGGED .. 'deadlines', TAGGED .. 'counts'
+end
+local DIGITS = {[0] = '0', [1] = '1'}
+local SEEN = {[0] = 'seen0', [1] = 'seen1'}
 
 local function mkey(id) return TAGGED .. 'm:' .. id end
 local function ekey(id) return TAGGED .. 'e:' .. id end
@@ -68,12 +75,14 @@ end
 -- Appends an event; the sharded notification carries it ('seq event'), so a poll waiting for
 -- exactly that event can answer with it.
 -- `fields` are more fields of the match's hash to set with 'last'.
-local function append(id, event, done, fields)
-  local seq = redis.call('RPUSH', ekey(id), event)
+-- `seq` is the event's number as text, when the caller knows it.
+local function append(id, event, done, fields, seq)
+  local number = redis.call('RPUSH', ekey(id), event)
+  seq = seq or int(number)
   redis.call('RPUSH', dkey(id), done)
   redis.call('HSET', mkey(id), 'last', seq, unpack(fields or {}))
-  redis.call('SPUBLISH', wkey(id), int(seq) .. ' ' .. event)
-  return seq
+  redis.call('SPUBLISH', wkey(id), seq .. ' ' .. event)
+  return number
 end
 
 local function free_room(id, game, room)
@@ -138,15 +147,15 @@ end
 """
 
 _GAME = r"""
-local QUEUE, WAITING = KEYS[1], KEYS[2]
-local NOW_TEXT = ARGV[1]
-local NOW = tonumber(NOW_TEXT)
-local GRACE = tonumber(ARGV[2])
+local QUEUE, WAITING
+local function begin_game(KEYS, ARGV)
+  QUEUE, WAITING = KEYS[1], KEYS[2]
+  NOW_TEXT = ARGV[1]
+  NOW, GRACE = tonumber(NOW_TEXT), tonumber(ARGV[2])
+end
 """
 
-POLL = (
-    _MATCH
-    + r"""
+POLL = r"""
 -- ARGV[6..7] = token digest ('' for a spectator), after
 local DIGEST = ARGV[6]
 local m = KEYS[1]
@@ -158,18 +167,16 @@ local seat = -1
 if DIGEST ~= '' then
   if DIGEST == f[2] then seat = 0 elseif DIGEST == f[3] then seat = 1
   else return {'e', 'auth/bad_token'} end
-  redis.call('HSET', m, 'seen' .. seat, NOW_TEXT)
+  redis.call('HSET', m, SEEN[seat], NOW_TEXT)
 end
 return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status}
 """
-)
 """Reads the log above `after`; a seat's read also marks it present."""
 
-ACT = (
-    _MATCH
-    + r"""
--- ARGV[6..13] = token digest, kind, after (-1 for none), write digest, agree (1/0),
---               end (1/0), the move as a JSON string, most events a log may hold
+ACT = r"""
+-- ARGV[6..14] = token digest, kind, after (-1 for none), write digest, agree (1/0),
+--               end (1/0), the move as a JSON string, most events a log may hold,
+--               after + 1 as text (the number of the event a move or pass makes)
 local DIGEST, KIND = ARGV[6], ARGV[7]
 local AFTER = tonumber(ARGV[8])
 local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
@@ -180,11 +187,11 @@ if not status then return {'e', 'match/unknown'} end
 local seat
 if DIGEST == f[2] then seat = 0 elseif DIGEST == f[3] then seat = 1
 else return {'e', 'auth/bad_token'} end
-local SEEN = 'seen' .. seat
+local SEEN_SEAT = SEEN[seat]
 -- Every write marks its seat present: a move or pass with the fields it sets anyway.
-if KIND ~= 'move' and KIND ~= 'pass' then redis.call('HSET', m, SEEN, NOW_TEXT) end
+if KIND ~= 'move' and KIND ~= 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
 local function refuse(...)
-  if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN, NOW_TEXT) end
+  if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
   return {'e', ...}
 end
 
@@ -197,7 +204,7 @@ end
 if status == 'expired' then return refuse('match/expired') end
 if status == 'waiting' then return refuse('match/not_started') end
 
-local done = int(seat) .. ':' .. KIND .. ':' .. WRITE
+local done = DIGITS[seat] .. ':' .. KIND .. ':' .. WRITE
 local last = tonumber(f[6])
 if KIND == 'resign' then
   if status == 'finished' then
@@ -210,7 +217,7 @@ if KIND == 'resign' then
 end
 if AFTER >= 0 and AFTER < last then
   if redis.call('LINDEX', dkey(ID), int(AFTER)) == done then
-    if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN, NOW_TEXT) end
+    if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
     return {'ok', AFTER + 1}
   end
   if status == 'finished' then return refuse('match/finished') end
@@ -237,29 +244,27 @@ end
 if status == 'ending' then return refuse('match/ending') end
 if tonumber(f[4]) ~= seat then return refuse('turn/not_yours') end
 if last >= tonumber(ARGV[13]) then return refuse('match/too_long') end
-local fields = {SEEN, NOW_TEXT, 'turn', 1 - seat}
+local SEQ = ARGV[14]
+local fields = {SEEN_SEAT, NOW_TEXT, 'turn', DIGITS[1 - seat]}
 if KIND == 'pass' then
-  local event = '{"seq":' .. int(AFTER + 1) .. ',"type":"pass","seat":' .. int(seat) .. '}'
-  return {'ok', append(ID, event, done, fields)}
+  local event = '{"seq":' .. SEQ .. ',"type":"pass","seat":' .. DIGITS[seat] .. '}'
+  return {'ok', append(ID, event, done, fields, SEQ)}
 end
 local ending = 'false'
 if END then
   ending = 'true'
   recount(status, 'ending')
-  fields = {SEEN, NOW_TEXT, 'turn', 1 - seat, 'status', 'ending', 'ender', seat,
-    'since', NOW_TEXT}
+  fields = {SEEN_SEAT, NOW_TEXT, 'turn', DIGITS[1 - seat], 'status', 'ending',
+    'ender', DIGITS[seat], 'since', NOW_TEXT}
 end
-local event = '{"seq":' .. int(AFTER + 1) .. ',"type":"move","seat":' .. int(seat)
+local event = '{"seq":' .. SEQ .. ',"type":"move","seat":' .. DIGITS[seat]
   .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. '}'
-return {'ok', append(ID, event, done, fields)}
+return {'ok', append(ID, event, done, fields, SEQ)}
 """
-)
 """Applies a seat's move, pass, confirm, resign or cancel, once. A cancel that expires the
 match answers its game and version, whose waiting list the store then updates."""
 
-OPEN = (
-    _MATCH
-    + r"""
+OPEN = r"""
 -- ARGV[6..9] = token digest, game, version, room ('' for none)
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'h0') == ARGV[6] then return {'ok'} end
@@ -268,12 +273,9 @@ end
 open(ID, ARGV[6], ARGV[7], ARGV[8], ARGV[9])
 return {'ok'}
 """
-)
 """Opens a waiting match with one seat taken (a retry of the same opening is answered ok)."""
 
-JOIN = (
-    _MATCH
-    + r"""
+JOIN = r"""
 -- ARGV[6..7] = token digest, first seat
 local f = redis.call('HMGET', KEYS[1], 'status', 'h0', 'h1', 'seen0')
 if not f[1] then return {'skip'} end
@@ -287,13 +289,10 @@ end
 join(ID, ARGV[6], ARGV[7])
 return {'ok', 1}
 """
-)
 """Takes the second seat of a waiting match (or answers the seat this token already holds);
 'skip' when the match can no longer be joined."""
 
-ROOM = (
-    _MATCH
-    + r"""
+ROOM = r"""
 -- KEYS[1] = the room's key, KEYS[2] = the seeker's memo key (both in ID's shard)
 -- ARGV[6..12] = game, version, room, token digest, first, '1' when the token is the seeker's
 --               own, '1' when a new match may be opened (the waiting limit was checked)
@@ -329,14 +328,11 @@ redis.call('SET', ROOM_KEY, ID)
 if OWN then remember(MEMO, ID, 0) end
 return {'ok', ID, 0, dropped}
 """
-)
 """Seeks in a private room: joins the match waiting in it, or opens one when allowed ('open'
 asks the caller to check the waiting limit first). Answers the seat and the id of a stale
 match it dropped from the room ('' for none), which the caller unlists."""
 
-REAP = (
-    _MATCH
-    + r"""
+REAP = r"""
 -- KEYS[1] = the shard's deadlines; ARGV[2] = '' (no one match); ARGV[6] = most to look at
 local due = redis.call('ZRANGEBYSCORE', DEADLINES, '-inf', '(' .. NOW_TEXT,
   'LIMIT', 0, tonumber(ARGV[6]))
@@ -375,14 +371,11 @@ for _, id in ipairs(due) do
 end
 return {changed, #due, expired}
 """
-)
 """Ends abandoned and unconfirmed matches, drops silent seekers, forgets old matches, in one
 shard; answers what it changed, how many it looked at, and the dropped seeks (id, game,
 version), which the caller unlists."""
 
-PAIR = (
-    _GAME
-    + r"""
+PAIR = r"""
 -- KEYS[3] = the seeker's memo key; ARGV[3..5] = most waiting matches of the game,
 -- '1' when the token is the seeker's own, the id of a match that could not be joined ('')
 local MEMO, MAX_WAITING, OWN, FAILED = KEYS[3], tonumber(ARGV[3]), ARGV[4] == '1', ARGV[5]
@@ -410,13 +403,10 @@ end
 if redis.call('ZCARD', WAITING) >= MAX_WAITING then return {'e', 'limit/waiting'} end
 return {'open'}
 """
-)
 """Picks the oldest match waiting in the game's queue for the seeker to join ('join'), or says
 none is ('open'), or answers what the seeker's own token got before ('memo')."""
 
-PUSH = (
-    _GAME
-    + r"""
+PUSH = r"""
 -- KEYS[3] = the seeker's memo key; ARGV[3..4] = the id of the match just opened,
 -- '1' when the token is the seeker's own
 local MEMO, ID, OWN = KEYS[3], ARGV[3], ARGV[4] == '1'
@@ -443,20 +433,16 @@ if OWN then
 end
 return {'ok'}
 """
-)
 """Queues a match just opened, unless another seeker queued one meanwhile ('join' it instead)
 or the seeker's own token already got a seat ('memo')."""
 
-ENSURE = (
-    _GAME
-    + r"""
+ENSURE = r"""
 -- ARGV[3] = the id of a match waiting for a player
 if redis.call('ZSCORE', WAITING, ARGV[3]) then return 0 end
 redis.call('RPUSH', QUEUE, ARGV[3])
 redis.call('ZADD', WAITING, NOW_TEXT, ARGV[3])
 return 1
 """
-)
 """Queues a waiting match again if its queueing was lost (its opener stopped between the two
 steps of a seek); answers 1 when it did."""
 
@@ -475,3 +461,34 @@ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
 return {'ok'}
 """
 """Counts a room match about to be opened toward the game's waiting limit, if it allows."""
+
+
+_KINDS = {
+    "POLL": "match", "ACT": "match", "OPEN": "match", "JOIN": "match", "ROOM": "match",
+    "REAP": "match", "PAIR": "game", "PUSH": "game", "ENSURE": "game", "UNLIST": "",
+    "RESERVE": "",
+}  # fmt: skip
+_BEGIN = {"match": "begin_match(ARGV)", "game": "begin_game(KEYS, ARGV)", "": ""}
+
+VERSION = hashlib.sha1(
+    "".join([_MATCH, _GAME, *(globals()[name] for name in _KINDS)]).encode()
+).hexdigest()[:12]
+"""Names this library apart from those of other relay versions sharing the Redis."""
+
+FUNCTIONS = {name: f"movewire_{VERSION}_{name.lower()}" for name in _KINDS}
+"""The name each script is registered under."""
+
+LIBRARY = "\n".join(
+    [
+        f"#!lua name=movewire_{VERSION}",
+        _MATCH,
+        _GAME,
+        *(
+            f"redis.register_function('{FUNCTIONS[name]}', function(KEYS, ARGV)\n"
+            f"{_BEGIN[kind]}\n{globals()[name]}\nend)"
+            for name, kind in _KINDS.items()
+        ),
+    ]
+)
+"""The Redis Functions library of every script (loaded once per node, kept by Redis in its
+data and replicated)."""

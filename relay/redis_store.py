@@ -82,7 +82,10 @@ _DOWN = (
 _RETRY_AFTER = 1.0
 """Seconds a client is told to wait before retrying while Redis is unavailable."""
 
-_SCRIPTS = {name: Script(getattr(redis_scripts, name)) for name in redis_scripts.__all__}
+_SCRIPTS = {
+    name: Script(function, redis_scripts.LIBRARY)
+    for name, function in redis_scripts.FUNCTIONS.items()
+}
 _ACT, _POLL, _OPEN, _JOIN, _ROOM, _REAP = (
     _SCRIPTS[name] for name in ("ACT", "POLL", "OPEN", "JOIN", "ROOM", "REAP")
 )
@@ -307,15 +310,17 @@ class RedisStore:
         try:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout
-            heard = channel.heard
-            if channel.live and heard is not None:
-                if heard[0] == after + 1:
-                    return [heard[1]]  # exactly the next event: no read needed
-                # Any event after the newest heard will be heard: no read needed.
-                read = heard[0] > after
-            else:
-                read = True
+            woken = True
             while True:
+                # While the subscription is live, every event after the newest heard will be
+                # heard: the log needs reading only when something else may have happened.
+                heard = channel.heard
+                if woken and channel.live and heard is not None:
+                    if heard[0] == after + 1:
+                        return [heard[1]]  # exactly the next event: no read needed
+                    read = heard[0] > after
+                else:
+                    read = True
                 waiter: asyncio.Future[bool] = loop.create_future()
                 channel.waiters.add(waiter)
                 timer: asyncio.TimerHandle | None = None
@@ -326,15 +331,11 @@ class RedisStore:
                         events = (await self.poll(match, None, after, 0.0))[1]
                         if events or self._closing:
                             return events
-                    read = True
                     left = deadline - loop.time()
                     if left <= 0:
                         return []
                     timer = loop.call_later(min(left, self.recheck), _time_out, waiter)
                     woken = await waiter
-                    heard = channel.heard
-                    if woken and channel.live and heard is not None and heard[0] == after + 1:
-                        return [heard[1]]
                 finally:
                     channel.waiters.discard(waiter)
                     if timer is not None:
@@ -436,7 +437,7 @@ class RedisStore:
             other = answer[1].decode()
             seat = await self._join(other, now, digest)
             if seat is not None:
-                await self._on_match(_ACT, match, now, digest, "cancel", -1, "", 0, 0, "", 0)
+                await self._on_match(_ACT, match, now, digest, "cancel", -1, "", 0, 0, "", 0, 0)
                 if answer[0] == b"join":
                     await self._unlist(keys, other, queued=False)
                 return Ticket(other, seat, token)
@@ -523,7 +524,7 @@ class RedisStore:
             answer = await self._on_match(
                 _ACT, match, now, hash_token(token), action.kind, after,
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
-                int(action.end), text, self.settings.max_events,
+                int(action.end), text, self.settings.max_events, after + 1,
             )  # fmt: skip
         except _Refusal as refusal:
             raise _act_error(refusal, match, after, self.settings.max_events) from None
