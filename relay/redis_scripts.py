@@ -2,8 +2,8 @@
 
 The scripts are registered as the functions of one Redis Functions library (LIBRARY),
 loaded once per node: Redis keeps it with its data and replicates it, and a call runs only
-the function's body. Its name carries VERSION, so relays of different versions can share
-a Redis.
+the function's body. Its name carries VERSION, so a relay never calls the functions of
+another version by mistake.
 
 The keys are laid out in `relay.redis_keys`. A match script is given the match's hash as its
 one key (which routes it to the right node of a Redis Cluster) and builds the other keys of
