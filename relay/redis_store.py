@@ -12,8 +12,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Awaitable
-from typing import Any, cast
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -32,6 +32,10 @@ from redis.exceptions import (
 
 from relay import redis_scripts, store
 from relay.errors import RelayError
+from relay.lobby import Lobby, LobbyKind
+from relay.redis_lobby import RedisLobbies
+from relay.redis_rematch import RedisRematches
+from relay.rematch import Rematch, RematchOp, lapse_at
 from relay.store import (
     Action,
     Event,
@@ -65,6 +69,8 @@ _HEARD_LIMIT = 100_000
 
 _RETRY_AFTER = 1.0
 """Seconds a client is told to wait before retrying while Redis is unavailable."""
+
+_T = TypeVar("_T")
 
 
 class RedisStore:
@@ -100,6 +106,8 @@ class RedisStore:
         self._listener: asyncio.Task[None] | None = None
         self._closing = False
         self._down = False
+        self._rematches = RedisRematches(self)
+        self._lobbies = RedisLobbies(self)
 
     @classmethod
     def from_url(
@@ -147,6 +155,54 @@ class RedisStore:
         if isinstance(answer, list) and answer and answer[0] == b"e":
             raise _refusal(answer)
         return answer
+
+    @property
+    def redis(self) -> aioredis.Redis:
+        """The client the store's scripts run on."""
+        return self._redis
+
+    async def call(self, script: Any, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """Runs a script with its keys passed as KEYS (the rematch and lobby scripts, which
+        name every key they touch); a refusal becomes its RelayError."""
+        try:
+            answer = await script(keys=list(keys), args=list(args))
+        except _DOWN as exc:
+            raise self._unavailable(exc) from None
+        self._up()
+        if isinstance(answer, list) and answer and answer[0] == b"e":
+            raise RelayError(_refusal(answer).code)
+        return answer
+
+    async def guard(self, reply: Awaitable[_T]) -> _T:
+        """Awaits a plain Redis reply; a Redis that cannot answer becomes server/unavailable."""
+        try:
+            found = await reply
+        except _DOWN as exc:
+            raise self._unavailable(exc) from None
+        self._up()
+        return found
+
+    async def _wait_notice(
+        self, key: str, ready: Callable[[], Awaitable[bool]], timeout: float
+    ) -> None:
+        """Returns once ready() answers true, re-asking at each notification of key on the
+        wake channel (and every `recheck` seconds), or after timeout."""
+        self._start_listener()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.setdefault(key, set()).add(waiter)
+            try:
+                # Asked after registering: a change after this read finds the waiter.
+                if await ready() or self._closing:
+                    return
+                left = deadline - loop.time()
+                if left <= 0:
+                    return
+                await asyncio.wait((waiter,), timeout=min(left, self.recheck))
+            finally:
+                self._forget(key, waiter)
 
     def _unavailable(self, exc: BaseException) -> RelayError:
         if not self._down:
@@ -300,6 +356,63 @@ class RedisStore:
         except _Refusal as refusal:
             raise _act_error(refusal, match, after, self.settings.max_events) from None
         return int(seq)
+
+    # -- rematches (relay.redis_rematch) --------------------------------------------------
+
+    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+        """Reads a match's rematch, or has the token's seat offer or decline one."""
+        if op != "read" and token is None:
+            raise RelayError("auth/required")
+        digest = "" if token is None else hash_token(token)
+        return await self._rematches.rematch(match, digest, op, now)
+
+    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+        """Returns the rematch once its version is above after, or as it is after timeout."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        found: list[Rematch] = []
+
+        async def ready() -> bool:
+            at = now + loop.time() - start
+            current = await self.rematch(match, None, "read", at)
+            found[:] = [current]
+            due = lapse_at(current, self.settings.grace)
+            return current.version > after or (due is not None and due < at)
+
+        left = timeout
+        while True:
+            await self._wait_notice(f"~x:{match}", ready, left)
+            current = found[-1]
+            due = lapse_at(current, self.settings.grace)
+            left = timeout - (loop.time() - start)
+            if current.version > after or due is None or left <= 0:
+                return current
+            # An offer stands that lapses before the wait is over: wait until then.
+            left = min(left, due - (now + loop.time() - start) + 0.05)
+            if left <= 0:
+                return await self.rematch(match, None, "read", now + loop.time() - start)
+
+    # -- lobby (relay.redis_lobby) ---------------------------------------------------------
+
+    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+        """Lists a match in a game's lobby."""
+        await self._lobbies.add(game, kind, match, now)
+
+    async def lobby_promote(self, game: str, match: str, now: float) -> None:
+        """Moves a listed open seek to the live list."""
+        await self._lobbies.move(game, match, "open", "live", repr(float(now)))
+
+    async def lobby(self, game: str) -> Lobby:
+        """Reads a game's lobby, healing entries whose match changed."""
+        return await self._lobbies.read(game)
+
+    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns once the game's lobby version is above after, or after timeout."""
+
+        async def ready() -> bool:
+            return await self._lobbies.version(game) > after
+
+        await self._wait_notice(f"~l:{game}", ready, timeout)
 
     # -- housekeeping ----------------------------------------------------------------------
 
