@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from relay import create_app
-from tests.relay.wire import Wire
+from tests.relay.wire import Seat, Wire
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = ROOT / "docs" / "protocol.md"
@@ -119,8 +119,13 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
             {"Authorization": f"Bearer {waiting['token']}"},
         )
         checker.check(f"{m}/cancel", "POST", status, body)
-        for payload, who in (({"offer": True}, x), ({"offer": "yes"}, o), ({"offer": True}, o)):
-            status, body = await wire.post(who, "rematch", payload)
+        offers: tuple[tuple[object, Seat], ...] = (
+            ({"offer": True}, x),
+            ({"offer": "yes"}, o),
+            ({"offer": True}, o),
+        )
+        for offer, who in offers:
+            status, body = await wire.post(who, "rematch", offer)
             checker.check(f"{m}/rematch", "POST", status, body)
         assert body["state"] == "accepted" and body["first"] in (0, 1)
         status, body = await wire.call(

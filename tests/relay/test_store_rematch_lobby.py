@@ -64,7 +64,7 @@ async def test_repeated_offers_and_accepts_start_one_match(store: Store) -> None
 
 
 async def test_rematch_can_be_offered_only_after_the_end(store: Store) -> None:
-    a, b = await pair(store)
+    a, _ = await pair(store)
     await expect_error("rematch/not_finished", store.rematch(a.match, a.token, "offer", now()))
     assert (await store.rematch(a.match, None, "read", now())).state == "none"
     lone = await store.seek("xand0", "1", "room-r", now())
