@@ -69,7 +69,7 @@ if OP == 'offer' and state ~= 'accepted' and not o[seat + 1] then
   end
 elseif OP == 'decline' then
   if state == 'accepted' then return {'e', 'rematch/accepted'} end
-  if state == 'offered' then
+  if not (state == 'declined' and by == tostring(seat)) then
     o = {false, false}
     by, at = tostring(seat), ''
     set('declined')

@@ -67,7 +67,8 @@ def step(
 ) -> Rematch:
     """Returns the rematch after one call: an offer standing past the grace period lapses
     first; then seat offers (accepting the partner's offer, which names new_match as the
-    new match) or declines. Repeating an offer or a decline changes nothing. The caller
+    new match) or declines (an offer standing, or ahead of any). Repeating an offer or a
+    decline changes nothing. The caller
     has checked that the match is over (for offer and decline) and that seat is a seat."""
     due = lapse_at(rematch, grace)
     if due is not None and due < now:
@@ -86,8 +87,9 @@ def step(
         return Rematch(rematch.version + 1, "offered", offers, offered_at=now)
     if rematch.state == "accepted":
         raise RelayError("rematch/accepted")
-    if rematch.state != "offered":
+    if rematch.state == "declined" and rematch.by == seat:
         return rematch
+    # Declining with no offer standing says "no" ahead of time (a bot that plays one match).
     return Rematch(rematch.version + 1, "declined", (False, False), by=seat)
 
 

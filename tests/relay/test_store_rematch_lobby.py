@@ -81,7 +81,17 @@ async def test_decline_clears_the_offer_and_a_new_one_can_follow(store: Store) -
     again = await store.rematch(b.match, b.token, "offer", now())
     assert (again.state, again.offers, again.version) == ("offered", (False, True), 3)
     withdrawn = await store.rematch(b.match, b.token, "decline", now())
-    assert (withdrawn.state, withdrawn.by) == ("declined", b.seat)
+    assert (withdrawn.state, withdrawn.by, withdrawn.version) == ("declined", b.seat, 4)
+    assert (await store.rematch(b.match, b.token, "decline", now())).version == 4
+
+
+async def test_a_decline_ahead_of_any_offer_says_no_once(store: Store) -> None:
+    a, b, _ = await finished(store)
+    early = await store.rematch(a.match, a.token, "decline", now())
+    assert (early.state, early.by, early.version) == ("declined", a.seat, 1)
+    assert (await store.rematch(a.match, a.token, "decline", now())).version == 1
+    other = await store.rematch(b.match, b.token, "decline", now())
+    assert (other.by, other.version) == (b.seat, 2)
 
 
 async def test_offer_lapses_after_the_grace_period(store: Store) -> None:
