@@ -4,7 +4,10 @@ the first mover swapped; a decline or a lapse ends it there. Also the lobby's ca
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
+from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -12,6 +15,9 @@ import pytest
 from examples.xand0.game import Xand0Bot
 from sdk import GameHost, HostStateError, Outcome, RelayClient, RelayHost
 from sdk.testing import FAST, local_relay
+
+SDK_DOC = (Path(__file__).resolve().parents[2] / "docs" / "sdk.md").read_text()
+"""docs/sdk.md, whose rematch recipe runs as written."""
 
 
 def bot(host: GameHost, first_move: bool) -> Xand0Bot:
@@ -86,3 +92,27 @@ async def test_the_lobby_lists_a_public_seek_and_wakes_its_poll(relay: str) -> N
             (ticket.match, "r1", "waiting")
         ]
         assert lobby.live == () and lobby.version > empty.version
+
+
+async def test_the_rematch_recipe_of_the_sdk_doc_plays_until_a_side_says_no(relay: str) -> None:
+    found = re.search(r"<!-- example: rematch -->\n```python\n(.*?)```", SDK_DOC, re.S)
+    assert found is not None, "docs/sdk.md has no rematch recipe"
+    recipe: dict[str, Any] = {}
+    exec(compile(found.group(1), "rematch-recipe", "exec"), recipe)
+    room = "recipe-" + secrets.token_hex(6)
+    hosts = [RelayHost(relay, "xand0", bot, version="1", room=room, timing=FAST) for _ in "ab"]
+
+    async def twice_then_no(host: RelayHost) -> int:
+        # The other side: plays, rematches once, then declines the next offer.
+        await host.play()
+        follow = await host.offer_rematch()
+        assert follow is not None
+        await follow.play()
+        offered = await follow.next_rematch(0)
+        assert offered.state == "offered"
+        await follow.decline_rematch()
+        return 2
+
+    async with asyncio.timeout(40):
+        played = await asyncio.gather(recipe["play_until_no"](hosts[0]), twice_then_no(hosts[1]))
+    assert list(played) == [2, 2]
