@@ -285,6 +285,27 @@ async def test_game_over_errors(client: Client) -> None:
     await expect(answer, 409, "match/finished")
 
 
+async def test_rematch_errors(client: Client) -> None:
+    x, o, _ = await pair(client)
+    base = f"/v1/matches/{x['match']}/rematch"
+    answer = await client.post(base, json={"offer": True}, headers=auth(x["token"]))
+    await expect(answer, 409, "rematch/not_finished")
+    await client.post(f"/v1/matches/{x['match']}/resign", json={}, headers=auth(o["token"]))
+    answer = await client.post(base, json={"offer": "yes"}, headers=auth(x["token"]))
+    await expect(answer, 400, "request/invalid")
+    answer = await client.post(base, json={"offer": True}, headers=auth(o["token"][::-1]))
+    await expect(answer, 403, "auth/bad_token")
+    answer = await client.post(base, json={"offer": True})
+    await expect(answer, 401, "auth/required")
+    for seat in (x, o):
+        answer = await client.post(base, json={"offer": True}, headers=auth(seat["token"]))
+    assert (await answer.json())["state"] == "accepted"
+    answer = await client.post(base, json={"offer": False}, headers=auth(x["token"]))
+    await expect(answer, 409, "rematch/accepted")
+    await expect(await client.get("/v1/matches/nope/rematch"), 404, "match/unknown")
+    await expect(await client.get(f"{base}?after=x"), 400, "request/invalid")
+
+
 async def test_room_errors(client: Client) -> None:
     await seek(client, room="den", version="1")
     await expect(
