@@ -16,6 +16,10 @@ Keys, under a prefix P (default ``movewire:``), for a match with id I:
 - ``P wake``      pub/sub channel: 'id seq event' for each event appended, and the bare id
                   of a match whose status changed otherwise
 
+Rematches and lobbies have keys and scripts of their own, in `relay.redis_rematch` (``P x:I``
+beside a finished match) and `relay.redis_lobby` (``P lobby:G:...`` per game); their scripts
+name every key they touch in KEYS and touch one match's (or one game's lobby's) keys each.
+
 Every script takes ARGV[1..4] = prefix, now, grace, keep. Scripts build the keys they touch
 from the prefix, so the store needs a standalone Redis (or a replicated primary), not Redis
 Cluster. Move events arrive built in Python (byte-exact text); the fixed-shape events
