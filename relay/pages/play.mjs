@@ -96,6 +96,7 @@ function save(gameKey, saved) {
 export function shouldResume(saved, want) {
   if (saved === null) return false;
   if (want.kind === "none") return true;
+  if (want.kind === "computer") return false; // a new match against the computer
   if (want.kind === "room") return saved.room === want.room;
   return saved.room === null && !saved.finished;
 }
@@ -391,7 +392,10 @@ export function runPage(page) {
     save(page.key, (saved = null));
     if (want.kind === "room") play(want.room, null, null, want.listed === true);
     else if (want.kind === "play") play(null);
-    else if (want.kind === "computer" && el.computer) play(newRoomName(), null, el.level.value);
-    else render();
+    else if (want.kind === "computer" && el.computer) {
+      // From the lobby's "Play the computer": a reload then resumes this match.
+      history.replaceState(null, "", location.pathname + location.search);
+      play(newRoomName(), null, el.level.value);
+    } else render();
   }
 }

@@ -134,3 +134,14 @@ def test_a_declined_rematch_is_told_and_a_new_offer_can_follow(player: MakePlaye
     expect(o.page.locator("#rematch-status")).to_have_text("Your opponent declined a rematch.")
     expect(o.page.get_by_role("button", name="Rematch")).to_be_visible()
     o.shot("rematch-declined")
+
+
+def test_play_the_computer_from_the_lobby_by_keyboard_on_a_phone(player: MakePlayer) -> None:
+    phone = player("phone", PHONE)
+    phone.open("/")
+    tab_to(phone, phone.page.locator("#game-xand0").get_by_role("link", name="Play the computer"))
+    expect(phone.page).to_have_url(re.compile(r"/xand0\.html$"))  # a reload resumes this match
+    expect(phone.page.locator("#you")).to_contain_text("against the computer (Medium)")
+    expect(phone.page.locator("body")).to_have_attribute("data-state", re.compile("PLAYING_.*"))
+    assert phone.fits_viewport()
+    phone.shot("computer-from-the-lobby")

@@ -48,6 +48,7 @@ describe("the game page", () => {
     assert.equal(shouldResume({ ...random, finished: true }, { kind: "play" }), false);
     assert.equal(shouldResume(inRoom, { kind: "room", room: "den" }), true);
     assert.equal(shouldResume(inRoom, { kind: "room", room: "attic" }), false, "another room");
+    assert.equal(shouldResume(random, { kind: "computer" }), false, "the lobby's Play the computer");
   });
 
   test("finds the relay in the folder the page is served from", () => {

@@ -387,6 +387,22 @@ async def test_held_polls_per_seat_are_limited(make: Make) -> None:
     assert (await answer.json())["events"][0]["move"] == "m"
 
 
+async def test_held_lobby_polls_per_client_are_limited(make: Make) -> None:
+    client = await make(polls_per_seat=1, hold=5.0)
+    url = "/v1/lobby?game=held&after=0"
+    held = [asyncio.create_task(client.get(url)) for _ in range(8)]  # 8 x --polls-per-seat
+    await asyncio.sleep(0.2)
+    answer = await client.get(url)
+    await expect(answer, 429, "limit/polls")
+    assert "Retry-After" in answer.headers
+    assert (await (await client.get("/v1/lobby?game=held")).json())["version"] == 0
+    body = {"game": "held", "room": "den", "public": True}
+    assert (await client.post("/v1/seek", json=body)).status == 201
+    async with asyncio.timeout(3):
+        answers = await asyncio.gather(*held)
+    assert all(answer.status == 200 for answer in answers)
+
+
 async def test_waiting_matches_per_game_are_limited(make: Make) -> None:
     client = await make(max_waiting=2)
     await seek(client, game="busy", room="r1")
