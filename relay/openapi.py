@@ -238,6 +238,9 @@ _SCHEMAS: dict[str, Any] = {
 _QUERY: dict[str, dict[str, Any]] = {"after": _AFTER, "wait": _SECONDS, "game": _NAME}
 """The schema of each query parameter a route may read."""
 
+_REQUIRED_QUERY = frozenset({"game"})
+"""The query parameters a route that reads them cannot do without (the lobby's game)."""
+
 _REPLIES = {
     "Ticket": "Seated.",
     "MatchInfo": "The match.",
@@ -300,7 +303,11 @@ def _operation(row: Route) -> dict[str, Any]:
         }
     operation: dict[str, Any] = {"summary": row.summary, "operationId": row.operation}
     parameters = [_MATCH_PARAM] if "{match}" in row.path else []
-    parameters += [{"name": name, "in": "query", "schema": _QUERY[name]} for name in row.query]
+    parameters += [
+        {"name": name, "in": "query", "schema": _QUERY[name]}
+        | ({"required": True} if name in _REQUIRED_QUERY else {})
+        for name in row.query
+    ]
     if parameters:
         operation["parameters"] = parameters
     if row.seat in _SECURITY:
