@@ -278,18 +278,15 @@ class RelayHost(GameHost):
             return await self._play(session)
 
     async def offer_rematch(self) -> RelayHost | None:
-        """Offers (or accepts) a rematch once the match is over and waits for the partner:
-        returns the host of the new match (play() it; the first mover is swapped), or None
-        when the partner declines or the offer lapses (sdk/rematch.py)."""
+        """Offers or accepts a rematch: the new match's host, or None (declined, lapsed)."""
         return await rematches.offer(self)
 
     async def decline_rematch(self) -> rematches.Rematch:
-        """Declines the partner's rematch offer (or withdraws one's own)."""
+        """Declines the partner's rematch offer (or says no ahead of one)."""
         return await rematches.decline(self)
 
     async def next_rematch(self, after: int = 0) -> rematches.Rematch:
-        """Returns the rematch once it changed past version `after`: the partner's offer, a
-        decline, a lapse, or the new match (then rematch_host() plays it)."""
+        """Returns the rematch once it changed past version `after` (an offer, a decline...)."""
         return await rematches.news(self, after)
 
     def rematch_host(self, accepted: rematches.Rematch) -> RelayHost:
