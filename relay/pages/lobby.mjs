@@ -86,7 +86,8 @@ async function follow(client, box) {
       box.dataset.state = "offline";
       return; // the relay is gone for good (the client retried for a minute)
     }
-    if (version !== null && lobby.version <= version) continue;
+    // Unchanged: poll again. (A lower version means the relay's lobby started afresh.)
+    if (version !== null && lobby.version === version) continue;
     version = lobby.version;
     items(open, lobby.open, (entry) => openItem(game, entry));
     items(live, lobby.live, liveItem);
