@@ -59,6 +59,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="matches that may wait for a player, per game key",
     )
     p.add_argument(
+        "--lobby-size",
+        type=int,
+        default=s.lobby_size,
+        help="entries each lobby list keeps, per game and kind",
+    )
+    p.add_argument(
         "--max-events",
         type=int,
         default=s.max_events,
@@ -149,7 +155,11 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             port=a.port,
             hold=a.hold,
             store=StoreSettings(
-                grace=a.grace, keep=a.keep, max_waiting=a.max_waiting, max_events=a.max_events
+                grace=a.grace,
+                keep=a.keep,
+                max_waiting=a.max_waiting,
+                max_events=a.max_events,
+                lobby_size=a.lobby_size,
             ),
             max_move=a.max_move,
             max_body=a.max_body,

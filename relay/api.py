@@ -29,8 +29,10 @@ from relay.fields import (
     require_bearer,
 )
 from relay.limits import RateLimiter
+from relay.lobby import KINDS, lobby_entry_json
 from relay.metrics import RelayMetrics
 from relay.openapi import openapi
+from relay.rematch import RematchOp, rematch_body
 from relay.routes import ROUTES
 from relay.store import Action, Event, Immediate, Store, hash_token, new_action
 
@@ -40,6 +42,15 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A seeker's own token: 32 to 128 URL-safe characters, which it must draw at random."""
 
 BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
+
+BAD_BOOL = "The field {!r} must be true or false, not {!r}."
+
+LOBBY_POLLS_PER_SEAT = 8
+"""Held lobby polls a client address may have, per --polls-per-seat."""
+
+LOBBY_RECHECK = 5.0
+"""Seconds a held lobby poll trusts notifications before it reads the lobby again (a match
+that started or ended changes its lists only when a reader sees it)."""
 
 RECORD_FORMAT = 1
 """The version of the record format a record's header names."""
@@ -134,7 +145,16 @@ class Api:
         token = body.get("token")
         if token is not None and (not isinstance(token, str) or TOKEN.fullmatch(token) is None):
             raise RelayError("request/invalid", BAD_TOKEN)
+        public = body.get("public", False)
+        if not isinstance(public, bool):
+            raise RelayError("request/invalid", BAD_BOOL.format("public", public))
         ticket = await self.store.seek(game, version, room, now, token)
+        # The lobby is kept by calls of its own, after the seek's: a lost one only leaves the
+        # lobby behind until a reader heals it.
+        if ticket.seat == 0 and public:
+            await self.store.lobby_add(game, "open", ticket.match, now)
+        elif ticket.seat == 1:
+            await self.store.lobby_promote(game, ticket.match, now)
         return 201, orjson.dumps(
             {"match": ticket.match, "seat": ticket.seat, "token": ticket.token}
         )
@@ -164,14 +184,14 @@ class Api:
         finally:
             self._release_hold(key)
 
-    def _take_hold(self, match: str, digest: str) -> tuple[str, str]:
+    def _take_hold(self, match: str, digest: str, most: int | None = None) -> tuple[str, str]:
         """Counts one more held request (an event poll or a move post with ?wait=) of the
         seat whose token has that digest; raises limit/polls past --polls-per-seat. Returns
         the key to release: the match and the digest, one per seat."""
         key = (match, digest)
         held = self.held
         count = held.get(key, 0)
-        if count >= self.config.polls_per_seat:
+        if count >= (self.config.polls_per_seat if most is None else most):
             raise RelayError("limit/polls", retry_after=1.0)
         held[key] = count + 1
         self.metrics.held_polls += 1
@@ -361,6 +381,78 @@ class Api:
             }
         )
         return 200, b"\n".join([header, *events]) + b"\n"
+
+    async def rematch_read(self, call: Call) -> Reply:
+        """GET /v1/matches/{match}/rematch[?after=V]: the rematch, held while its version is
+        at most V."""
+        query = call.query
+        token = bearer(call.authorization)
+        current = await self.store.rematch(call.match, token, "read", time.time())
+        if "after" not in query:
+            return 200, rematch_body(current)
+        after = query_int(query.get("after"), "after", 0)
+        hold = self.config.hold
+        if "wait" in query:
+            hold = min(hold, query_seconds(query["wait"], "wait"))
+        if current.version > after or hold <= 0:
+            return 200, rematch_body(current)
+        if self.lifecycle.closing:
+            raise RelayError("server/shutting_down", retry_after=1.0)
+        key = (
+            None
+            if token is None
+            else self._take_hold(call.match, self._seat_digest(call.authorization))
+        )
+        try:
+            current = await self.store.rematch_wait(call.match, after, hold, time.time())
+        finally:
+            if key is not None:
+                self._release_hold(key)
+        return 200, rematch_body(current)
+
+    async def rematch_offer(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/rematch: offers or accepts a rematch, or declines one."""
+        token = require_bearer(call.authorization)
+        offer = json_body(call.content_type, call.body).get("offer")
+        if not isinstance(offer, bool):
+            raise RelayError("request/invalid", BAD_BOOL.format("offer", offer))
+        op: RematchOp = "offer" if offer else "decline"
+        return 200, rematch_body(await self.store.rematch(call.match, token, op, time.time()))
+
+    async def lobby(self, call: Call) -> Reply:
+        """GET /v1/lobby?game=G[&after=V]: a game's lobby, held while its version is at most V."""
+        query = call.query
+        game = name_field(dict(query), "game", required=True)
+        assert game is not None
+        lobby = await self.store.lobby(game)
+        if "after" in query:
+            after = query_int(query.get("after"), "after", 0)
+            hold = self.config.hold
+            if "wait" in query:
+                hold = min(hold, query_seconds(query["wait"], "wait"))
+            if lobby.version <= after and hold > 0:
+                if self.lifecycle.closing:
+                    raise RelayError("server/shutting_down", retry_after=1.0)
+                key = self._take_hold("lobby", call.client, self._lobby_polls())
+                try:
+                    deadline = time.monotonic() + hold
+                    while lobby.version <= after and not self.lifecycle.closing:
+                        left = deadline - time.monotonic()
+                        if left <= 0:
+                            break
+                        await self.store.lobby_wait(game, after, min(left, LOBBY_RECHECK))
+                        lobby = await self.store.lobby(game)
+                finally:
+                    self._release_hold(key)
+        answer: dict[str, object] = {"game": game, "version": lobby.version}
+        for kind in KINDS:
+            answer[kind] = [lobby_entry_json(e) for e in lobby.entries if e.kind == kind]
+        return 200, orjson.dumps(answer)
+
+    def _lobby_polls(self) -> int:
+        """Lobby polls one client address may hold at once: several pages behind one address
+        (a household, an office) each watch a lobby."""
+        return LOBBY_POLLS_PER_SEAT * self.config.polls_per_seat
 
     async def healthz(self, call: Call) -> Reply:
         """GET /healthz: 200 while the relay and its store answer."""

@@ -34,6 +34,9 @@ CODES: dict[str, tuple[int, str]] = {
         409,
         "No game-over move waits for a confirm, and no partner's move to dispute.",
     ),
+    # rematch/...: playing again after a match ended.
+    "rematch/not_finished": (409, "A rematch can be offered only once the match is over."),
+    "rematch/accepted": (409, "Both seats accepted the rematch; it cannot be declined now."),
     # room/...: private rooms.
     "room/full": (409, "Two players already hold this room."),
     "room/version_mismatch": (409, "The player waiting in this room seeks another game version."),

@@ -9,6 +9,10 @@ from collections import deque
 
 from relay import store
 from relay.errors import RelayError
+from relay.lobby import Lobby, LobbyKind
+from relay.memory_lobby import MemoryLobbies
+from relay.memory_notices import Notices
+from relay.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.store import (
     Action,
     Event,
@@ -143,6 +147,11 @@ class MemoryStore:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ticks: dict[int, set[Held]] = {}
         """Tick number -> the waits that time out at that tick (see TICK)."""
+        self._rematches: dict[str, Rematch] = {}
+        """Match id -> its rematch, once someone offered one."""
+        self._notices = Notices()
+        """Wakes waits on rematches ('rematch:ID') and lobbies ('lobby:GAME')."""
+        self._lobbies = MemoryLobbies(self.settings.lobby_size, self._notices.notify)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -235,7 +244,9 @@ class MemoryStore:
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
-        found = self._get(match)
+        return self._summary(self._get(match))
+
+    def _summary(self, found: _Match) -> MatchInfo:
         return MatchInfo(
             match=found.id,
             game=found.game,
@@ -424,6 +435,75 @@ class MemoryStore:
             del self._rooms[(found.game, found.room)]
         return found.append(ended_event(len(found.events) + 1, reason, seat), done)
 
+    # -- rematches ------------------------------------------------------------------------
+
+    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+        """Reads a match's rematch, or has the token's seat offer or decline one."""
+        found = self._get(match)
+        seat = None if token is None else self._seat(found, hash_token(token))
+        if op != "read":
+            if seat is None:
+                raise RelayError("auth/required")
+            if found.status is not FINISHED:
+                raise not_finished()
+        old = self._rematches.get(match, NONE)
+        new = step(old, op, seat, now, self.settings.grace, new_match_id(), found.first)
+        if new is not old:
+            self._rematches[match] = new
+            if new.match is not None and new.match not in self._matches:
+                self._start_rematch(found, new.match, new.first or 0, now)
+            self._notices.notify(f"rematch:{match}")
+        return new
+
+    def _start_rematch(self, old: _Match, match: str, first: int, now: float) -> None:
+        """Opens the new match of an accepted rematch: the same seats, tokens and game."""
+        opened = _Match(old.game, old.version, None, now)
+        opened.id = match
+        opened.hashes = list(old.hashes)
+        opened.status = PLAYING
+        opened.first = opened.turn = first
+        self._matches[match] = opened
+        opened.append(started_event(1, first), _NO_WRITE)
+
+    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+        """Returns the rematch once its version is above after, or as it is after timeout."""
+        loop = self._running_loop()
+        start = loop.time()
+        while True:
+            at = now + loop.time() - start
+            current = await self.rematch(match, None, "read", at)
+            left = timeout - (loop.time() - start)
+            due = lapse_at(current, self.settings.grace)
+            if due is not None:
+                left = min(left, due - at + TICK)
+            if current.version > after or self._closing or left <= 0:
+                return current
+            await self._notices.wait(f"rematch:{match}", left)
+
+    # -- lobby -----------------------------------------------------------------------------
+
+    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+        """Lists a match in a game's lobby."""
+        self._lobbies.add(game, kind, match, now)
+
+    async def lobby_promote(self, game: str, match: str, now: float) -> None:
+        """Moves a listed open seek to the live list."""
+        self._lobbies.promote(game, match, now)
+
+    async def lobby(self, game: str) -> Lobby:
+        """Reads a game's lobby, healing entries whose match changed."""
+
+        def look(match: str) -> MatchInfo | None:
+            found = self._matches.get(match)
+            return None if found is None else self._summary(found)
+
+        return self._lobbies.read(game, look)
+
+    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns at the next change of the game's lobby, or after timeout."""
+        if not self._closing:
+            await self._notices.wait(f"lobby:{game}", timeout)
+
     # -- housekeeping ----------------------------------------------------------------------
 
     async def reap(self, now: float) -> int:
@@ -449,6 +529,7 @@ class MemoryStore:
                     changed += 1
             elif found.since + keep < now:
                 del self._matches[found.id]
+                self._rematches.pop(found.id, None)
                 changed += 1
         return changed
 
@@ -457,6 +538,7 @@ class MemoryStore:
         self._closing = True
         for found in self._matches.values():
             found.wake_all()
+        self._notices.notify_all()
 
     async def close(self) -> None:
         """Releases nothing: the memory store holds no connections."""

@@ -77,6 +77,51 @@ _SCHEMAS: dict[str, Any] = {
             "version": {"anyOf": [_NAME, {"const": ""}, _NULL]},
             "room": {"anyOf": [_NAME, _NULL]},
             "token": {"anyOf": [_TOKEN, _NULL]},
+            "public": {"type": "boolean", "description": "List the seek in the lobby."},
+        },
+    },
+    "RematchBody": {
+        "type": "object",
+        "required": ["offer"],
+        "properties": {"offer": {"type": "boolean"}},
+    },
+    "Rematch": {
+        "type": "object",
+        "required": ["version", "state", "offers", "by", "match", "first"],
+        "properties": {
+            "version": {"type": "integer", "minimum": 0},
+            "state": {
+                "type": "string",
+                "enum": ["none", "offered", "accepted", "declined", "lapsed"],
+            },
+            "offers": {"type": "array", "items": {"type": "boolean"}, "minItems": 2},
+            "by": {"type": ["integer", "null"], "enum": [0, 1, None]},
+            "match": {"type": ["string", "null"]},
+            "first": {"type": ["integer", "null"], "enum": [0, 1, None]},
+        },
+    },
+    "LobbyEntry": {
+        "type": "object",
+        "required": ["match", "game", "version", "room", "status", "moves", "since"],
+        "properties": {
+            "match": {"type": "string"},
+            "game": {"type": "string"},
+            "version": {"type": "string"},
+            "room": {"type": ["string", "null"]},
+            "status": {"type": "string", "enum": ["waiting", "playing", "ending", "finished"]},
+            "moves": {"type": "integer", "minimum": 0},
+            "since": {"type": "number"},
+        },
+    },
+    "Lobby": {
+        "type": "object",
+        "required": ["game", "version", "open", "live", "recent"],
+        "properties": {
+            "game": {"type": "string"},
+            "version": {"type": "integer", "minimum": 0},
+            "open": {"type": "array", "items": _ref("LobbyEntry")},
+            "live": {"type": "array", "items": _ref("LobbyEntry")},
+            "recent": {"type": "array", "items": _ref("LobbyEntry")},
         },
     },
     "MoveBody": {
@@ -190,8 +235,11 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
-_QUERY: dict[str, dict[str, Any]] = {"after": _AFTER, "wait": _SECONDS}
+_QUERY: dict[str, dict[str, Any]] = {"after": _AFTER, "wait": _SECONDS, "game": _NAME}
 """The schema of each query parameter a route may read."""
+
+_REQUIRED_QUERY = frozenset({"game"})
+"""The query parameters a route that reads them cannot do without (the lobby's game)."""
 
 _REPLIES = {
     "Ticket": "Seated.",
@@ -200,6 +248,8 @@ _REPLIES = {
     "SeqEvents": "Accepted: its event number, and with ?wait=S the events after it.",
     "Seq": "Accepted (or the same post accepted before): its event number.",
     "Cancelled": "Cancelled.",
+    "Rematch": "The rematch: its version, state, offers and, once accepted, the new match.",
+    "Lobby": "The game's lobby at its version.",
     "Health": "Alive.",
 }
 """What a successful answer of each reply schema says."""
@@ -253,7 +303,11 @@ def _operation(row: Route) -> dict[str, Any]:
         }
     operation: dict[str, Any] = {"summary": row.summary, "operationId": row.operation}
     parameters = [_MATCH_PARAM] if "{match}" in row.path else []
-    parameters += [{"name": name, "in": "query", "schema": _QUERY[name]} for name in row.query]
+    parameters += [
+        {"name": name, "in": "query", "schema": _QUERY[name]}
+        | ({"required": True} if name in _REQUIRED_QUERY else {})
+        for name in row.query
+    ]
     if parameters:
         operation["parameters"] = parameters
     if row.seat in _SECURITY:

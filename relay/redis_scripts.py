@@ -1,9 +1,8 @@
 """The Lua scripts of the Redis store: every change to a match is one atomic script.
 
-The scripts are registered as the functions of one Redis Functions library (LIBRARY),
-loaded once per node: Redis keeps it with its data and replicates it, and a call runs only
-the function's body. Its name carries VERSION, so a relay never calls the functions of
-another version by mistake.
+The scripts are registered as the functions of one Redis Functions library
+(`relay.redis_library`), loaded once per node: Redis keeps it with its data and replicates
+it, and a call runs only the function's body.
 
 The keys are laid out in `relay.redis_keys`. A match script is given the match's hash as its
 one key (which routes it to the right node of a Redis Cluster) and builds the other keys of
@@ -12,20 +11,20 @@ one game's waiting matches. No script touches two slots: a seek without a room i
 script that picks a waiting match, then a match script that joins it (see RedisStore.seek).
 
 Every match script takes ARGV[1..5] = the shard's tagged prefix, the match id, now, grace,
-keep. A move arrives as its JSON string, encoded in Python; the events are built here, byte for
-byte as `relay.store` builds them.
+keep (read by MATCH_PRELUDE's begin_match); a game script takes KEYS[1..2] = the game's
+queue and waiting set, ARGV[1..2] = now, grace (GAME_PRELUDE's begin_game). A move arrives
+as its JSON string, encoded in Python; the events are built here, byte for byte as
+`relay.store` builds them.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 __all__ = [
     "ACT",
     "ENSURE",
-    "FUNCTIONS",
+    "GAME_PRELUDE",
     "JOIN",
-    "LIBRARY",
+    "MATCH_PRELUDE",
     "OPEN",
     "PAIR",
     "POLL",
@@ -34,10 +33,9 @@ __all__ = [
     "RESERVE",
     "ROOM",
     "UNLIST",
-    "VERSION",
 ]
 
-_MATCH = r"""
+MATCH_PRELUDE = r"""
 -- Set at the start of each call (functions run one at a time).
 local TAGGED, ID, NOW_TEXT, NOW, GRACE, KEEP, DEADLINES, COUNTS
 local function begin_match(ARGV)
@@ -151,7 +149,7 @@ local function remember(key, id, seat)
 end
 """
 
-_GAME = r"""
+GAME_PRELUDE = r"""
 local QUEUE, WAITING
 local function begin_game(KEYS, ARGV)
   QUEUE, WAITING = KEYS[1], KEYS[2]
@@ -466,34 +464,3 @@ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
 return {'ok'}
 """
 """Counts a room match about to be opened toward the game's waiting limit, if it allows."""
-
-
-_KINDS = {
-    "POLL": "match", "ACT": "match", "OPEN": "match", "JOIN": "match", "ROOM": "match",
-    "REAP": "match", "PAIR": "game", "PUSH": "game", "ENSURE": "game", "UNLIST": "",
-    "RESERVE": "",
-}  # fmt: skip
-_BEGIN = {"match": "begin_match(ARGV)", "game": "begin_game(KEYS, ARGV)", "": ""}
-
-VERSION = hashlib.sha1(
-    "".join([_MATCH, _GAME, *(globals()[name] for name in _KINDS)]).encode()
-).hexdigest()[:12]
-"""Names this library apart from those of other relay versions sharing the Redis."""
-
-FUNCTIONS = {name: f"movewire_{VERSION}_{name.lower()}" for name in _KINDS}
-"""The name each script is registered under."""
-
-LIBRARY = "\n".join(
-    [
-        f"#!lua name=movewire_{VERSION}",
-        _MATCH,
-        _GAME,
-        *(
-            f"redis.register_function('{FUNCTIONS[name]}', function(KEYS, ARGV)\n"
-            f"{_BEGIN[kind]}\n{globals()[name]}\nend)"
-            for name, kind in _KINDS.items()
-        ),
-    ]
-)
-"""The Redis Functions library of every script (loaded once per node, kept by Redis in its
-data and replicated)."""

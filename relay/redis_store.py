@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable
-from typing import Any, cast
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
 import orjson
 import redis.asyncio as aioredis
@@ -37,13 +37,17 @@ from redis.exceptions import (
     TimeoutError as RedisTimeoutError,
 )
 
-from relay import redis_keys, redis_scripts, store
+from relay import redis_keys, redis_library, store
 from relay.errors import RelayError
+from relay.lobby import Lobby, LobbyKind
 from relay.redis_batch import Batcher, OneRedis, Script
 from relay.redis_cluster import ClusterLinks
 from relay.redis_keys import GameKeys, Layout
+from relay.redis_lobby import RedisLobbies
 from relay.redis_notify import Notifier
 from relay.redis_pipe import packing
+from relay.redis_rematch import RedisRematches
+from relay.rematch import Rematch, RematchOp, lapse_at
 from relay.store import (
     Action,
     Event,
@@ -79,12 +83,14 @@ _DOWN = (
 )
 """Redis failures that mean 'not now' (503) rather than a bug (500)."""
 
+_T = TypeVar("_T")
+
 _RETRY_AFTER = 1.0
 """Seconds a client is told to wait before retrying while Redis is unavailable."""
 
 _SCRIPTS = {
-    name: Script(function, redis_scripts.LIBRARY)
-    for name, function in redis_scripts.FUNCTIONS.items()
+    name: Script(function, redis_library.LIBRARY)
+    for name, function in redis_library.FUNCTIONS.items()
 }
 _ACT, _POLL, _OPEN, _JOIN, _ROOM, _REAP = (
     _SCRIPTS[name] for name in ("ACT", "POLL", "OPEN", "JOIN", "ROOM", "REAP")
@@ -132,6 +138,8 @@ class RedisStore:
         """Whether the store runs on a Redis Cluster."""
         self._closing = False
         self._down = False
+        self._rematches = RedisRematches(self)
+        self._lobbies = RedisLobbies(self)
         if client is not None:
             self._one_redis(client, listener or client)
 
@@ -172,7 +180,7 @@ class RedisStore:
         assert self._batch is not None and self._notes is not None
         return self._batch, self._notes
 
-    async def _client(self) -> Any:
+    async def client(self) -> Any:
         """Returns the redis-py client for the store's other calls (connecting first)."""
         if self._batch is None:
             await self._connect()
@@ -261,6 +269,55 @@ class RedisStore:
         args = [repr(float(now)), repr(self.settings.grace), *rest]
         return await self._call(script, keys, args)
 
+    async def call(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        """Runs a function of the library by its script's name (the rematch and lobby
+        scripts, which name every key they touch); a refusal becomes its RelayError."""
+        try:
+            return await self._call(_SCRIPTS[name], keys, args)
+        except _Refusal as refusal:
+            raise RelayError(refusal.code) from None
+
+    async def guard(self, reply: Awaitable[_T]) -> _T:
+        """Awaits a plain Redis reply; a Redis that cannot answer becomes server/unavailable."""
+        try:
+            found = await reply
+        except _DOWN as exc:
+            raise self._unavailable(exc) from None
+        self._up()
+        return found
+
+    async def _wait_notice(
+        self, name: str, ready: Callable[[], Awaitable[bool]], timeout: float
+    ) -> None:
+        """Returns once ready() answers true, asking again at each notice on the channel
+        (and every `recheck` seconds), or after timeout."""
+        notes = self._notes
+        if notes is None:
+            notes = (await self._connect())[1]
+        channel = notes.follow(name)
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + timeout
+            while True:
+                waiter: asyncio.Future[bool] = loop.create_future()
+                channel.waiters.add(waiter)
+                timer: asyncio.TimerHandle | None = None
+                try:
+                    # Asked after registering: a change after this read finds the waiter.
+                    if await ready() or self._closing:
+                        return
+                    left = deadline - loop.time()
+                    if left <= 0:
+                        return
+                    timer = loop.call_later(min(left, self.recheck), _time_out, waiter)
+                    await waiter
+                finally:
+                    channel.waiters.discard(waiter)
+                    if timer is not None:
+                        timer.cancel()
+        finally:
+            notes.leave(channel)
+
     def _unavailable(self, exc: BaseException) -> RelayError:
         if not self._down:
             self._down = True
@@ -291,7 +348,7 @@ class RedisStore:
         """Makes sure a waiting match, opened a while ago, is in its game's queue."""
         fields = ("room", "status", "since", "game", "version")
         try:
-            reply = (await self._client()).hmget(self._keys.match(match), list(fields))
+            reply = (await self.client()).hmget(self._keys.match(match), list(fields))
             room, status, since, game, version = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
@@ -347,7 +404,7 @@ class RedisStore:
         """Returns a summary of the match."""
         fields = ("game", "version", "room", "status", "turn", "last", "first")
         try:
-            reply = (await self._client()).hmget(self._keys.match(match), list(fields))
+            reply = (await self.client()).hmget(self._keys.match(match), list(fields))
             values: list[bytes | None] = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
@@ -373,7 +430,7 @@ class RedisStore:
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
         try:
-            pipe = (await self._client()).pipeline(transaction=False)
+            pipe = (await self.client()).pipeline(transaction=False)
             for shard in range(redis_keys.SHARDS):
                 pipe.hgetall(self._keys.shard(shard)[2])
             found: list[dict[bytes, bytes]] = await pipe.execute()
@@ -466,7 +523,7 @@ class RedisStore:
             await self._call(_UNLIST, [keys.queue, keys.waiting], [match])
         else:
             try:
-                await (await self._client()).zrem(keys.waiting, match)
+                await (await self.client()).zrem(keys.waiting, match)
             except _DOWN as exc:
                 raise self._unavailable(exc) from None
 
@@ -532,6 +589,63 @@ class RedisStore:
             game = GameKeys(self.prefix, answer[2].decode(), answer[3].decode())
             await self._unlist(game, match)
         return int(answer[1])
+
+    # -- rematches (relay.redis_rematch) --------------------------------------------------
+
+    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+        """Reads a match's rematch, or has the token's seat offer or decline one."""
+        if op != "read" and token is None:
+            raise RelayError("auth/required")
+        digest = "" if token is None else hash_token(token)
+        return await self._rematches.rematch(match, digest, op, now)
+
+    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+        """Returns the rematch once its version is above after, or as it is after timeout."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        found: list[Rematch] = []
+
+        async def ready() -> bool:
+            at = now + loop.time() - start
+            current = await self.rematch(match, None, "read", at)
+            found[:] = [current]
+            due = lapse_at(current, self.settings.grace)
+            return current.version > after or (due is not None and due < at)
+
+        left = timeout
+        while True:
+            await self._wait_notice(self._rematches.channel(match), ready, left)
+            current = found[-1]
+            due = lapse_at(current, self.settings.grace)
+            left = timeout - (loop.time() - start)
+            if current.version > after or due is None or left <= 0:
+                return current
+            # An offer stands that lapses before the wait is over: wait until then.
+            left = min(left, due - (now + loop.time() - start) + 0.05)
+            if left <= 0:
+                return await self.rematch(match, None, "read", now + loop.time() - start)
+
+    # -- lobby (relay.redis_lobby) ---------------------------------------------------------
+
+    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+        """Lists a match in a game's lobby."""
+        await self._lobbies.add(game, kind, match, now)
+
+    async def lobby_promote(self, game: str, match: str, now: float) -> None:
+        """Moves a listed open seek to the live list."""
+        await self._lobbies.move(game, match, "open", "live", repr(float(now)))
+
+    async def lobby(self, game: str) -> Lobby:
+        """Reads a game's lobby, healing entries whose match changed."""
+        return await self._lobbies.read(game)
+
+    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns once the game's lobby version is above after, or after timeout."""
+
+        async def ready() -> bool:
+            return await self._lobbies.version(game) > after
+
+        await self._wait_notice(self._lobbies.channel(game), ready, timeout)
 
     # -- housekeeping ----------------------------------------------------------------------
 

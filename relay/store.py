@@ -7,11 +7,15 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 import orjson
 
 from relay.errors import RelayError
+
+if TYPE_CHECKING:
+    from relay.lobby import Lobby, LobbyKind
+    from relay.rematch import Rematch, RematchOp
 
 __all__ = [
     "Action",
@@ -105,6 +109,8 @@ class StoreSettings:
     """Seconds a finished or expired match stays readable before it is forgotten."""
     max_waiting: int = 1000
     """Matches that may wait for a second player, per game key."""
+    lobby_size: int = 50
+    """Entries each lobby list keeps, per game (the newest)."""
     max_events: int = 10_000
     """Events a match's log may hold before moves and passes are refused (match/too_long);
     the seats can still resign or settle a game-over move, so every match can end."""
@@ -158,6 +164,26 @@ class Store(Protocol):
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
+
+    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+        """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or
+        has the token's seat offer or decline one (relay.rematch.step). When both seats
+        offered, the new match exists by the time this returns."""
+
+    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+        """Returns the rematch once its version is above after, or as it is after timeout."""
+
+    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+        """Lists a match in a game's lobby (newest first, at most lobby_size per kind)."""
+
+    async def lobby_promote(self, game: str, match: str, now: float) -> None:
+        """Moves a match from the game's open list to its live list, if it is listed."""
+
+    async def lobby(self, game: str) -> Lobby:
+        """Reads a game's lobby, dropping or moving entries whose match changed."""
+
+    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns once the game's lobby version may be above after, or after timeout."""
 
     async def reap(self, now: float) -> int:
         """Ends matches whose seats stopped polling, drops stale seeks, forgets old matches.

@@ -15,9 +15,11 @@ from sdk.errors import (
 )
 from sdk.events import Ended, Event, Moved, Passed, Started
 from sdk.game import Game, GameFactory, GameHost, Played
+from sdk.lobby import Lobby, LobbyEntry
 from sdk.outcome import Outcome, Reason, Result
 from sdk.record import Record
 from sdk.relay_host import RelayHost
+from sdk.rematch import Rematch
 from sdk.state import State
 from sdk.ticket import Ticket
 from sdk.timing import Timing
@@ -30,6 +32,8 @@ __all__ = [
     "GameFactory",
     "GameHost",
     "HostStateError",
+    "Lobby",
+    "LobbyEntry",
     "MoveRejected",
     "Moved",
     "NotYourTurnError",
@@ -43,6 +47,7 @@ __all__ = [
     "RelayHost",
     "RelayRefusedError",
     "RelayUnreachableError",
+    "Rematch",
     "Result",
     "Started",
     "State",

@@ -17,7 +17,9 @@ from sdk.errors import (
     RelayUnreachableError,
 )
 from sdk.events import Event, parse_event
+from sdk.lobby import Lobby, parse_lobby
 from sdk.record import Record, parse_record
+from sdk.rematch import Rematch, parse_rematch
 from sdk.ticket import Ticket
 from sdk.timing import Timing
 
@@ -59,14 +61,19 @@ class RelayClient:
         self.reached = False
         """Whether the relay has answered any request of this client (an error included)."""
 
-    async def seek(self, game: str, version: str = "", room: str | None = None) -> Ticket:
-        """Returns a seat in a waiting match of `game`, or in a new one."""
+    async def seek(
+        self, game: str, version: str = "", room: str | None = None, public: bool = False
+    ) -> Ticket:
+        """Returns a seat in a waiting match of `game`, or in a new one (listed in the game's
+        lobby when public)."""
         # The seat's token is drawn here: a retried seek then answers the same seat.
         body: dict[str, Any] = {"game": game, "token": secrets.token_urlsafe(32)}
         if version:
             body["version"] = version
         if room is not None:
             body["room"] = room
+        if public:
+            body["public"] = True
         answer = await self._call("POST", "/v1/seek", None, body)
         try:
             return Ticket(str(answer["match"]), int(answer["seat"]), str(answer["token"]))
@@ -121,6 +128,34 @@ class RelayClient:
         """Returns a finished or live match's record (anyone may read it, like the log)."""
         raw = await self._call("GET", f"/v1/matches/{match}/record", None, None, text=True)
         return parse_record(match, raw)
+
+    async def rematch(
+        self, ticket: Ticket | str, after: int | None = None, wait: int | None = None
+    ) -> Rematch:
+        """Returns the rematch of a finished match; with `after`, held (up to `wait` seconds)
+        until its version is above `after`."""
+        match, token = _match_and_token(ticket)
+        path = f"/v1/matches/{match}/rematch"
+        timeout = self.timing.request_timeout
+        if after is not None:
+            path += f"?after={after}" + ("" if wait is None else f"&wait={wait}")
+            timeout += wait or 0
+        return parse_rematch(await self._call("GET", path, token, None, timeout))
+
+    async def offer_rematch(self, ticket: Ticket, offer: bool = True) -> Rematch:
+        """Offers (or accepts) a rematch of the finished match; offer=False declines."""
+        path = f"/v1/matches/{ticket.match}/rematch"
+        return parse_rematch(await self._call("POST", path, ticket.token, {"offer": offer}))
+
+    async def lobby(self, game: str, after: int | None = None, wait: int | None = None) -> Lobby:
+        """Returns the game's lobby; with `after`, held (up to `wait` seconds) until its
+        version is above `after`."""
+        path = f"/v1/lobby?game={game}"
+        timeout = self.timing.request_timeout
+        if after is not None:
+            path += f"&after={after}" + ("" if wait is None else f"&wait={wait}")
+            timeout += wait or 0
+        return parse_lobby(await self._call("GET", path, None, None, timeout))
 
     async def _seq(self, ticket: Ticket, action: str, body: dict[str, Any]) -> int:
         path = f"/v1/matches/{ticket.match}/{action}"

@@ -14,6 +14,7 @@ from typing import Literal, Self
 import aiohttp
 
 from sdk import _endings as endings
+from sdk import rematch as rematches
 from sdk._answers import reply_to
 from sdk._inbox import GAP, WAKE, Failure, Inbox, Wake, poll_into
 from sdk._resume import history, split_log, turn_after
@@ -275,6 +276,22 @@ class RelayHost(GameHost):
             return await self._play(self._session)
         async with aiohttp.ClientSession() as session:
             return await self._play(session)
+
+    async def offer_rematch(self) -> RelayHost | None:
+        """Offers or accepts a rematch: the new match's host, or None (declined, lapsed)."""
+        return await rematches.offer(self)
+
+    async def decline_rematch(self) -> rematches.Rematch:
+        """Declines the partner's rematch offer (or says no ahead of one)."""
+        return await rematches.decline(self)
+
+    async def next_rematch(self, after: int = 0) -> rematches.Rematch:
+        """Returns the rematch once it changed past version `after` (an offer, a decline...)."""
+        return await rematches.news(self, after)
+
+    def rematch_host(self, accepted: rematches.Rematch) -> RelayHost:
+        """Returns the host of an accepted rematch's new match, from the same seat."""
+        return rematches.follow(self, accepted)
 
     async def _play(self, session: aiohttp.ClientSession) -> Outcome:
         client = self._client = RelayClient(session, self.relay_url, self.timing, self._rng)

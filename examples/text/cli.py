@@ -89,11 +89,17 @@ async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
         session = PersonSession(spec, screen, Keyboard())
         where = f"{spec.title} through {args.relay}" + (f", room {args.room}" if args.room else "")
         screen.bold(where)
-    playing = asyncio.create_task(session.play(args.relay, args.room))
+    playing: asyncio.Task[Any] = asyncio.create_task(session.play(args.relay, args.room))
     try:
         # The first Ctrl-C resigns (or leaves the queue), a second quits at once.
         with on_interrupt(lambda: session.leave(INTERRUPTED), lambda: _cancel(playing)):
             outcome = await playing
+            while isinstance(session, PersonSession):
+                playing = asyncio.create_task(_again(session, outcome))
+                rematch = await playing
+                if rematch is None:
+                    break
+                outcome = rematch
     except asyncio.CancelledError:
         screen.line(QUIT)
         return EXIT_QUIT
@@ -109,6 +115,10 @@ async def _replay(spec: TextGame[Any], args: argparse.Namespace, screen: Screen)
         screen.line(f"No replay: {error}")
         return EXIT_FAILED
     return EXIT_OK if shown else EXIT_FAILED
+
+
+async def _again(session: PersonSession[Any], outcome: Outcome) -> Outcome | None:
+    return await session.again(outcome)
 
 
 def _program(spec: TextGame[Any]) -> str:
@@ -133,5 +143,5 @@ def _is_tty() -> bool:
         return False
 
 
-def _cancel(task: asyncio.Task[Outcome]) -> None:
+def _cancel(task: asyncio.Task[Any]) -> None:
     task.cancel()

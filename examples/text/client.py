@@ -6,16 +6,32 @@ A game plugs in as a `TextGame`; X and 0 and connect4 do.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from sdk import Game, GameHost, Outcome, Reason, RelayHost, Result, State, Timing
+from sdk import (
+    ConnectionLostError,
+    Game,
+    GameHost,
+    Outcome,
+    ProtocolError,
+    Reason,
+    RelayHost,
+    RelayRefusedError,
+    Result,
+    State,
+    Timing,
+)
 
 __all__ = ["BotSession", "G", "Playable", "Session", "TextGame", "summary"]
 
 NOT_A_GAME = "{factory!r} made {game!r}, which is not an SDK Game"
+
+DECLINE_TIMEOUT = 10.0
+"""Seconds a bot spends telling the opponent it wants no rematch, before it exits anyway."""
 
 
 class Playable(Protocol):
@@ -172,7 +188,16 @@ class BotSession(Session[G]):
         asyncio.get_running_loop().set_exception_handler(self._failure)
         outcome = await self._play(host)
         print(summary(self.spec.title, self.level, self.game, outcome), flush=True)
+        await self._decline_rematch(host, outcome)
         return outcome
+
+    async def _decline_rematch(self, host: RelayHost, outcome: Outcome) -> None:
+        """A bot plays one match: it tells the opponent at once that it wants no rematch."""
+        if host.ticket is None or outcome.reason in (Reason.CANCELLED, Reason.CONNECTION_LOST):
+            return
+        with contextlib.suppress(RelayRefusedError, ConnectionLostError, ProtocolError):
+            async with asyncio.timeout(DECLINE_TIMEOUT):
+                await host.decline_rematch()
 
     def _failure(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         # A search that raised on the bot's turn (a bug) would stall the match: show the

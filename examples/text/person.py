@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import asyncio
 
-from sdk import NotYourTurnError, Outcome, Reason, Result, State, Ticket, Timing
+from sdk import (
+    ConnectionLostError,
+    NotYourTurnError,
+    Outcome,
+    Reason,
+    RelayHost,
+    RelayRefusedError,
+    Result,
+    State,
+    Ticket,
+    Timing,
+)
 from sdk.console import Keyboard
 
 from .client import G, Session, TextGame
@@ -24,6 +35,15 @@ BAD_MOVE = "{error}. Try again."
 LEAVING = "{why}: leaving the queue."
 RESIGNING = "{why}: resigning."
 END_OF_INPUT = "End of input"
+
+AGAIN = "Again? [y/n] "
+OFFERED = "Rematch offered; waiting for your opponent..."
+OPPONENT_OFFERS = "Your opponent offers a rematch."
+OPPONENT_DECLINED = "Your opponent does not want a rematch."
+NO_REMATCH = "No rematch."
+REMATCH = "Rematch: the first move goes to the other side."
+_NO_ASKING = (Reason.ABANDONED, Reason.CANCELLED, Reason.CONNECTION_LOST, Reason.ERROR)
+"""Ends after which nobody is asked to play again: the opponent or the relay is gone."""
 
 YOU_WIN = "You win!"
 YOU_LOSE = "You lose."
@@ -76,6 +96,9 @@ class PersonSession(Session[G]):
             on_ticket=self._on_ticket,
         )
         self.keyboard.start()
+        return await self._play_through(host)
+
+    async def _play_through(self, host: RelayHost) -> Outcome:
         helpers = [asyncio.create_task(self._tick()), asyncio.create_task(self._end_of_input())]
         try:
             outcome = await self._play(host)
@@ -85,6 +108,62 @@ class PersonSession(Session[G]):
                     task.cancel()
         self._finish(outcome)
         return outcome
+
+    async def again(self, outcome: Outcome) -> Outcome | None:
+        """Asks "Again? [y/n]" after a match that ended in play, and plays the rematch when
+        both sides say yes (the first move swapped); returns its Outcome, or None when there
+        is no rematch (a no, the end of input, the opponent's no, or its offer lapsing)."""
+        host = self.host
+        if outcome.reason in _NO_ASKING or self._left or host is None or host.ticket is None:
+            return None
+        try:
+            follow = await self._ask_again(host, host.ticket.seat)
+        except (RelayRefusedError, ConnectionLostError) as error:
+            self.screen.line(f"{NO_REMATCH} ({error})")
+            return None
+        if follow is None:
+            return None
+        self.screen.bold(REMATCH)
+        self.game, self.host = None, follow
+        self._seen, self._mine, self._greeted = -1, -1, False
+        return await self._play_through(follow)
+
+    async def _ask_again(self, host: RelayHost, seat: int) -> RelayHost | None:
+        self.screen.prompt(AGAIN)
+        answer = asyncio.create_task(self.keyboard.line())
+        news = asyncio.create_task(self._partner_news(host, seat))
+        try:
+            await asyncio.wait([answer, news], return_when=asyncio.FIRST_COMPLETED)
+            if not answer.done():
+                news.result()  # the opponent declined
+                self.screen.line(OPPONENT_DECLINED)
+                return None
+        finally:
+            for task in (answer, news):
+                task.cancel()
+        line = answer.result()
+        if line is not None:
+            self.screen.typed(line, echoed=self.keyboard.is_tty)
+        if line is None or not line.strip().lower().startswith("y"):
+            await host.decline_rematch()
+            self.screen.line(NO_REMATCH)
+            return None
+        self.screen.status(OFFERED)
+        follow = await host.offer_rematch()
+        if follow is None:
+            self.screen.line(NO_REMATCH)
+        return follow
+
+    async def _partner_news(self, host: RelayHost, seat: int) -> None:
+        """Tells of the opponent's offer; returns when the opponent declines."""
+        version = 0
+        while True:
+            news = await host.next_rematch(version)
+            version = news.version
+            if news.state == "declined" and news.by == 1 - seat:
+                return
+            if news.state == "offered" and news.offered_by(1 - seat):
+                self.screen.line(OPPONENT_OFFERS)
 
     def _leaving(self, why: str, listening: bool) -> None:
         self.screen.line((LEAVING if listening else RESIGNING).format(why=why))

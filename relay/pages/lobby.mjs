@@ -1,10 +1,19 @@
-// The lobby: pick a game, then play a random opponent or open a private room.
+// The lobby: pick a game, then play a random opponent, open a private or public room, join
+// an open public game, or watch a live match. The lists follow the relay's lobby by
+// long-polling it (GET /v1/lobby?game=G&after=V), never by reloading.
 
-import { newRoomName, storageKey } from "./play.mjs";
+import { newRoomName, relayBeside, storageKey } from "./play.mjs";
+import { RelayClient, Timing } from "./relay-client.mjs";
 
 for (const button of document.querySelectorAll("button[data-private]")) {
   button.addEventListener("click", () => {
     location.assign(`${button.dataset.private}.html#room=${newRoomName()}`);
+  });
+}
+
+for (const button of document.querySelectorAll("button[data-public]")) {
+  button.addEventListener("click", () => {
+    location.assign(`${button.dataset.public}.html#room=${newRoomName()}&public`);
   });
 }
 
@@ -20,3 +29,71 @@ for (const link of document.querySelectorAll("a[data-resume]")) {
     // Nothing to resume.
   }
 }
+
+/** Returns a time as hours and minutes, e.g. "14:05". */
+function clockTime(seconds) {
+  return new Date(seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+/** Returns the list items of a lobby list, or one saying it is empty. */
+function items(list, entries, make) {
+  if (entries.length === 0) {
+    const empty = document.createElement("li");
+    empty.className = "empty";
+    empty.textContent = "None right now.";
+    list.replaceChildren(empty);
+  } else {
+    list.replaceChildren(...entries.map(make));
+  }
+}
+
+function openItem(game, entry) {
+  const li = document.createElement("li");
+  li.dataset.match = entry.match;
+  const link = document.createElement("a");
+  link.className = "button";
+  link.href = entry.room === null ? `${game}.html#play` : `${game}.html#room=${encodeURIComponent(entry.room)}`;
+  link.textContent = "Join";
+  link.setAttribute("aria-label", `Join the game opened at ${clockTime(entry.since)}`);
+  li.append(`Opened at ${clockTime(entry.since)} `, link);
+  return li;
+}
+
+function liveItem(entry) {
+  const li = document.createElement("li");
+  li.dataset.match = entry.match;
+  const link = document.createElement("a");
+  link.className = "button";
+  link.href = `replay.html#match=${encodeURIComponent(entry.match)}`;
+  link.textContent = "Watch";
+  const moves = entry.moves === 1 ? "1 move" : `${entry.moves} moves`;
+  link.setAttribute("aria-label", `Watch the match started at ${clockTime(entry.since)}, ${moves}`);
+  li.append(`Started ${clockTime(entry.since)} · ${moves} `, link);
+  return li;
+}
+
+/** Follows one game's lobby, redrawing its lists at each change. */
+async function follow(client, box) {
+  const game = box.dataset.lobby;
+  const open = box.querySelector(".open-list");
+  const live = box.querySelector(".live-list");
+  let version = null;
+  for (;;) {
+    let lobby;
+    try {
+      lobby = await client.lobby(game, version, version === null ? null : client.timing.pollWait);
+    } catch {
+      box.dataset.state = "offline";
+      return; // the relay is gone for good (the client retried for a minute)
+    }
+    // Unchanged: poll again. (A lower version means the relay's lobby started afresh.)
+    if (version !== null && lobby.version === version) continue;
+    version = lobby.version;
+    items(open, lobby.open, (entry) => openItem(game, entry));
+    items(live, lobby.live, liveItem);
+    box.dataset.version = String(version);
+  }
+}
+
+const client = new RelayClient({ relay: relayBeside(location.href), timing: new Timing() });
+for (const box of document.querySelectorAll("[data-lobby]")) follow(client, box);

@@ -441,7 +441,7 @@ export class RelayHost extends GameHost {
         return null;
       }
       if (this.#ticket === null) {
-        this.#ticket = await this.#client.seek(this.gameKey, this.version, this.room);
+        this.#ticket = await this.#client.seek(this.gameKey, this.version, this.room, undefined, this.#options.public === true);
         this.#options.onTicket?.(this.#ticket);
         continue;
       }

@@ -28,6 +28,15 @@ const MAIN = `
     <button id="resign" type="button" hidden>Resign</button>
     <button id="again" type="button" class="primary" hidden>Play again</button>
   </div>
+
+  <section id="rematch" class="rematch" hidden aria-label="Rematch">
+    <p id="rematch-status" class="rematch-status" role="status" aria-live="polite"></p>
+    <div class="actions">
+      <button id="rematch-offer" type="button">Rematch</button>
+      <button id="rematch-accept" type="button" class="primary" hidden>Accept</button>
+      <button id="rematch-decline" type="button" hidden>Decline</button>
+    </div>
+  </section>
   <p class="help"></p>
 `;
 

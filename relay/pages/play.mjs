@@ -9,6 +9,7 @@ import { BoardGame } from "./board-game.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
+import { RematchWatch, rematchView } from "./rematch.mjs";
 
 /** Room names the relay accepts: 1 to 64 letters, digits, '.', '_' or '-'. */
 export const ROOM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -39,12 +40,19 @@ export function newRoomName(length = 10) {
   return Array.from(bytes, (b) => ROOM_ALPHABET[b % ROOM_ALPHABET.length]).join("");
 }
 
-/** Returns what the fragment asks for: {kind: "room", room}, {kind: "play"} or {kind: "none"}. */
+/**
+ * Returns what the fragment asks for: {kind: "room", room, listed} (listed: a public room,
+ * shown in the lobby, from #room=NAME&public), {kind: "play"}, {kind: "computer"} or
+ * {kind: "none"}.
+ */
 export function parseFragment(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   const room = params.get("room");
-  if (room !== null && ROOM_NAME.test(room)) return { kind: "room", room };
+  if (room !== null && ROOM_NAME.test(room)) {
+    return params.has("public") ? { kind: "room", room, listed: true } : { kind: "room", room };
+  }
   if (params.has("play")) return { kind: "play" };
+  if (params.has("computer")) return { kind: "computer" };
   return { kind: "none" };
 }
 
@@ -88,6 +96,7 @@ function save(gameKey, saved) {
 export function shouldResume(saved, want) {
   if (saved === null) return false;
   if (want.kind === "none") return true;
+  if (want.kind === "computer") return false; // a new match against the computer
   if (want.kind === "room") return saved.room === want.room;
   return saved.room === null && !saved.finished;
 }
@@ -128,7 +137,13 @@ export function runPage(page) {
     confirm: byId("confirm-resign"),
     computer: document.getElementById("play-computer"), // on pages that offer the computer
     level: document.getElementById("computer-level"),
+    rematch: byId("rematch"),
+    rematchStatus: byId("rematch-status"),
+    rematchOffer: byId("rematch-offer"),
+    rematchAccept: byId("rematch-accept"),
+    rematchDecline: byId("rematch-decline"),
   };
+  let rematch = null; // follows the rematch of the match just finished
   let host = null;
   let game = null;
   let notice = null;
@@ -185,6 +200,14 @@ export function runPage(page) {
     el.resign.hidden = !started || over;
     el.again.hidden = host === null || !over;
     el.board.hidden = !started;
+    el.rematch.hidden = rematch === null || !over;
+    if (rematch !== null) {
+      const shown = rematchView(rematch.current, rematch.seat);
+      el.rematchStatus.textContent = shown.text;
+      el.rematchOffer.hidden = !shown.offer;
+      el.rematchAccept.hidden = !shown.accept;
+      el.rematchDecline.hidden = !shown.decline;
+    }
     const against = level === null ? "" : ` against the computer (${LEVEL_NAMES[level]})`;
     el.you.textContent = started
       ? `You play ${page.sides[game.side]}${against}${game.side === 0 ? ", moving first" : ""}.`
@@ -196,7 +219,9 @@ export function runPage(page) {
     }
   }
 
-  function play(roomName, resumeFrom = null, computerLevel = null) {
+  function play(roomName, resumeFrom = null, computerLevel = null, listed = false) {
+    rematch?.close();
+    rematch = null;
     host?.close();
     computer?.close();
     computer = null;
@@ -210,6 +235,7 @@ export function runPage(page) {
       gameKey: page.key,
       version: page.version,
       room: roomName,
+      public: listed,
       createGame: (h, firstMove) => {
         game = new BoardGame(h, firstMove, page.rules, view);
         return game;
@@ -282,6 +308,7 @@ export function runPage(page) {
     if (outcome.reason === Reason.CONNECTION_LOST && saved !== null) {
       notice = `${outcome.message} Reload the page to take the match up again.`;
     }
+    if (outcome.isFinished && level === null && current.ticket !== null) followRematch(current.ticket);
     if (outcome.reason === Reason.CANCELLED && !outcome.message) {
       host = null;
       room = null;
@@ -290,6 +317,38 @@ export function runPage(page) {
     render();
   }
 
+  function followRematch(ticket) {
+    const watch = new RematchWatch({
+      relay: relayBeside(location.href),
+      ticket,
+      onChange: (found) => {
+        if (watch !== rematch) return;
+        if (found.state === "accepted") {
+          // The same seat and token in the new match: no new seek, the first move swapped.
+          saved = { ...watch.ticketIn(found), room: null, finished: false, level: null };
+          save(page.key, saved);
+          play(null, saved);
+          el.status.focus?.();
+          return;
+        }
+        render();
+      },
+    });
+    rematch = watch;
+    watch.follow();
+  }
+
+  function answerRematch(offer) {
+    const watch = rematch;
+    if (watch === null) return;
+    (offer ? watch.offer() : watch.decline()).catch((error) => {
+      el.rematchStatus.textContent = `No rematch: ${error.message}`;
+    });
+  }
+
+  el.rematchOffer.addEventListener("click", () => answerRematch(true));
+  el.rematchAccept.addEventListener("click", () => answerRematch(true));
+  el.rematchDecline.addEventListener("click", () => answerRematch(false));
   el.random.addEventListener("click", () => play(null));
   el.private.addEventListener("click", () => {
     const name = newRoomName();
@@ -331,8 +390,12 @@ export function runPage(page) {
     play(saved.room ?? null, saved, saved.level ?? null);
   } else {
     save(page.key, (saved = null));
-    if (want.kind === "room") play(want.room);
+    if (want.kind === "room") play(want.room, null, null, want.listed === true);
     else if (want.kind === "play") play(null);
-    else render();
+    else if (want.kind === "computer" && el.computer) {
+      // From the lobby's "Play the computer": a reload then resumes this match.
+      history.replaceState(null, "", location.pathname + location.search);
+      play(newRoomName(), null, el.level.value);
+    } else render();
   }
 }

@@ -140,6 +140,15 @@ function errorOf(text) {
  * timing.giveUp seconds, which throws ConnectionLostError. Every write of the protocol is
  * safe to repeat: the relay applies it once, and a seek carries a token of its own drawing.
  */
+/** Returns a rematch answer once checked; throws ProtocolError if it is not one. */
+function checkedRematch(answer) {
+  const states = ["none", "offered", "accepted", "declined", "lapsed"];
+  if (!Number.isInteger(answer?.version) || !states.includes(answer.state) || !Array.isArray(answer.offers)) {
+    throw new ProtocolError(NOT_AN_ANSWER("rematch", answer));
+  }
+  return answer;
+}
+
 export class RelayClient {
   /**
    * @param {object} [options]
@@ -165,11 +174,13 @@ export class RelayClient {
   /**
    * Returns a seat {match, seat, token} in a waiting match of `game`, or in a new one. The
    * seat's token is drawn here: a retried seek (its answer lost) then answers the same seat.
+   * `listed`: a public seek, listed in the game's lobby.
    */
-  async seek(game, version = "", room = null, signal = undefined) {
+  async seek(game, version = "", room = null, signal = undefined, listed = false) {
     const body = { game, token: drawToken() };
     if (version) body.version = version; // the relay's default is "", which it refuses to be sent
     if (room !== null && room !== undefined) body.room = room;
+    if (listed) body.public = true; // listed in the game's lobby
     const answer = await this.#call("POST", "/v1/seek", null, body, undefined, signal);
     const { match, seat: s, token } = answer ?? {};
     if (typeof match !== "string" || (s !== 0 && s !== 1) || typeof token !== "string") {
@@ -219,6 +230,45 @@ export class RelayClient {
   async cancel(ticket) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/cancel`;
     await this.#call("POST", path, ticket.token, {});
+  }
+
+  /**
+   * Returns the rematch {version, state, offers, by, match, first} of a finished match; with
+   * `after`, held up to `wait` seconds until its version is above `after`.
+   */
+  async rematch(ticket, after = null, wait = null, signal = undefined) {
+    const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
+    let path = `/v1/matches/${encodeURIComponent(match)}/rematch`;
+    let timeout = this.timing.requestTimeout;
+    if (after !== null) {
+      path += `?after=${after}` + (wait === null ? "" : `&wait=${wait}`);
+      timeout += wait ?? 0;
+    }
+    return checkedRematch(await this.#call("GET", path, token, null, timeout, signal));
+  }
+
+  /** Offers (or accepts) a rematch of the finished match; offer=false declines. */
+  async offerRematch(ticket, offer = true, signal = undefined) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/rematch`;
+    return checkedRematch(await this.#call("POST", path, ticket.token, { offer }, undefined, signal));
+  }
+
+  /**
+   * Returns a game's lobby {game, version, open, live, recent}; with `after`, held up to
+   * `wait` seconds until its version is above `after`.
+   */
+  async lobby(game, after = null, wait = null, signal = undefined) {
+    let path = `/v1/lobby?game=${encodeURIComponent(game)}`;
+    let timeout = this.timing.requestTimeout;
+    if (after !== null) {
+      path += `&after=${after}` + (wait === null ? "" : `&wait=${wait}`);
+      timeout += wait ?? 0;
+    }
+    const answer = await this.#call("GET", path, null, null, timeout, signal);
+    if (!Number.isInteger(answer?.version) || !["open", "live", "recent"].every((k) => Array.isArray(answer[k]))) {
+      throw new ProtocolError(NOT_AN_ANSWER("lobby", answer));
+    }
+    return answer;
   }
 
   async #seq(ticket, action, body, signal = undefined) {

@@ -2,6 +2,8 @@
 
 import * as connect4 from "./connect4.mjs";
 import { COLOURS, createConnect4View } from "./connect4-view.mjs";
+import { createDotsView } from "./dots-view.mjs";
+import * as dots from "./dots.mjs";
 import { relayBeside } from "./play.mjs";
 import { Replay, parseRecord, resultWords, sideOf } from "./replay.mjs";
 import * as xand0 from "./xand0.mjs";
@@ -22,6 +24,13 @@ const GAMES = {
     sides: COLOURS,
     where: (column) => `in column ${column + 1}`,
     createView: createConnect4View,
+  },
+  dots: {
+    title: "Dots and Boxes",
+    rules: dots,
+    sides: ["X", "O"],
+    where: (move) => `the line ${dots.formatMove(move)}`,
+    createView: createDotsView,
   },
 };
 

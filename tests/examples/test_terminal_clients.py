@@ -31,6 +31,10 @@ END = r"(You win!|You lose\.|Draw\.)"
 OPPONENT_PLAYED = re.compile(r"Your opponent played (\d+)\.")
 COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 BOT_VERDICT = {"You win!": "lost", "You lose.": "won", "Draw.": "drawn"}
+AGAIN = "Again? [y/n]"
+PAIRED = r"Paired: you play ([XO]), (moving first|your opponent moves first)\."
+COLUMN_ZERO = ["00", "10", "01", "11", "02"]
+"""A short game: the first mover fills column 0 while the other plays column 1."""
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +127,9 @@ def test_a_person_plays_connect4_and_is_told_a_column_is_full(relay: str) -> Non
             me.sendline(connect4.format_move(move))
             board = board.push(move)
         verdict = me.match.group(1)
+        me.expect_exact(AGAIN)  # the mirror never answers: the person says no
+        me.sendline("n")
+        me.expect_exact("No rematch.")
         me.expect(pexpect.EOF)
         me.close()
         mirror.join(20)

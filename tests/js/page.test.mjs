@@ -10,6 +10,7 @@ import {
   ROOM_NAME,
   shouldResume,
 } from "../../relay/pages/play.mjs";
+import { rematchView } from "../../relay/pages/rematch.mjs";
 
 describe("the game page", () => {
   test("reads a private room or a random game from the fragment", () => {
@@ -17,6 +18,25 @@ describe("the game page", () => {
     assert.deepEqual(parseFragment("#play"), { kind: "play" });
     assert.deepEqual(parseFragment(""), { kind: "none" });
     assert.deepEqual(parseFragment("#room=../../etc"), { kind: "none" }, "not a room name");
+    assert.deepEqual(parseFragment("#room=k3v9&public"), { kind: "room", room: "k3v9", listed: true });
+    assert.deepEqual(parseFragment("#computer"), { kind: "computer" });
+  });
+
+  test("words a rematch as each side sees it, with the buttons to show", () => {
+    assert.deepEqual(rematchView(null, 0), { text: "", offer: true, accept: false, decline: false });
+    const offered = { version: 1, state: "offered", offers: [true, false], by: null, match: null };
+    assert.equal(rematchView(offered, 0).text, "Rematch offered: waiting for your opponent...");
+    assert.equal(rematchView(offered, 0).offer, false);
+    assert.deepEqual(rematchView(offered, 1), {
+      text: "Your opponent offers a rematch.",
+      offer: false,
+      accept: true,
+      decline: true,
+    });
+    const declined = { version: 2, state: "declined", offers: [false, false], by: 1, match: null };
+    assert.equal(rematchView(declined, 0).text, "Your opponent declined a rematch.");
+    assert.equal(rematchView(declined, 1).text, "", "one's own no needs no words");
+    assert.equal(rematchView({ ...declined, state: "lapsed", by: null }, 0).offer, true);
   });
 
   test("resumes a saved match unless the link asks for another", () => {
@@ -28,6 +48,7 @@ describe("the game page", () => {
     assert.equal(shouldResume({ ...random, finished: true }, { kind: "play" }), false);
     assert.equal(shouldResume(inRoom, { kind: "room", room: "den" }), true);
     assert.equal(shouldResume(inRoom, { kind: "room", room: "attic" }), false, "another room");
+    assert.equal(shouldResume(random, { kind: "computer" }), false, "the lobby's Play the computer");
   });
 
   test("finds the relay in the folder the page is served from", () => {

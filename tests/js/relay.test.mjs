@@ -17,6 +17,8 @@ import {
   saveTicket,
   Timing,
 } from "../../relay/pages/movewire.mjs";
+import { RelayClient } from "../../relay/pages/relay-client.mjs";
+import { RematchWatch } from "../../relay/pages/rematch.mjs";
 import * as x0 from "../../relay/pages/xand0.mjs";
 import { MemoryStorage, RecordingGame, until } from "./helpers.mjs";
 
@@ -218,5 +220,45 @@ describe("the host against a real relay", { skip }, () => {
     assert.match(c.record.dialogs[0], /409 room\/full/);
     a.close();
     b.close();
+  });
+});
+
+describe("rematch and lobby against a real relay", { skip }, () => {
+  test("both sides offer through RematchWatch and play the new match, first move swapped", async () => {
+    const [x, o] = await seated(x0);
+    x.resign();
+    await Promise.all([x.done, o.done]);
+    const heard = [[], []];
+    const watches = [x, o].map(
+      (side, i) => new RematchWatch({ relay: RELAY, ticket: side.ticket, timing: TIMING, onChange: (r) => heard[i].push(r) }),
+    );
+    const following = watches.map((watch) => watch.follow());
+    await until(() => heard[1].length === 1, "o's first look", 5000);
+    await watches[0].offer();
+    await until(() => heard[1].some((r) => r.state === "offered" && r.offers[x.ticket.seat]), "o hears the offer", 5000);
+    await watches[1].offer();
+    await Promise.all(following);
+    const accepted = watches[1].current;
+    assert.equal(accepted.state, "accepted");
+    assert.equal(accepted.first, o.ticket.seat, "the second mover moves first now");
+    assert.equal(watches[0].current.match, accepted.match);
+    const again = [resumed(x0, watches[0].ticketIn(accepted)), resumed(x0, watches[1].ticketIn(accepted))];
+    const done = again.map((side) => side.play());
+    await until(() => again.every((side) => side.game !== null), "the rematch starts", 5000);
+    assert.equal(again[0].game.firstMove, false);
+    assert.equal(again[1].game.firstMove, true);
+    again[1].resign();
+    await Promise.all(done);
+  });
+
+  test("a public seek is listed in the lobby, and the lobby's poll wakes at it", async () => {
+    const client = new RelayClient({ relay: RELAY, timing: TIMING });
+    const game = `js-lobby-${randomUUID().slice(0, 8)}`;
+    const empty = await client.lobby(game);
+    assert.deepEqual([empty.open, empty.live, empty.recent], [[], [], []]);
+    const poll = client.lobby(game, empty.version, 5);
+    const ticket = await client.seek(game, "1", "den", undefined, true);
+    const lobby = await poll;
+    assert.deepEqual(lobby.open.map((e) => [e.match, e.room, e.status]), [[ticket.match, "den", "waiting"]]);
   });
 });

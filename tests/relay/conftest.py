@@ -8,7 +8,7 @@ import pytest
 
 from relay import MemoryStore, Store, StoreSettings
 
-SETTINGS = StoreSettings(grace=10.0, keep=100.0, max_waiting=5, max_events=40)
+SETTINGS = StoreSettings(grace=10.0, keep=100.0, max_waiting=5, max_events=40, lobby_size=3)
 """Store settings of the conformance suite; tests drive `now` by hand, so no test waits them."""
 
 STORE_KINDS = ["memory", "redis"]

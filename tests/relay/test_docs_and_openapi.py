@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from relay import create_app
-from tests.relay.wire import Wire
+from tests.relay.wire import Seat, Wire
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = ROOT / "docs" / "protocol.md"
@@ -119,7 +119,26 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
             {"Authorization": f"Bearer {waiting['token']}"},
         )
         checker.check(f"{m}/cancel", "POST", status, body)
+        offers: tuple[tuple[object, Seat], ...] = (
+            ({"offer": True}, x),
+            ({"offer": "yes"}, o),
+            ({"offer": True}, o),
+        )
+        for offer, who in offers:
+            status, body = await wire.post(who, "rematch", offer)
+            checker.check(f"{m}/rematch", "POST", status, body)
+        assert body["state"] == "accepted" and body["first"] in (0, 1)
+        status, body = await wire.call(
+            "POST", "/v1/seek", {"game": "openapi", "room": "listed", "public": True}
+        )
+        checker.check("/v1/seek", "POST", status, body)
         for path, check_path, auth in (
+            (f"/v1/matches/{x.match}/rematch?after=0", f"{m}/rematch", headers),
+            (f"/v1/matches/{x.match}/rematch", f"{m}/rematch", None),
+            (f"/v1/matches/{x.match}/rematch?after=x", f"{m}/rematch", None),
+            ("/v1/lobby?game=openapi", "/v1/lobby", None),
+            ("/v1/lobby?game=openapi&after=0", "/v1/lobby", None),
+            ("/v1/lobby", "/v1/lobby", None),
             (f"/v1/matches/{x.match}/events?after=0", f"{m}/events", headers),
             (f"/v1/matches/{x.match}/events?after=0", f"{m}/events", None),
             (f"/v1/matches/{x.match}/events?after=x", f"{m}/events", None),

@@ -285,6 +285,27 @@ async def test_game_over_errors(client: Client) -> None:
     await expect(answer, 409, "match/finished")
 
 
+async def test_rematch_errors(client: Client) -> None:
+    x, o, _ = await pair(client)
+    base = f"/v1/matches/{x['match']}/rematch"
+    answer = await client.post(base, json={"offer": True}, headers=auth(x["token"]))
+    await expect(answer, 409, "rematch/not_finished")
+    await client.post(f"/v1/matches/{x['match']}/resign", json={}, headers=auth(o["token"]))
+    answer = await client.post(base, json={"offer": "yes"}, headers=auth(x["token"]))
+    await expect(answer, 400, "request/invalid")
+    answer = await client.post(base, json={"offer": True}, headers=auth(o["token"][::-1]))
+    await expect(answer, 403, "auth/bad_token")
+    answer = await client.post(base, json={"offer": True})
+    await expect(answer, 401, "auth/required")
+    for seat in (x, o):
+        answer = await client.post(base, json={"offer": True}, headers=auth(seat["token"]))
+    assert (await answer.json())["state"] == "accepted"
+    answer = await client.post(base, json={"offer": False}, headers=auth(x["token"]))
+    await expect(answer, 409, "rematch/accepted")
+    await expect(await client.get("/v1/matches/nope/rematch"), 404, "match/unknown")
+    await expect(await client.get(f"{base}?after=x"), 400, "request/invalid")
+
+
 async def test_room_errors(client: Client) -> None:
     await seek(client, room="den", version="1")
     await expect(
@@ -364,6 +385,22 @@ async def test_held_polls_per_seat_are_limited(make: Make) -> None:
     async with asyncio.timeout(3):
         answer = await held
     assert (await answer.json())["events"][0]["move"] == "m"
+
+
+async def test_held_lobby_polls_per_client_are_limited(make: Make) -> None:
+    client = await make(polls_per_seat=1, hold=5.0)
+    url = "/v1/lobby?game=held&after=0"
+    held = [asyncio.create_task(client.get(url)) for _ in range(8)]  # 8 x --polls-per-seat
+    await asyncio.sleep(0.2)
+    answer = await client.get(url)
+    await expect(answer, 429, "limit/polls")
+    assert "Retry-After" in answer.headers
+    assert (await (await client.get("/v1/lobby?game=held")).json())["version"] == 0
+    body = {"game": "held", "room": "den", "public": True}
+    assert (await client.post("/v1/seek", json=body)).status == 201
+    async with asyncio.timeout(3):
+        answers = await asyncio.gather(*held)
+    assert all(answer.status == 200 for answer in answers)
 
 
 async def test_waiting_matches_per_game_are_limited(make: Make) -> None:

@@ -59,6 +59,8 @@ class Model:
     writes: list[tuple[Any, ...]] = field(default_factory=list)
     seen: list[float] = field(default_factory=list)
     since: float = 0.0
+    rematch: dict[str, Any] = field(default_factory=dict)
+    """The rematch as the store should report it: version, state, offers, by, match, at."""
 
     def __post_init__(self) -> None:
         self.seen = [self.now, self.now]
@@ -331,10 +333,65 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def wrong_token(self, data: st.DataObject) -> None:
         m = data.draw(st.sampled_from(self.live()))
-        others = [t for o in self.matches if o is not m for t in o.tokens] + ["forged"]
+        # A rematch's seats keep their tokens: those are m's own, not wrong.
+        others = [t for o in self.matches for t in o.tokens if t not in m.tokens] + ["forged"]
         token = data.draw(st.sampled_from(others))
         code = "auth/bad_token"
         self.expect(self.store.act(m.id, token, Action("move", len(m.log), "x"), self.now), code)
+
+    @precondition(lambda self: self.live())
+    @rule(data=st.data(), offer=st.booleans(), over=st.sampled_from([True, True, True, False]))
+    def rematch(self, data: st.DataObject, offer: bool, over: bool) -> None:
+        finished = [m for m in self.live() if m.status == "finished"]
+        if over and finished:  # mostly a finished match: both seats must offer to accept
+            m, seat = data.draw(st.sampled_from(finished)), data.draw(st.sampled_from([0, 1]))
+        else:
+            m, seat = self._seated(data)
+        call = self.store.rematch(m.id, m.tokens[seat], "offer" if offer else "decline", self.now)
+        if m.status != "finished":
+            code = "match/expired" if m.status == "expired" else "rematch/not_finished"
+            self.expect(call, code)
+            return
+        r = m.rematch or {"version": 0, "state": "none", "offers": [False, False], "by": None}
+        r = dict(r, offers=list(r["offers"]))
+        if r["state"] == "offered" and r["at"] + GRACE < self.now:
+            r = {
+                "version": r["version"] + 1,
+                "state": "lapsed",
+                "offers": [False, False],
+                "by": None,
+            }
+        if offer and r["state"] != "accepted" and not r["offers"][seat]:
+            if r["offers"][1 - seat]:
+                r = dict(r, version=r["version"] + 1, state="accepted", offers=[True, True])
+            else:
+                offers = [False, False]
+                offers[seat] = True
+                r = {"version": r["version"] + 1, "state": "offered", "offers": offers,
+                     "by": None, "at": self.now}  # fmt: skip
+        elif not offer:
+            if r["state"] == "accepted":
+                self.expect(call, "rematch/accepted")
+                return
+            if not (r["state"] == "declined" and r["by"] == seat):
+                r = {"version": r["version"] + 1, "state": "declined", "offers": [False, False],
+                     "by": seat}  # fmt: skip
+        found = self.expect(call, None)
+        assert found is not None
+        assert (found.version, found.state, list(found.offers)) == (
+            r["version"], r["state"], r["offers"],
+        )  # fmt: skip
+        if found.state == "accepted" and "match" not in r:
+            assert m.first is not None and found.first == 1 - m.first
+            assert found.match is not None
+            r["match"] = found.match
+            new = Model(found.match, m.game, None, list(m.tokens), self.now, status="playing")
+            new.first = new.turn = 1 - m.first
+            new.add({"type": "started", "first": new.first}, ())
+            self.matches.append(new)
+        elif found.state == "accepted":
+            assert found.match == r["match"]
+        m.rematch = r
 
     # -- time ------------------------------------------------------------------------------
 

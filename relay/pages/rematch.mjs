@@ -1,0 +1,109 @@
+// Rematches in the browser: follow the rematch of a finished match, offer, accept, decline.
+//
+// The relay keeps the rematch beside the finished match (docs/protocol.md, "Rematch"); a
+// RematchWatch long-polls it, so each side learns of the other's offer or answer without a
+// reload. Once both offered, `accepted.match` is the new match: each side plays it from the
+// same seat, with the same token (RelayHost.resume), the first move swapped.
+
+import { ClosedError } from "./errors.mjs";
+import { RelayClient, Timing } from "./relay-client.mjs";
+
+/** Follows the rematch of one finished match, as one seat. */
+export class RematchWatch {
+  #client;
+  #ticket;
+  #onChange;
+  #onError;
+  #abort = new AbortController();
+  #version = -1;
+
+  /**
+   * @param {object} options
+   * @param {string} options.relay the relay's base URL
+   * @param {{match: string, seat: number, token: string}} options.ticket the seat of the old match
+   * @param {(rematch: object) => void} options.onChange told each new state of the rematch
+   * @param {(error: Error) => void} [options.onError] told when following it fails for good
+   * @param {Timing} [options.timing]
+   * @param {typeof fetch} [options.fetch]
+   */
+  constructor(options) {
+    this.#ticket = options.ticket;
+    this.#onChange = options.onChange;
+    this.#onError = options.onError ?? (() => {});
+    this.#client = new RelayClient({
+      relay: options.relay,
+      timing: options.timing ?? new Timing(),
+      fetch: options.fetch,
+      signal: this.#abort.signal,
+    });
+    /** The rematch as last heard, or null before the first answer. */
+    this.current = null;
+  }
+
+  /** Returns this side's seat. */
+  get seat() {
+    return this.#ticket.seat;
+  }
+
+  /** Starts following: onChange is told the state now, then each change, until closed. */
+  async follow() {
+    try {
+      for (;;) {
+        const after = this.#version < 0 ? null : this.#version;
+        const found = await this.#client.rematch(this.#ticket, after, this.#client.timing.pollWait);
+        this.#seen(found);
+        if (found.state === "accepted") return;
+      }
+    } catch (error) {
+      if (!(error instanceof ClosedError)) this.#onError(error);
+    }
+  }
+
+  /** Offers a rematch, or accepts the partner's offer. */
+  async offer() {
+    this.#seen(await this.#client.offerRematch(this.#ticket, true));
+  }
+
+  /** Declines the partner's offer (or withdraws this side's). */
+  async decline() {
+    this.#seen(await this.#client.offerRematch(this.#ticket, false));
+  }
+
+  /** Stops following. */
+  close() {
+    this.#abort.abort();
+  }
+
+  /** Returns the ticket of this side in the accepted rematch's new match. */
+  ticketIn(accepted) {
+    return Object.freeze({ match: accepted.match, seat: this.#ticket.seat, token: this.#ticket.token });
+  }
+
+  #seen(found) {
+    if (found.version <= this.#version) return;
+    this.#version = found.version;
+    this.current = found;
+    this.#onChange(found);
+  }
+}
+
+/**
+ * Returns the words for where a rematch stands, as `seat` sees it, and which buttons to show:
+ * {text, offer, accept, decline}.
+ */
+export function rematchView(rematch, seat) {
+  const partner = 1 - seat;
+  const state = rematch?.state ?? "none";
+  if (state === "offered" && rematch.offers[seat]) {
+    return { text: "Rematch offered: waiting for your opponent...", offer: false, accept: false, decline: false };
+  }
+  if (state === "offered" && rematch.offers[partner]) {
+    return { text: "Your opponent offers a rematch.", offer: false, accept: true, decline: true };
+  }
+  if (state === "accepted") return { text: "Rematch accepted: starting...", offer: false, accept: false, decline: false };
+  if (state === "declined" && rematch.by === partner) {
+    return { text: "Your opponent declined a rematch.", offer: true, accept: false, decline: false };
+  }
+  if (state === "lapsed") return { text: "The rematch offer lapsed.", offer: true, accept: false, decline: false };
+  return { text: "", offer: true, accept: false, decline: false };
+}
