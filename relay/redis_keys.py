@@ -1,7 +1,7 @@
 """Where the Redis store keeps things: key names, hash tags and shards.
 
-Every match lives in one of `SHARDS` shards, told by the first character of its id (ids are
-random URL-safe base64, so matches spread evenly). Each shard has a hash tag whose Redis
+Every match lives in one of `SHARDS` shards, told by the first character of its id (drawn
+at random, so matches spread evenly). Each shard has a hash tag whose Redis
 Cluster slot lies in its own 1/SHARDS of the slot space, so the shards of a cluster whose
 masters hold equal slot ranges (as `redis-cli --cluster create` makes them) are spread evenly
 over the masters. All of a match's keys, its notification channel and its shard's deadlines
@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import secrets
-import string
 
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+from relay.store import ID_FIRST, new_match_id
 
 __all__ = [
     "ALPHABET",
@@ -50,8 +50,8 @@ __all__ = [
     "shard_of",
 ]
 
-ALPHABET = string.ascii_uppercase + string.ascii_lowercase + string.digits + "-_"
-"""The characters of a match id (URL-safe base64); the first one tells its shard."""
+ALPHABET = ID_FIRST
+"""The characters a match id begins with; the first one tells its shard."""
 
 SHARDS = len(ALPHABET)
 """How many shards matches are spread over."""
@@ -90,8 +90,7 @@ def shard_of(match: str) -> int:
 
 def new_id(shard: int | None = None) -> str:
     """Returns a fresh, unguessable match id, in the given shard or a random one."""
-    drawn = secrets.token_urlsafe(12)
-    return drawn if shard is None else ALPHABET[shard] + drawn[1:]
+    return new_match_id(None if shard is None else ALPHABET[shard])
 
 
 def room_shard(game: str, room: str) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from relay.rematch import Rematch, RematchOp
 
 __all__ = [
+    "ID_FIRST",
     "Action",
     "ActionKind",
     "Event",
@@ -205,9 +207,15 @@ def draw_first() -> Seat:
     return secrets.randbelow(2)
 
 
-def new_match_id() -> str:
-    """Returns a fresh, unguessable match id."""
-    return secrets.token_urlsafe(12)
+ID_FIRST = string.ascii_uppercase + string.ascii_lowercase + string.digits + "_"
+"""The characters a match id may begin with: URL-safe base64 but '-', so that an id never
+reads as an option on a command line (`--replay ID`)."""
+
+
+def new_match_id(first: str | None = None) -> str:
+    """Returns a fresh, unguessable match id (16 URL-safe characters, about 95 random bits),
+    beginning with `first` if given (one of ID_FIRST)."""
+    return (first or secrets.choice(ID_FIRST)) + secrets.token_urlsafe(12)[1:]
 
 
 def new_token() -> str:

@@ -14,7 +14,7 @@ from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from relay import redis_keys
 from relay.errors import RelayError
-from relay.store import Action
+from relay.store import ID_FIRST, Action, new_match_id
 from tests.hosting.conftest import StoreMaker
 from tests.support.redis_server import RedisServer
 
@@ -29,6 +29,12 @@ def test_each_shard_tag_lies_in_its_own_share_of_the_slots() -> None:
     shards = {redis_keys.shard_of(redis_keys.new_id()) for _ in range(2000)}
     assert shards == set(range(redis_keys.SHARDS))
     assert redis_keys.shard_of(redis_keys.new_id(17)) == 17
+
+
+def test_match_ids_never_begin_with_a_dash() -> None:
+    firsts = {new_match_id()[0] for _ in range(5000)}
+    assert firsts == set(ID_FIRST) and "-" not in firsts  # `--replay ID` is never an option
+    assert all(len(new_match_id()) == 16 for _ in range(100))
 
 
 def test_a_prefix_with_braces_is_refused() -> None:
