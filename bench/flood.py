@@ -122,7 +122,7 @@ async def flood(
             return head.encode() + b"\r\n" + move
         if kind == "poll":
             return (
-                f"GET /v1/matches/{match}/events?after=9 HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode()
+                f"GET /v1/matches/{match}/events?after=1 HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode()
             )
         return f"GET /v1/matches/{match} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
 

@@ -30,6 +30,11 @@ CODES: dict[str, tuple[int, str]] = {
         "The match has as many events as the relay keeps: no more moves or passes; "
         "a seat can still resign.",
     ),
+    "match/behind": (
+        409,
+        "'after' is above the match's last event: the log lost events the client saw (a "
+        "failover of the store); read from the log's end and post your last write again.",
+    ),
     "match/not_ending": (
         409,
         "No game-over move waits for a confirm, and no partner's move to dispute.",

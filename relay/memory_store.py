@@ -22,6 +22,7 @@ from relay.store import (
     StoreSettings,
     Ticket,
     Wake,
+    behind,
     ended_event,
     hash_token,
     move_event,
@@ -181,13 +182,22 @@ class MemoryStore:
         if token is not None:
             seat = self._seat(found, hash_token(token))
             found.seen[seat] = now
+        if after > len(found.events):
+            raise behind(after, len(found.events))
         return seat, found.events[after:]
 
     async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
         """Returns the events above after once there are any, or [] after timeout."""
         found = self._get(match)
-        if len(found.events) > after or self._closing or timeout <= 0:
-            return found.events[after:]
+        if after >= len(found.events):
+            if after > len(found.events):
+                raise behind(after, len(found.events))
+            if not self._closing and timeout > 0:
+                return await self._held(found, after, timeout)
+        return found.events[after:]
+
+    async def _held(self, found: _Match, after: int, timeout: float) -> list[Event]:
+        """wait() once found has no event above after: until one comes, or the timeout."""
         loop = self._running_loop()
         future: asyncio.Future[list[Event] | None] = loop.create_future()
 
@@ -209,6 +219,8 @@ class MemoryStore:
         timeout: at once (returning None) when there are some already, else later, from
         whatever appends the next event (returning the wait, to cancel if need be)."""
         found = self._get(match)
+        if after > len(found.events):
+            raise behind(after, len(found.events))
         if len(found.events) > after or self._closing or timeout <= 0:
             wake(found.events[after:])
             return None

@@ -56,6 +56,7 @@ from relay.store import (
     Status,
     StoreSettings,
     Ticket,
+    behind,
     hash_token,
     new_token,
     too_long,
@@ -339,7 +340,7 @@ class RedisStore:
         try:
             _, seat, events, status = await self._on_match(_POLL, match, now, digest, after)
         except _Refusal as refusal:
-            raise _read_error(refusal, match) from None
+            raise _read_error(refusal, match, after) from None
         if seat == 0 and status == b"waiting":
             await self._requeue(match, now)
         return (None if seat < 0 else int(seat)), list(events)
@@ -720,9 +721,11 @@ def _refusal(answer: list[Any]) -> _Refusal:
     return _Refusal(answer[1].decode(), detail.decode() if isinstance(detail, bytes) else detail)
 
 
-def _read_error(refusal: _Refusal, match: str) -> RelayError:
+def _read_error(refusal: _Refusal, match: str, after: int = 0) -> RelayError:
     if refusal.code == "match/unknown":
         return RelayError("match/unknown", f"No match {match!r}.")
+    if refusal.code == "match/behind":
+        return behind(after, int(refusal.detail or 0))
     return RelayError(refusal.code)
 
 

@@ -62,7 +62,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/matches/{match}/events", "events", "events",
           "Events numbered above 'after'; held up to the hold time.",
           reply="Events", query=("after", "wait"), seat="optional",
-          errors=(400, 401, 403, 404, 410, 429, 503)),
+          errors=(400, 401, 403, 404, 409, 410, 429, 503)),
     Route("POST", "/v1/matches/{match}/moves", "move", "move",
           "Relay a move text (any string); with ?wait=S, also wait for the reply.",
           reply="SeqEvents", body="MoveBody", query=("wait",), seat="required", errors=_WRITE),

@@ -30,6 +30,7 @@ __all__ = [
     "StoreSettings",
     "Ticket",
     "Wake",
+    "behind",
     "draw_first",
     "hash_token",
     "new_action",
@@ -234,6 +235,15 @@ def too_long(most: int) -> RelayError:
         "match/too_long",
         f"The match has {most} events, the most the relay keeps: no more moves or passes; "
         "a seat can still resign.",
+    )
+
+
+def behind(after: int, last: int) -> RelayError:
+    """Returns the error of a read past the log's end: the log lost events its reader saw."""
+    return RelayError(
+        "match/behind",
+        f"'after' is {after} but the match's log ends at event {last}: events were lost by "
+        "the store; read from there and post your last move again.",
     )
 
 

@@ -331,6 +331,13 @@ async def test_turn_errors(client: Client) -> None:
     assert "0" in body["error"]["message"]
 
 
+async def test_a_poll_past_the_logs_end_is_behind(client: Client) -> None:
+    x, _, last = await pair(client)
+    url = f"/v1/matches/{x['match']}/events?after={last + 3}"
+    body = await expect(await client.get(url, headers=auth(x["token"])), 409, "match/behind")
+    assert str(last) in body["error"]["message"]
+
+
 async def test_move_longer_than_the_limit_is_refused(make: Make) -> None:
     client = await make(max_move=10)
     x, _, last = await pair(client)

@@ -173,7 +173,7 @@ async def test_every_reader_sees_the_same_log_and_reads_repeat(store: Store) -> 
     assert [event["seq"] for event in parse(logs[0])] == [1, 2, 3]
     assert (await store.poll(a.match, None, 2, now()))[1] == logs[0][2:]
     assert (await store.poll(a.match, None, 3, now()))[1] == []
-    assert (await store.poll(a.match, None, 99, now()))[1] == []
+    await expect_error("match/behind", store.poll(a.match, None, 99, now()))
 
 
 async def test_poll_names_the_seat_of_the_token(store: Store) -> None:
@@ -193,6 +193,18 @@ async def test_wrong_tokens_and_unknown_matches_are_refused(store: Store) -> Non
     await expect_error("match/unknown", store.poll("no-such-match", None, 0, now()))
     await expect_error("match/unknown", store.act("no-such-match", a.token, move(1, "x"), now()))
     await expect_error("match/unknown", store.info("no-such-match"))
+
+
+async def test_a_read_past_the_logs_end_is_refused_as_behind(store: Store) -> None:
+    a, b = await pair(store)
+    x, _ = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "e4"), now())
+    error = await expect_error("match/behind", store.poll(a.match, a.token, 5, now()))
+    assert "5" in error.message and "2" in error.message
+    await expect_error("match/behind", store.poll(a.match, None, 3, now()))
+    await expect_error("match/behind", store.wait(a.match, 3, 5))
+    # At the end itself, a read is simply empty.
+    assert (await store.poll(a.match, b.token, 2, now()))[1] == []
 
 
 async def test_wait_returns_at_once_when_events_exist(store: Store) -> None:
