@@ -12,7 +12,9 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -63,13 +65,19 @@ class Unsupported(Exception):
 # ---------------------------------------------------------------- servers
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+def _free_port(cluster: bool) -> int:
+    """Returns a free loopback port; for a cluster node, one whose bus port (+10000) is free too."""
+    while True:
+        port = random.randint(20000, 55535) if cluster else 0
+        with socket.socket() as sock, socket.socket() as bus:
+            try:
+                sock.bind(("127.0.0.1", port))
+                if cluster:
+                    bus.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+            free: int = sock.getsockname()[1]
+            return free
 
 
 @dataclass
@@ -85,7 +93,7 @@ class Node:
 
 
 def _start_node(dir: Path, *, cluster: bool) -> Node:
-    port = _free_port()
+    port = _free_port(cluster)
     here = dir / str(port)
     here.mkdir()
     args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(here),
@@ -95,13 +103,15 @@ def _start_node(dir: Path, *, cluster: bool) -> Node:
                  "--cluster-node-timeout", "1000"]  # fmt: skip
     node = Node(port, subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT))
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and node.proc.poll() is None:
         try:
             if node.client().ping():
                 return node
         except redis.RedisError:
             time.sleep(0.02)
-    raise RuntimeError(f"redis-server on port {port} did not start")
+    node.proc.kill()
+    log = (here / "redis.log").read_text(errors="replace")[-1000:]
+    raise RuntimeError(f"redis-server on port {port} did not start: {log}")
 
 
 @contextmanager
