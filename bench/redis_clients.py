@@ -121,8 +121,9 @@ def servers() -> Iterator[tuple[list[Node], list[Node]]]:
     nodes: list[Node] = []
     try:
         nodes.append(_start_node(dir, cluster=False))
-        masters = [_start_node(dir, cluster=True) for _ in range(3)]
-        nodes += masters
+        for _ in range(3):
+            nodes.append(_start_node(dir, cluster=True))  # one by one: a failure stops those before
+        masters = nodes[1:]
         subprocess.run(
             ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{m.port}" for m in masters),
              "--cluster-replicas", "0", "--cluster-yes"],
