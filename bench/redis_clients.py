@@ -185,18 +185,23 @@ class Client:
     name = ""
 
     async def connect(self, ports: Sequence[int], cluster: bool) -> None:
+        """Connects to the node (or the cluster) at the first port."""
         raise NotImplementedError
 
     async def close(self) -> None:
+        """Closes every connection."""
         raise NotImplementedError
 
     async def evalsha(self, sha: str, keys: list[str], args: list[str]) -> Any:
+        """Runs the move script once, awaited."""
         raise NotImplementedError
 
     async def pipeline(self, sha: str, calls: list[tuple[list[str], list[str]]]) -> Any:
+        """Runs the move script once per call, in one explicit pipeline (not a transaction)."""
         raise NotImplementedError
 
     async def subscriber(self, sharded: bool) -> Subscriber:
+        """Returns a subscriber (SSUBSCRIBE when sharded) or raises Unsupported saying why."""
         raise NotImplementedError
 
 
@@ -204,9 +209,11 @@ class Subscriber:
     """One subscribing connection (or the client's own pub/sub machinery)."""
 
     async def subscribe(self, channels: list[str]) -> None:
+        """Subscribes to the channels in one command, and waits for the confirmations."""
         raise NotImplementedError
 
     async def unsubscribe(self, channels: list[str]) -> None:
+        """Unsubscribes from the channels in one command, and waits for the confirmations."""
         raise NotImplementedError
 
     async def message(self) -> bool:
@@ -214,6 +221,7 @@ class Subscriber:
         raise NotImplementedError
 
     async def close(self) -> None:
+        """Closes the subscription."""
         raise NotImplementedError
 
 
@@ -494,13 +502,13 @@ async def _evalsha_row(spec: Spec, client: Client, sha: str) -> dict[str, Any]:
     return result
 
 
-def _channels(cluster: bool) -> list[str]:
+def _channels() -> list[str]:
     return [f"{{m{i}}}:ch" for i in range(CHANNELS)]
 
 
 async def _receive_row(spec: Spec, client: Client, sharded: bool) -> dict[str, Any]:
     sub = await client.subscriber(sharded)
-    channels = _channels(False)
+    channels = _channels()
     for start in range(0, CHANNELS, BATCH):
         await sub.subscribe(channels[start : start + BATCH])
     publisher = subprocess.Popen(  # noqa: ASYNC220 (it runs beside the measured loop)
@@ -526,7 +534,7 @@ async def _receive_row(spec: Spec, client: Client, sharded: bool) -> dict[str, A
 
 async def _subscribe_row(spec: Spec, client: Client, sharded: bool) -> dict[str, Any]:
     sub = await client.subscriber(sharded)
-    channels = _channels(False)
+    channels = _channels()
 
     async def churn() -> int:
         deadline, n = time.monotonic() + spec.seconds, 0
@@ -555,7 +563,7 @@ def publish(ports: list[int], messages: int, sharded: bool) -> None:
         for start, end, master, *_ in slots:
             for slot in range(start, end + 1):
                 owner[slot] = int(master[1])
-    channels = _channels(len(ports) > 1)
+    channels = _channels()
     pipes = {port: client.pipeline(transaction=False) for port, client in nodes.items()}
     command = "SPUBLISH" if sharded else "PUBLISH"
     for i in range(messages):

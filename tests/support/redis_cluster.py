@@ -13,6 +13,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -53,8 +54,8 @@ def free_node_port() -> int:
             return port
 
 
-def _wait(predicate: object, what: str, timeout: float) -> None:
-    assert callable(predicate)
+def _wait(predicate: Callable[[], object], what: str, timeout: float) -> None:
+    """Polls the predicate until it holds (errors of a node still starting count as not yet)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
