@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import os
 import random
@@ -179,6 +180,11 @@ def _move_call(i: int) -> tuple[list[str], list[str]]:
     return keys, args
 
 
+def _optional(name: str) -> Any:
+    """Returns a client library of the bench extra, typed Any: the relay's type check needs none."""
+    return importlib.import_module(name)
+
+
 class Client:
     """What one client library is asked to do; a method it cannot do raises Unsupported."""
 
@@ -298,8 +304,7 @@ class Coredis(Client):
     name = "coredis"
 
     async def connect(self, ports: Sequence[int], cluster: bool) -> None:
-        import coredis
-
+        coredis = _optional("coredis")
         self.cluster = cluster
         self.r: Any = (
             coredis.RedisCluster(host="127.0.0.1", port=ports[0])
@@ -352,25 +357,17 @@ class Glide(Client):
     name = "valkey-glide"
 
     async def _create(self, ports: Sequence[int], cluster: bool) -> Any:
-        from glide import (
-            GlideClient,
-            GlideClientConfiguration,
-            GlideClusterClient,
-            GlideClusterClientConfiguration,
-            NodeAddress,
-        )
-
-        address = [NodeAddress("127.0.0.1", ports[0])]
+        glide = _optional("glide")
+        address = [glide.NodeAddress("127.0.0.1", ports[0])]
         if cluster:
-            return await GlideClusterClient.create(GlideClusterClientConfiguration(address))
-        return await GlideClient.create(GlideClientConfiguration(address))
+            config = glide.GlideClusterClientConfiguration(address)
+            return await glide.GlideClusterClient.create(config)
+        return await glide.GlideClient.create(glide.GlideClientConfiguration(address))
 
     async def connect(self, ports: Sequence[int], cluster: bool) -> None:
-        from glide import Script
-
         self.ports, self.cluster = ports, cluster
         self.r: Any = await self._create(ports, cluster)
-        self.script = Script(MOVE_SCRIPT)  # type: ignore[no-untyped-call]
+        self.script = _optional("glide").Script(MOVE_SCRIPT)
 
     async def close(self) -> None:
         await self.r.close()
@@ -380,9 +377,8 @@ class Glide(Client):
         return await self.r.invoke_script(self.script, keys=keys, args=args)
 
     async def pipeline(self, sha: str, calls: list[tuple[list[str], list[str]]]) -> Any:
-        from glide import Batch, ClusterBatch
-
-        batch: Any = ClusterBatch(is_atomic=False) if self.cluster else Batch(is_atomic=False)
+        glide = _optional("glide")
+        batch = (glide.ClusterBatch if self.cluster else glide.Batch)(is_atomic=False)
         for keys, args in calls:
             batch.custom_command(["EVALSHA", sha, str(len(keys)), *keys, *args])
         return await self.r.exec(batch, raise_on_error=True)
