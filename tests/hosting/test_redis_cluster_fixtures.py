@@ -49,6 +49,32 @@ async def test_keys_with_different_hash_tags_land_on_every_master(
 
 
 @pytest.mark.timeout(30)
+async def test_a_client_follows_a_slot_half_moved_then_moved(
+    redis_cluster: RedisCluster, cluster_prefix: str
+) -> None:
+    key = f"{cluster_prefix}{{moving}}:log"
+    client = AsyncRedisCluster.from_url(redis_cluster.url)
+    try:
+        await client.set(key, "before")
+        source = redis_cluster.master_of(key)
+        target = next(node for node in redis_cluster.masters if node is not source)
+        redis_cluster.move_slot(key, target, finish=False)
+        with pytest.raises(redis.exceptions.AskError):
+            source.client().get(key)
+        assert await client.get(key) == b"before"  # ASK, followed
+        redis_cluster.move_slot(key, target)
+        assert redis_cluster.master_of(key) is target
+        with pytest.raises(redis.exceptions.MovedError):
+            source.client().get(key)
+        assert await client.get(key) == b"before"  # MOVED, followed
+        await client.set(key, "after")
+        assert target.client().get(key) == "after"
+    finally:
+        await client.aclose()
+        redis_cluster.move_slot(key, source)  # the shared cluster as it was
+
+
+@pytest.mark.timeout(30)
 async def test_a_killed_master_is_replaced_by_its_replica_with_what_was_written(
     redis_cluster_with_replicas: RedisCluster,
 ) -> None:

@@ -248,6 +248,27 @@ class RedisCluster(_Processes):
                 return False
         return True
 
+    def move_slot(self, key: str, to: ClusterNode, *, finish: bool = True) -> None:
+        """Moves the key's slot, and its keys, to another master, as a resharding does.
+
+        With finish=False the slot is left half-moved (MIGRATING on its old master, IMPORTING
+        on the new, its keys already there): a client is then answered ASK for them, and MOVED
+        once the move is finished."""
+        source = self.master_of(key)
+        if source is to:
+            raise ValueError(f"the slot of {key!r} is already on port {to.port}")
+        slot = int(source.client().cluster("KEYSLOT", key))  # type: ignore[arg-type]
+        source_id, to_id = _node_id(source), _node_id(to)
+        _cluster(to, "SETSLOT", slot, "IMPORTING", source_id)
+        _cluster(source, "SETSLOT", slot, "MIGRATING", to_id)
+        while keys := _cluster(source, "GETKEYSINSLOT", slot, 100):
+            source.client().execute_command(  # type: ignore[no-untyped-call]
+                "MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", *keys
+            )
+        if finish:
+            for node in self.masters:
+                _cluster(node, "SETSLOT", slot, "NODE", to_id)
+
     def kill_master(self, i: int = 0, timeout: float = 20.0) -> ClusterNode:
         """Kills the i-th live master (kill -9 by PID); returns the replica promoted in its place.
 
@@ -270,6 +291,15 @@ class RedisCluster(_Processes):
         _wait(replica_promoted, f"a replica of {victim.port} to be promoted", timeout)
         self.wait_ok(timeout)
         return promoted[0]
+
+
+def _cluster(node: ClusterNode, *args: object) -> Any:
+    """Sends CLUSTER <args> to the node; answers as the server gives them (no parsing)."""
+    return node.client().execute_command("CLUSTER", *args)  # type: ignore[no-untyped-call]
+
+
+def _node_id(node: ClusterNode) -> str:
+    return str(_cluster(node, "MYID"))
 
 
 def _cluster_state(node: ClusterNode) -> str:
