@@ -14,15 +14,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.relay.wire import Wire
+from tests.support.redis_cluster import session_cluster
 from tests.support.relay_process import RelayProcess, quick_flags
 
 
-@pytest.fixture(scope="module", params=["sources", "compiled"])
+@pytest.fixture(scope="module", params=["sources", "compiled", "cluster"])
 def url(request: pytest.FixtureRequest, relay_url: str) -> Iterator[str]:
-    """Returns the URL of a relay process run from the sources (the session's), or of one run
-    as the wheel installs it, its hot path compiled."""
+    """Returns the URL of a relay process run from the sources (the session's), of one run as
+    the wheel installs it, its hot path compiled, or of one on a real 3-master Redis Cluster
+    (given one node's URL, as a host would)."""
     if request.param == "sources":
         yield relay_url
+        return
+    if request.param == "cluster":
+        cluster = session_cluster(request)
+        with RelayProcess(*quick_flags(), "--store", cluster.url) as relay:
+            yield relay.url
         return
     installed = request.getfixturevalue("installed")
     with RelayProcess(*quick_flags(), installed=installed) as relay:

@@ -468,3 +468,13 @@ def test_redis_store_follows_the_model(request: pytest.FixtureRequest) -> None:
 
     machine = type("RedisMachine", (StoreMachine,), {"make_store": staticmethod(make)})
     run_state_machine_as_test(machine, settings=MACHINE_SETTINGS)
+
+
+def test_redis_store_on_a_cluster_follows_the_model(request: pytest.FixtureRequest) -> None:
+    from tests.support.redis_cluster import fresh_cluster_store
+
+    async def make() -> Store:
+        return await fresh_cluster_store(request, MODEL_SETTINGS)
+
+    machine = type("ClusterMachine", (StoreMachine,), {"make_store": staticmethod(make)})
+    run_state_machine_as_test(machine, settings=MACHINE_SETTINGS)

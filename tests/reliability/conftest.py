@@ -12,7 +12,13 @@ from tests.support.relay_process import RelayProcess
 LAX = ("--requests-per-second", "100000", "--seeks-per-minute", "100000")
 """Limits lifted, for tests that play many requests from one loopback address on purpose."""
 
-TROUBLE = ("Traceback (most recent call last)", " ERROR ", "server/internal", "unexpected error", '" 500 ')
+TROUBLE = (
+    "Traceback (most recent call last)",
+    " ERROR ",
+    "server/internal",
+    "unexpected error",
+    '" 500 ',
+)
 """What a relay log must never show after hostile input: every request answered as designed."""
 
 

@@ -6,6 +6,8 @@ is forced by `kill -9` of a master (`RedisCluster.kill_master`) or of the primar
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
 import shutil
 import signal
@@ -19,11 +21,21 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import pytest
 import redis
 
+from relay.redis_store import RedisStore
+from relay.store import StoreSettings
 from tests.support.components import require_binary
 
-__all__ = ["ClusterNode", "RedisCluster", "RedisSentinel", "cluster_binaries"]
+__all__ = [
+    "ClusterNode",
+    "RedisCluster",
+    "RedisSentinel",
+    "cluster_binaries",
+    "fresh_cluster_store",
+    "session_cluster",
+]
 
 NODE_TIMEOUT_MS = 1000
 """cluster-node-timeout and Sentinel's down-after-milliseconds: a dead master is noticed in ~1 s."""
@@ -385,3 +397,32 @@ def _watched(sentinel: ClusterNode) -> dict[str, Any]:
     """Returns what a Sentinel's INFO says of its primary (address, slaves, sentinels)."""
     info = sentinel.info("sentinel")
     return next(v for k, v in info.items() if k.startswith("master") and isinstance(v, dict))
+
+
+_shared: list[RedisCluster] = []
+_prefixes = itertools.count()
+
+
+def session_cluster(request: pytest.FixtureRequest) -> RedisCluster:
+    """Returns the 3-master Redis Cluster shared by this test session, started on first use
+    (stores on it keep apart by key prefix, as on `session_redis`)."""
+    if not _shared or not all(node.alive for node in _shared[0].nodes):
+        _shared.clear()
+        cluster = RedisCluster(masters=3, replicas=0)
+        request.config.add_cleanup(cluster.stop)
+        try:
+            _shared.append(cluster.start())
+        except BaseException:
+            cluster.stop()
+            raise
+    return _shared[0]
+
+
+async def fresh_cluster_store(
+    request: pytest.FixtureRequest, settings: StoreSettings
+) -> RedisStore:
+    """Returns an empty Redis store on the session's Redis Cluster (a key prefix of its own),
+    reached through one node's URL as a host would configure it."""
+    cluster = session_cluster(request)
+    prefix = f"cluster{os.getpid()}-{next(_prefixes)}:"
+    return RedisStore.from_url(cluster.url, settings, prefix=prefix)
