@@ -11,8 +11,8 @@ import aiohttp
 import pytest
 
 from relay.redis_keys import Layout
-from tests.reliability.conftest import assert_log_clean
 from tests.relay.wire import Seat, Wire
+from tests.reliability.conftest import assert_log_clean
 from tests.support.redis_cluster import RedisCluster
 from tests.support.relay_process import RelayProcess, quick_flags
 
@@ -69,7 +69,7 @@ async def test_play_goes_on_while_slots_move(cluster: RedisCluster) -> None:
                 target = next(node for node in cluster.masters if node is not source)
                 await asyncio.to_thread(cluster.move_slot, key, target, finish=False)
                 moved.append((key, target))
-            for x, o in pairs:
+            for _, o in pairs:
                 await _move(wire, o, 2, "while moving")
             assert _errorstat(cluster, "ASK") > 0
             # Finish the moves: the slots are the new masters' now (MOVED for a stale map),
@@ -86,7 +86,7 @@ async def test_play_goes_on_while_slots_move(cluster: RedisCluster) -> None:
                 # Woken by the channel on its new master, not by a re-read seconds later.
                 assert time.monotonic() - sent < 2.0
             assert _errorstat(cluster, "MOVED") > 0
-            for x, o in pairs:
+            for x, _ in pairs:
                 log = await wire.events(x.match, 0, x)
                 assert [e.get("move") for e in log[1:]] == ["before", "while moving", "after"]
         assert_log_clean(relay)
