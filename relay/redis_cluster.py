@@ -15,7 +15,7 @@ from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
-from redis.exceptions import AskError, RedisError
+from redis.exceptions import AskError, RedisClusterException, RedisError
 
 from relay.redis_notify import Connect
 from relay.redis_pipe import Pipe, packing
@@ -75,7 +75,8 @@ class ClusterLinks:
         """Reloads the cluster's map of slots to masters."""
         try:
             await self.cluster.nodes_manager.initialize()
-        except (RedisError, OSError) as exc:
+        except (RedisError, RedisClusterException, OSError) as exc:
+            # No node answered yet (a master just died): the next failure asks again.
             log.warning("Redis Cluster map not reloaded: %s", exc)
 
     async def close(self) -> None:

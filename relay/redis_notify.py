@@ -223,7 +223,8 @@ class _Link:
         task.add_done_callback(self._sending.discard)
 
     async def _send(self, conn: Any, commands: list[tuple[str, bytes]]) -> None:
-        with contextlib.suppress(RedisError, OSError):
+        # A connection closed meanwhile: its listener reconnects and subscribes again.
+        with contextlib.suppress(RedisError, OSError, AttributeError, RuntimeError):
             await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
 
     def resettle(self) -> None:

@@ -99,7 +99,7 @@ class Pipe:
             conn = await self._connection(loop.time())
             try:
                 await conn.send_packed_command(data, check_health=False)
-            except (RedisError, OSError, AttributeError) as exc:  # closed under our feet
+            except (RedisError, OSError, AttributeError, RuntimeError) as exc:  # closed meanwhile
                 await self._drop(conn, exc)
                 raise RedisConnectionError(f"Writing to Redis failed: {exc}") from None
             # Answers to earlier batches come first: the reader reaches these after them.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
@@ -139,6 +140,8 @@ class RedisStore:
         """Whether the store runs on a Redis Cluster."""
         self._closing = False
         self._down = False
+        self._failed = 0.0
+        """When a call last found Redis unavailable (time.monotonic)."""
         self._rematches = RedisRematches(self)
         self._lobbies = RedisLobbies(self)
         if client is not None:
@@ -320,13 +323,16 @@ class RedisStore:
             notes.leave(channel)
 
     def _unavailable(self, exc: BaseException) -> RelayError:
+        self._failed = time.monotonic()
         if not self._down:
             self._down = True
             log.warning("Redis unavailable, answering 503 until it is back: %s", exc)
         return RelayError("server/unavailable", UNAVAILABLE, retry_after=_RETRY_AFTER)
 
     def _up(self) -> None:
-        if self._down:
+        # Back once calls succeed a second after the last failure (on a cluster, calls to
+        # the other masters succeed while one is failing over).
+        if self._down and time.monotonic() - self._failed > 1.0:
             self._down = False
             log.warning("Redis is back")
 
