@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import targets
+from bench.cluster import Cluster, matches_per_master, redis_cluster
 from bench.idle import hold_polls
 from bench.installed import BuildError, installed_tree
 from bench.run import Result, measure
@@ -51,13 +52,17 @@ class Redis:
 
 
 def lineup(
-    redis: Redis | None, tree: Path | None, processes: tuple[int, ...] = (1, 2, 4, 8)
+    redis: Redis | None,
+    tree: Path | None,
+    processes: tuple[int, ...] = (1, 2, 4, 8),
+    cluster: Cluster | None = None,
 ) -> list[tuple[str, Starter]]:
     """Returns the targets to compare, as (mode, starter) pairs; Redis's CPU counts too.
 
     The relay runs as the wheel installs it (tree: its hot path compiled), and once more from
     its pure-Python sources; without a tree (no C compiler), from the sources only. On Redis,
-    the relay runs once per count in processes, and Nchan with 1 and 2 workers."""
+    the relay runs once per count in processes, and Nchan with 1, 2 and 8 workers; on a
+    Redis Cluster, the relay with 1 and 2 processes."""
     build = "compiled" if tree else "pure Python"
     aiohttp_only = f"relay, memory, 1 process, aiohttp only (--no-front), {build}"
     memory = memory_target(tree)
@@ -75,7 +80,9 @@ def lineup(
     if redis:
         found += [("fast", redis_relay(redis, tree, count)) for count in processes]
         if not targets.nchan_available():
-            found += [("plain", redis_nchan(redis, workers)) for workers in (1, 2)]
+            found += [("plain", redis_nchan(redis, workers)) for workers in (1, 2, 8)]
+    if cluster:
+        found += [("fast", cluster_relay(cluster, tree, count)) for count in (1, 2)]
     found.append(("plain", targets.ceiling))
     return found
 
@@ -85,6 +92,13 @@ def redis_relay(redis: Redis, tree: Path | None, count: int) -> Starter:
     build = "compiled" if tree else "pure Python"
     name = f"relay, Redis, {count} process{'es' if count > 1 else ''}, {build}"
     return lambda: targets.relay(name, count, redis.unix_url, [redis.pid], tree=tree)
+
+
+def cluster_relay(cluster: Cluster, tree: Path | None, count: int) -> Starter:
+    """Returns the starter of `count` relay processes on the scratch 3-master cluster."""
+    build = "compiled" if tree else "pure Python"
+    name = f"relay, Redis Cluster (3 masters), {count} process{'es' if count > 1 else ''}, {build}"
+    return lambda: targets.relay(name, count, cluster.url, cluster.pids, tree=tree)
 
 
 def redis_nchan(redis: Redis, workers: int) -> Starter:
@@ -181,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         "--paced-think", type=float, default=0.02, help="think time (s) of the paced latency run"
     )
     p.add_argument("--no-redis", action="store_true", help="skip the Redis targets")
+    p.add_argument("--no-cluster", action="store_true", help="skip the Redis Cluster targets")
     p.add_argument(
         "--redis-processes",
         type=_counts,
@@ -204,12 +219,17 @@ def main(argv: list[str] | None = None) -> int:
     idle: list[dict[str, Any]] = []
     print(f"machine: {machine()}", file=sys.stderr)
     tree = built_tree(not a.sources_only)
-    with redis_server(not a.no_redis) as redis:
-        for mode, start in lineup(redis, tree, a.redis_processes):
+    with (
+        redis_server(not a.no_redis) as redis,
+        redis_cluster(not a.no_redis and not a.no_cluster) as cluster,
+    ):
+        for mode, start in lineup(redis, tree, a.redis_processes, cluster):
             with start() as target:
                 print(f"running {target.name} ({mode})...", file=sys.stderr)
                 result = measure(target, mode, a.matches, a.moves, a.workers)
                 rows.append(result.row())
+                if cluster and "Cluster" in target.name:
+                    rows[-1]["matches_per_master"] = matches_per_master(cluster)
                 print(f"  {rows[-1]}", file=sys.stderr)
                 if target.kind == "ceiling" or (mode == "plain" and target.kind == "relay"):
                     continue
@@ -245,6 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     a.json.write_text(json.dumps(report, indent=2))
     print(f"# movewire relay benchmark ({machine()})\n")
     print(table(rows, idle))
+    for row in rows:
+        if "matches_per_master" in row:
+            spread = ", ".join(str(count) for count in row["matches_per_master"])
+            print(f"\n{row['target']}: matches held by each master so far: {spread}")
     print(
         f"\n{a.matches} matches x {a.moves} moves per run; took {report['seconds']} s; "
         f"JSON in {a.json}"

@@ -23,6 +23,7 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
     require_binary("nginx", "nginx-light")
     require_binary(NCHAN_MODULE, "libnginx-mod-nchan")
     require_binary("redis-server", "redis-server")
+    require_binary("redis-cli", "redis-tools")
     out = tmp_path / "bench.json"
     result = subprocess.run(
         [sys.executable, "-m", "bench", "--matches", "4", "--moves", "10",
@@ -44,6 +45,9 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
         "Nchan (nginx, 1 worker)",
         "Nchan on Redis (nginx, 1 worker)",
         "Nchan on Redis (nginx, 2 workers)",
+        "Nchan on Redis (nginx, 8 workers)",
+        "relay, Redis Cluster (3 masters), 1 process, compiled",
+        "relay, Redis Cluster (3 masters), 2 processes, compiled",
         "aiohttp, fixed answer (ceiling)",
     } <= names
     for run in report["runs"]:
@@ -56,6 +60,11 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
         assert abs(parts - run["cpu_us_per_move"]) <= 0.2, run
         if "Redis" not in run["target"]:
             assert run["redis_cpu_us_per_move"] == 0, run
+        if "Cluster" in run["target"]:
+            # Where the matches landed, master by master (4 matches may miss one of three;
+            # tests/hosting/test_redis_cluster_store.py checks the spread).
+            assert len(run["matches_per_master"]) == 3, run
+            assert sum(run["matches_per_master"]) >= 4, run
     assert {row["target"] for row in report["idle"]} == {
         "relay, memory, 1 process, compiled",
         "Nchan (nginx, 1 worker)",
