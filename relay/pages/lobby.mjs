@@ -1,5 +1,5 @@
 // The lobby: pick a game, then play a random opponent, open a private or public room, join
-// an open public game, or watch a live match. The lists follow the relay's lobby by
+// an open public game, watch a live match, or replay one just finished. The lists follow the relay's lobby by
 // long-polling it (GET /v1/lobby?game=G&after=V), never by reloading.
 
 import { newRoomName, relayBeside, storageKey } from "./play.mjs";
@@ -72,11 +72,25 @@ function liveItem(entry) {
   return li;
 }
 
+function recentItem(entry) {
+  const li = document.createElement("li");
+  li.dataset.match = entry.match;
+  const link = document.createElement("a");
+  link.className = "button";
+  link.href = `replay.html#match=${encodeURIComponent(entry.match)}`;
+  link.textContent = "Replay";
+  const moves = entry.moves === 1 ? "1 move" : `${entry.moves} moves`;
+  link.setAttribute("aria-label", `Replay the match started at ${clockTime(entry.since)}, ${moves}`);
+  li.append(`Started ${clockTime(entry.since)} · ${moves} `, link);
+  return li;
+}
+
 /** Follows one game's lobby, redrawing its lists at each change. */
 async function follow(client, box) {
   const game = box.dataset.lobby;
   const open = box.querySelector(".open-list");
   const live = box.querySelector(".live-list");
+  const recent = box.querySelector(".recent-list");
   let version = null;
   for (;;) {
     let lobby;
@@ -91,6 +105,7 @@ async function follow(client, box) {
     version = lobby.version;
     items(open, lobby.open, (entry) => openItem(game, entry));
     items(live, lobby.live, liveItem);
+    items(recent, lobby.recent, recentItem);
     box.dataset.version = String(version);
   }
 }

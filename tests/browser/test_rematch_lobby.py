@@ -97,6 +97,12 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
     o.expect_status("You lose.")
     expect(watcher.page.locator("#status")).to_have_text("O agreed the game was over.")
     watcher.shot("watched-to-the-end")
+    # In every lobby the finished match moves on to the ones just finished, to replay.
+    watcher.open("/")
+    recent = watcher.page.locator(f"[data-lobby='xand0'] .recent-list li[data-match='{match}']")
+    expect(recent.locator("a")).to_have_text("Replay")
+    expect(recent.locator("a")).to_have_attribute("href", f"replay.html#match={match}")
+    watcher.shot("lobby-just-finished")
 
     # A rematch: offered by the winner, accepted by the loser, both by keyboard.
     for side in (x, o):
