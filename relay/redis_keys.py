@@ -10,9 +10,9 @@ and counts share the shard's tag, so every script that changes a match touches o
 Keys, under a prefix P (default ``movewire:``), for a match with id I in shard tag T:
 
 - ``P{T}m:I``        hash: game, version, room, status, h0/h1 (token digests), seen0/seen1,
-                     since, turn, first, ender, last (number of events)
+                     since, turn, first, ender, last (number of events), and dN for each
+                     event N: which write made it, so a retry is recognised
 - ``P{T}e:I``        list: the event log, the JSON bytes sent on the wire (event N at index N-1)
-- ``P{T}d:I``        list, beside the log: which write made each event, so a retry is recognised
 - ``P{T}w:I``        sharded pub/sub channel: 'seq event' for each event appended, 'x' when the
                      match expires
 - ``P{T}deadlines``  sorted set: id -> the time by which the reaper must look at the match

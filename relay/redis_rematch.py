@@ -90,20 +90,19 @@ return {'ok', v, state, bit(o[1]), bit(o[2]), by, at, nxt, first, f[5], f[6], f[
 """Reads a match's rematch, or has a seat offer or decline one (relay.rematch.step)."""
 
 REMATCH_START = r"""
--- KEYS[1..5] = the new match's hash, log, write log; the counts hash; the deadlines set
+-- KEYS[1..4] = the new match's hash, log; the counts hash; the deadlines set
 -- ARGV[1..9] = now, grace, game, version, digest of seat 0, of seat 1, first, the new
 --              match's channel, the new match's id
-local M, E, D = KEYS[1], KEYS[2], KEYS[3]
+local M, E = KEYS[1], KEYS[2]
 if redis.call('EXISTS', M) == 1 then return {'ok', 0} end
 local NOW_TEXT, FIRST = ARGV[1], ARGV[7]
 redis.call('HSET', M, 'game', ARGV[3], 'version', ARGV[4], 'status', 'playing',
   'h0', ARGV[5], 'h1', ARGV[6], 'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT,
-  'last', 1, 'turn', FIRST, 'first', FIRST)
+  'last', 1, 'd1', '', 'turn', FIRST, 'first', FIRST)
 local event = '{"seq":1,"type":"started","first":' .. FIRST .. '}'
 redis.call('RPUSH', E, event)
-redis.call('RPUSH', D, '')
-redis.call('HINCRBY', KEYS[4], 'playing', 1)
-redis.call('ZADD', KEYS[5], string.format('%.17g', tonumber(NOW_TEXT) + tonumber(ARGV[2])),
+redis.call('HINCRBY', KEYS[3], 'playing', 1)
+redis.call('ZADD', KEYS[4], string.format('%.17g', tonumber(NOW_TEXT) + tonumber(ARGV[2])),
   ARGV[9])
 redis.call('SPUBLISH', ARGV[8], '1 ' .. event)
 return {'ok', 1}
@@ -148,7 +147,7 @@ class RedisRematches:
             at = self.layout.tagged(new)
             await store.call(
                 "REMATCH_START",
-                [f"{at}m:{new}", f"{at}e:{new}", f"{at}d:{new}", f"{at}counts", f"{at}deadlines"],
+                [f"{at}m:{new}", f"{at}e:{new}", f"{at}counts", f"{at}deadlines"],
                 [repr(float(now)), repr(store.settings.grace), game, version, h0, h1, first,
                  self.layout.channel(new), nxt],
             )  # fmt: skip

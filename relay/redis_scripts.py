@@ -48,7 +48,6 @@ local SEEN = {[0] = 'seen0', [1] = 'seen1'}
 
 local function mkey(id) return TAGGED .. 'm:' .. id end
 local function ekey(id) return TAGGED .. 'e:' .. id end
-local function dkey(id) return TAGGED .. 'd:' .. id end
 local function wkey(id) return TAGGED .. 'w:' .. id end
 local function int(n) return string.format('%d', n) end
 
@@ -82,8 +81,7 @@ end
 local function append(id, event, done, fields, seq)
   local number = redis.call('RPUSH', ekey(id), event)
   seq = seq or int(number)
-  redis.call('RPUSH', dkey(id), done)
-  redis.call('HSET', mkey(id), 'last', seq, unpack(fields or {}))
+  redis.call('HSET', mkey(id), 'last', seq, 'd' .. seq, done, unpack(fields or {}))
   redis.call('SPUBLISH', wkey(id), seq .. ' ' .. event)
   return number
 end
@@ -214,14 +212,14 @@ local last = tonumber(f[6])
 if KIND == 'resign' then
   if status == 'finished' then
     local mine = int(seat) .. ':resign:'
-    local previous = redis.call('LINDEX', dkey(ID), -1)
+    local previous = redis.call('HGET', m, 'd' .. f[6])
     if previous and string.sub(previous, 1, #mine) == mine then return {'ok', last} end
     return {'e', 'match/finished'}
   end
   return {'ok', finish(ID, 'resigned', seat, done)}
 end
 if AFTER >= 0 and AFTER < last then
-  if redis.call('LINDEX', dkey(ID), int(AFTER)) == done then
+  if redis.call('HGET', m, 'd' .. int(AFTER + 1)) == done then
     if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
     return {'ok', AFTER + 1}
   end
@@ -234,7 +232,7 @@ if KIND == 'confirm' then
   if status == 'playing' and not AGREE then
     -- The seat to move disputes the partner's last move or pass.
     local move, pass = int(1 - seat) .. ':move:', int(1 - seat) .. ':pass:'
-    local previous = redis.call('LINDEX', dkey(ID), -1)
+    local previous = redis.call('HGET', m, 'd' .. f[6])
     if previous and (string.sub(previous, 1, #move) == move
                      or string.sub(previous, 1, #pass) == pass) then
       return {'ok', finish(ID, 'disputed', seat, done)}
@@ -366,7 +364,7 @@ for _, id in ipairs(due) do
     schedule(id, NOW + KEEP)
     changed = changed + 1
   elseif (status == 'finished' or status == 'expired') and since + KEEP < NOW then
-    redis.call('DEL', mkey(id), ekey(id), dkey(id))
+    redis.call('DEL', mkey(id), ekey(id))
     redis.call('ZREM', DEADLINES, id)
     recount(status, false)
     changed = changed + 1

@@ -37,7 +37,10 @@ def lose_tail(url: str, prefix: str, match: str, keep: int) -> None:
         old = cast(bytes | None, client.hget(layout.match(match), "status"))
         with client.pipeline(transaction=True) as pipe:
             pipe.ltrim(f"{tagged}e:{match}", 0, keep - 1)
-            pipe.ltrim(f"{tagged}d:{match}", 0, keep - 1)
+            written = int(cast(bytes, client.hget(layout.match(match), "last")))
+            lost = [f"d{seq}" for seq in range(keep + 1, written + 1)]
+            if lost:
+                pipe.hdel(layout.match(match), *lost)
             pipe.hset(
                 layout.match(match),
                 mapping={"last": len(events), "turn": turn, "status": status, "ender": ender},
