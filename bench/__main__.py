@@ -228,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"running {target.name} ({mode})...", file=sys.stderr)
                 result = measure(target, mode, a.matches, a.moves, a.workers)
                 rows.append(result.row())
+                if target.kind == "relay" and target.redis_pids:
+                    notices = targets.store_notices(target) / max(1, result.moves)
+                    rows[-1]["notices_per_move"] = round(notices, 2)
                 if cluster and "Cluster" in target.name:
                     rows[-1]["matches_per_master"] = matches_per_master(cluster)
                 print(f"  {rows[-1]}", file=sys.stderr)
@@ -265,6 +268,11 @@ def main(argv: list[str] | None = None) -> int:
     a.json.write_text(json.dumps(report, indent=2))
     print(f"# movewire relay benchmark ({machine()})\n")
     print(table(rows, idle))
+    heard = [row for row in rows if "notices_per_move" in row]
+    if heard:
+        print("\nEvent notices heard per move, all relay processes together:")
+        for row in heard:
+            print(f"- {row['target']}: {row['notices_per_move']}")
     for row in rows:
         if "matches_per_master" in row:
             spread = ", ".join(str(count) for count in row["matches_per_master"])

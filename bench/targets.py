@@ -230,3 +230,15 @@ def nchan(
             store = " on Redis" if redis_port is not None else ""
             name = f"Nchan{store} (nginx, {workers} worker{'s' if workers > 1 else ''})"
             yield Target(name, "nchan", "127.0.0.1", [port], pids + children, redis_pids or [])
+
+
+def store_notices(target: Target) -> int:
+    """Returns the event notices the target's relay processes heard from their store, summed
+    (relay_store_notices_total from each one's /metrics)."""
+    total = 0
+    for port in target.ports:
+        with urllib.request.urlopen(f"http://{target.host}:{port}/metrics", timeout=10) as answer:
+            for line in answer.read().decode().splitlines():
+                if line.startswith("relay_store_notices_total "):
+                    total += int(float(line.split()[1]))
+    return total

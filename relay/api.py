@@ -461,7 +461,7 @@ class Api:
 
     async def metrics_text(self, call: Call) -> Reply:
         """GET /metrics: Prometheus text format."""
-        return 200, self.metrics.render(await self.store.counts())
+        return 200, self.metrics.render(await self.store.counts(), self.store.notices)
 
     async def openapi(self, call: Call) -> Reply:
         """GET /v1/openapi.json: the OpenAPI document of protocol v1."""

@@ -134,6 +134,9 @@ class _Match:
 class MemoryStore:
     """Keeps matches in memory: fast, single-process, lost on restart."""
 
+    notices = 0
+    """One process: nothing to hear from others (see Store.notices)."""
+
     def __init__(self, settings: StoreSettings | None = None) -> None:
         self.immediate: Immediate | None = self
         """Answers at once (act_hashed, watch); see Store.immediate."""

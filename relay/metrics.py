@@ -38,6 +38,8 @@ class RelayMetrics(Collector):
         """Error answers by this process, by code."""
         self.matches: dict[Status, int] = {}
         """Matches in the store by status, as of the last scrape."""
+        self.notices = 0
+        """Event notices this process heard from the store, as of the last scrape."""
         self.registry = CollectorRegistry()
         self.registry.register(self)
 
@@ -57,6 +59,12 @@ class RelayMetrics(Collector):
         yield CounterMetricFamily(
             "relay_moves_relayed", "Moves and passes accepted by this process.", value=self.moves
         )
+        yield CounterMetricFamily(
+            "relay_store_notices",
+            "Notices of new events this process heard from the store (Redis): one per event "
+            "per process that waits on its match.",
+            value=self.notices,
+        )
         errors = CounterMetricFamily(
             "relay_errors", "Error answers by this process, by code.", labels=["code"]
         )
@@ -71,7 +79,9 @@ class RelayMetrics(Collector):
         build.add_metric([hot_path()], 1)
         yield build
 
-    def render(self, counts: dict[Status, int]) -> bytes:
-        """Returns the metrics in Prometheus text format, with the store's counts."""
+    def render(self, counts: dict[Status, int], notices: int = 0) -> bytes:
+        """Returns the metrics in Prometheus text format, with the store's counts and the
+        notices this process heard from it."""
         self.matches = counts
+        self.notices = notices
         return generate_latest(self.registry)

@@ -87,6 +87,8 @@ class Notifier:
         self._links: dict[str, _Link] = {}
         self._closing = False
         self._swept = 0.0
+        self.notices = 0
+        """Messages heard on the channels followed (one per event of a followed match)."""
 
     # -- following channels ----------------------------------------------------------------
 
@@ -169,6 +171,7 @@ class Notifier:
         if channel is None or channel.link != link.name:
             return
         if kind == b"smessage":
+            self.notices += 1
             if channel.live and data != b"x":
                 seq, _, event = data.partition(b" ")
                 channel.heard = (int(seq), event)

@@ -147,6 +147,11 @@ class RedisStore:
         if client is not None:
             self._one_redis(client, listener or client)
 
+    @property
+    def notices(self) -> int:
+        """Event notices this process heard (see Store.notices)."""
+        return 0 if self._notes is None else self._notes.notices
+
     @classmethod
     def from_url(
         cls,

@@ -144,6 +144,11 @@ class Store(Protocol):
     """The store itself when it can answer at once (its coroutines then also finish at once,
     or wait on plain futures only, and need no task); None for a store that waits on I/O."""
 
+    @property
+    def notices(self) -> int:
+        """Notices of new events this process heard from a shared store (0 for a store of
+        one process): with the Redis store, one per event per process waiting on its match."""
+
     async def seek(
         self, game: str, version: str, room: str | None, now: float, token: str | None = None
     ) -> Ticket:

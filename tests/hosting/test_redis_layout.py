@@ -101,6 +101,7 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
         await three.act(mover.match, mover.token, Action("move", 1, "e4"), t)
         assert [len(await wait) for wait in waits] == [1, 1]
         assert not other.done()  # the third process heard nothing of this match
+        assert one.notices >= 1 and two.notices >= 1 and three.notices == 0
         other.cancel()
         # Nobody waits any more: each process drops the channel after its linger (its
         # housekeeping sweeps the channels nobody waits on).
