@@ -89,7 +89,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     p.add_argument(
         "--store",
         default=d.store_url,
-        help="'memory', or redis://host:port/db or unix:///path for Redis",
+        help="'memory', or redis://host:port/db or unix:///path for Redis (Redis 7 or later;"
+        " any node of a Redis Cluster finds the whole cluster)",
     )
     p.add_argument(
         "--no-pages", action="store_true", help="serve no web pages at / (when nginx serves them)"
