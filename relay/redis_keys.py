@@ -36,15 +36,17 @@ import itertools
 
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
-from relay.store import ID_FIRST, new_match_id
+from relay.store import ID_FIRST, MatchInfo, Status, new_match_id
 
 __all__ = [
     "ALPHABET",
+    "INFO_FIELDS",
     "SHARDS",
     "TAGS",
     "GameKeys",
     "Layout",
     "check_prefix",
+    "match_info",
     "new_id",
     "room_shard",
     "shard_of",
@@ -139,3 +141,26 @@ class GameKeys:
     def memo(self, digest: str) -> str:
         """Returns the key remembering what a seek by this token digest got."""
         return f"{self.tagged}t:{digest}"
+
+
+INFO_FIELDS = ("game", "version", "room", "status", "turn", "last", "first")
+"""The fields of a match's hash that make its summary (match_info)."""
+
+
+def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
+    """Returns the summary of a match from its hash's INFO_FIELDS (None: no such match)."""
+    game, version, room, status, turn, last, first = (
+        None if value is None else value.decode() for value in values
+    )
+    if status is None:
+        return None
+    return MatchInfo(
+        match=match,
+        game=game or "",
+        version=version or "",
+        room=room,
+        status=Status(status),
+        turn=int(turn) if turn and status == Status.PLAYING else None,
+        last=int(last or 0),
+        first=int(first) if first else None,
+    )

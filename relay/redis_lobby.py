@@ -65,8 +65,6 @@ return v
 """
 """Moves a match from one lobby list of a game to another, or drops it; once."""
 
-_FIELDS = ("game", "version", "room", "status", "turn", "last", "first")
-
 
 class RedisLobbies:
     """The Redis store's lobby calls (the store delegates to it)."""
@@ -127,7 +125,7 @@ class RedisLobbies:
             return Lobby(game, version, ())
         pipe = client.pipeline(transaction=False)
         for listed in ids:
-            pipe.hmget(self.layout.match(listed.decode()), list(_FIELDS))
+            pipe.hmget(self.layout.match(listed.decode()), list(redis_keys.INFO_FIELDS))
         looked: list[list[bytes | None]] = await store.guard(pipe.execute())
         infos = iter(looked)
         entries: list[LobbyEntry] = []
@@ -152,18 +150,6 @@ class RedisLobbies:
 
 
 def _info(match: str, values: list[bytes | None]) -> MatchInfo | None:
-    game, version, room, status, turn, last, first = (
-        None if value is None else value.decode() for value in values
-    )
-    if status is None or status == Status.EXPIRED:
-        return None
-    return MatchInfo(
-        match=match,
-        game=game or "",
-        version=version or "",
-        room=room,
-        status=Status(status),
-        turn=int(turn) if turn and status == Status.PLAYING else None,
-        last=int(last or 0),
-        first=int(first) if first else None,
-    )
+    """Returns the listed match's summary; None when it is gone or expired."""
+    found = redis_keys.match_info(match, values)
+    return None if found is None or found.status == Status.EXPIRED else found

@@ -26,12 +26,15 @@ from typing import Any
 
 from redis.exceptions import RedisError, ResponseError
 
-__all__ = ["Channel", "Notifier", "Route"]
+__all__ = ["Channel", "Notifier", "Route", "Waiter"]
 
 log = logging.getLogger("relay.redis")
 
 Connect = Callable[[], Any]
 """Makes a fresh, unconnected redis-py connection to one node."""
+
+Waiter = asyncio.Future[bool]
+"""A wait sleeping on a channel: woken with True by a notice."""
 
 Route = Callable[[bytes], tuple[str, Connect]]
 """Tells which node serves a channel: its name, and how to connect to it."""
@@ -44,7 +47,7 @@ class Channel:
 
     def __init__(self, name: bytes) -> None:
         self.name = name
-        self.waiters: set[asyncio.Future[bool]] = set()
+        self.waiters: set[Waiter] = set()
         """The waits sleeping on the channel: each is woken with True."""
         self.users = 0
         """How many waits follow the channel now."""

@@ -384,23 +384,14 @@ PAIR = r"""
 local MEMO, MAX_WAITING, OWN, FAILED = KEYS[3], tonumber(ARGV[3]), ARGV[4] == '1', ARGV[5]
 if FAILED ~= '' then
   redis.call('ZREM', WAITING, FAILED)
-  if OWN and redis.call('GET', MEMO) then
-    local id = string.match(redis.call('GET', MEMO), '^(.*):%d:.*$')
-    if id == FAILED then redis.call('DEL', MEMO) end
-  end
+  if OWN and recall(MEMO) == FAILED then redis.call('DEL', MEMO) end
 elseif OWN then
-  local prior = redis.call('GET', MEMO)
-  if prior then
-    local id, seat, till = string.match(prior, '^(.*):(%d):(.*)$')
-    if tonumber(till) >= NOW then return {'memo', id, tonumber(seat)} end
-  end
+  local id, seat = recall(MEMO)
+  if id then return {'memo', id, seat} end
 end
 local id = redis.call('LPOP', QUEUE)
 if id then
-  if OWN then
-    redis.call('SET', MEMO, id .. ':1:' .. string.format('%.17g', NOW + GRACE),
-      'PX', math.ceil(GRACE * 1000))
-  end
+  if OWN then remember(MEMO, id, 1) end
   return {'join', id}
 end
 if redis.call('ZCARD', WAITING) >= MAX_WAITING then return {'e', 'limit/waiting'} end
@@ -414,26 +405,17 @@ PUSH = r"""
 -- '1' when the token is the seeker's own
 local MEMO, ID, OWN = KEYS[3], ARGV[3], ARGV[4] == '1'
 if OWN then
-  local prior = redis.call('GET', MEMO)
-  if prior then
-    local id, seat, till = string.match(prior, '^(.*):(%d):(.*)$')
-    if id ~= ID and tonumber(till) >= NOW then return {'memo', id, tonumber(seat)} end
-  end
+  local id, seat = recall(MEMO)
+  if id and id ~= ID then return {'memo', id, seat} end
 end
 local other = redis.call('LPOP', QUEUE)
 if other then
-  if OWN then
-    redis.call('SET', MEMO, other .. ':1:' .. string.format('%.17g', NOW + GRACE),
-      'PX', math.ceil(GRACE * 1000))
-  end
+  if OWN then remember(MEMO, other, 1) end
   return {'join', other}
 end
 redis.call('RPUSH', QUEUE, ID)
 redis.call('ZADD', WAITING, NOW_TEXT, ID)
-if OWN then
-  redis.call('SET', MEMO, ID .. ':0:' .. string.format('%.17g', NOW + GRACE),
-    'PX', math.ceil(GRACE * 1000))
-end
+if OWN then remember(MEMO, ID, 0) end
 return {'ok'}
 """
 """Queues a match just opened, unless another seeker queued one meanwhile ('join' it instead)

@@ -12,10 +12,11 @@ only delays an event.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar, cast
 
 import orjson
@@ -43,9 +44,9 @@ from relay.errors import RelayError
 from relay.lobby import Lobby, LobbyKind
 from relay.redis_batch import Batcher, OneRedis, Script
 from relay.redis_cluster import ClusterLinks
-from relay.redis_keys import GameKeys, Layout
+from relay.redis_keys import INFO_FIELDS, GameKeys, Layout, match_info
 from relay.redis_lobby import RedisLobbies
-from relay.redis_notify import Notifier
+from relay.redis_notify import Channel, Notifier, Waiter
 from relay.redis_pipe import packing
 from relay.redis_rematch import RedisRematches
 from relay.rematch import Rematch, RematchOp, lapse_at
@@ -308,22 +309,14 @@ class RedisStore:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout
             while True:
-                waiter: asyncio.Future[bool] = loop.create_future()
-                channel.waiters.add(waiter)
-                timer: asyncio.TimerHandle | None = None
-                try:
+                with _registered(channel, loop) as waiter:
                     # Asked after registering: a change after this read finds the waiter.
                     if await ready() or self._closing:
                         return
                     left = deadline - loop.time()
                     if left <= 0:
                         return
-                    timer = loop.call_later(min(left, self.recheck), _time_out, waiter)
-                    await waiter
-                finally:
-                    channel.waiters.discard(waiter)
-                    if timer is not None:
-                        timer.cancel()
+                    await _sleep(waiter, min(left, self.recheck))
         finally:
             notes.leave(channel)
 
@@ -390,10 +383,7 @@ class RedisStore:
                     read = heard[0] > after
                 else:
                     read = True
-                waiter: asyncio.Future[bool] = loop.create_future()
-                channel.waiters.add(waiter)
-                timer: asyncio.TimerHandle | None = None
-                try:
+                with _registered(channel, loop) as waiter:
                     if read:
                         # Read after registering: an event appended before now is in this
                         # read, and the notification of any later one finds the waiter.
@@ -403,41 +393,24 @@ class RedisStore:
                     left = deadline - loop.time()
                     if left <= 0:
                         return []
-                    timer = loop.call_later(min(left, self.recheck), _time_out, waiter)
-                    woken = await waiter
-                finally:
-                    channel.waiters.discard(waiter)
-                    if timer is not None:
-                        timer.cancel()
+                    woken = await _sleep(waiter, min(left, self.recheck))
         finally:
             notes.leave(channel)
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
-        fields = ("game", "version", "room", "status", "turn", "last", "first")
         try:
-            reply = (await self.client()).hmget(self._keys.match(match), list(fields))
+            reply = (await self.client()).hmget(self._keys.match(match), list(INFO_FIELDS))
             values: list[bytes | None] = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
         self._up()
-        game, version, room, status, turn, last, first = (
-            None if value is None else value.decode() for value in values
-        )
-        if status is None:
+        found = match_info(match, values)
+        if found is None:
             raise RelayError("match/unknown", f"No match {match!r}.")
-        if status == Status.EXPIRED:
+        if found.status == Status.EXPIRED:
             raise RelayError("match/expired")
-        return MatchInfo(
-            match=match,
-            game=game or "",
-            version=version or "",
-            room=room,
-            status=Status(status),
-            turn=int(turn) if turn and status == Status.PLAYING else None,
-            last=int(last or 0),
-            first=int(first) if first else None,
-        )
+        return found
 
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
@@ -707,7 +680,27 @@ class RedisStore:
             await client.aclose()
 
 
-def _time_out(waiter: asyncio.Future[bool]) -> None:
+@contextlib.contextmanager
+def _registered(channel: Channel, loop: asyncio.AbstractEventLoop) -> Iterator[Waiter]:
+    """Registers a waiter on the channel for the block (notices wake it with True)."""
+    waiter: Waiter = loop.create_future()
+    channel.waiters.add(waiter)
+    try:
+        yield waiter
+    finally:
+        channel.waiters.discard(waiter)
+
+
+async def _sleep(waiter: Waiter, seconds: float) -> bool:
+    """Returns True once a notice wakes the waiter, or False after `seconds`."""
+    timer = asyncio.get_running_loop().call_later(seconds, _time_out, waiter)
+    try:
+        return await waiter
+    finally:
+        timer.cancel()
+
+
+def _time_out(waiter: Waiter) -> None:
     """Ends a wait's sleep, as not woken by a notification."""
     if not waiter.done():
         waiter.set_result(False)

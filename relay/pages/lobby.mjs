@@ -59,28 +59,19 @@ function openItem(game, entry) {
   return li;
 }
 
-function liveItem(entry) {
+/** Returns the list item of a live or finished match, linking to its replay page. */
+function matchItem(entry, verb) {
   const li = document.createElement("li");
   li.dataset.match = entry.match;
   const link = document.createElement("a");
   link.className = "button";
   link.href = `replay.html#match=${encodeURIComponent(entry.match)}`;
-  link.textContent = "Watch";
+  link.textContent = verb;
   const moves = entry.moves === 1 ? "1 move" : `${entry.moves} moves`;
-  link.setAttribute("aria-label", `Watch the match started at ${clockTime(entry.since)}, ${moves}`);
-  li.append(`Started ${clockTime(entry.since)} · ${moves} `, link);
-  return li;
-}
-
-function recentItem(entry) {
-  const li = document.createElement("li");
-  li.dataset.match = entry.match;
-  const link = document.createElement("a");
-  link.className = "button";
-  link.href = `replay.html#match=${encodeURIComponent(entry.match)}`;
-  link.textContent = "Replay";
-  const moves = entry.moves === 1 ? "1 move" : `${entry.moves} moves`;
-  link.setAttribute("aria-label", `Replay the match started at ${clockTime(entry.since)}, ${moves}`);
+  link.setAttribute(
+    "aria-label",
+    `${verb} the match started at ${clockTime(entry.since)}, ${moves}`,
+  );
   li.append(`Started ${clockTime(entry.since)} · ${moves} `, link);
   return li;
 }
@@ -104,8 +95,8 @@ async function follow(client, box) {
     if (version !== null && lobby.version === version) continue;
     version = lobby.version;
     items(open, lobby.open, (entry) => openItem(game, entry));
-    items(live, lobby.live, liveItem);
-    items(recent, lobby.recent, recentItem);
+    items(live, lobby.live, (entry) => matchItem(entry, "Watch"));
+    items(recent, lobby.recent, (entry) => matchItem(entry, "Replay"));
     box.dataset.version = String(version);
   }
 }
