@@ -14,7 +14,7 @@ from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from relay import redis_keys
 from relay.errors import RelayError
-from relay.store import ID_FIRST, Action, new_match_id
+from relay.store import ID_FIRST, Action, Status, hash_token, new_match_id, new_token
 from tests.hosting.conftest import StoreMaker
 from tests.support.redis_server import RedisServer
 
@@ -130,6 +130,22 @@ async def test_waits_begun_while_the_store_connects_are_all_subscribed(
             mover = a if (await writer.info(a.match)).first == a.seat else b
             await writer.act(mover.match, mover.token, Action("move", 1, "go"), t)
         assert [len(await wait) for wait in waits] == [1] * 20
+
+
+async def test_a_seek_cut_between_its_two_steps_is_queued_by_its_seekers_next_poll(
+    make_store: StoreMaker,
+) -> None:
+    store = make_store()
+    t = time.time()
+    token = new_token()
+    # The seek's first step ran (the match is open), its second (queueing it) never did.
+    match = await store._open("cut", "1", "", t, hash_token(token))
+    assert (await store.info(match)).status == Status.WAITING
+    # Its seeker polls as it waits; a while after the opening, that queues the match again.
+    seat, events = await store.poll(match, token, 0, t + 6)
+    assert (seat, events) == (0, [])
+    joined = await store.seek("cut", "1", None, t + 7)
+    assert (joined.match, joined.seat) == (match, 1)
 
 
 async def test_a_hung_redis_gets_503_within_seconds_and_then_recovers(
