@@ -90,7 +90,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "--store",
         default=d.store_url,
         help="'memory', or redis://host:port/db or unix:///path for Redis (Redis 7 or later;"
-        " any node of a Redis Cluster finds the whole cluster)",
+        " any node of a Redis Cluster finds the whole cluster), or"
+        " redis+sentinel://host:port[,host:port...]/name for the primary Sentinels watch",
     )
     p.add_argument(
         "--no-pages", action="store_true", help="serve no web pages at / (when nginx serves them)"
@@ -148,8 +149,18 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="logging level",
     )
     a = p.parse_args(argv)
-    if a.store != "memory" and not a.store.startswith(("redis://", "rediss://", "unix://")):
-        p.error(f"unknown store {a.store!r}: use 'memory', redis://host:port/db or unix:///path")
+    if a.store != "memory" and not a.store.startswith(STORE_SCHEMES):
+        p.error(
+            f"unknown store {a.store!r}: use 'memory', redis://host:port/db, unix:///path or"
+            " redis+sentinel://host:port[,host:port...]/name"
+        )
+    if a.store.startswith("redis+sentinel://"):
+        from relay.redis_store import sentinel_url
+
+        try:
+            sentinel_url(a.store)
+        except ValueError as exc:
+            p.error(str(exc))
     try:
         config = Config(
             host=a.host,
@@ -187,17 +198,21 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     return config, a.unix
 
 
+STORE_SCHEMES = ("redis://", "rediss://", "unix://", "redis+sentinel://")
+"""How a --store URL of the Redis store begins."""
+
+
 def open_store(config: Config) -> Store | None:
     """Returns the store named by config.store_url (None for the embedded memory store)."""
     if config.store_url == "memory":
         return None
-    if config.store_url.startswith(("redis://", "rediss://", "unix://")):
+    if config.store_url.startswith(STORE_SCHEMES):
         from relay.redis_store import RedisStore
 
         return RedisStore.from_url(config.store_url, config.store)
     raise SystemExit(
-        f"error: unknown store {config.store_url!r}; "
-        "use 'memory', redis://host:port/db or unix:///path"
+        f"error: unknown store {config.store_url!r}; use 'memory', redis://host:port/db, "
+        "unix:///path or redis+sentinel://host:port[,host:port...]/name"
     )
 
 

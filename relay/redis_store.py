@@ -18,11 +18,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar, cast
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ConstantBackoff, NoBackoff
 from redis.exceptions import (
     ClusterDownError,
@@ -64,7 +66,7 @@ from relay.store import (
     too_long,
 )
 
-__all__ = ["DEFAULT_PREFIX", "UNAVAILABLE", "RedisStore"]
+__all__ = ["DEFAULT_PREFIX", "SENTINEL_SCHEME", "UNAVAILABLE", "RedisStore", "sentinel_url"]
 
 log = logging.getLogger("relay.redis")
 
@@ -163,7 +165,9 @@ class RedisStore:
         recheck: float = 5.0,
         linger: float = 10.0,
     ) -> RedisStore:
-        """Returns a store on the Redis at url: redis://host:port/db, rediss://… or unix:///path.
+        """Returns a store on the Redis at url: redis://host:port/db, rediss://…, unix:///path,
+        or redis+sentinel://host:port[,host:port...]/name for the primary that Sentinels
+        watch under that name (the store follows it through failovers).
 
         On its first call the store asks Redis whether it is a node of a Redis Cluster; if it
         is, the store finds the whole cluster from it."""
@@ -182,11 +186,15 @@ class RedisStore:
         async with self._opening:
             if self._batch is None or self._notes is None:
                 assert self._url is not None
-                if await self._is_cluster(self._url):
+                if self._url.startswith(SENTINEL_SCHEME):
+                    self._on_sentinels(self._url)
+                    log.info("Redis store on the primary the Sentinels name")
+                elif await self._is_cluster(self._url):
                     await self._on_cluster(self._url)
+                    log.info("Redis store on a Redis Cluster")
                 else:
                     self._on_one_redis(self._url)
-                log.info("Redis store on %s", "a Redis Cluster" if self.cluster else "one Redis")
+                    log.info("Redis store on one Redis")
         assert self._batch is not None and self._notes is not None
         return self._batch, self._notes
 
@@ -222,6 +230,18 @@ class RedisStore:
             # The notifier reconnects by itself (and wakes every poll) instead.
             retry=Retry(NoBackoff(), 0),
         )
+        for made in (client, listener):
+            pool = made.connection_pool
+            pool.connection_class = packing(pool.connection_class)
+        self._one_redis(client, listener)
+
+    def _on_sentinels(self, url: str) -> None:
+        sentinels, name, options = sentinel_url(url)
+        watcher = Sentinel(  # type: ignore[no-untyped-call]
+            sentinels, socket_connect_timeout=2.0, socket_timeout=2.0
+        )
+        client = watcher.master_for(name, socket_connect_timeout=2.0, socket_timeout=5.0, **options)
+        listener = watcher.master_for(name, socket_connect_timeout=2.0, **options)
         for made in (client, listener):
             pool = made.connection_pool
             pool.connection_class = packing(pool.connection_class)
@@ -698,6 +718,34 @@ async def _sleep(waiter: Waiter, seconds: float) -> bool:
         return await waiter
     finally:
         timer.cancel()
+
+
+SENTINEL_SCHEME = "redis+sentinel://"
+"""The scheme of a store URL naming Sentinels and the primary they watch:
+redis+sentinel://[:password@]host:port[,host:port...]/name[?db=N]."""
+
+
+def sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, dict[str, Any]]:
+    """Returns the Sentinels' addresses, the primary's name and the primary's connection
+    options (password, db) of a redis+sentinel:// URL; raises ValueError if it is not one."""
+    parts = urlsplit(url)
+    where = parts.netloc.rpartition("@")[2]
+    name = parts.path.strip("/")
+    if parts.scheme != SENTINEL_SCHEME.removesuffix("://") or not where or not name:
+        raise ValueError(f"Expected redis+sentinel://host:port[,host:port...]/name, not {url!r}")
+    sentinels = []
+    for address in where.split(","):
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"Expected host:port in {url!r}, not {address!r}")
+        sentinels.append((host, int(port)))
+    options: dict[str, Any] = {}
+    if parts.password:
+        options["password"] = unquote(parts.password)
+    db = parse_qs(parts.query).get("db")
+    if db:
+        options["db"] = int(db[0])
+    return sentinels, name, options
 
 
 def _time_out(waiter: Waiter) -> None:
