@@ -755,8 +755,10 @@ def _time_out(waiter: Waiter) -> None:
 
 
 def _loading(exc: ResponseError) -> bool:
-    """Whether Redis refused because it is still loading its data (or is a fresh replica)."""
-    return str(exc).startswith(("LOADING", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN"))
+    """Whether Redis refused for now: still loading its data, a replica without its master,
+    a cluster without a master for the slot, or a primary without the replicas that
+    min-replicas-to-write asks for."""
+    return str(exc).startswith(("LOADING", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "NOREPLICAS"))
 
 
 class _Refusal(Exception):

@@ -148,6 +148,24 @@ async def test_a_seek_cut_between_its_two_steps_is_queued_by_its_seekers_next_po
     assert (joined.match, joined.seat) == (match, 1)
 
 
+async def test_a_primary_short_of_replicas_is_503_until_they_are_back(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    store = make_store()
+    a = await store.seek("noreplicas", "1", None, time.time())
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        await client.config_set("min-replicas-to-write", 1)  # and there is no replica
+        with pytest.raises(RelayError) as refused:
+            await store.seek("noreplicas", "1", None, time.time())
+        assert refused.value.code == "server/unavailable"
+        await client.config_set("min-replicas-to-write", 0)
+    finally:
+        await client.aclose()
+    b = await store.seek("noreplicas", "1", None, time.time())
+    assert (b.match, b.seat) == (a.match, 1)
+
+
 async def test_a_hung_redis_gets_503_within_seconds_and_then_recovers(
     make_store: StoreMaker, redis_server: RedisServer
 ) -> None:
