@@ -16,7 +16,7 @@ import aiohttp
 from sdk import _endings as endings
 from sdk import rematch as rematches
 from sdk._answers import reply_to
-from sdk._inbox import GAP, WAKE, Failure, Inbox, Wake, poll_into
+from sdk._inbox import GAP, WAKE, Failure, Feed, Inbox, Wake, poll_into
 from sdk._resume import history, split_log, turn_after
 from sdk.client import RelayClient
 from sdk.errors import (
@@ -120,6 +120,8 @@ class RelayHost(GameHost):
         self._loop_thread = 0
         self._queue: Inbox = asyncio.Queue()
         self._listening: asyncio.Task[list[Event]] | None = None
+        self._feed = Feed(self._queue, 0)
+        self._poller: asyncio.Task[None] | None = None
 
     @classmethod
     def resume(
@@ -295,7 +297,6 @@ class RelayHost(GameHost):
 
     async def _play(self, session: aiohttp.ClientSession) -> Outcome:
         client = self._client = RelayClient(session, self.relay_url, self.timing, self._rng)
-        poller: asyncio.Task[None] | None = None
         try:
             batch = await self._listen(client)
             if batch is not None:
@@ -303,7 +304,8 @@ class RelayHost(GameHost):
                 if self._cancel_wanted:  # cancel() came as the game was being created
                     self._cancel_wanted = False
                     self.resign()
-                poller = self._start_polling(client, batch[-1])
+                self._feed.after = batch[-1].seq
+                self._feed.ended = isinstance(batch[-1], Ended)
                 while self._outcome is None:
                     await self._step(client)
         except ConnectionLostError as exc:
@@ -314,7 +316,7 @@ class RelayHost(GameHost):
             self._break_off(Reason.ERROR, endings.REFUSED.format(error=_sentence(exc)))
             await self._resign_quietly(client)
         finally:
-            for task in (poller, self._listening):
+            for task in (self._poller, self._listening):
                 if task is not None:
                     task.cancel()
                     await asyncio.wait([task])
@@ -406,12 +408,25 @@ class RelayHost(GameHost):
         for event in live:
             self._queue.put_nowait(event)
 
-    def _start_polling(self, client: RelayClient, last: Event) -> asyncio.Task[None] | None:
-        """Starts polling the log above `last`, unless the match is already over."""
-        if isinstance(last, Ended) or self._ticket is None:
-            return None
-        wait = self.timing.poll_wait
-        return asyncio.create_task(poll_into(self._queue, client, self._ticket, last.seq, wait))
+    def _poll(self, client: RelayClient) -> None:
+        """Polls the log, unless a poll is under way or the log is read to its end.
+
+        The host polls only when it has nothing else to do: a move is posted held for the
+        reply instead (one request per move), and the poll is stopped while it is.
+        """
+        feed, poller, ticket = self._feed, self._poller, self._ticket
+        if feed.ended or feed.failed or ticket is None:
+            return
+        if poller is None or poller.done():
+            wait = self.timing.poll_wait
+            self._poller = asyncio.create_task(poll_into(feed, client, ticket, wait))
+
+    async def _stop_polling(self) -> None:
+        """Stops the poll under way, so that the seat holds one request at a time."""
+        poller, self._poller = self._poller, None
+        if poller is not None and not poller.done():
+            poller.cancel()
+            await asyncio.wait([poller])
 
     async def _step(self, client: RelayClient) -> None:
         """Sends what is pending, else handles the next queued event."""
@@ -426,6 +441,8 @@ class RelayHost(GameHost):
             if write is not None:
                 await self._send(client, write)
                 return
+        if self._queue.empty():
+            self._poll(client)
         item = await self._queue.get()
         if isinstance(item, Failure):
             raise item.error
@@ -440,7 +457,12 @@ class RelayHost(GameHost):
             if write is None:
                 await client.resign(ticket)
             elif write.kind == "move":
-                await client.move(ticket, write.after, write.move, write.end)
+                await self._stop_polling()
+                seq, replies = await client.move_and_wait(
+                    ticket, write.after, write.move, write.end, self.timing.poll_wait
+                )
+                own = Moved(seq, ticket.seat, write.move, write.end)
+                self._feed.put([own, *replies])
             elif write.kind == "pass":
                 await client.pass_turn(ticket, write.after)
             else:
@@ -452,6 +474,7 @@ class RelayHost(GameHost):
             events = await client.events(ticket, self._cursor, 0)
             for event in events:
                 self._handle(event)
+            self._feed.after = max(self._feed.after, self._cursor)
             if self._outcome is None:
                 raise
             return
