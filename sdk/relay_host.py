@@ -49,6 +49,10 @@ PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resu
 NO_PASS_NOW = "pass_turn() in state {state!r}: a game passes only after enable()"
 NOT_STARTED = "the match log does not open with a started event: {event!r}"
 
+ACCEPTED_AFTER = 0.25
+"""Seconds after which a move post held for the reply counts as accepted: the relay refuses a
+move at once, so one still unanswered is held, and the partner has the turn."""
+
 
 @dataclass(frozen=True, slots=True)
 class _Write:
@@ -458,9 +462,7 @@ class RelayHost(GameHost):
                 await client.resign(ticket)
             elif write.kind == "move":
                 await self._stop_polling()
-                seq, replies = await client.move_and_wait(
-                    ticket, write.after, write.move, write.end, self.timing.poll_wait
-                )
+                seq, replies = await self._post_held(client, write)
                 own = Moved(seq, ticket.seat, write.move, write.end)
                 self._feed.put([own, *replies])
             elif write.kind == "pass":
@@ -481,6 +483,23 @@ class RelayHost(GameHost):
         if write is not None and write.kind in ("move", "pass"):
             after = State.GAME_ENDED if write.end else State.PLAYING_WAIT_MOVE
             self._set_state(after, only_from=State.WAITING_SERVER_RESPONSE)
+
+    async def _post_held(self, client: RelayClient, write: _Write) -> tuple[int, list[Event]]:
+        """Posts a move held for the reply; the partner has the turn once the relay holds it."""
+        ticket = self._ticket
+        assert ticket is not None
+        wait = self.timing.poll_wait
+        post = asyncio.ensure_future(
+            client.move_and_wait(ticket, write.after, write.move, write.end, wait)
+        )
+        try:
+            done, _ = await asyncio.wait([post], timeout=ACCEPTED_AFTER)
+            if not done:
+                after = State.GAME_ENDED if write.end else State.PLAYING_WAIT_MOVE
+                self._set_state(after, only_from=State.WAITING_SERVER_RESPONSE)
+            return await post
+        finally:
+            post.cancel()
 
     def _handle(self, event: Event) -> None:
         """Handles the next event of the log: the only place the game hears of the partner."""

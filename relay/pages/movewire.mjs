@@ -74,6 +74,12 @@ const NO_RESTORE = (name) =>
   `${name} cannot be resumed: it does not override Game.restore(history) ` +
   "to rebuild its position from the match log";
 
+/**
+ * Milliseconds after which a move post held for the reply counts as accepted: the relay
+ * refuses a move at once, so one still unanswered is held, and the partner has the turn.
+ */
+const ACCEPTED_AFTER_MS = 250;
+
 const ANSWERS = new Set([State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED]);
 
 /** What a game may call: its link to the partner. The host owns the state machine. */
@@ -257,6 +263,12 @@ export class RelayHost extends GameHost {
   #closed = false;
   #queue = [];
   #waiting = null;
+  /** The number of the last event queued (by a poll or a held move post's answer). */
+  #fed = 0;
+  #fedEnded = false;
+  #pollFailed = false;
+  #poller = null;
+  #pollAbort = null;
 
   constructor(options) {
     super();
@@ -406,12 +418,12 @@ export class RelayHost extends GameHost {
   async play() {
     if (this.#played) throw new HostStateError(PLAYED_TWICE);
     this.#played = true;
-    let poller = null;
     try {
       const batch = await this.#listen();
       if (batch !== null) {
         this.#start(batch);
-        if (batch.at(-1).type !== "ended") poller = this.#poll(batch.at(-1).seq);
+        this.#fed = batch.at(-1).seq;
+        this.#fedEnded = batch.at(-1).type === "ended";
         while (this.#outcome === null) await this.#step();
       }
     } catch (error) {
@@ -426,7 +438,7 @@ export class RelayHost extends GameHost {
       }
     } finally {
       this.#abort.abort();
-      await poller;
+      await this.#poller;
     }
     return this.#outcome;
   }
@@ -538,22 +550,59 @@ export class RelayHost extends GameHost {
     for (const event of live) this.#push(event);
   }
 
-  /** Long-polls the log and queues each new event once, in order, until `ended`. */
-  async #poll(after) {
+  /** Queues the events above the last one queued, once each and in order; throws on a gap. */
+  #feed(events) {
+    for (const event of events) {
+      if (event.seq <= this.#fed || this.#fedEnded) continue;
+      if (event.seq !== this.#fed + 1) throw new ProtocolError(GAP(this.#fed, event.seq));
+      this.#push(event);
+      this.#fed = event.seq;
+      this.#fedEnded = event.type === "ended";
+    }
+  }
+
+  /**
+   * Polls the log, unless a poll is under way or the log is read to its end. The host polls
+   * only when it has nothing else to do: a move is posted held for the reply instead (one
+   * request per move), and the poll is stopped while it is.
+   */
+  #pollIfIdle() {
+    if (this.#poller !== null || this.#fedEnded || this.#pollFailed || this.#closed) return;
+    const stop = (this.#pollAbort = new AbortController());
+    this.#poller = this.#pollOnce(stop.signal).finally(() => {
+      if (this.#pollAbort === stop) {
+        this.#poller = null;
+        this.#pollAbort = null;
+      }
+    });
+  }
+
+  /**
+   * Long-polls until new events are queued, then stops. Stopping it loses nothing: events
+   * are queued only between polls, and the next poll starts from the last one queued.
+   */
+  async #pollOnce(signal) {
     try {
-      for (;;) {
-        const events = await this.#client.events(this.#ticket, after, this.timing.pollWait);
-        for (const event of events) {
-          if (event.seq <= after) continue;
-          if (event.seq !== after + 1) throw new ProtocolError(GAP(after, event.seq));
-          this.#push(event);
-          after = event.seq;
-          if (event.type === "ended") return;
-        }
+      while (!this.#fedEnded) {
+        const start = this.#fed;
+        this.#feed(await this.#client.events(this.#ticket, start, this.timing.pollWait, signal));
+        if (this.#fed !== start) return;
       }
     } catch (error) {
+      if (error instanceof ClosedError && signal.aborted && !this.#closed) return; // stopped
+      this.#pollFailed = true;
       this.#push({ failure: error }); // the main loop ends the match with it, in order
     }
+  }
+
+  /** Stops the poll under way, so that the seat holds one request at a time. */
+  async #stopPolling() {
+    const poller = this.#poller;
+    if (poller === null) return;
+    this.#pollAbort.abort();
+    this.#poller = null;
+    this.#pollAbort = null;
+    await poller;
   }
 
   /** Sends what is pending, else handles the next queued event. */
@@ -572,6 +621,7 @@ export class RelayHost extends GameHost {
         return;
       }
     }
+    if (this.#queue.length === 0) this.#pollIfIdle();
     const item = await this.#next();
     if (item !== WAKE && "failure" in item) throw item.failure;
     if (item !== WAKE) this.#handle(item);
@@ -583,19 +633,39 @@ export class RelayHost extends GameHost {
     try {
       if (write === null) await this.#client.resign(ticket);
       else if (write.kind === "move") {
-        await this.#client.move(ticket, write.after, write.move, write.end);
+        await this.#stopPolling();
+        const [seq, replies] = await this.#postHeld(write);
+        const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end };
+        this.#feed([own, ...replies]);
       } else if (write.kind === "pass") await this.#client.passTurn(ticket, write.after);
       else await this.#client.confirm(ticket, write.after, write.agree);
     } catch (error) {
       if (!(error instanceof RelayRefusedError) || error.status !== 409) throw error;
       // Refused as the match moved on (the partner resigned or left): the log says how.
       for (const event of await this.#client.events(ticket, this.#cursor, 0)) this.#handle(event);
+      this.#fed = Math.max(this.#fed, this.#cursor);
       if (this.#outcome === null) throw error;
       return;
     }
     const played = write !== null && (write.kind === "move" || write.kind === "pass");
     if (played && this.#state === State.WAITING_SERVER_RESPONSE) {
       this.#setState(write.end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
+    }
+  }
+
+  /** Posts a move held for the reply; the partner has the turn once the relay holds it. */
+  async #postHeld(write) {
+    const { after, move, end } = write;
+    const post = this.#client.moveAndWait(this.#ticket, after, move, end, this.timing.pollWait);
+    const timer = setTimeout(() => {
+      if (this.#state === State.WAITING_SERVER_RESPONSE) {
+        this.#setState(end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
+      }
+    }, ACCEPTED_AFTER_MS);
+    try {
+      return await post;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
