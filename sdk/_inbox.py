@@ -7,11 +7,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sdk.client import RelayClient
-from sdk.errors import ProtocolError
+from sdk.errors import ProtocolError, RelayRefusedError
 from sdk.events import Ended, Event
 from sdk.ticket import Ticket
 
-__all__ = ["GAP", "WAKE", "Failure", "Feed", "Inbox", "Wake", "poll_into"]
+__all__ = ["BEHIND", "GAP", "WAKE", "Behind", "Failure", "Feed", "Inbox", "Wake", "poll_into"]
 
 GAP = "the relay skipped from event {cursor} to event {seq}"
 
@@ -30,7 +30,15 @@ class Wake:
 WAKE = Wake()
 """The one wake-up item."""
 
-Inbox = asyncio.Queue[Event | Failure | Wake]
+
+class Behind:
+    """Tells the host the log is shorter than what it read: a failover of the relay's store."""
+
+
+BEHIND = Behind()
+"""The one falling-behind item."""
+
+Inbox = asyncio.Queue[Event | Failure | Wake | Behind]
 """What a host's main loop reads, one item at a time."""
 
 
@@ -81,5 +89,10 @@ async def poll_into(feed: Feed, client: RelayClient, ticket: Ticket, wait: int) 
             feed.put(await client.events(ticket, start, wait))
             if feed.after != start:
                 return
+    except RelayRefusedError as exc:
+        if exc.code == "match/behind":  # the host heals, after the events before it
+            feed.inbox.put_nowait(BEHIND)
+        else:
+            feed.fail(exc)
     except Exception as exc:  # the host ends the match with it, after the events before it
         feed.fail(exc)
