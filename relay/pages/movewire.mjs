@@ -68,6 +68,8 @@ const NO_PASS = (name) => `${name} cannot pass a turn: it does not implement Gam
 const BAD_ANSWER = (name, answer, method = "receiveMove") =>
   `${name}.${method}() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
 const GAP = (cursor, seq) => `the relay skipped from event ${cursor} to event ${seq}`;
+const DIVERGED = (event, known) =>
+  `the relay's log has ${JSON.stringify(event)} where this side already handled ${JSON.stringify(known)}`;
 const NOT_STARTED = (event) =>
   `the match log does not open with a started event: ${JSON.stringify(event)}`;
 const NO_RESTORE = (name) =>
@@ -234,6 +236,38 @@ function sentence(error) {
 }
 
 const WAKE = Symbol("wake");
+/** The poll found the log shorter than what it read: a failover of the relay's store. */
+const BEHIND = Symbol("behind");
+
+const EVENT_FIELDS = ["type", "seq", "seat", "move", "end", "first", "reason"];
+const WRITE_FIELDS = ["kind", "after", "move", "end", "agree"];
+
+/** Returns whether `event` is the one handled as `known` (undefined: nothing known there). */
+export function sameEvent(known, event) {
+  return known === undefined || EVENT_FIELDS.every((key) => known[key] === event[key]);
+}
+
+function sameWrite(a, b) {
+  return a !== null && b !== null && WRITE_FIELDS.every((key) => a[key] === b[key]);
+}
+
+/**
+ * Returns this side's writes a log that ends at event `last` lost, oldest first: the moves
+ * and passes of `seat` handled above `last`, and `pending` (the write the relay just
+ * refused) if the log does not reach the event it followed.
+ */
+export function lostWrites(delivered, last, seat, pending) {
+  const writes = [];
+  for (const [seq, event] of [...delivered].sort((x, y) => x[0] - y[0])) {
+    if (seq <= last || event.seat !== seat) continue;
+    if (event.type === "move") writes.push({ kind: "move", after: seq - 1, move: event.move, end: event.end });
+    else if (event.type === "pass") writes.push({ kind: "pass", after: seq - 1 });
+  }
+  if (pending !== null && pending.after >= last && !writes.some((w) => w.after === pending.after)) {
+    writes.push(pending);
+  }
+  return writes.sort((x, y) => x.after - y.after);
+}
 
 /**
  * Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
@@ -269,6 +303,11 @@ export class RelayHost extends GameHost {
   #pollFailed = false;
   #poller = null;
   #pollAbort = null;
+  /** Every event handled, by number: what the game was told, to check a healed log by. */
+  #delivered = new Map();
+  /** This side's writes a failover lost, to post again when the log reaches them. */
+  #reposts = [];
+  #retried = null;
 
   constructor(options) {
     super();
@@ -534,6 +573,7 @@ export class RelayHost extends GameHost {
     }
     const [restored, live] = this.#resumed ? splitLog(batch.slice(1), seat) : [[], batch.slice(1)];
     this.#cursor = 1;
+    this.#delivered = new Map([started, ...restored].map((event) => [event.seq, event]));
     const game = (this.#game = this.#options.createGame(this, started.first === seat));
     if (restored.length > 0) {
       game.restore(history(restored, seat));
@@ -590,6 +630,10 @@ export class RelayHost extends GameHost {
       }
     } catch (error) {
       if (error instanceof ClosedError && signal.aborted && !this.#closed) return; // stopped
+      if (error instanceof RelayRefusedError && error.code === "match/behind") {
+        this.#push(BEHIND); // the main loop heals, after the events before it
+        return;
+      }
       this.#pollFailed = true;
       this.#push({ failure: error }); // the main loop ends the match with it, in order
     }
@@ -614,8 +658,9 @@ export class RelayHost extends GameHost {
         return;
       }
     } else {
-      const write = this.#write;
+      let write = this.#write;
       this.#write = null;
+      if (write === null) write = this.#repost();
       if (write !== null) {
         await this.#send(write);
         return;
@@ -623,8 +668,52 @@ export class RelayHost extends GameHost {
     }
     if (this.#queue.length === 0) this.#pollIfIdle();
     const item = await this.#next();
-    if (item !== WAKE && "failure" in item) throw item.failure;
-    if (item !== WAKE) this.#handle(item);
+    if (item === BEHIND) {
+      await this.#heal(await this.#client.events(this.#ticket, 0, 0), null, true);
+    } else if (item !== WAKE) {
+      if ("failure" in item) throw item.failure;
+      this.#handle(item);
+    }
+  }
+
+  /** Returns the next write a failover lost, once the log reaches the event it followed. */
+  #repost() {
+    const reposts = this.#reposts;
+    // Gone past: the log has the event, which was handled and checked.
+    while (reposts.length > 0 && reposts[0].after < this.#fed) reposts.shift();
+    if (reposts.length > 0 && reposts[0].after === this.#fed && this.#queue.length === 0) {
+      return reposts.shift();
+    }
+    return null;
+  }
+
+  /**
+   * Takes up a log that lost events this side handled or wrote; resolves false if it did
+   * not. `behind`: the relay said so (match/behind); else the log says whether it lost
+   * events. The events left must be those the game saw; the host reads on from the log's
+   * end, skips the partner's lost moves posted again, and posts its own again in turn.
+   */
+  async #heal(log, pending, behind) {
+    const last = log.at(-1)?.seq ?? 0;
+    if (!behind) {
+      if (pending !== null && pending.after === last) {
+        // Refused at the log's end: the log reached the write's place since the refusal (the
+        // partner posted a lost move again). Post it once more; refused there again, give up.
+        if (sameWrite(this.#retried, pending)) return false;
+        this.#retried = pending;
+      } else if (last >= this.#cursor && (pending === null || last > pending.after)) {
+        return false; // the log is whole: the refusal has another cause
+      }
+    }
+    await this.#stopPolling();
+    for (const event of log) {
+      const known = this.#delivered.get(event.seq);
+      if (!sameEvent(known, event)) throw new ProtocolError(DIVERGED(event, known));
+    }
+    this.#reposts = lostWrites(this.#delivered, last, this.#ticket.seat, pending);
+    this.#fed = Math.min(last, this.#fed);
+    this.#fedEnded = false;
+    return true;
   }
 
   /** Posts a write (null: the resignation); a 409 is explained by the log or thrown. */
@@ -641,8 +730,11 @@ export class RelayHost extends GameHost {
       else await this.#client.confirm(ticket, write.after, write.agree);
     } catch (error) {
       if (!(error instanceof RelayRefusedError) || error.status !== 409) throw error;
-      // Refused as the match moved on (the partner resigned or left): the log says how.
-      for (const event of await this.#client.events(ticket, this.#cursor, 0)) this.#handle(event);
+      // Refused as the match moved on (the partner resigned or left), or as the log fell
+      // behind what this side saw (a failover): the log says which.
+      const log = await this.#client.events(ticket, 0, 0);
+      if (write !== null && (await this.#heal(log, write, error.code === "match/behind"))) return;
+      for (const event of log) this.#handle(event);
       this.#fed = Math.max(this.#fed, this.#cursor);
       if (this.#outcome === null) throw error;
       return;
@@ -671,9 +763,15 @@ export class RelayHost extends GameHost {
 
   /** Handles the next event of the log: the only place the game hears of the partner. */
   #handle(event) {
-    if (event.seq <= this.#cursor) return;
-    if (event.seq !== this.#cursor + 1) throw new ProtocolError(GAP(this.#cursor, event.seq));
+    if (event.seq <= this.#cursor) {
+      const known = this.#delivered.get(event.seq);
+      if (sameEvent(known, event)) return; // handled already (the partner posted it again)
+      if (event.type !== "ended") throw new ProtocolError(DIVERGED(event, known));
+    } else if (event.seq !== this.#cursor + 1) {
+      throw new ProtocolError(GAP(this.#cursor, event.seq));
+    }
     this.#cursor = event.seq;
+    this.#delivered.set(event.seq, event);
     if (event.type === "ended") this.#end(event);
     else if (event.type === "started") throw new ProtocolError(NOT_STARTED(event));
     else if (this.#resignWanted || event.seat === this.#ticket.seat) return;

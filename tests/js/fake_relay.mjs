@@ -45,6 +45,24 @@ export class FakeRelay {
     for (const wake of match.waiters.splice(0)) wake();
   }
 
+  /**
+   * Cuts the match's log to its first `keep` events and rewinds its turn and status to what
+   * they left, as a Redis replica promoted after a failover holds it (tests/support/lost_writes.py).
+   */
+  loseTail(matchId, keep) {
+    const match = this.matches.get(matchId);
+    match.log.length = keep;
+    match.status = "playing";
+    match.turn = match.log[0].first;
+    match.ending = false;
+    for (const event of match.log.slice(1)) {
+      if (event.type === "move" || event.type === "pass") {
+        match.turn = 1 - event.seat;
+        match.ending = event.type === "move" && event.end;
+      }
+    }
+  }
+
   /** Ends a match as if the relay decided it (abandonment, say). */
   end(matchId, reason, seat) {
     this.matches.get(matchId).status = "finished";
@@ -120,8 +138,9 @@ export class FakeRelay {
     if (action !== "moves" || !query.has("wait") || answer.status !== 200) return answer;
     // Held for the reply: the answer carries the events above the move.
     const { seq } = await answer.json();
-    const events = await (await this.#events(match, seq)).json();
-    return json(200, { seq, ...events });
+    const held = await this.#events(match, seq);
+    if (held.status !== 200) return held;
+    return json(200, { seq, ...(await held.json()) });
   }
 
   #seek({ game, version = "", room = null, token = null }) {
@@ -152,6 +171,7 @@ export class FakeRelay {
   }
 
   async #events(match, after) {
+    if (match.log.length < after) return error(409, "match/behind");
     if (match.log.length <= after) {
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, this.holdMs);
@@ -162,6 +182,7 @@ export class FakeRelay {
         });
       });
     }
+    if (match.log.length < after) return error(409, "match/behind");
     return json(200, { events: match.log.slice(after) });
   }
 
