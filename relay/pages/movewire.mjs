@@ -260,8 +260,9 @@ export function lostWrites(delivered, last, seat, pending) {
   const writes = [];
   for (const [seq, event] of [...delivered].sort((x, y) => x[0] - y[0])) {
     if (seq <= last || event.seat !== seat) continue;
-    if (event.type === "move") writes.push({ kind: "move", after: seq - 1, move: event.move, end: event.end });
-    else if (event.type === "pass") writes.push({ kind: "pass", after: seq - 1 });
+    const after = seq - 1;
+    if (event.type === "move") writes.push({ kind: "move", after, move: event.move, end: event.end });
+    else if (event.type === "pass") writes.push({ kind: "pass", after });
   }
   if (pending !== null && pending.after >= last && !writes.some((w) => w.after === pending.after)) {
     writes.push(pending);

@@ -110,9 +110,11 @@ describe("held move posts, on the fake relay", () => {
     assert.deepEqual([...relay.mostInFlight.values()], [1, 1]);
   });
 
-  test("lost answers to held moves repeat and skip no event", async () => {
+  test("lost, refused (429, 503) held moves are retried and skip or repeat no event", async () => {
     const relay = new FakeRelay();
     relay.failNext(MOVE, "lost", 6);
+    relay.failNext(MOVE, { status: 429, code: "limit/polls", retryAfter: 0 }, 2);
+    relay.failNext(MOVE, { status: 503, code: "server/unavailable" }, 2);
     const fast = new Timing({ pollWait: 5, backoffBase: 0.001, backoffCap: 0.01 });
     const [hosts, outcomes] = await playBots({ fetch: relay.fetch, timing: fast });
     checkDelivered(hosts, outcomes);
