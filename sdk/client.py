@@ -108,6 +108,26 @@ class RelayClient:
         body = {"after": after, "move": move, "end": end}
         return await self._seq(ticket, "moves", body)
 
+    async def move_and_wait(
+        self, ticket: Ticket, after: int, move: str, end: bool, wait: int
+    ) -> tuple[int, list[Event]]:
+        """Posts a move held up to `wait` seconds for the reply (`?wait=`): one request per move.
+
+        Returns the move's event number and the events above it (none when the wait ran out).
+        A retry of the lost answer is answered the same number, with the events above it then.
+        """
+        path = f"/v1/matches/{ticket.match}/moves?wait={wait}"
+        body = {"after": after, "move": move, "end": end}
+        timeout = self.timing.request_timeout + wait
+        answer = await self._call("POST", path, ticket.token, body, timeout)
+        try:
+            seq, raw = answer["seq"], answer["events"]
+            if type(seq) is not int or not isinstance(raw, list):
+                raise TypeError
+        except (KeyError, TypeError):
+            raise ProtocolError(NOT_AN_ANSWER.format(what="moves", body=answer)) from None
+        return seq, [parse_event(item) for item in raw]
+
     async def pass_turn(self, ticket: Ticket, after: int) -> int:
         """Posts a pass (no legal move) after event `after`; returns the pass's event number."""
         return await self._seq(ticket, "pass", {"after": after})

@@ -8,7 +8,6 @@ import dataclasses
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal, Self
 
 import aiohttp
@@ -16,7 +15,8 @@ import aiohttp
 from sdk import _endings as endings
 from sdk import rematch as rematches
 from sdk._answers import reply_to
-from sdk._inbox import GAP, WAKE, Failure, Inbox, Wake, poll_into
+from sdk._healing import DIVERGED, Write, check_log, lost_writes, same_event
+from sdk._inbox import GAP, WAKE, Behind, Failure, Feed, Inbox, Wake, poll_into
 from sdk._resume import history, split_log, turn_after
 from sdk.client import RelayClient
 from sdk.errors import (
@@ -49,16 +49,9 @@ PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resu
 NO_PASS_NOW = "pass_turn() in state {state!r}: a game passes only after enable()"
 NOT_STARTED = "the match log does not open with a started event: {event!r}"
 
-
-@dataclass(frozen=True, slots=True)
-class _Write:
-    """A post waiting to be sent: the game's move, or the host's pass or confirm."""
-
-    kind: Literal["move", "pass", "confirm"]
-    after: int
-    move: str = ""
-    end: bool = False
-    agree: bool = True
+ACCEPTED_AFTER = 0.25
+"""Seconds after which a move post held for the reply counts as accepted: the relay refuses a
+move at once, so one still unanswered is held, and the partner has the turn."""
 
 
 class RelayHost(GameHost):
@@ -108,7 +101,7 @@ class RelayHost(GameHost):
         self._outcome: Outcome | None = None
         self._state = State.NOT_CONNECTED
         self._cursor = 0
-        self._write: _Write | None = None
+        self._write: Write | None = None
         self._cancel_wanted = False
         self._resign_wanted = False
         self._resign_sent = False
@@ -120,6 +113,13 @@ class RelayHost(GameHost):
         self._loop_thread = 0
         self._queue: Inbox = asyncio.Queue()
         self._listening: asyncio.Task[list[Event]] | None = None
+        self._feed = Feed(self._queue, 0)
+        self._delivered: dict[int, Event] = {}
+        """Every event handled, by number: what the game was told, to check a healed log by."""
+        self._reposts: list[Write] = []
+        self._retried: Write | None = None
+        """This side's writes a failover lost, to post again when the log reaches them."""
+        self._poller: asyncio.Task[None] | None = None
 
     @classmethod
     def resume(
@@ -212,7 +212,7 @@ class RelayHost(GameHost):
                 if kind == "pass":
                     raise NotYourTurnError(NO_PASS_NOW.format(state=self._state))
                 raise NotYourTurnError(NOT_YOUR_TURN.format(move=move, state=self._state))
-            self._write = _Write(kind, self._cursor, move, end)
+            self._write = Write(kind, self._cursor, move, end)
             self._state = State.WAITING_SERVER_RESPONSE
         self._notify(State.WAITING_SERVER_RESPONSE)
         assert self._game is not None
@@ -295,7 +295,6 @@ class RelayHost(GameHost):
 
     async def _play(self, session: aiohttp.ClientSession) -> Outcome:
         client = self._client = RelayClient(session, self.relay_url, self.timing, self._rng)
-        poller: asyncio.Task[None] | None = None
         try:
             batch = await self._listen(client)
             if batch is not None:
@@ -303,7 +302,8 @@ class RelayHost(GameHost):
                 if self._cancel_wanted:  # cancel() came as the game was being created
                     self._cancel_wanted = False
                     self.resign()
-                poller = self._start_polling(client, batch[-1])
+                self._feed.after = batch[-1].seq
+                self._feed.ended = isinstance(batch[-1], Ended)
                 while self._outcome is None:
                     await self._step(client)
         except ConnectionLostError as exc:
@@ -314,7 +314,7 @@ class RelayHost(GameHost):
             self._break_off(Reason.ERROR, endings.REFUSED.format(error=_sentence(exc)))
             await self._resign_quietly(client)
         finally:
-            for task in (poller, self._listening):
+            for task in (self._poller, self._listening):
                 if task is not None:
                     task.cancel()
                     await asyncio.wait([task])
@@ -392,6 +392,7 @@ class RelayHost(GameHost):
         seat = ticket.seat
         restored, live = split_log(batch[1:], seat) if self._resumed else ([], batch[1:])
         self._cursor = 1
+        self._delivered = {event.seq: event for event in (started, *restored)}
         game = self._game = self._factory(self, started.first == seat)
         if restored:
             game.restore(history(restored, seat))
@@ -406,12 +407,25 @@ class RelayHost(GameHost):
         for event in live:
             self._queue.put_nowait(event)
 
-    def _start_polling(self, client: RelayClient, last: Event) -> asyncio.Task[None] | None:
-        """Starts polling the log above `last`, unless the match is already over."""
-        if isinstance(last, Ended) or self._ticket is None:
-            return None
-        wait = self.timing.poll_wait
-        return asyncio.create_task(poll_into(self._queue, client, self._ticket, last.seq, wait))
+    def _poll(self, client: RelayClient) -> None:
+        """Polls the log, unless a poll is under way or the log is read to its end.
+
+        The host polls only when it has nothing else to do: a move is posted held for the
+        reply instead (one request per move), and the poll is stopped while it is.
+        """
+        feed, poller, ticket = self._feed, self._poller, self._ticket
+        if feed.ended or feed.failed or ticket is None:
+            return
+        if poller is None or poller.done():
+            wait = self.timing.poll_wait
+            self._poller = asyncio.create_task(poll_into(feed, client, ticket, wait))
+
+    async def _stop_polling(self) -> None:
+        """Stops the poll under way, so that the seat holds one request at a time."""
+        poller, self._poller = self._poller, None
+        if poller is not None and not poller.done():
+            poller.cancel()
+            await asyncio.wait([poller])
 
     async def _step(self, client: RelayClient) -> None:
         """Sends what is pending, else handles the next queued event."""
@@ -423,16 +437,60 @@ class RelayHost(GameHost):
         else:
             with self._lock:
                 write, self._write = self._write, None
+            if write is None:
+                write = self._repost()
             if write is not None:
                 await self._send(client, write)
                 return
+        if self._queue.empty():
+            self._poll(client)
         item = await self._queue.get()
         if isinstance(item, Failure):
             raise item.error
-        if not isinstance(item, Wake):
+        if isinstance(item, Behind):
+            await self._heal(client, await client.events(self._ticket_now, 0, 0), None, True)
+        elif not isinstance(item, Wake):
             self._handle(item)
 
-    async def _send(self, client: RelayClient, write: _Write | None) -> None:
+    def _repost(self) -> Write | None:
+        """Returns the next write a failover lost, once the log reaches the event it followed."""
+        reposts, after = self._reposts, self._feed.after
+        while reposts and reposts[0].after < after:
+            reposts.pop(0)  # the log has moved past it: its event was handled and checked
+        if reposts and reposts[0].after == after and self._queue.empty():
+            return reposts.pop(0)
+        return None
+
+    async def _heal(
+        self, client: RelayClient, log: list[Event], pending: Write | None, behind: bool
+    ) -> bool:
+        """Takes up a log that lost events this side handled or wrote; returns False if it did not.
+
+        `behind`: the relay said so (`match/behind`); else the log says whether it lost events.
+
+        The events left must be those the game saw. The host then reads on from the log's
+        end: the partner's lost moves, posted again, are skipped as already handled, and this
+        side's lost writes (with `pending`, the write just refused) are posted again in turn.
+        """
+        last = log[-1].seq if log else 0
+        if not behind:
+            if pending is not None and pending.after == last:
+                # Refused at the log's end: the log reached the write's place since the refusal
+                # (the partner posted a lost move again). Post it once more; refused there a
+                # second time, give up.
+                if self._retried == pending:
+                    return False
+                self._retried = pending
+            elif last >= self._cursor and (pending is None or last > pending.after):
+                return False  # the log is whole: the refusal has another cause
+        await self._stop_polling()
+        check_log(log, self._delivered)
+        self._reposts = lost_writes(self._delivered, last, self._seat, pending)
+        self._feed.after = min(last, self._feed.after)
+        self._feed.ended = False
+        return True
+
+    async def _send(self, client: RelayClient, write: Write | None) -> None:
         """Posts a write (None: the resignation); a 409 is explained by the log or raised."""
         ticket = self._ticket
         assert ticket is not None
@@ -440,7 +498,10 @@ class RelayHost(GameHost):
             if write is None:
                 await client.resign(ticket)
             elif write.kind == "move":
-                await client.move(ticket, write.after, write.move, write.end)
+                await self._stop_polling()
+                seq, replies = await self._post_held(client, write)
+                own = Moved(seq, ticket.seat, write.move, write.end)
+                self._feed.put([own, *replies])
             elif write.kind == "pass":
                 await client.pass_turn(ticket, write.after)
             else:
@@ -448,10 +509,15 @@ class RelayHost(GameHost):
         except RelayRefusedError as exc:
             if exc.status != 409:
                 raise
-            # Refused as the match moved on (the partner resigned or left): the log says how.
-            events = await client.events(ticket, self._cursor, 0)
-            for event in events:
+            # Refused as the match moved on (the partner resigned or left), or as the log fell
+            # behind what this side saw (a failover): the log says which.
+            log = await client.events(ticket, 0, 0)
+            behind = exc.code == "match/behind"
+            if write is not None and await self._heal(client, log, write, behind):
+                return
+            for event in log:
                 self._handle(event)
+            self._feed.after = max(self._feed.after, self._cursor)
             if self._outcome is None:
                 raise
             return
@@ -459,13 +525,35 @@ class RelayHost(GameHost):
             after = State.GAME_ENDED if write.end else State.PLAYING_WAIT_MOVE
             self._set_state(after, only_from=State.WAITING_SERVER_RESPONSE)
 
+    async def _post_held(self, client: RelayClient, write: Write) -> tuple[int, list[Event]]:
+        """Posts a move held for the reply; the partner has the turn once the relay holds it."""
+        ticket = self._ticket
+        assert ticket is not None
+        wait = self.timing.poll_wait
+        post = asyncio.ensure_future(
+            client.move_and_wait(ticket, write.after, write.move, write.end, wait)
+        )
+        try:
+            done, _ = await asyncio.wait([post], timeout=ACCEPTED_AFTER)
+            if not done:
+                after = State.GAME_ENDED if write.end else State.PLAYING_WAIT_MOVE
+                self._set_state(after, only_from=State.WAITING_SERVER_RESPONSE)
+            return await post
+        finally:
+            post.cancel()
+
     def _handle(self, event: Event) -> None:
         """Handles the next event of the log: the only place the game hears of the partner."""
         if event.seq <= self._cursor:
-            return
-        if event.seq != self._cursor + 1:
+            known = self._delivered.get(event.seq)
+            if same_event(known, event):
+                return  # handled already (a failover made the partner post it again)
+            if not isinstance(event, Ended):
+                raise ProtocolError(DIVERGED.format(event=event, known=known))
+        elif event.seq != self._cursor + 1:
             raise ProtocolError(GAP.format(cursor=self._cursor, seq=event.seq))
         self._cursor = event.seq
+        self._delivered[event.seq] = event
         if isinstance(event, Ended):
             self._end(event)
         elif isinstance(event, Started):
@@ -482,10 +570,10 @@ class RelayHost(GameHost):
         if reply.kind == "turn":
             self._give_turn()
         elif reply.kind == "pass":
-            self._write = _Write("pass", event.seq)
+            self._write = Write("pass", event.seq)
         elif reply.kind == "confirm":
             self._set_state(State.GAME_ENDED)
-            self._write = _Write("confirm", event.seq, agree=reply.agree)
+            self._write = Write("confirm", event.seq, agree=reply.agree)
         else:
             self._dispute(event, reply.dialog)
 
@@ -494,7 +582,7 @@ class RelayHost(GameHost):
         self._local_dispute = True
         self._dispute_dialog = dialog
         self._set_state(State.GAME_ENDED)
-        self._write = _Write("confirm", event.seq, agree=False)
+        self._write = Write("confirm", event.seq, agree=False)
         self.show_dialog(dialog)
 
     def _give_turn(self) -> None:
@@ -546,6 +634,11 @@ class RelayHost(GameHost):
                 await client.resign(self._ticket)
 
     # -- plumbing --------------------------------------------------------------------------
+
+    @property
+    def _ticket_now(self) -> Ticket:
+        assert self._ticket is not None
+        return self._ticket
 
     @property
     def _seat(self) -> int:

@@ -68,11 +68,19 @@ const NO_PASS = (name) => `${name} cannot pass a turn: it does not implement Gam
 const BAD_ANSWER = (name, answer, method = "receiveMove") =>
   `${name}.${method}() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
 const GAP = (cursor, seq) => `the relay skipped from event ${cursor} to event ${seq}`;
+const DIVERGED = (event, known) =>
+  `the relay's log has ${JSON.stringify(event)} where this side already handled ${JSON.stringify(known)}`;
 const NOT_STARTED = (event) =>
   `the match log does not open with a started event: ${JSON.stringify(event)}`;
 const NO_RESTORE = (name) =>
   `${name} cannot be resumed: it does not override Game.restore(history) ` +
   "to rebuild its position from the match log";
+
+/**
+ * Milliseconds after which a move post held for the reply counts as accepted: the relay
+ * refuses a move at once, so one still unanswered is held, and the partner has the turn.
+ */
+const ACCEPTED_AFTER_MS = 250;
 
 const ANSWERS = new Set([State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED]);
 
@@ -228,6 +236,39 @@ function sentence(error) {
 }
 
 const WAKE = Symbol("wake");
+/** The poll found the log shorter than what it read: a failover of the relay's store. */
+const BEHIND = Symbol("behind");
+
+const EVENT_FIELDS = ["type", "seq", "seat", "move", "end", "first", "reason"];
+const WRITE_FIELDS = ["kind", "after", "move", "end", "agree"];
+
+/** Returns whether `event` is the one handled as `known` (undefined: nothing known there). */
+export function sameEvent(known, event) {
+  return known === undefined || EVENT_FIELDS.every((key) => known[key] === event[key]);
+}
+
+function sameWrite(a, b) {
+  return a !== null && b !== null && WRITE_FIELDS.every((key) => a[key] === b[key]);
+}
+
+/**
+ * Returns this side's writes a log that ends at event `last` lost, oldest first: the moves
+ * and passes of `seat` handled above `last`, and `pending` (the write the relay just
+ * refused) if the log does not reach the event it followed.
+ */
+export function lostWrites(delivered, last, seat, pending) {
+  const writes = [];
+  for (const [seq, event] of [...delivered].sort((x, y) => x[0] - y[0])) {
+    if (seq <= last || event.seat !== seat) continue;
+    const after = seq - 1;
+    if (event.type === "move") writes.push({ kind: "move", after, move: event.move, end: event.end });
+    else if (event.type === "pass") writes.push({ kind: "pass", after });
+  }
+  if (pending !== null && pending.after >= last && !writes.some((w) => w.after === pending.after)) {
+    writes.push(pending);
+  }
+  return writes.sort((x, y) => x.after - y.after);
+}
 
 /**
  * Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
@@ -257,6 +298,17 @@ export class RelayHost extends GameHost {
   #closed = false;
   #queue = [];
   #waiting = null;
+  /** The number of the last event queued (by a poll or a held move post's answer). */
+  #fed = 0;
+  #fedEnded = false;
+  #pollFailed = false;
+  #poller = null;
+  #pollAbort = null;
+  /** Every event handled, by number: what the game was told, to check a healed log by. */
+  #delivered = new Map();
+  /** This side's writes a failover lost, to post again when the log reaches them. */
+  #reposts = [];
+  #retried = null;
 
   constructor(options) {
     super();
@@ -406,12 +458,12 @@ export class RelayHost extends GameHost {
   async play() {
     if (this.#played) throw new HostStateError(PLAYED_TWICE);
     this.#played = true;
-    let poller = null;
     try {
       const batch = await this.#listen();
       if (batch !== null) {
         this.#start(batch);
-        if (batch.at(-1).type !== "ended") poller = this.#poll(batch.at(-1).seq);
+        this.#fed = batch.at(-1).seq;
+        this.#fedEnded = batch.at(-1).type === "ended";
         while (this.#outcome === null) await this.#step();
       }
     } catch (error) {
@@ -426,7 +478,7 @@ export class RelayHost extends GameHost {
       }
     } finally {
       this.#abort.abort();
-      await poller;
+      await this.#poller;
     }
     return this.#outcome;
   }
@@ -522,6 +574,7 @@ export class RelayHost extends GameHost {
     }
     const [restored, live] = this.#resumed ? splitLog(batch.slice(1), seat) : [[], batch.slice(1)];
     this.#cursor = 1;
+    this.#delivered = new Map([started, ...restored].map((event) => [event.seq, event]));
     const game = (this.#game = this.#options.createGame(this, started.first === seat));
     if (restored.length > 0) {
       game.restore(history(restored, seat));
@@ -538,22 +591,63 @@ export class RelayHost extends GameHost {
     for (const event of live) this.#push(event);
   }
 
-  /** Long-polls the log and queues each new event once, in order, until `ended`. */
-  async #poll(after) {
+  /** Queues the events above the last one queued, once each and in order; throws on a gap. */
+  #feed(events) {
+    for (const event of events) {
+      if (event.seq <= this.#fed || this.#fedEnded) continue;
+      if (event.seq !== this.#fed + 1) throw new ProtocolError(GAP(this.#fed, event.seq));
+      this.#push(event);
+      this.#fed = event.seq;
+      this.#fedEnded = event.type === "ended";
+    }
+  }
+
+  /**
+   * Polls the log, unless a poll is under way or the log is read to its end. The host polls
+   * only when it has nothing else to do: a move is posted held for the reply instead (one
+   * request per move), and the poll is stopped while it is.
+   */
+  #pollIfIdle() {
+    if (this.#poller !== null || this.#fedEnded || this.#pollFailed || this.#closed) return;
+    const stop = (this.#pollAbort = new AbortController());
+    this.#poller = this.#pollOnce(stop.signal).finally(() => {
+      if (this.#pollAbort === stop) {
+        this.#poller = null;
+        this.#pollAbort = null;
+      }
+    });
+  }
+
+  /**
+   * Long-polls until new events are queued, then stops. Stopping it loses nothing: events
+   * are queued only between polls, and the next poll starts from the last one queued.
+   */
+  async #pollOnce(signal) {
     try {
-      for (;;) {
-        const events = await this.#client.events(this.#ticket, after, this.timing.pollWait);
-        for (const event of events) {
-          if (event.seq <= after) continue;
-          if (event.seq !== after + 1) throw new ProtocolError(GAP(after, event.seq));
-          this.#push(event);
-          after = event.seq;
-          if (event.type === "ended") return;
-        }
+      while (!this.#fedEnded) {
+        const start = this.#fed;
+        this.#feed(await this.#client.events(this.#ticket, start, this.timing.pollWait, signal));
+        if (this.#fed !== start) return;
       }
     } catch (error) {
+      if (error instanceof ClosedError && signal.aborted && !this.#closed) return; // stopped
+      if (error instanceof RelayRefusedError && error.code === "match/behind") {
+        this.#push(BEHIND); // the main loop heals, after the events before it
+        return;
+      }
+      this.#pollFailed = true;
       this.#push({ failure: error }); // the main loop ends the match with it, in order
     }
+  }
+
+  /** Stops the poll under way, so that the seat holds one request at a time. */
+  async #stopPolling() {
+    const poller = this.#poller;
+    if (poller === null) return;
+    this.#pollAbort.abort();
+    this.#poller = null;
+    this.#pollAbort = null;
+    await poller;
   }
 
   /** Sends what is pending, else handles the next queued event. */
@@ -565,16 +659,62 @@ export class RelayHost extends GameHost {
         return;
       }
     } else {
-      const write = this.#write;
+      let write = this.#write;
       this.#write = null;
+      if (write === null) write = this.#repost();
       if (write !== null) {
         await this.#send(write);
         return;
       }
     }
+    if (this.#queue.length === 0) this.#pollIfIdle();
     const item = await this.#next();
-    if (item !== WAKE && "failure" in item) throw item.failure;
-    if (item !== WAKE) this.#handle(item);
+    if (item === BEHIND) {
+      await this.#heal(await this.#client.events(this.#ticket, 0, 0), null, true);
+    } else if (item !== WAKE) {
+      if ("failure" in item) throw item.failure;
+      this.#handle(item);
+    }
+  }
+
+  /** Returns the next write a failover lost, once the log reaches the event it followed. */
+  #repost() {
+    const reposts = this.#reposts;
+    // Gone past: the log has the event, which was handled and checked.
+    while (reposts.length > 0 && reposts[0].after < this.#fed) reposts.shift();
+    if (reposts.length > 0 && reposts[0].after === this.#fed && this.#queue.length === 0) {
+      return reposts.shift();
+    }
+    return null;
+  }
+
+  /**
+   * Takes up a log that lost events this side handled or wrote; resolves false if it did
+   * not. `behind`: the relay said so (match/behind); else the log says whether it lost
+   * events. The events left must be those the game saw; the host reads on from the log's
+   * end, skips the partner's lost moves posted again, and posts its own again in turn.
+   */
+  async #heal(log, pending, behind) {
+    const last = log.at(-1)?.seq ?? 0;
+    if (!behind) {
+      if (pending !== null && pending.after === last) {
+        // Refused at the log's end: the log reached the write's place since the refusal (the
+        // partner posted a lost move again). Post it once more; refused there again, give up.
+        if (sameWrite(this.#retried, pending)) return false;
+        this.#retried = pending;
+      } else if (last >= this.#cursor && (pending === null || last > pending.after)) {
+        return false; // the log is whole: the refusal has another cause
+      }
+    }
+    await this.#stopPolling();
+    for (const event of log) {
+      const known = this.#delivered.get(event.seq);
+      if (!sameEvent(known, event)) throw new ProtocolError(DIVERGED(event, known));
+    }
+    this.#reposts = lostWrites(this.#delivered, last, this.#ticket.seat, pending);
+    this.#fed = Math.min(last, this.#fed);
+    this.#fedEnded = false;
+    return true;
   }
 
   /** Posts a write (null: the resignation); a 409 is explained by the log or thrown. */
@@ -583,13 +723,20 @@ export class RelayHost extends GameHost {
     try {
       if (write === null) await this.#client.resign(ticket);
       else if (write.kind === "move") {
-        await this.#client.move(ticket, write.after, write.move, write.end);
+        await this.#stopPolling();
+        const [seq, replies] = await this.#postHeld(write);
+        const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end };
+        this.#feed([own, ...replies]);
       } else if (write.kind === "pass") await this.#client.passTurn(ticket, write.after);
       else await this.#client.confirm(ticket, write.after, write.agree);
     } catch (error) {
       if (!(error instanceof RelayRefusedError) || error.status !== 409) throw error;
-      // Refused as the match moved on (the partner resigned or left): the log says how.
-      for (const event of await this.#client.events(ticket, this.#cursor, 0)) this.#handle(event);
+      // Refused as the match moved on (the partner resigned or left), or as the log fell
+      // behind what this side saw (a failover): the log says which.
+      const log = await this.#client.events(ticket, 0, 0);
+      if (write !== null && (await this.#heal(log, write, error.code === "match/behind"))) return;
+      for (const event of log) this.#handle(event);
+      this.#fed = Math.max(this.#fed, this.#cursor);
       if (this.#outcome === null) throw error;
       return;
     }
@@ -599,11 +746,33 @@ export class RelayHost extends GameHost {
     }
   }
 
+  /** Posts a move held for the reply; the partner has the turn once the relay holds it. */
+  async #postHeld(write) {
+    const { after, move, end } = write;
+    const post = this.#client.moveAndWait(this.#ticket, after, move, end, this.timing.pollWait);
+    const timer = setTimeout(() => {
+      if (this.#state === State.WAITING_SERVER_RESPONSE) {
+        this.#setState(end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
+      }
+    }, ACCEPTED_AFTER_MS);
+    try {
+      return await post;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Handles the next event of the log: the only place the game hears of the partner. */
   #handle(event) {
-    if (event.seq <= this.#cursor) return;
-    if (event.seq !== this.#cursor + 1) throw new ProtocolError(GAP(this.#cursor, event.seq));
+    if (event.seq <= this.#cursor) {
+      const known = this.#delivered.get(event.seq);
+      if (sameEvent(known, event)) return; // handled already (the partner posted it again)
+      if (event.type !== "ended") throw new ProtocolError(DIVERGED(event, known));
+    } else if (event.seq !== this.#cursor + 1) {
+      throw new ProtocolError(GAP(this.#cursor, event.seq));
+    }
     this.#cursor = event.seq;
+    this.#delivered.set(event.seq, event);
     if (event.type === "ended") this.#end(event);
     else if (event.type === "started") throw new ProtocolError(NOT_STARTED(event));
     else if (this.#resignWanted || event.seat === this.#ticket.seat) return;

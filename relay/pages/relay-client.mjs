@@ -211,6 +211,22 @@ export class RelayClient {
     return this.#seq(ticket, "moves", { after, move, end });
   }
 
+  /**
+   * Posts a move held up to `wait` seconds for the reply (`?wait=`): one request per move.
+   * Resolves [the move's event number, the events above it] (none when the wait ran out); a
+   * retry of a lost answer is answered the same number, with the events above it then.
+   */
+  async moveAndWait(ticket, after, move, end, wait, signal = undefined) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/moves?wait=${wait}`;
+    const timeout = this.timing.requestTimeout + wait;
+    const body = { after, move, end };
+    const answer = await this.#call("POST", path, ticket.token, body, timeout, signal);
+    if (!Number.isInteger(answer?.seq) || !Array.isArray(answer?.events)) {
+      throw new ProtocolError(NOT_AN_ANSWER("moves", answer));
+    }
+    return [answer.seq, answer.events.map(parseEvent)];
+  }
+
   /** Posts a pass (no legal move) after event `after`; returns the pass's event number. */
   passTurn(ticket, after) {
     return this.#seq(ticket, "pass", { after });

@@ -24,6 +24,9 @@ export class FakeRelay {
     this.faults = [];
     this.fetch = this.fetch.bind(this);
     this.nextId = 1;
+    /** Requests of each seat token in flight now, and the most it ever had at once. */
+    this.inFlight = new Map();
+    this.mostInFlight = new Map();
   }
 
   /**
@@ -42,6 +45,24 @@ export class FakeRelay {
     for (const wake of match.waiters.splice(0)) wake();
   }
 
+  /**
+   * Cuts the match's log to its first `keep` events and rewinds its turn and status to what
+   * they left, as a Redis replica promoted after a failover holds it (tests/support/lost_writes.py).
+   */
+  loseTail(matchId, keep) {
+    const match = this.matches.get(matchId);
+    match.log.length = keep;
+    match.status = "playing";
+    match.turn = match.log[0].first;
+    match.ending = false;
+    for (const event of match.log.slice(1)) {
+      if (event.type === "move" || event.type === "pass") {
+        match.turn = 1 - event.seat;
+        match.ending = event.type === "move" && event.end;
+      }
+    }
+  }
+
   /** Ends a match as if the relay decided it (abandonment, say). */
   end(matchId, reason, seat) {
     this.matches.get(matchId).status = "finished";
@@ -55,15 +76,26 @@ export class FakeRelay {
   /** Answers like fetch: an aborted signal rejects at once, as a real fetch does. */
   fetch(url, init = {}) {
     const signal = init.signal;
-    if (!signal) return this.#fetch(url, init);
+    const token = init.headers?.Authorization;
+    if (signal?.aborted) return Promise.reject(new DOMException("aborted", "AbortError"));
+    if (token) {
+      const now = (this.inFlight.get(token) ?? 0) + 1;
+      this.inFlight.set(token, now);
+      this.mostInFlight.set(token, Math.max(now, this.mostInFlight.get(token) ?? 0));
+    }
+    let done = false;
+    const finish = () => {
+      if (!done && token) this.inFlight.set(token, this.inFlight.get(token) - 1);
+      done = true;
+    };
+    if (!signal) return this.#fetch(url, init).finally(finish);
     return new Promise((resolve, reject) => {
-      const onAbort = () => reject(new DOMException("aborted", "AbortError"));
-      if (signal.aborted) {
-        onAbort();
-        return;
-      }
+      const onAbort = () => {
+        finish();
+        reject(new DOMException("aborted", "AbortError"));
+      };
       signal.addEventListener("abort", onAbort, { once: true });
-      this.#fetch(url, init).then(resolve, reject);
+      this.#fetch(url, init).finally(finish).then(resolve, reject);
     });
   }
 
@@ -71,7 +103,8 @@ export class FakeRelay {
     const { pathname, searchParams } = new URL(url, "http://fake");
     const method = init.method ?? "GET";
     const body = init.body === undefined ? undefined : JSON.parse(init.body);
-    this.requests.push({ line: `${method} ${pathname}`, body });
+    const wait = searchParams.get("wait");
+    this.requests.push({ line: `${method} ${pathname}`, body, wait });
     const fault = this.faults.find((f) => f.times > 0 && f.test(method, pathname));
     if (fault !== undefined) {
       fault.times -= 1;
@@ -101,7 +134,13 @@ export class FakeRelay {
       return this.#events(match, Number(query.get("after") ?? 0));
     }
     if (seat === undefined) return error(401, "auth/required");
-    return this.#act(match, seat.seat, action, body ?? {});
+    const answer = this.#act(match, seat.seat, action, body ?? {});
+    if (action !== "moves" || !query.has("wait") || answer.status !== 200) return answer;
+    // Held for the reply: the answer carries the events above the move.
+    const { seq } = await answer.json();
+    const held = await this.#events(match, seq);
+    if (held.status !== 200) return held;
+    return json(200, { seq, ...(await held.json()) });
   }
 
   #seek({ game, version = "", room = null, token = null }) {
@@ -132,6 +171,7 @@ export class FakeRelay {
   }
 
   async #events(match, after) {
+    if (match.log.length < after) return error(409, "match/behind");
     if (match.log.length <= after) {
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, this.holdMs);
@@ -142,6 +182,7 @@ export class FakeRelay {
         });
       });
     }
+    if (match.log.length < after) return error(409, "match/behind");
     return json(200, { events: match.log.slice(after) });
   }
 

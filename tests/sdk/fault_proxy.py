@@ -39,6 +39,8 @@ class Faults:
 class _Connection:
     fate: str = ""
     """What happens to the answer of the request in flight: '', 'drop' or 'stall'."""
+    seat: bytes | None = None
+    """The Authorization header of the request in flight not yet answered, if it has one."""
     sockets: list[asyncio.StreamWriter] = field(default_factory=list)
 
 
@@ -48,6 +50,7 @@ class FaultProxy:
     Seeks are faulted like everything else: the SDK's seek carries its own token, so a
     retried seek answers the same seat.
     `drop_first`, if given, drops the answer of the first request whose first line contains it.
+    `only`, if given, keeps the random faults to the requests whose first line contains it.
     """
 
     def __init__(
@@ -61,13 +64,21 @@ class FaultProxy:
         stall: float = 0.0,
         max_delay: float = 0.05,
         drop_first: bytes | None = None,
+        only: bytes | None = None,
     ) -> None:
         self.upstream_port = upstream_port
         self.rng = random.Random(seed)
         self.rates = (reset, drop, stall)
         self.delay, self.max_delay = delay, max_delay
         self.drop_first = drop_first
+        self.only = only
         self.faults = Faults()
+        self.lines: list[bytes] = []
+        """The first line of every request, in order ('POST /v1/seek HTTP/1.1'...)."""
+        self.in_flight: dict[bytes, int] = {}
+        """Requests of each seat (by its Authorization header) sent and not yet answered."""
+        self.most_in_flight: dict[bytes, int] = {}
+        """The most requests each seat had in flight at once."""
         self._server: asyncio.Server | None = None
         self._open: dict[asyncio.Task[None], _Connection] = {}
 
@@ -107,9 +118,26 @@ class FaultProxy:
         except (OSError, asyncio.IncompleteReadError):
             pass
         finally:
+            self._count_out(conn)
             for writer in conn.sockets:
                 writer.transport.abort()
             del self._open[task]
+
+    def _count_in(self, conn: _Connection, request: bytes) -> None:
+        head = request.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
+        self.lines.append(head[0])
+        for line in head[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"authorization":
+                seat = conn.seat = value.strip()
+                count = self.in_flight[seat] = self.in_flight.get(seat, 0) + 1
+                self.most_in_flight[seat] = max(count, self.most_in_flight.get(seat, 0))
+
+    def _count_out(self, conn: _Connection) -> None:
+        """Counts the request in flight on conn as answered (or given up with its connection)."""
+        if conn.seat is not None:
+            self.in_flight[conn.seat] -= 1
+            conn.seat = None
 
     async def _requests(
         self, client_r: asyncio.StreamReader, relay_w: asyncio.StreamWriter, conn: _Connection
@@ -117,6 +145,7 @@ class FaultProxy:
         while chunk := await client_r.read(65536):
             if chunk.startswith(_REQUEST_STARTS):
                 self.faults.requests += 1
+                self._count_in(conn, chunk)
                 conn.fate = self._fate(chunk)
                 if conn.fate == "reset":
                     self.faults.resets += 1
@@ -130,6 +159,7 @@ class FaultProxy:
         self, relay_r: asyncio.StreamReader, client_w: asyncio.StreamWriter, conn: _Connection
     ) -> None:
         while chunk := await relay_r.read(65536):
+            self._count_out(conn)
             if conn.fate == "drop":
                 self.faults.drops += 1
                 _reset(conn)
@@ -149,6 +179,8 @@ class FaultProxy:
         if self.drop_first is not None and self.drop_first in line:
             self.drop_first = None
             return "drop"
+        if self.only is not None and self.only not in line:
+            return ""
         reset, drop, stall = self.rates
         roll = self.rng.random()
         if roll < reset:

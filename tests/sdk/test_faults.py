@@ -192,7 +192,7 @@ async def test_200_matches_through_a_faulty_network_deliver_every_move_once_in_o
 
 async def test_lost_answer_to_a_move_post_is_retried_and_applied_once(relay: str) -> None:
     port = int(relay.rsplit(":", 1)[1])
-    async with FaultProxy(port, drop_first=b"/moves ") as proxy:
+    async with FaultProxy(port, drop_first=b"/moves?") as proxy:
         first = Side(["a1", "a2!"])
         second = Side(["b1"], answers={"a2!": State.GAME_ENDED})
         played = await play_pair(proxy.url, first, second)
