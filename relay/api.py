@@ -387,13 +387,14 @@ class Api:
         at most V."""
         query = call.query
         token = bearer(call.authorization)
-        current = await self.store.rematch(call.match, token, "read", time.time())
-        if "after" not in query:
-            return 200, rematch_body(current)
-        after = query_int(query.get("after"), "after", 0)
+        # The query is checked before the match is read: bad input is a 400 whatever the match.
+        after = query_int(query.get("after"), "after", 0) if "after" in query else None
         hold = self.config.hold
         if "wait" in query:
             hold = min(hold, query_seconds(query["wait"], "wait"))
+        current = await self.store.rematch(call.match, token, "read", time.time())
+        if after is None:
+            return 200, rematch_body(current)
         if current.version > after or hold <= 0:
             return 200, rematch_body(current)
         if self.lifecycle.closing:
@@ -424,26 +425,25 @@ class Api:
         query = call.query
         game = name_field(dict(query), "game", required=True)
         assert game is not None
+        after = query_int(query.get("after"), "after", 0) if "after" in query else None
+        hold = self.config.hold
+        if "wait" in query:
+            hold = min(hold, query_seconds(query["wait"], "wait"))
         lobby = await self.store.lobby(game)
-        if "after" in query:
-            after = query_int(query.get("after"), "after", 0)
-            hold = self.config.hold
-            if "wait" in query:
-                hold = min(hold, query_seconds(query["wait"], "wait"))
-            if lobby.version <= after and hold > 0:
-                if self.lifecycle.closing:
-                    raise RelayError("server/shutting_down", retry_after=1.0)
-                key = self._take_hold("lobby", call.client, self._lobby_polls())
-                try:
-                    deadline = time.monotonic() + hold
-                    while lobby.version <= after and not self.lifecycle.closing:
-                        left = deadline - time.monotonic()
-                        if left <= 0:
-                            break
-                        await self.store.lobby_wait(game, after, min(left, LOBBY_RECHECK))
-                        lobby = await self.store.lobby(game)
-                finally:
-                    self._release_hold(key)
+        if after is not None and lobby.version <= after and hold > 0:
+            if self.lifecycle.closing:
+                raise RelayError("server/shutting_down", retry_after=1.0)
+            key = self._take_hold("lobby", call.client, self._lobby_polls())
+            try:
+                deadline = time.monotonic() + hold
+                while lobby.version <= after and not self.lifecycle.closing:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    await self.store.lobby_wait(game, after, min(left, LOBBY_RECHECK))
+                    lobby = await self.store.lobby(game)
+            finally:
+                self._release_hold(key)
         answer: dict[str, object] = {"game": game, "version": lobby.version}
         for kind in KINDS:
             answer[kind] = [lobby_entry_json(e) for e in lobby.entries if e.kind == kind]
