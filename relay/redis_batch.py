@@ -46,8 +46,13 @@ async def _load(pipe: Pipe, library: str) -> None:
 
 _Call = tuple[Script, list[str], list[Any], "asyncio.Future[Any]"]
 
-_REDIRECTS = 3
-"""How many times a call is sent again to the node a cluster redirects it to."""
+_REDIRECTS = 6
+"""How many times a call is sent again to the node a cluster redirects it to (while a slot
+moves, the nodes may for a moment send a call back and forth: each try waits a little more;
+past the last, the call fails as Redis being unavailable, and the client retries)."""
+
+_REDIRECT_PAUSE = 0.02
+"""Seconds before the second redirect of a call; each later one waits twice as long."""
 
 
 class Batcher:
@@ -126,7 +131,9 @@ class Batcher:
     async def _redirect(self, call: _Call, reply: AskError) -> None:
         """Sends a call to the node a cluster redirected it to (MOVED or ASK)."""
         answer = call[3]
-        for _ in range(_REDIRECTS):
+        for attempt in range(_REDIRECTS):
+            if attempt:
+                await asyncio.sleep(_REDIRECT_PAUSE * 2 ** (attempt - 1))
             asking = not isinstance(reply, MovedError)
             try:
                 pipe = await self._links.redirected(reply, asking)

@@ -27,6 +27,7 @@ from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ConstantBackoff, NoBackoff
 from redis.exceptions import (
+    AskError,
     ClusterDownError,
     OutOfMemoryError,
     ReadOnlyError,
@@ -85,6 +86,7 @@ _DOWN = (
     ClusterDownError,
     TryAgainError,
     RedisClusterException,
+    AskError,  # MOVED too: still redirected after the store's tries, as a slot moves
 )
 """Redis failures that mean 'not now' (503) rather than a bug (500)."""
 

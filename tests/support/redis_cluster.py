@@ -278,8 +278,25 @@ class RedisCluster(_Processes):
                 "MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", *keys
             )
         if finish:
-            for node in self.masters:
+            # As Redis's docs order it: the new owner first, then the old, then the rest;
+            # then until every master says so (as redis-cli waits after a resharding).
+            others = [node for node in self.masters if node is not to and node is not source]
+            for node in (to, source, *others):
                 _cluster(node, "SETSLOT", slot, "NODE", to_id)
+            _wait(
+                lambda: self._owners(slot) == {to.port},
+                f"every master to give {slot} to {to.port}",
+                20.0,
+            )
+
+    def _owners(self, slot: int) -> set[int]:
+        """Returns the ports every live master names as the slot's owner."""
+        owners = set()
+        for node in self.masters:
+            for start, end, master, *_ in node.client().execute_command("CLUSTER", "SLOTS"):  # type: ignore[no-untyped-call]
+                if int(start) <= slot <= int(end):
+                    owners.add(int(master[1]))
+        return owners
 
     def kill_master(self, i: int = 0, timeout: float = 20.0) -> ClusterNode:
         """Kills the i-th live master (kill -9 by PID); returns the replica promoted in its place.
