@@ -110,7 +110,8 @@ class _Match:
     ) -> None:
         self.id = new_match_id()
         self.control = control
-        self.clock = [0, 0]
+        full = 0 if control is None else control.base * 1000
+        self.clock = [full, full]
         """Each seat's milliseconds left when its turn last started or ended."""
         self.turn_at = 0
         """When the current turn started (ms since the epoch)."""
