@@ -140,7 +140,16 @@ _SCHEMAS: dict[str, Any] = {
     },
     "LobbyEntry": {
         "type": "object",
-        "required": ["match", "game", "version", "room", "status", "moves", "since"],
+        "required": [
+            "match",
+            "game",
+            "version",
+            "room",
+            "status",
+            "moves",
+            "since",
+            "time_control",
+        ],
         "properties": {
             "match": {"type": "string"},
             "game": {"type": "string"},
@@ -149,6 +158,7 @@ _SCHEMAS: dict[str, Any] = {
             "status": {"type": "string", "enum": ["waiting", "playing", "ending", "finished"]},
             "moves": {"type": "integer", "minimum": 0},
             "since": {"type": "number"},
+            "time_control": {"anyOf": [_ref("TimeControl"), _NULL]},
         },
     },
     "Lobby": {
