@@ -26,6 +26,7 @@ from relay.store import (
     behind,
     control_mismatch,
     ended_event,
+    finished,
     hash_token,
     move_event,
     new_match_id,
@@ -461,7 +462,8 @@ class MemoryStore:
             raise RelayError("match/expired")
         if status is WAITING:
             raise RelayError("match/not_started")
-        if status is PLAYING and found.control is not None and found.is_out(now):
+        late = status is PLAYING and found.control is not None and found.is_out(now)
+        if late:
             # The seat to move ran out of time before this write: the match ended then.
             self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
             status = FINISHED
@@ -471,14 +473,14 @@ class MemoryStore:
             if status is FINISHED:
                 if found.done[-1][:2] == (seat, "resign"):
                     return len(events)
-                raise RelayError("match/finished")
+                raise finished(late)
             return self._finish(found, "resigned", seat, done, now)
         after = action.after if action.after is not None else -1
         if 0 <= after < len(events):
             if found.done[after] == done:
                 return after + 1
             if status is FINISHED:
-                raise RelayError("match/finished")
+                raise finished(late)
             raise RelayError(
                 "turn/stale", f"'after' is {after} but the last event is {len(events)}."
             )
@@ -487,7 +489,7 @@ class MemoryStore:
                 "turn/stale", f"'after' is {after} but the last event is {len(events)}."
             )
         if status is FINISHED:
-            raise RelayError("match/finished")
+            raise finished(late)
         if kind == "confirm":
             last = found.done[-1]
             if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in _PLAYS:

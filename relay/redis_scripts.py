@@ -264,12 +264,13 @@ if KIND == 'cancel' then
 end
 if status == 'expired' then return refuse('match/expired') end
 if status == 'waiting' then return refuse('match/not_started') end
+-- 'timeout' once the seat to move is found out of time by this write (the match ends then).
+local LATE = nil
 if status == 'playing' then
   local late = out_of_time(f[7], f[4], f[8], f[9], f[10])
   if late then
-    -- The seat to move ran out of time before this write: the match ended then.
     finish(ID, 'timeout', late, '')
-    status, f[6] = 'finished', int(tonumber(f[6]) + 1)
+    status, f[6], LATE = 'finished', int(tonumber(f[6]) + 1), 'timeout'
   end
 end
 
@@ -280,7 +281,7 @@ if KIND == 'resign' then
     local mine = int(seat) .. ':resign:'
     local previous = redis.call('HGET', m, 'd' .. f[6])
     if previous and string.sub(previous, 1, #mine) == mine then return {'ok', last} end
-    return {'e', 'match/finished'}
+    return {'e', 'match/finished', LATE}
   end
   return {'ok', finish(ID, 'resigned', seat, done)}
 end
@@ -289,11 +290,11 @@ if AFTER >= 0 and AFTER < last then
     if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
     return {'ok', AFTER + 1}
   end
-  if status == 'finished' then return refuse('match/finished') end
+  if status == 'finished' then return refuse('match/finished', LATE) end
   return refuse('turn/stale', last)
 end
 if AFTER ~= last then return refuse('turn/stale', last) end
-if status == 'finished' then return refuse('match/finished') end
+if status == 'finished' then return refuse('match/finished', LATE) end
 if KIND == 'confirm' then
   if status == 'playing' and not AGREE then
     -- The seat to move disputes the partner's last move or pass.

@@ -61,6 +61,7 @@ from relay.store import (
     Ticket,
     behind,
     control_mismatch,
+    finished,
     hash_token,
     new_token,
     too_long,
@@ -778,4 +779,6 @@ def _act_error(refusal: _Refusal, match: str, after: int, max_events: int) -> Re
         return RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
     if refusal.code == "match/too_long":
         return too_long(max_events)
+    if refusal.code == "match/finished":
+        return finished(refusal.detail == "timeout")
     return _read_error(refusal, match)

@@ -34,6 +34,7 @@ __all__ = [
     "behind",
     "control_mismatch",
     "draw_first",
+    "finished",
     "hash_token",
     "new_action",
     "new_match_id",
@@ -266,6 +267,18 @@ def control_mismatch(
         "room/control_mismatch",
         f"Room {room!r} waits for a match with {name(waiting)}, not {name(sought)}.",
     )
+
+
+TIMED_OUT = (
+    "The seat to move ran out of time before this write arrived: the match ended, reason 'timeout'."
+)
+"""The message refusing a write to a match that its clock ended at that write."""
+
+
+def finished(timed_out: bool = False) -> RelayError:
+    """Returns the error refusing a write to a finished match (one that this very write found
+    out of time says so)."""
+    return RelayError("match/finished", TIMED_OUT if timed_out else "")
 
 
 def behind(after: int, last: int) -> RelayError:

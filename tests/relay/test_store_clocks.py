@@ -135,7 +135,9 @@ async def test_a_move_after_the_time_ran_out_is_refused_and_ends_the_match(
 ) -> None:
     t = now()
     x, _ = await clocked(store, BLITZ, t)
-    await expect_error("match/finished", store.act(x.match, x.token, move(1, "late"), t + 5))
+    late = store.act(x.match, x.token, move(1, "late"), t + 5)
+    error = await expect_error("match/finished", late)
+    assert "ran out of time" in error.message
     _, events = await store.poll(x.match, None, 1, t + 6)
     assert parse(events) == [{"seq": 2, "type": "ended", "reason": "timeout", "seat": x.seat}]
     assert await store.reap(t + 6) == 0
