@@ -141,9 +141,10 @@ class _Match:
         self.append(started_event(1, first, control), _NO_WRITE)
 
     def is_out(self, now: float) -> bool:
-        """Whether the seat to move of a clocked match in play has run out of time."""
+        """Whether the seat to move of a clocked match in play has run out of time (used more
+        than it had: the Redis reaper looks at a match once its deadline is past)."""
         turn = self.turn
-        return turn is not None and millis(now) - self.turn_at >= self.clock[turn]
+        return turn is not None and millis(now) - self.turn_at > self.clock[turn]
 
     def charge(self, seat: int, now: float) -> int:
         """Ends the turn of seat (its time not out) and returns its milliseconds left."""

@@ -94,7 +94,7 @@ local function out_of_time(tc, turn, l0, l1, tat)
   local seat = tonumber(turn)
   local left = tonumber(l0)
   if seat == 1 then left = tonumber(l1) end
-  if NOW_MS - tonumber(tat) >= left then return seat end
+  if NOW_MS - tonumber(tat) > left then return seat end
   return nil
 end
 

@@ -135,7 +135,7 @@ async def test_a_move_after_the_time_ran_out_is_refused_and_ends_the_match(
 ) -> None:
     t = now()
     x, _ = await clocked(store, BLITZ, t)
-    late = store.act(x.match, x.token, move(1, "late"), t + 5)
+    late = store.act(x.match, x.token, move(1, "late"), t + 5.001)
     error = await expect_error("match/finished", late)
     assert "ran out of time" in error.message
     _, events = await store.poll(x.match, None, 1, t + 6)
@@ -150,7 +150,26 @@ async def test_resign_after_the_time_ran_out_finds_the_match_ended_by_timeout(
     x, o = await clocked(store, BLITZ, t)
     await expect_error("match/finished", store.act(o.match, o.token, Action("resign"), t + 5.2))
     _, events = await store.poll(x.match, None, 1, t + 6)
-    assert parse(events)[0]["reason"] == "timeout"
+    assert parse(events) == [{"seq": 2, "type": "ended", "reason": "timeout", "seat": x.seat}]
+
+
+async def test_a_move_at_the_last_millisecond_is_in_time(store: Store) -> None:
+    t = now()
+    x, _ = await clocked(store, BLITZ, t)
+    await store.act(x.match, x.token, move(1, "just"), t + 5)
+    _, events = await store.poll(x.match, None, 1, t + 5)
+    assert parse(events)[0]["left"] == 0
+
+
+async def test_reaper_ends_a_deadline_match_whose_turn_ran_out(store: Store) -> None:
+    t = now()
+    x, o = await clocked(store, TimeControl("deadline", 10), t)
+    await store.act(x.match, x.token, move(1, "a"), t + 9)
+    await store.poll(o.match, o.token, 0, t + 9)
+    assert await store.reap(t + 19) == 0
+    assert await store.reap(t + 19.5) == 1
+    _, events = await store.poll(x.match, None, 2, t + 19.5)
+    assert parse(events) == [{"seq": 3, "type": "ended", "reason": "timeout", "seat": o.seat}]
 
 
 async def test_clocks_stop_while_a_game_over_move_waits_for_its_confirm(store: Store) -> None:

@@ -90,7 +90,7 @@ class Model:
             self.status == "playing"
             and self.control is not None
             and turn is not None
-            and millis(now) - self.turn_at >= self.clock[turn]
+            and millis(now) - self.turn_at > self.clock[turn]
         ):
             self.finish("timeout", turn, (), now)
 
