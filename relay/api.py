@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from relay.calls import Answer, Call, Pending, Reply, drive
+from relay.clock import control_field
 from relay.config import Config
 from relay.errors import RelayError
 from relay.fields import (
@@ -148,7 +149,8 @@ class Api:
         public = body.get("public", False)
         if not isinstance(public, bool):
             raise RelayError("request/invalid", BAD_BOOL.format("public", public))
-        ticket = await self.store.seek(game, version, room, now, token)
+        control = control_field(body)
+        ticket = await self.store.seek(game, version, room, now, token, control)
         # The lobby is kept by calls of its own, after the seek's: a lost one only leaves the
         # lobby behind until a reader heals it.
         if ticket.seat == 0 and public:
@@ -342,6 +344,7 @@ class Api:
     async def match_info(self, call: Call) -> Reply:
         """GET /v1/matches/{match}: the match's game, status, turn and last event number."""
         info = await self.store.info(call.match)
+        clock = info.clock
         return 200, orjson.dumps(
             {
                 "match": info.match,
@@ -352,6 +355,8 @@ class Api:
                 "turn": info.turn,
                 "first": info.first,
                 "last": info.last,
+                "time_control": None if clock is None else clock.control.as_dict(),
+                "left": None if clock is None else list(clock.left_at(info.turn, time.time())),
             }
         )
 
@@ -374,7 +379,7 @@ class Api:
                 "version": info.version,
                 "room": info.room,
                 "first": info.first,
-                "time_control": None,
+                "time_control": None if info.clock is None else info.clock.control.as_dict(),
                 "status": info.status.value,
                 "result": result,
                 "events": len(events),

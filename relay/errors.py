@@ -45,6 +45,7 @@ CODES: dict[str, tuple[int, str]] = {
     # room/...: private rooms.
     "room/full": (409, "Two players already hold this room."),
     "room/version_mismatch": (409, "The player waiting in this room seeks another game version."),
+    "room/control_mismatch": (409, "The player waiting in this room seeks another time control."),
     # turn/...: the turn rule.
     "turn/not_yours": (409, "It is the other seat's turn."),
     "turn/stale": (409, "'after' is not the number of the match's last event."),

@@ -69,4 +69,5 @@ def lobby_entry_json(entry: LobbyEntry) -> dict[str, object]:
         "status": info.status.value,
         "moves": moves_of(info),
         "since": round(entry.since, 3),
+        "time_control": None if info.clock is None else info.clock.control.as_dict(),
     }

@@ -8,6 +8,7 @@ import math
 from collections import deque
 
 from relay import store
+from relay.clock import Clock, TimeControl, millis
 from relay.errors import RelayError
 from relay.lobby import Lobby, LobbyKind
 from relay.memory_lobby import MemoryLobbies
@@ -23,7 +24,9 @@ from relay.store import (
     Ticket,
     Wake,
     behind,
+    control_mismatch,
     ended_event,
+    finished,
     hash_token,
     move_event,
     new_match_id,
@@ -84,6 +87,8 @@ class _Match:
     """One match and its log; only MemoryStore touches it."""
 
     __slots__ = (
+        "clock",
+        "control",
         "done",
         "ender",
         "events",
@@ -96,12 +101,21 @@ class _Match:
         "since",
         "status",
         "turn",
+        "turn_at",
         "version",
         "waiters",
     )
 
-    def __init__(self, game: str, version: str, room: str | None, now: float) -> None:
+    def __init__(
+        self, game: str, version: str, room: str | None, now: float, control: TimeControl | None
+    ) -> None:
         self.id = new_match_id()
+        self.control = control
+        full = 0 if control is None else control.base * 1000
+        self.clock = [full, full]
+        """Each seat's milliseconds left when its turn last started or ended."""
+        self.turn_at = 0
+        """When the current turn started (ms since the epoch)."""
         self.game = game
         self.version = version
         self.room = room
@@ -115,6 +129,36 @@ class _Match:
         self.first: int | None = None
         self.ender = -1
         self.waiters: list[Held] = []
+
+    def start(self, first: int, now: float) -> None:
+        """Opens play: the turn to first, both clocks full, the first turn starting now."""
+        self.status = PLAYING
+        self.first = self.turn = first
+        control = self.control
+        if control is not None:
+            self.clock = [control.base * 1000, control.base * 1000]
+            self.turn_at = millis(now)
+        self.append(started_event(1, first, control), _NO_WRITE)
+
+    def is_out(self, now: float) -> bool:
+        """Whether the seat to move of a clocked match in play has run out of time (used more
+        than it had: the Redis reaper looks at a match once its deadline is past)."""
+        turn = self.turn
+        return turn is not None and millis(now) - self.turn_at > self.clock[turn]
+
+    def charge(self, seat: int, now: float) -> int:
+        """Ends the turn of seat (its time not out) and returns its milliseconds left."""
+        control = self.control
+        assert control is not None
+        at = millis(now)
+        left = self.clock[seat] - (at - self.turn_at)
+        if control.kind == "fischer":
+            left += control.increment * 1000
+            self.clock[seat] = left
+        else:
+            self.clock[seat] = control.base * 1000
+        self.turn_at = at
+        return left
 
     def append(self, event: Event, done: _Done) -> int:
         """Adds an event to the log and wakes every poll waiting for it, there and then."""
@@ -271,6 +315,9 @@ class MemoryStore:
             turn=found.turn if found.status is PLAYING else None,
             last=len(found.events),
             first=found.first,
+            clock=None
+            if found.control is None
+            else Clock(found.control, (found.clock[0], found.clock[1]), found.turn_at),
         )
 
     async def counts(self) -> dict[Status, int]:
@@ -283,20 +330,34 @@ class MemoryStore:
     # -- pairing ---------------------------------------------------------------------------
 
     async def seek(
-        self, game: str, version: str, room: str | None, now: float, token: str | None = None
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        token: str | None = None,
+        control: TimeControl | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one."""
         if token is None:
-            return self._seek(game, version, room, now, new_token())
+            return self._seek(game, version, room, now, new_token(), control)
         digest = hash_token(token)
         prior = self._reseeks.get(digest)
         if prior is not None and prior[2] >= now and prior[0] in self._matches:
             return Ticket(prior[0], prior[1], token)
-        ticket = self._seek(game, version, room, now, token)
+        ticket = self._seek(game, version, room, now, token, control)
         self._reseeks[digest] = (ticket.match, ticket.seat, now + self.settings.grace)
         return ticket
 
-    def _seek(self, game: str, version: str, room: str | None, now: float, token: str) -> Ticket:
+    def _seek(
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        token: str,
+        control: TimeControl | None,
+    ) -> Ticket:
         if room is not None:
             held = self._rooms.get((game, room))
             if held is not None and held.status is WAITING and self._is_stale(held, now):
@@ -308,13 +369,17 @@ class MemoryStore:
                         f"Room {room!r} waits for {game!r} version {held.version!r}, "
                         f"not {version!r}.",
                     )
+                if held.control != control:
+                    raise control_mismatch(room, held.control, control)
                 return self._join(held, now, token)
             if held is not None and held.status in (PLAYING, ENDING):
                 raise RelayError("room/full", f"Room {room!r} of {game!r} is full.")
-            ticket = self._open(game, version, room, now, token)
+            ticket = self._open(game, version, room, now, token, control)
             self._rooms[(game, room)] = self._matches[ticket.match]
             return ticket
-        queue = self._queues.setdefault((game, version), deque())
+        queue = self._queues.setdefault(
+            (game, version if control is None else f"{version}~{control.key}"), deque()
+        )
         while queue:
             oldest = queue.popleft()
             if oldest.status is not WAITING:
@@ -323,21 +388,29 @@ class MemoryStore:
                 self._expire(oldest, now)
                 continue
             return self._join(oldest, now, token)
-        ticket = self._open(game, version, None, now, token)
+        ticket = self._open(game, version, None, now, token, control)
         queue.append(self._matches[ticket.match])
         return ticket
 
     def _is_stale(self, found: _Match, now: float) -> bool:
         return found.seen[0] + self.settings.grace < now
 
-    def _open(self, game: str, version: str, room: str | None, now: float, token: str) -> Ticket:
+    def _open(
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        token: str,
+        control: TimeControl | None,
+    ) -> Ticket:
         if self._waiting.get(game, 0) >= self.settings.max_waiting:
             raise RelayError(
                 "limit/waiting",
                 f"{self.settings.max_waiting} matches of {game!r} are waiting.",
                 retry_after=self.settings.grace,
             )
-        opened = _Match(game, version, room, now)
+        opened = _Match(game, version, room, now, control)
         opened.hashes[0] = hash_token(token)
         self._matches[opened.id] = opened
         self._waiting[game] = self._waiting.get(game, 0) + 1
@@ -346,11 +419,9 @@ class MemoryStore:
     def _join(self, found: _Match, now: float, token: str) -> Ticket:
         found.hashes[1] = hash_token(token)
         found.seen[1] = now
-        found.status = PLAYING
         found.since = now
-        found.first = found.turn = store.draw_first()
         self._waiting[found.game] -= 1
-        found.append(started_event(1, found.first), _NO_WRITE)
+        found.start(store.draw_first(), now)
         return Ticket(found.id, 1, token)
 
     def _expire(self, found: _Match, now: float) -> None:
@@ -392,20 +463,25 @@ class MemoryStore:
             raise RelayError("match/expired")
         if status is WAITING:
             raise RelayError("match/not_started")
+        late = status is PLAYING and found.control is not None and found.is_out(now)
+        if late:
+            # The seat to move ran out of time before this write: the match ended then.
+            self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
+            status = FINISHED
         done: _Done = (seat, kind, action.move, action.end, action.agree)
         events = found.events
         if kind == "resign":
             if status is FINISHED:
                 if found.done[-1][:2] == (seat, "resign"):
                     return len(events)
-                raise RelayError("match/finished")
+                raise finished(late)
             return self._finish(found, "resigned", seat, done, now)
         after = action.after if action.after is not None else -1
         if 0 <= after < len(events):
             if found.done[after] == done:
                 return after + 1
             if status is FINISHED:
-                raise RelayError("match/finished")
+                raise finished(late)
             raise RelayError(
                 "turn/stale", f"'after' is {after} but the last event is {len(events)}."
             )
@@ -414,7 +490,7 @@ class MemoryStore:
                 "turn/stale", f"'after' is {after} but the last event is {len(events)}."
             )
         if status is FINISHED:
-            raise RelayError("match/finished")
+            raise finished(late)
         if kind == "confirm":
             last = found.done[-1]
             if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in _PLAYS:
@@ -434,13 +510,14 @@ class MemoryStore:
             raise too_long(self.settings.max_events)
         seq = after + 1
         found.turn = 1 - seat
+        left = None if found.control is None else found.charge(seat, now)
         if kind == "pass":
-            return found.append(pass_event(seq, seat), done)
+            return found.append(pass_event(seq, seat, left), done)
         if action.end:
             found.status = ENDING
             found.ender = seat
             found.since = now
-        return found.append(move_event(seq, seat, action.move, action.end), done)
+        return found.append(move_event(seq, seat, action.move, action.end, left), done)
 
     def _finish(self, found: _Match, reason: str, seat: int, done: _Done, now: float) -> int:
         found.status = FINISHED
@@ -472,13 +549,11 @@ class MemoryStore:
 
     def _start_rematch(self, old: _Match, match: str, first: int, now: float) -> None:
         """Opens the new match of an accepted rematch: the same seats, tokens and game."""
-        opened = _Match(old.game, old.version, None, now)
+        opened = _Match(old.game, old.version, None, now, old.control)
         opened.id = match
         opened.hashes = list(old.hashes)
-        opened.status = PLAYING
-        opened.first = opened.turn = first
         self._matches[match] = opened
-        opened.append(started_event(1, first), _NO_WRITE)
+        opened.start(first, now)
 
     async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
         """Returns the rematch once its version is above after, or as it is after timeout."""
@@ -533,6 +608,10 @@ class MemoryStore:
                     self._expire(found, now)
                     changed += 1
             elif status is PLAYING:
+                if found.control is not None and found.is_out(now):
+                    self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
+                    changed += 1
+                    continue
                 absent = min((0, 1), key=lambda seat: found.seen[seat])
                 if found.seen[absent] + grace < now:
                     self._finish(found, "abandoned", absent, _NO_WRITE, now)

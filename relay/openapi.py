@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 
+from relay.clock import BASE, INCREMENT, PER_MOVE
 from relay.errors import CODES
 from relay.fields import MAX_WHOLE
 from relay.routes import JSON, ROUTES, Route
@@ -28,6 +29,10 @@ _TOKEN = {
     "description": "The seeker's own seat token, drawn at random: a retried seek is answered "
     "the same seat.",
 }
+
+
+_LEFT = {"type": "number", "minimum": 0, "description": "Seconds left (3 decimals)."}
+_LEFTS = {"type": "array", "items": _LEFT, "minItems": 2, "maxItems": 2}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -78,7 +83,40 @@ _SCHEMAS: dict[str, Any] = {
             "room": {"anyOf": [_NAME, _NULL]},
             "token": {"anyOf": [_TOKEN, _NULL]},
             "public": {"type": "boolean", "description": "List the seek in the lobby."},
+            "time_control": {"anyOf": [_ref("TimeControl"), _NULL]},
         },
+    },
+    "TimeControl": {
+        "description": "Kept by the relay; seekers of different controls never meet.",
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["kind", "base", "increment"],
+                "additionalProperties": False,
+                "properties": {
+                    "kind": {"const": "fischer"},
+                    "base": {"type": "integer", "minimum": BASE[0], "maximum": BASE[1]},
+                    "increment": {
+                        "type": "integer",
+                        "minimum": INCREMENT[0],
+                        "maximum": INCREMENT[1],
+                    },
+                },
+            },
+            {
+                "type": "object",
+                "required": ["kind", "per_move"],
+                "additionalProperties": False,
+                "properties": {
+                    "kind": {"const": "deadline"},
+                    "per_move": {
+                        "type": "integer",
+                        "minimum": PER_MOVE[0],
+                        "maximum": PER_MOVE[1],
+                    },
+                },
+            },
+        ],
     },
     "RematchBody": {
         "type": "object",
@@ -102,7 +140,16 @@ _SCHEMAS: dict[str, Any] = {
     },
     "LobbyEntry": {
         "type": "object",
-        "required": ["match", "game", "version", "room", "status", "moves", "since"],
+        "required": [
+            "match",
+            "game",
+            "version",
+            "room",
+            "status",
+            "moves",
+            "since",
+            "time_control",
+        ],
         "properties": {
             "match": {"type": "string"},
             "game": {"type": "string"},
@@ -111,6 +158,7 @@ _SCHEMAS: dict[str, Any] = {
             "status": {"type": "string", "enum": ["waiting", "playing", "ending", "finished"]},
             "moves": {"type": "integer", "minimum": 0},
             "since": {"type": "number"},
+            "time_control": {"anyOf": [_ref("TimeControl"), _NULL]},
         },
     },
     "Lobby": {
@@ -173,6 +221,8 @@ _SCHEMAS: dict[str, Any] = {
                     "seq": {"type": "integer"},
                     "type": {"const": "started"},
                     "first": _SEAT,
+                    "time_control": _ref("TimeControl"),
+                    "left": _LEFTS,
                 },
             },
             {
@@ -184,6 +234,7 @@ _SCHEMAS: dict[str, Any] = {
                     "seat": _SEAT,
                     "move": {"type": "string"},
                     "end": {"type": "boolean"},
+                    "left": _LEFT,
                 },
             },
             {
@@ -193,6 +244,7 @@ _SCHEMAS: dict[str, Any] = {
                     "seq": {"type": "integer"},
                     "type": {"const": "pass"},
                     "seat": _SEAT,
+                    "left": _LEFT,
                 },
             },
             {
@@ -203,7 +255,14 @@ _SCHEMAS: dict[str, Any] = {
                     "type": {"const": "ended"},
                     "reason": {
                         "type": "string",
-                        "enum": ["agreed", "disputed", "unconfirmed", "resigned", "abandoned"],
+                        "enum": [
+                            "agreed",
+                            "disputed",
+                            "unconfirmed",
+                            "resigned",
+                            "abandoned",
+                            "timeout",
+                        ],
                     },
                     "seat": _SEAT,
                 },
@@ -230,6 +289,8 @@ _SCHEMAS: dict[str, Any] = {
             "turn": {"type": ["integer", "null"], "enum": [0, 1, None]},
             "first": {"type": ["integer", "null"], "enum": [0, 1, None]},
             "last": {"type": "integer", "minimum": 0},
+            "time_control": {"anyOf": [_ref("TimeControl"), _NULL]},
+            "left": {"anyOf": [_LEFTS, _NULL]},
         },
     },
 }

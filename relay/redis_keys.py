@@ -11,7 +11,9 @@ Keys, under a prefix P (default ``movewire:``), for a match with id I in shard t
 
 - ``P{T}m:I``        hash: game, version, room, status, h0/h1 (token digests), seen0/seen1,
                      since, turn, first, ender, last (number of events), and dN for each
-                     event N: which write made it, so a retry is recognised
+                     event N: which write made it, so a retry is recognised; with a time
+                     control, tc and tcj (its key and JSON), l0/l1 (each seat's ms left when
+                     its turn last started or ended) and tat (when the turn started, ms)
 - ``P{T}e:I``        list: the event log, the JSON bytes sent on the wire (event N at index N-1)
 - ``P{T}w:I``        sharded pub/sub channel: 'seq event' for each event appended, 'x' when the
                      match expires
@@ -23,7 +25,8 @@ Keys, under a prefix P (default ``movewire:``), for a match with id I in shard t
 
 And per game G, under the tag ``g:G`` (one slot per game, written at seeks only):
 
-- ``P{g:G}q:V``      list: ids of matches waiting for a player of version V (oldest first)
+- ``P{g:G}q:V``      list: ids of matches waiting for a player of version V (oldest first);
+                     ``q:V~C`` for those of time control C (its key, relay.clock)
 - ``P{g:G}waiting``  sorted set: id -> since, the matches of G waiting for a player
                      (the --max-waiting limit)
 - ``P{g:G}t:D``      string: match:seat:until of a public seek by the seeker's own token
@@ -36,6 +39,7 @@ import itertools
 
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
+from relay.clock import Clock, TimeControl
 from relay.store import ID_FIRST, MatchInfo, Status, new_match_id
 
 __all__ = [
@@ -143,17 +147,24 @@ class GameKeys:
         return f"{self.tagged}t:{digest}"
 
 
-INFO_FIELDS = ("game", "version", "room", "status", "turn", "last", "first")
+INFO_FIELDS = (
+    "game", "version", "room", "status", "turn", "last", "first", "tc", "l0", "l1", "tat",
+)  # fmt: skip
 """The fields of a match's hash that make its summary (match_info)."""
 
 
 def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
     """Returns the summary of a match from its hash's INFO_FIELDS (None: no such match)."""
-    game, version, room, status, turn, last, first = (
+    game, version, room, status, turn, last, first, control, left0, left1, turn_at = (
         None if value is None else value.decode() for value in values
     )
     if status is None:
         return None
+    clock = None
+    parsed = TimeControl.from_key(control or "")
+    if parsed is not None:
+        base = parsed.base * 1000
+        clock = Clock(parsed, (int(left0 or base), int(left1 or base)), int(turn_at or 0))
     return MatchInfo(
         match=match,
         game=game or "",
@@ -163,4 +174,5 @@ def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
         turn=int(turn) if turn and status == Status.PLAYING else None,
         last=int(last or 0),
         first=int(first) if first else None,
+        clock=clock,
     )

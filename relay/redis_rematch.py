@@ -34,7 +34,7 @@ local M, X = KEYS[1], KEYS[2]
 local NOW_TEXT = ARGV[1]
 local NOW, GRACE, KEEP = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local DIGEST, OP = ARGV[4], ARGV[5]
-local f = redis.call('HMGET', M, 'status', 'h0', 'h1', 'first', 'game', 'version')
+local f = redis.call('HMGET', M, 'status', 'h0', 'h1', 'first', 'game', 'version', 'tc', 'tcj')
 if not f[1] then return {'e', 'match/unknown'} end
 if f[1] == 'expired' then return {'e', 'match/expired'} end
 local seat = -1
@@ -85,25 +85,36 @@ if changed then
 end
 local first = ''
 if nxt ~= '' then first = tostring(1 - tonumber(f[4])) end
-return {'ok', v, state, bit(o[1]), bit(o[2]), by, at, nxt, first, f[5], f[6], f[2], f[3]}
+return {'ok', v, state, bit(o[1]), bit(o[2]), by, at, nxt, first, f[5], f[6], f[2], f[3],
+  f[7] or '', f[8] or ''}
 """
 """Reads a match's rematch, or has a seat offer or decline one (relay.rematch.step)."""
 
 REMATCH_START = r"""
 -- KEYS[1..4] = the new match's hash, log; the counts hash; the deadlines set
--- ARGV[1..9] = now, grace, game, version, digest of seat 0, of seat 1, first, the new
---              match's channel, the new match's id
+-- ARGV[1..11] = now, grace, game, version, digest of seat 0, of seat 1, first, the new
+--               match's channel, the new match's id, the time control's key and JSON ('')
 local M, E = KEYS[1], KEYS[2]
 if redis.call('EXISTS', M) == 1 then return {'ok', 0} end
 local NOW_TEXT, FIRST = ARGV[1], ARGV[7]
+local due = tonumber(NOW_TEXT) + tonumber(ARGV[2])
+local fields, tail = {}, ''
+if ARGV[10] ~= '' then
+  local at
+  fields, tail, at = clock_start(ARGV[10], ARGV[11], math.floor(tonumber(NOW_TEXT) * 1000 + 0.5))
+  table.insert(fields, 'tc')
+  table.insert(fields, ARGV[10])
+  table.insert(fields, 'tcj')
+  table.insert(fields, ARGV[11])
+  due = math.min(due, at)
+end
 redis.call('HSET', M, 'game', ARGV[3], 'version', ARGV[4], 'status', 'playing',
   'h0', ARGV[5], 'h1', ARGV[6], 'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT,
-  'last', 1, 'd1', '', 'turn', FIRST, 'first', FIRST)
-local event = '{"seq":1,"type":"started","first":' .. FIRST .. '}'
+  'last', 1, 'd1', '', 'turn', FIRST, 'first', FIRST, unpack(fields))
+local event = '{"seq":1,"type":"started","first":' .. FIRST .. tail .. '}'
 redis.call('RPUSH', E, event)
 redis.call('HINCRBY', KEYS[3], 'playing', 1)
-redis.call('ZADD', KEYS[4], string.format('%.17g', tonumber(NOW_TEXT) + tonumber(ARGV[2])),
-  ARGV[9])
+redis.call('ZADD', KEYS[4], string.format('%.17g', due), ARGV[9])
 redis.call('SPUBLISH', ARGV[8], '1 ' .. event)
 return {'ok', 1}
 """
@@ -142,14 +153,14 @@ class RedisRematches:
         )
         found = _rematch(answer)
         if found.match is not None:
-            _, _, _, _, _, _, _, nxt, first, game, version, h0, h1 = answer
+            _, _, _, _, _, _, _, nxt, first, game, version, h0, h1, control, json = answer
             new = found.match
             at = self.layout.tagged(new)
             await store.call(
                 "REMATCH_START",
                 [f"{at}m:{new}", f"{at}e:{new}", f"{at}counts", f"{at}deadlines"],
                 [repr(float(now)), repr(store.settings.grace), game, version, h0, h1, first,
-                 self.layout.channel(new), nxt],
+                 self.layout.channel(new), nxt, control, json],
             )  # fmt: skip
         return found
 

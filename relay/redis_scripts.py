@@ -37,10 +37,11 @@ __all__ = [
 
 MATCH_PRELUDE = r"""
 -- Set at the start of each call (functions run one at a time).
-local TAGGED, ID, NOW_TEXT, NOW, GRACE, KEEP, DEADLINES, COUNTS
+local TAGGED, ID, NOW_TEXT, NOW, NOW_MS, GRACE, KEEP, DEADLINES, COUNTS
 local function begin_match(ARGV)
   TAGGED, ID, NOW_TEXT = ARGV[1], ARGV[2], ARGV[3]
   NOW, GRACE, KEEP = tonumber(NOW_TEXT), tonumber(ARGV[4]), tonumber(ARGV[5])
+  NOW_MS = math.floor(NOW * 1000 + 0.5)
   DEADLINES, COUNTS = TAGGED .. 'deadlines', TAGGED .. 'counts'
 end
 local DIGITS = {[0] = '0', [1] = '1'}
@@ -60,14 +61,58 @@ local function schedule(id, at)
   redis.call('ZADD', DEADLINES, string.format('%.17g', at), id)
 end
 
+-- Makes the match's deadline earlier if `at` is (a turn of a clocked match starting).
+local function schedule_lt(id, at)
+  redis.call('ZADD', DEADLINES, 'LT', string.format('%.17g', at), id)
+end
+
+-- Milliseconds as the seconds an event carries (relay.clock.left_text).
+local function left_text(ms)
+  if ms < 0 then ms = 0 end
+  return string.format('%d.%03d', math.floor(ms / 1000), ms % 1000)
+end
+
+-- A time control's key ('fischer:B:I' or 'deadline:D'): its kind, base and increment in ms.
+local function control_of(key)
+  local kind, base, inc = string.match(key, '^(%a+):(%d+):?(%d*)$')
+  return kind, tonumber(base) * 1000, (tonumber(inc) or 0) * 1000
+end
+
+-- A clocked match starting play at now_ms: its clock fields, the started event's tail and
+-- the time its first turn runs out.
+local function clock_start(key, json, now_ms)
+  local _, base = control_of(key)
+  local start = left_text(base)
+  return {'l0', int(base), 'l1', int(base), 'tat', int(now_ms)},
+    ',"time_control":' .. json .. ',"left":[' .. start .. ',' .. start .. ']',
+    (now_ms + base) / 1000
+end
+
+-- The seat whose time ran out, of a clocked match in play (nil: none).
+local function out_of_time(tc, turn, l0, l1, tat)
+  if not tc or not turn or turn == '' then return nil end
+  local seat = tonumber(turn)
+  local left = tonumber(l0)
+  if seat == 1 then left = tonumber(l1) end
+  if NOW_MS - tonumber(tat) > left then return seat end
+  return nil
+end
+
 -- When the reaper must look at a match. A seat's poll makes this later and nothing makes it
 -- earlier, so the deadline a match is scheduled with at its opening is never late: the reaper
 -- looks, finds the match alive and schedules it again.
 local function deadline(id)
-  local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender')
+  local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender', 'tc',
+    'turn', 'l0', 'l1', 'tat')
   local status = f[1]
   if status == 'waiting' then return tonumber(f[2]) + GRACE end
-  if status == 'playing' then return math.min(tonumber(f[2]), tonumber(f[3])) + GRACE end
+  if status == 'playing' then
+    local at = math.min(tonumber(f[2]), tonumber(f[3])) + GRACE
+    if f[6] and f[7] and f[7] ~= '' then
+      at = math.min(at, (tonumber(f[10]) + tonumber(f[8 + tonumber(f[7])])) / 1000)
+    end
+    return at
+  end
   if status == 'ending' then
     return math.min(tonumber(f[4]), tonumber(f[3 - tonumber(f[5])])) + GRACE
   end
@@ -104,31 +149,43 @@ local function finish(id, reason, seat, done)
   return append(id, event, done)
 end
 
--- Ends a waiting match; returns its game and version (its queue entry is the caller's).
+-- Ends a waiting match; returns its game and its queue's version: the version, and with a
+-- time control '~' and the control's key (its queue entry is the caller's).
 local function expire(id)
   local m = mkey(id)
-  local f = redis.call('HMGET', m, 'status', 'game', 'version', 'room')
+  local f = redis.call('HMGET', m, 'status', 'game', 'version', 'room', 'tc')
   recount(f[1], 'expired')
   redis.call('HSET', m, 'status', 'expired', 'since', NOW_TEXT)
   free_room(id, f[2], f[4])
   redis.call('SPUBLISH', wkey(id), 'x')
+  if f[5] then return f[2], f[3] .. '~' .. f[5] end
   return f[2], f[3]
 end
 
-local function open(id, digest, game, version, room)
+-- `control` and `json` are the time control's key and JSON text ('' for none).
+local function open(id, digest, game, version, room, control, json)
   local m = mkey(id)
   redis.call('HSET', m, 'game', game, 'version', version, 'status', 'waiting', 'h0', digest,
     'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT, 'last', 0, 'turn', '', 'first', '')
   if room ~= '' then redis.call('HSET', m, 'room', room) end
+  if control ~= '' then redis.call('HSET', m, 'tc', control, 'tcj', json) end
   recount(false, 'waiting')
   schedule(id, NOW + GRACE)
 end
 
 local function join(id, digest, first)
-  redis.call('HSET', mkey(id), 'h1', digest, 'seen1', NOW_TEXT, 'status', 'playing',
-    'since', NOW_TEXT, 'first', first, 'turn', first)
+  local m = mkey(id)
+  local c = redis.call('HMGET', m, 'tc', 'tcj')
+  local fields, tail = {}, ''
+  if c[1] then
+    local due
+    fields, tail, due = clock_start(c[1], c[2], NOW_MS)
+    schedule_lt(id, due)
+  end
+  redis.call('HSET', m, 'h1', digest, 'seen1', NOW_TEXT, 'status', 'playing',
+    'since', NOW_TEXT, 'first', first, 'turn', first, unpack(fields))
   recount('waiting', 'playing')
-  append(id, '{"seq":1,"type":"started","first":' .. first .. '}', '')
+  append(id, '{"seq":1,"type":"started","first":' .. first .. tail .. '}', '')
 end
 
 -- What a seeker's own token got, for a repeated seek: 'id:seat:until'.
@@ -184,7 +241,8 @@ local DIGEST, KIND = ARGV[6], ARGV[7]
 local AFTER = tonumber(ARGV[8])
 local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
 local m = KEYS[1]
-local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'ender', 'last')
+local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'ender', 'last', 'tc', 'l0',
+  'l1', 'tat')
 local status = f[1]
 if not status then return {'e', 'match/unknown'} end
 local seat
@@ -206,6 +264,15 @@ if KIND == 'cancel' then
 end
 if status == 'expired' then return refuse('match/expired') end
 if status == 'waiting' then return refuse('match/not_started') end
+-- 'timeout' once the seat to move is found out of time by this write (the match ends then).
+local LATE = nil
+if status == 'playing' then
+  local late = out_of_time(f[7], f[4], f[8], f[9], f[10])
+  if late then
+    finish(ID, 'timeout', late, '')
+    status, f[6], LATE = 'finished', int(tonumber(f[6]) + 1), 'timeout'
+  end
+end
 
 local done = DIGITS[seat] .. ':' .. KIND .. ':' .. WRITE
 local last = tonumber(f[6])
@@ -214,7 +281,7 @@ if KIND == 'resign' then
     local mine = int(seat) .. ':resign:'
     local previous = redis.call('HGET', m, 'd' .. f[6])
     if previous and string.sub(previous, 1, #mine) == mine then return {'ok', last} end
-    return {'e', 'match/finished'}
+    return {'e', 'match/finished', LATE}
   end
   return {'ok', finish(ID, 'resigned', seat, done)}
 end
@@ -223,11 +290,11 @@ if AFTER >= 0 and AFTER < last then
     if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
     return {'ok', AFTER + 1}
   end
-  if status == 'finished' then return refuse('match/finished') end
+  if status == 'finished' then return refuse('match/finished', LATE) end
   return refuse('turn/stale', last)
 end
 if AFTER ~= last then return refuse('turn/stale', last) end
-if status == 'finished' then return refuse('match/finished') end
+if status == 'finished' then return refuse('match/finished', LATE) end
 if KIND == 'confirm' then
   if status == 'playing' and not AGREE then
     -- The seat to move disputes the partner's last move or pass.
@@ -249,31 +316,53 @@ if tonumber(f[4]) ~= seat then return refuse('turn/not_yours') end
 if last >= tonumber(ARGV[13]) then return refuse('match/too_long') end
 local SEQ = ARGV[14]
 local fields = {SEEN_SEAT, NOW_TEXT, 'turn', DIGITS[1 - seat]}
+local tail = ''
+if f[7] then
+  -- Charges the mover from its turn's start; Fischer adds the increment, a deadline control
+  -- gives the next turn its full time again.
+  local kind, base, inc = control_of(f[7])
+  local left = tonumber(f[8 + seat]) - (NOW_MS - tonumber(f[10]))
+  local keep = base
+  if kind == 'fischer' then
+    left = left + inc
+    keep = left
+  end
+  table.insert(fields, 'l' .. DIGITS[seat])
+  table.insert(fields, int(keep))
+  table.insert(fields, 'tat')
+  table.insert(fields, int(NOW_MS))
+  tail = ',"left":' .. left_text(left)
+  if not (KIND == 'move' and END) then
+    schedule_lt(ID, (NOW_MS + tonumber(f[9 - seat])) / 1000)
+  end
+end
 if KIND == 'pass' then
-  local event = '{"seq":' .. SEQ .. ',"type":"pass","seat":' .. DIGITS[seat] .. '}'
+  local event = '{"seq":' .. SEQ .. ',"type":"pass","seat":' .. DIGITS[seat] .. tail .. '}'
   return {'ok', append(ID, event, done, fields, SEQ)}
 end
 local ending = 'false'
 if END then
   ending = 'true'
   recount(status, 'ending')
-  fields = {SEEN_SEAT, NOW_TEXT, 'turn', DIGITS[1 - seat], 'status', 'ending',
-    'ender', DIGITS[seat], 'since', NOW_TEXT}
+  for _, value in ipairs({'status', 'ending', 'ender', DIGITS[seat], 'since', NOW_TEXT}) do
+    table.insert(fields, value)
+  end
 end
 local event = '{"seq":' .. SEQ .. ',"type":"move","seat":' .. DIGITS[seat]
-  .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. '}'
+  .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. tail .. '}'
 return {'ok', append(ID, event, done, fields, SEQ)}
 """
 """Applies a seat's move, pass, confirm, resign or cancel, once. A cancel that expires the
 match answers its game and version, whose waiting list the store then updates."""
 
 OPEN = r"""
--- ARGV[6..9] = token digest, game, version, room ('' for none)
+-- ARGV[6..11] = token digest, game, version, room ('' for none), time control key and JSON
+--               ('' for none)
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'h0') == ARGV[6] then return {'ok'} end
   return {'e', 'collision'}
 end
-open(ID, ARGV[6], ARGV[7], ARGV[8], ARGV[9])
+open(ID, ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
 return {'ok'}
 """
 """Opens a waiting match with one seat taken (a retry of the same opening is answered ok)."""
@@ -297,11 +386,13 @@ return {'ok', 1}
 
 ROOM = r"""
 -- KEYS[1] = the room's key, KEYS[2] = the seeker's memo key (both in ID's shard)
--- ARGV[6..12] = game, version, room, token digest, first, '1' when the token is the seeker's
---               own, '1' when a new match may be opened (the waiting limit was checked)
+-- ARGV[6..14] = game, version, room, token digest, first, '1' when the token is the seeker's
+--               own, '1' when a new match may be opened (the waiting limit was checked),
+--               the time control's key and JSON ('' for none)
 local ROOM_KEY, MEMO = KEYS[1], KEYS[2]
 local GAME, VERSION, ROOM_NAME, DIGEST, FIRST = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
 local OWN, MAY_OPEN = ARGV[11] == '1', ARGV[12] == '1'
+local CONTROL, CONTROL_JSON = ARGV[13], ARGV[14]
 
 if OWN then
   local id, seat = recall(MEMO)
@@ -310,7 +401,7 @@ end
 local dropped = ''
 local held = redis.call('GET', ROOM_KEY)
 if held then
-  local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version')
+  local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version', 'tc')
   local status = f[1]
   if status == 'waiting' and tonumber(f[2]) + GRACE < NOW then
     expire(held)
@@ -318,6 +409,7 @@ if held then
   end
   if status == 'waiting' then
     if f[3] ~= VERSION then return {'e', 'room/version_mismatch', f[3]} end
+    if (f[4] or '') ~= CONTROL then return {'e', 'room/control_mismatch', f[4] or ''} end
     join(held, DIGEST, FIRST)
     if OWN then remember(MEMO, held, 1) end
     return {'ok', held, 1, dropped}
@@ -326,7 +418,7 @@ if held then
 end
 if not MAY_OPEN then return {'open', dropped} end
 if redis.call('EXISTS', mkey(ID)) == 1 then return {'e', 'collision'} end
-open(ID, DIGEST, GAME, VERSION, ROOM_NAME)
+open(ID, DIGEST, GAME, VERSION, ROOM_NAME, CONTROL, CONTROL_JSON)
 redis.call('SET', ROOM_KEY, ID)
 if OWN then remember(MEMO, ID, 0) end
 return {'ok', ID, 0, dropped}
@@ -341,9 +433,12 @@ local due = redis.call('ZRANGEBYSCORE', DEADLINES, '-inf', '(' .. NOW_TEXT,
   'LIMIT', 0, tonumber(ARGV[6]))
 local changed, expired = 0, {}
 for _, id in ipairs(due) do
-  local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender')
+  local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender',
+    'tc', 'turn', 'l0', 'l1', 'tat')
   local status = f[1]
   local seen0, seen1, since = tonumber(f[2]), tonumber(f[3]), tonumber(f[4])
+  local late = nil
+  if status == 'playing' then late = out_of_time(f[6], f[7], f[8], f[9], f[10]) end
   if not status then
     redis.call('ZREM', DEADLINES, id)
   elseif status == 'waiting' and seen0 + GRACE < NOW then
@@ -351,6 +446,10 @@ for _, id in ipairs(due) do
     table.insert(expired, id)
     table.insert(expired, game)
     table.insert(expired, version)
+    schedule(id, NOW + KEEP)
+    changed = changed + 1
+  elseif late then
+    finish(id, 'timeout', late, '')
     schedule(id, NOW + KEEP)
     changed = changed + 1
   elseif status == 'playing' and math.min(seen0, seen1) + GRACE < NOW then

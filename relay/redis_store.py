@@ -43,6 +43,7 @@ from redis.exceptions import (
 )
 
 from relay import redis_keys, redis_library, store
+from relay.clock import TimeControl
 from relay.errors import RelayError
 from relay.lobby import Lobby, LobbyKind
 from relay.redis_batch import Batcher, OneRedis, Script
@@ -62,6 +63,8 @@ from relay.store import (
     StoreSettings,
     Ticket,
     behind,
+    control_mismatch,
+    finished,
     hash_token,
     new_token,
     too_long,
@@ -373,14 +376,15 @@ class RedisStore:
 
     async def _requeue(self, match: str, now: float) -> None:
         """Makes sure a waiting match, opened a while ago, is in its game's queue."""
-        fields = ("room", "status", "since", "game", "version")
+        fields = ("room", "status", "since", "game", "version", "tc")
         try:
             reply = (await self.client()).hmget(self._keys.match(match), list(fields))
-            room, status, since, game, version = await cast(Awaitable[list[Any]], reply)
+            room, status, since, game, version, control = await cast(Awaitable[list[Any]], reply)
         except _DOWN as exc:
             raise self._unavailable(exc) from None
         if room is None and status == b"waiting" and float(since) + _REQUEUE_AFTER < now:
-            keys = GameKeys(self.prefix, game.decode(), version.decode())
+            queue = version.decode() + ("" if control is None else f"~{control.decode()}")
+            keys = GameKeys(self.prefix, game.decode(), queue)
             await self._call(_ENSURE, [keys.queue, keys.waiting], [repr(float(now)), 0, match])
 
     async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
@@ -453,24 +457,32 @@ class RedisStore:
     # -- seeking ---------------------------------------------------------------------------
 
     async def seek(
-        self, game: str, version: str, room: str | None, now: float, token: str | None = None
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        token: str | None = None,
+        control: TimeControl | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one."""
         own = token is not None
         token = token if token is not None else new_token()
         digest = hash_token(token)
+        clock = ("", "") if control is None else (control.key, control.json().decode())
         try:
             if room:
-                return await self._seek_room(game, version, room, now, token, digest, own)
-            return await self._seek_queue(game, version, now, token, digest, own)
+                return await self._seek_room(game, version, room, now, token, digest, own, clock)
+            return await self._seek_queue(game, version, now, token, digest, own, clock)
         except _Refusal as refusal:
-            raise _seek_error(refusal, game, version, room, self.settings) from None
+            raise _seek_error(refusal, game, version, room, self.settings, control) from None
 
     async def _seek_queue(
-        self, game: str, version: str, now: float, token: str, digest: str, own: bool
-    ) -> Ticket:
+        self, game: str, version: str, now: float, token: str, digest: str, own: bool,
+        clock: tuple[str, str],
+    ) -> Ticket:  # fmt: skip
         """Pairs through the game's queue: a game script picks, a match script joins."""
-        keys = GameKeys(self.prefix, game, version)
+        keys = GameKeys(self.prefix, game, f"{version}~{clock[0]}" if clock[0] else version)
         memo, flag = keys.memo(digest), "1" if own else "0"
         failed = ""
         while True:
@@ -478,7 +490,7 @@ class RedisStore:
                 _PAIR, keys, now, memo, self.settings.max_waiting, flag, failed
             )
             if answer[0] == b"open":
-                return await self._open_queued(keys, game, version, now, token, digest, own)
+                return await self._open_queued(keys, game, version, now, token, digest, own, clock)
             match = answer[1].decode()
             seat = await self._join(match, now, digest)
             if seat is not None:
@@ -489,10 +501,10 @@ class RedisStore:
 
     async def _open_queued(
         self, keys: GameKeys, game: str, version: str, now: float, token: str, digest: str,
-        own: bool,
+        own: bool, clock: tuple[str, str],
     ) -> Ticket:  # fmt: skip
         """Opens a match, then queues it, unless another seeker queued one meanwhile."""
-        match = await self._open(game, version, "", now, digest)
+        match = await self._open(game, version, "", now, digest, clock)
         memo, flag = keys.memo(digest), "1" if own else "0"
         while True:
             answer = await self._on_game(_PUSH, keys, now, memo, match, flag)
@@ -507,11 +519,13 @@ class RedisStore:
                 return Ticket(other, seat, token)
             await self._unlist(keys, other, queued=False)
 
-    async def _open(self, game: str, version: str, room: str, now: float, digest: str) -> str:
+    async def _open(
+        self, game: str, version: str, room: str, now: float, digest: str, clock: tuple[str, str]
+    ) -> str:
         while True:
             match = redis_keys.new_id()
             try:
-                await self._on_match(_OPEN, match, now, digest, game, version, room)
+                await self._on_match(_OPEN, match, now, digest, game, version, room, *clock)
             except _Refusal as refusal:
                 if refusal.code == "collision":  # a fresh id already taken: draw another
                     continue
@@ -536,7 +550,7 @@ class RedisStore:
 
     async def _seek_room(
         self, game: str, version: str, room: str, now: float, token: str, digest: str,
-        own: bool,
+        own: bool, clock: tuple[str, str],
     ) -> Ticket:  # fmt: skip
         """Seeks in a private room: one script on the room's shard, and the waiting limit
         checked on the game's keys before a match is opened."""
@@ -550,7 +564,7 @@ class RedisStore:
         while True:
             args = self._match_args(
                 tagged, match, now, game, version, room, digest, store.draw_first(),
-                "1" if own else "0", may_open,
+                "1" if own else "0", may_open, *clock,
             )  # fmt: skip
             try:
                 answer = await self._call(_ROOM, [room_key, memo], args)
@@ -786,8 +800,9 @@ def _read_error(refusal: _Refusal, match: str, after: int = 0) -> RelayError:
 
 
 def _seek_error(
-    refusal: _Refusal, game: str, version: str, room: str | None, settings: StoreSettings
-) -> RelayError:
+    refusal: _Refusal, game: str, version: str, room: str | None, settings: StoreSettings,
+    control: TimeControl | None,
+) -> RelayError:  # fmt: skip
     if refusal.code == "limit/waiting":
         return RelayError(
             "limit/waiting",
@@ -799,6 +814,9 @@ def _seek_error(
             "room/version_mismatch",
             f"Room {room!r} waits for {game!r} version {refusal.detail!r}, not {version!r}.",
         )
+    if refusal.code == "room/control_mismatch":
+        waiting = TimeControl.from_key(str(refusal.detail or ""))
+        return control_mismatch(room or "", waiting, control)
     if refusal.code == "room/full":
         return RelayError("room/full", f"Room {room!r} of {game!r} is full.")
     return RelayError(refusal.code)
@@ -813,4 +831,6 @@ def _act_error(refusal: _Refusal, match: str, after: int, max_events: int) -> Re
         return RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
     if refusal.code == "match/too_long":
         return too_long(max_events)
+    if refusal.code == "match/finished":
+        return finished(refusal.detail == "timeout")
     return _read_error(refusal, match)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 import orjson
 
+from relay.clock import Clock, TimeControl, left_text
 from relay.errors import RelayError
 
 if TYPE_CHECKING:
@@ -31,7 +32,9 @@ __all__ = [
     "Ticket",
     "Wake",
     "behind",
+    "control_mismatch",
     "draw_first",
+    "finished",
     "hash_token",
     "new_action",
     "new_match_id",
@@ -100,6 +103,8 @@ class MatchInfo:
     turn: Seat | None
     last: int
     first: Seat | None
+    clock: Clock | None = None
+    """The match's time control and clocks; None for a match without one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +155,19 @@ class Store(Protocol):
         one process): with the Redis store, one per event per process waiting on its match."""
 
     async def seek(
-        self, game: str, version: str, room: str | None, now: float, token: str | None = None
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        token: str | None = None,
+        control: TimeControl | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one, and returns the seat.
 
-        With a token (the seeker's own, random), the seat gets that token, and the same seek
-        repeated within the grace period returns the same ticket instead of a second seat."""
+        Only seekers of the same time control (or both of none) are paired. With a token (the
+        seeker's own, random), the seat gets that token, and the same seek repeated within the
+        grace period returns the same ticket instead of a second seat."""
 
     async def poll(
         self, match: str, token: str | None, after: int, now: float
@@ -243,6 +255,32 @@ def too_long(most: int) -> RelayError:
     )
 
 
+def control_mismatch(
+    room: str, waiting: TimeControl | None, sought: TimeControl | None
+) -> RelayError:
+    """Returns the error refusing a room seek whose time control is not the waiting one's."""
+
+    def name(control: TimeControl | None) -> str:
+        return "no clock" if control is None else control.json().decode()
+
+    return RelayError(
+        "room/control_mismatch",
+        f"Room {room!r} waits for a match with {name(waiting)}, not {name(sought)}.",
+    )
+
+
+TIMED_OUT = (
+    "The seat to move ran out of time before this write arrived: the match ended, reason 'timeout'."
+)
+"""The message refusing a write to a match that its clock ended at that write."""
+
+
+def finished(timed_out: bool = False) -> RelayError:
+    """Returns the error refusing a write to a finished match (one that this very write found
+    out of time says so)."""
+    return RelayError("match/finished", TIMED_OUT if timed_out else "")
+
+
 def behind(after: int, last: int) -> RelayError:
     """Returns the error of a read past the log's end: the log lost events its reader saw."""
     return RelayError(
@@ -252,21 +290,34 @@ def behind(after: int, last: int) -> RelayError:
     )
 
 
-def started_event(seq: int, first: Seat) -> Event:
-    """Returns the event that opens play, giving the turn to `first`."""
-    return b'{"seq":%d,"type":"started","first":%d}' % (seq, first)
-
-
-def move_event(seq: int, seat: Seat, move: str, end: bool) -> Event:
-    """Returns the event carrying a seat's move, byte-exact."""
-    return b'{"seq":%d,"type":"move","seat":%d,"move":%b,"end":%b}' % (
-        seq, seat, orjson.dumps(move), b"true" if end else b"false",
+def started_event(seq: int, first: Seat, control: TimeControl | None = None) -> Event:
+    """Returns the event that opens play, giving the turn to `first`; with a time control,
+    it names the control and each seat's starting seconds."""
+    if control is None:
+        return b'{"seq":%d,"type":"started","first":%d}' % (seq, first)
+    start = left_text(control.base * 1000)
+    return b'{"seq":%d,"type":"started","first":%d,"time_control":%b,"left":[%b,%b]}' % (
+        seq, first, control.json(), start, start,
     )  # fmt: skip
 
 
-def pass_event(seq: int, seat: Seat) -> Event:
-    """Returns the event of a seat passing its turn."""
-    return b'{"seq":%d,"type":"pass","seat":%d}' % (seq, seat)
+def move_event(seq: int, seat: Seat, move: str, end: bool, left: int | None = None) -> Event:
+    """Returns the event carrying a seat's move, byte-exact; with a clock, the milliseconds
+    the mover has left after it."""
+    if left is None:
+        return b'{"seq":%d,"type":"move","seat":%d,"move":%b,"end":%b}' % (
+            seq, seat, orjson.dumps(move), b"true" if end else b"false",
+        )  # fmt: skip
+    return b'{"seq":%d,"type":"move","seat":%d,"move":%b,"end":%b,"left":%b}' % (
+        seq, seat, orjson.dumps(move), b"true" if end else b"false", left_text(left),
+    )  # fmt: skip
+
+
+def pass_event(seq: int, seat: Seat, left: int | None = None) -> Event:
+    """Returns the event of a seat passing its turn (with a clock, the time it has left)."""
+    if left is None:
+        return b'{"seq":%d,"type":"pass","seat":%d}' % (seq, seat)
+    return b'{"seq":%d,"type":"pass","seat":%d,"left":%b}' % (seq, seat, left_text(left))
 
 
 def ended_event(seq: int, reason: str, seat: Seat) -> Event:

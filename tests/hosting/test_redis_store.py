@@ -14,11 +14,22 @@ import pytest
 import redis.asyncio as aioredis
 
 from relay.__main__ import open_store
+from relay.clock import TimeControl
 from relay.config import Config
 from relay.errors import RelayError
 from relay.memory_store import MemoryStore
 from relay.redis_store import RedisStore
-from relay.store import Action, ActionKind, Status, StoreSettings, Ticket, hash_token, move_event
+from relay.store import (
+    Action,
+    ActionKind,
+    Status,
+    StoreSettings,
+    Ticket,
+    hash_token,
+    move_event,
+    pass_event,
+    started_event,
+)
 from tests.hosting.conftest import SETTINGS, StoreMaker
 from tests.support.redis_server import RedisServer
 
@@ -35,6 +46,9 @@ TEXTS = [
     "x" * 300,
 ]
 """Move texts that must travel byte-exact."""
+
+CONTROLS = [None, None, TimeControl("fischer", 10, 1), TimeControl("deadline", 10)]
+"""The time controls the differential seeks with: none, mostly."""
 
 KINDS: list[ActionKind] = [
     *(["move"] * 10),  # type: ignore[list-item]
@@ -116,12 +130,13 @@ class Differential:
         game = rng.choice(["g", "h"])
         version = rng.choice(["1", "2"])
         room = rng.choice([None, None, None, "r1", "r2"])
+        control = rng.choice(CONTROLS)
         coin = rng.randrange(2)
-        self.log.append(f"seek {game} {version} {room} coin={coin} at {self.now}")
+        self.log.append(f"seek {game} {version} {room} {control} coin={coin} at {self.now}")
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr("relay.store.draw_first", lambda: coin)
-            mine = await outcome(self.memory.seek(game, version, room, self.now))
-            theirs = await outcome(self.redis.seek(game, version, room, self.now))
+            mine = await outcome(self.memory.seek(game, version, room, self.now, None, control))
+            theirs = await outcome(self.redis.seek(game, version, room, self.now, None, control))
         assert mine[0] == theirs[0], (mine, theirs, self.log[-15:])
         if mine[0] == "error":
             self.same(mine, theirs)
@@ -447,3 +462,21 @@ async def test_open_store_reads_redis_and_unix_urls(redis_server: RedisServer) -
     assert tickets[0].match == tickets[1].match
     assert [ticket.seat for ticket in tickets] == [0, 1]
     assert open_store(Config()) is None
+
+
+async def test_clocked_events_are_byte_identical_to_the_builders(make_store: StoreMaker) -> None:
+    store = make_store()
+    control = TimeControl("fischer", 60, 2)
+    t = float(int(time.time()))
+    a = await store.seek("clock-bytes", "1", None, t, None, control)
+    b = await store.seek("clock-bytes", "1", None, t, None, control)
+    first = orjson.loads((await store.poll(a.match, None, 0, t))[1][0])["first"]
+    x, o = (a, b) if first == 0 else (b, a)
+    await store.act(x.match, x.token, Action("move", 1, "e4"), t + 1.25)
+    await store.act(o.match, o.token, Action("pass", 2), t + 61)
+    _, events = await store.poll(a.match, None, 0, t + 62)
+    assert events == [
+        started_event(1, first, control),
+        move_event(2, x.seat, "e4", False, 60750),
+        pass_event(3, o.seat, 2250),
+    ]

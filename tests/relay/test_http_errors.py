@@ -321,6 +321,42 @@ async def test_room_errors(client: Client) -> None:
     )
 
 
+async def test_room_of_another_time_control_is_refused(client: Client) -> None:
+    blitz = {"kind": "fischer", "base": 180, "increment": 2}
+    body = {"game": "xand0", "room": "clock", "time_control": blitz}
+    assert (await client.post("/v1/seek", json=body)).status == 201
+    answer = await client.post("/v1/seek", json={"game": "xand0", "room": "clock"})
+    error = await expect(answer, 409, "room/control_mismatch")
+    assert '"increment":2' in error["error"]["message"]
+    answer = await client.post("/v1/seek", json=body)
+    assert answer.status == 201 and (await answer.json())["seat"] == 1
+
+
+@pytest.mark.parametrize(
+    "control",
+    [
+        "blitz",
+        300,
+        [],
+        {"kind": "fischer", "base": 300},
+        {"kind": "fischer", "base": 0, "increment": 0},
+        {"kind": "fischer", "base": 300, "increment": 3601},
+        {"kind": "fischer", "base": 2.5, "increment": 0},
+        {"kind": "fischer", "base": 300, "increment": 1, "delay": 2},
+        {"kind": "deadline", "per_move": 9},
+        {"kind": "deadline", "per_move": 30 * 86400 + 1},
+        {"kind": "bronstein", "base": 300, "increment": 1},
+    ],
+)
+async def test_bad_time_control_is_refused_with_the_accepted_forms(
+    client: Client, control: object
+) -> None:
+    answer = await client.post("/v1/seek", json={"game": "xand0", "time_control": control})
+    error = await expect(answer, 400, "request/invalid")
+    message = error["error"]["message"]
+    assert "'time_control'" in message and "fischer" in message and "deadline" in message
+
+
 async def test_turn_errors(client: Client) -> None:
     x, o, last = await pair(client)
     url = f"/v1/matches/{x['match']}/moves"

@@ -90,3 +90,25 @@ async def test_records_of_unknown_and_cancelled_matches_are_errors(wire: Wire) -
     assert status == 200
     status, body = await wire.call("GET", f"/v1/matches/{waiting.match}/record")
     assert (status, body["error"]["code"]) == (410, "match/expired")
+
+
+async def test_a_clocked_match_records_its_control_and_info_tells_the_time_left(
+    wire: Wire,
+) -> None:
+    control = {"kind": "fischer", "base": 600, "increment": 5}
+    tickets = []
+    for _ in range(2):
+        status, body = await wire.call(
+            "POST", "/v1/seek", {"game": "recorded-clock", "time_control": control}
+        )
+        assert status == 201, body
+        tickets.append(body)
+    match = tickets[0]["match"]
+    header, events = await record(wire, match)
+    assert header["time_control"] == control
+    assert events[0]["time_control"] == control and events[0]["left"] == [600, 600]
+    status, info = await wire.call("GET", f"/v1/matches/{match}")
+    assert status == 200
+    assert info["time_control"] == control
+    assert len(info["left"]) == 2 and info["left"][1 - info["turn"]] == 600
+    assert 590 < info["left"][info["turn"]] <= 600

@@ -94,6 +94,23 @@ async def test_lobby_poll_wakes_at_a_public_seek_and_lists_the_match_live(
         assert lobby["live"][0]["moves"] == 0
 
 
+async def test_lobby_entries_name_their_time_control(relay_url: str) -> None:
+    game = game_key()
+    control = {"kind": "deadline", "per_move": 86400}
+    async with aiohttp.ClientSession(timeout=TIMEOUT) as session:
+        wire = Wire(session, relay_url)
+        for room, chosen in (("plain", None), ("daily", control)):
+            body = {"game": game, "room": room, "public": True, "time_control": chosen}
+            status, _ = await wire.call("POST", "/v1/seek", body)
+            assert status == 201
+        status, lobby = await wire.call("GET", f"/v1/lobby?game={game}")
+        assert status == 200
+        assert [(e["room"], e["time_control"]) for e in lobby["open"]] == [
+            ("daily", control),
+            ("plain", None),
+        ]
+
+
 async def test_malformed_lobby_and_seek_fields_are_refused(relay_url: str) -> None:
     async with aiohttp.ClientSession(timeout=TIMEOUT) as session:
         wire = Wire(session, relay_url)

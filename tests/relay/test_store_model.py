@@ -3,7 +3,8 @@
 Seeks, polls, moves, retries, passes, confirms, resigns, cancels and grace expiries run over
 several matches on a real store; a small model predicts each answer, and invariants hold after
 every step: every reader sees the same log, numbers are consecutive, each accepted move is in
-the log once, the turn rule holds, and finished matches accept nothing."""
+the log once, the turn rule holds, and finished matches accept nothing. One game is played
+with a time control, so clocks, increments and timeouts are in the mix."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from hypothesis.stateful import (
 
 import relay.store
 from relay import Action, MemoryStore, RelayError, Store, StoreSettings, Ticket
+from relay.clock import TimeControl, millis
 
 T = TypeVar("T")
 
@@ -39,6 +41,8 @@ MODEL_SETTINGS = StoreSettings(grace=10.0, keep=30.0, max_waiting=3)
 GRACE, KEEP = MODEL_SETTINGS.grace, MODEL_SETTINGS.keep
 GAMES = ("go", "chess")
 ROOMS = (None, None, "den", "attic")
+CONTROLS = {"chess": TimeControl("fischer", 12, 2), "go": None}
+"""The time control each game is sought with."""
 TEXTS = st.sampled_from(["", "a", "e2e4", "\U0001f600", 'q"uote', "x\ny"])
 
 
@@ -61,6 +65,42 @@ class Model:
     since: float = 0.0
     rematch: dict[str, Any] = field(default_factory=dict)
     """The rematch as the store should report it: version, state, offers, by, match, at."""
+    control: TimeControl | None = None
+    clock: list[int] = field(default_factory=lambda: [0, 0])
+    """Each seat's milliseconds left when its turn last started or ended."""
+    turn_at: int = 0
+    """When the current turn started (ms)."""
+
+    def start(self, first: int, now: float) -> None:
+        """Opens play as the store is expected to: the started event, clocks full."""
+        self.first = self.turn = first
+        event: dict[str, Any] = {"type": "started", "first": first}
+        if self.control is not None:
+            self.clock = [self.control.base * 1000] * 2
+            self.turn_at = millis(now)
+            event["time_control"] = self.control.as_dict()
+            event["left"] = [self.control.base] * 2
+        self.add(event, ())
+
+    def settle(self, now: float) -> None:
+        """Ends a clocked match in play whose seat to move ran out of time, as a store does
+        at a write or a reap."""
+        turn = self.turn
+        if (
+            self.status == "playing"
+            and self.control is not None
+            and turn is not None
+            and millis(now) - self.turn_at > self.clock[turn]
+        ):
+            self.finish("timeout", turn, (), now)
+
+    def charge(self, seat: int, event: dict[str, Any], now: float) -> None:
+        """Ends a clocked turn of seat: the time it took, the increment, its event's left."""
+        if self.control is None:
+            return
+        left = self.clock[seat] - (millis(now) - self.turn_at) + self.control.increment * 1000
+        self.clock[seat], self.turn_at = left, millis(now)
+        event["left"] = left / 1000
 
     def __post_init__(self) -> None:
         self.seen = [self.now, self.now]
@@ -145,28 +185,30 @@ class StoreMachine(RuleBasedStateMachine):
                 m.status, m.since = "expired", self.now
         waiting = [m for m in candidates if m.status == "waiting"]
         busy = [m for m in candidates if m.status in ("playing", "ending")]
+        control = CONTROLS[game]
         if room is not None and busy:
-            self.expect(self.store.seek(game, "1", room, self.now), "room/full")
+            self.expect(self.store.seek(game, "1", room, self.now, None, control), "room/full")
             return
         if waiting:
             m = waiting[0]
-            ticket = self.expect(self.store.seek(game, "1", room, self.now), None)
+            ticket = self.expect(self.store.seek(game, "1", room, self.now, None, control), None)
             assert isinstance(ticket, Ticket)
             assert (ticket.match, ticket.seat) == (m.id, 1)
             m.tokens.append(ticket.token)
             m.seen[1] = self.now
             m.status, m.since = "playing", self.now
             started = self._read(m.id, None)[0]
-            m.first = m.turn = started["first"]
-            m.add({"type": "started", "first": m.first}, ())
+            m.start(started["first"], self.now)
             return
         if self._waiting(game) >= MODEL_SETTINGS.max_waiting:
-            self.expect(self.store.seek(game, "1", room, self.now), "limit/waiting")
+            call = self.store.seek(game, "1", room, self.now, None, control)
+            self.expect(call, "limit/waiting")
             return
-        ticket = self.expect(self.store.seek(game, "1", room, self.now), None)
+        ticket = self.expect(self.store.seek(game, "1", room, self.now, None, control), None)
         assert isinstance(ticket, Ticket) and ticket.seat == 0
         assert ticket.match not in {m.id for m in self.matches}
-        self.matches.append(Model(ticket.match, game, room, [ticket.token], self.now))
+        opened = Model(ticket.match, game, room, [ticket.token], self.now, control=control)
+        self.matches.append(opened)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -256,6 +298,7 @@ class StoreMachine(RuleBasedStateMachine):
                 Action("confirm", after, agree=agree),
                 (seat, "confirm", "", False, agree),
             )
+        m.settle(self.now)
         code, repeat = self._write_error(m, seat, kind, after, write)
         if m.status not in ("expired",):
             m.seen[seat] = self.now
@@ -269,12 +312,16 @@ class StoreMachine(RuleBasedStateMachine):
             expected = m.finish("agreed" if agree else "disputed", seat, write, self.now)
         elif kind == "pass":
             m.turn = 1 - seat
-            expected = m.add({"type": "pass", "seat": seat}, write)
+            event: dict[str, Any] = {"type": "pass", "seat": seat}
+            m.charge(seat, event, self.now)
+            expected = m.add(event, write)
         else:
             m.turn = 1 - seat
             if end:
                 m.status, m.ender, m.since = "ending", seat, self.now
-            expected = m.add({"type": "move", "seat": seat, "move": text, "end": end}, write)
+            event = {"type": "move", "seat": seat, "move": text, "end": end}
+            m.charge(seat, event, self.now)
+            expected = m.add(event, write)
             self.accepted_moves += 1
         assert seq == expected
 
@@ -286,6 +333,8 @@ class StoreMachine(RuleBasedStateMachine):
         seat, kind, text, end, agree = m.writes[-1]
         after = len(m.log) - 1
         action = Action(kind, None if kind == "resign" else after, text, end, agree)
+        before = len(m.log)
+        m.settle(self.now)  # a late retry still finds its write, after the timeout's event
 
         async def at_once() -> list[int]:
             return await asyncio.gather(
@@ -293,7 +342,7 @@ class StoreMachine(RuleBasedStateMachine):
             )
 
         answers = self.run(at_once())
-        assert answers == [len(m.log)] * copies
+        assert answers == [before] * copies
         m.seen[seat] = self.now
 
     @precondition(lambda self: self.live())
@@ -301,6 +350,7 @@ class StoreMachine(RuleBasedStateMachine):
     def resign(self, data: st.DataObject) -> None:
         m, seat = self._seated(data)
         call = self.store.act(m.id, m.tokens[seat], Action("resign"), self.now)
+        m.settle(self.now)
         if m.status in ("waiting", "expired"):
             self.expect(call, "match/not_started" if m.status == "waiting" else "match/expired")
             if m.status == "waiting":
@@ -386,8 +436,8 @@ class StoreMachine(RuleBasedStateMachine):
             assert found.match is not None
             r["match"] = found.match
             new = Model(found.match, m.game, None, list(m.tokens), self.now, status="playing")
-            new.first = new.turn = 1 - m.first
-            new.add({"type": "started", "first": new.first}, ())
+            new.control = m.control
+            new.start(1 - m.first, self.now)
             self.matches.append(new)
         elif found.state == "accepted":
             assert found.match == r["match"]
@@ -404,7 +454,8 @@ class StoreMachine(RuleBasedStateMachine):
                 m.status, m.since = "expired", self.now
             elif m.status == "playing":
                 absent = min((0, 1), key=lambda seat: m.seen[seat])
-                if m.seen[absent] + GRACE < self.now:
+                m.settle(self.now)  # a clock that ran out ends the match first
+                if m.status == "playing" and m.seen[absent] + GRACE < self.now:
                     m.finish("abandoned", absent, (), self.now)
             elif m.status == "ending":
                 partner = 1 - m.ender
@@ -435,6 +486,11 @@ class StoreMachine(RuleBasedStateMachine):
             assert info.status.value == m.status
             assert info.turn == (m.turn if m.status == "playing" else None)
             assert info.last == len(m.log)
+            if m.control is None:
+                assert info.clock is None
+            elif m.status != "waiting":
+                assert info.clock is not None and info.clock.control == m.control
+                assert list(info.clock.left) == m.clock and info.clock.turn_at == m.turn_at
 
     @invariant()
     def each_accepted_move_is_logged_once(self) -> None:
