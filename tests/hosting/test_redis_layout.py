@@ -139,7 +139,7 @@ async def test_a_seek_cut_between_its_two_steps_is_queued_by_its_seekers_next_po
     t = time.time()
     token = new_token()
     # The seek's first step ran (the match is open), its second (queueing it) never did.
-    match = await store._open("cut", "1", "", t, hash_token(token))
+    match = await store._open("cut", "1", "", t, hash_token(token), ("", ""))  # no clock
     assert (await store.info(match)).status == Status.WAITING
     # Its seeker polls as it waits; a while after the opening, that queues the match again.
     seat, events = await store.poll(match, token, 0, t + 6)
