@@ -35,6 +35,7 @@ from relay.store import (
     started_event,
     too_long,
 )
+from relay.turns import TurnSink
 
 __all__ = ["Held", "MemoryStore"]
 
@@ -184,6 +185,8 @@ class MemoryStore:
     def __init__(self, settings: StoreSettings | None = None) -> None:
         self.immediate: Immediate | None = self
         """Answers at once (act_hashed, watch); see Store.immediate."""
+        self.turns: TurnSink | None = None
+        """Told of turns given in correspondence matches (see Store.turns)."""
         self.settings = settings or StoreSettings()
         self._matches: dict[str, _Match] = {}
         self._queues: dict[tuple[str, str], deque[_Match]] = {}

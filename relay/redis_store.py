@@ -69,6 +69,7 @@ from relay.store import (
     new_token,
     too_long,
 )
+from relay.turns import TurnSink
 
 __all__ = ["DEFAULT_PREFIX", "SENTINEL_SCHEME", "UNAVAILABLE", "RedisStore", "sentinel_url"]
 
@@ -119,6 +120,8 @@ class RedisStore:
 
     immediate: Immediate | None = None
     """Every call waits on Redis: endpoints run as tasks (see Store.immediate)."""
+    turns: TurnSink | None = None
+    """Told of turns given in correspondence matches (see Store.turns)."""
 
     def __init__(
         self,

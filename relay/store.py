@@ -14,6 +14,7 @@ import orjson
 
 from relay.clock import Clock, TimeControl, left_text
 from relay.errors import RelayError
+from relay.turns import TurnSink
 
 if TYPE_CHECKING:
     from relay.lobby import Lobby, LobbyKind
@@ -144,6 +145,10 @@ class Immediate(Protocol):
 
 class Store(Protocol):
     """Holds every match; every relay process sharing a store may answer any request."""
+
+    turns: TurnSink | None
+    """Told of each turn given to a seat with a contact in a per-move-deadline match (see
+    relay.turns); None (the default) tells nobody."""
 
     immediate: Immediate | None
     """The store itself when it can answer at once (its coroutines then also finish at once,
