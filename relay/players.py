@@ -14,6 +14,7 @@ from relay.store import MatchInfo, Status
 __all__ = [
     "BAD_CONTACT",
     "BAD_PLAYER",
+    "CONTACT_MOST",
     "LISTED",
     "PLAYER",
     "PlayerMatch",
