@@ -130,11 +130,28 @@ async def test_malformed_json_is_bad_json(client: Client) -> None:
         {"game": "x" * 65},
         {"game": "xand0", "room": ["r"]},
         {"game": "xand0", "version": "1/2"},
+        {"game": "xand0", "player": "short"},
+        {"game": "xand0", "player": "P" * 129},
+        {"game": "xand0", "player": "P" * 31 + "!"},
+        {"game": "xand0", "player": 12345},
+        {"game": "xand0", "contact": ""},
+        {"game": "xand0", "contact": "c" * 201},
+        {"game": "xand0", "contact": "line\nbreak"},
+        {"game": "xand0", "contact": ["mail"]},
     ],
 )
 async def test_bad_seek_fields_are_invalid(client: Client, body: object) -> None:
     answer = await client.post("/v1/seek", json=body)
     await expect(answer, 400, "request/invalid")
+
+
+async def test_bad_player_and_contact_say_what_they_must_be(client: Client) -> None:
+    answer = await client.post("/v1/seek", json={"game": "xand0", "player": "short"})
+    message = (await expect(answer, 400, "request/invalid"))["error"]["message"]
+    assert "'player'" in message and "32 to 128" in message
+    answer = await client.post("/v1/seek", json={"game": "xand0", "contact": "\u0007"})
+    message = (await expect(answer, 400, "request/invalid"))["error"]["message"]
+    assert "'contact'" in message and "200" in message
 
 
 async def test_bad_move_fields_are_invalid(client: Client) -> None:
@@ -319,6 +336,24 @@ async def test_room_errors(client: Client) -> None:
         409,
         "room/full",
     )
+
+
+async def test_a_player_key_never_plays_itself_in_a_room(client: Client) -> None:
+    body = {"game": "xand0", "room": "mirror", "player": "P" * 40}
+    assert (await client.post("/v1/seek", json=body)).status == 201
+    error = await expect(await client.post("/v1/seek", json=body), 409, "room/same_player")
+    assert "'mirror'" in error["error"]["message"]
+    other = {**body, "player": "Q" * 40}
+    assert (await (await client.post("/v1/seek", json=other)).json())["seat"] == 1
+
+
+async def test_a_player_key_with_100_matches_not_finished_may_not_seek(make: Make) -> None:
+    client = await make(seeks_per_minute=1000)
+    for index in range(100):
+        await seek(client, game=f"many{index}", player="P" * 40)
+    answer = await client.post("/v1/seek", json={"game": "more", "player": "P" * 40})
+    await expect(answer, 429, "player/too_many")
+    assert int(answer.headers["Retry-After"]) >= 1
 
 
 async def test_room_of_another_time_control_is_refused(client: Client) -> None:
