@@ -182,7 +182,7 @@ class RedisRematches:
                 # The new match is listed under its players' keys in a step of its own.
                 for player in (p0, p1):
                     if player:
-                        await store.list_player(_text(player), new, now)
+                        await store.players.add(_text(player), new, now)
                 store.tell(new, started[2:], 1)
         return found
 

@@ -46,13 +46,14 @@ from relay import redis_keys, redis_library, store
 from relay.clock import TimeControl
 from relay.errors import RelayError
 from relay.lobby import Lobby, LobbyKind
-from relay.players import LISTED, PlayerMatch, same_player, too_many
+from relay.players import PlayerMatch, same_player
 from relay.redis_batch import Batcher, OneRedis, Script
 from relay.redis_cluster import ClusterLinks
 from relay.redis_keys import INFO_FIELDS, GameKeys, Layout, match_info
 from relay.redis_lobby import RedisLobbies
 from relay.redis_notify import Channel, Notifier, Waiter
 from relay.redis_pipe import packing
+from relay.redis_players import RedisPlayers
 from relay.redis_rematch import RedisRematches
 from relay.rematch import Rematch, RematchOp, lapse_at
 from relay.store import (
@@ -159,6 +160,8 @@ class RedisStore:
         """When a call last found Redis unavailable (time.monotonic)."""
         self._rematches = RedisRematches(self)
         self._lobbies = RedisLobbies(self)
+        self.players = RedisPlayers(self)
+        """The lists of matches per player key."""
         if client is not None:
             self._one_redis(client, listener or client)
 
@@ -482,7 +485,7 @@ class RedisStore:
         clock = ("", "") if control is None else (control.key, control.json().decode())
         seeker = (digest, "" if player is None else hash_token(player), contact or "")
         if seeker[1]:
-            await self._check_player(seeker[1], now)
+            await self.players.check(seeker[1])
         try:
             if room:
                 ticket = await self._seek_room(game, version, room, now, token, seeker, own, clock)
@@ -491,7 +494,7 @@ class RedisStore:
         except _Refusal as refusal:
             raise _seek_error(refusal, game, version, room, self.settings, control) from None
         if seeker[1]:
-            await self.list_player(seeker[1], ticket.match, now)
+            await self.players.add(seeker[1], ticket.match, now)
         return ticket
 
     async def _seek_queue(
@@ -533,7 +536,7 @@ class RedisStore:
         seeker: tuple[str, str, str], own: bool, clock: tuple[str, str], mine: list[str],
     ) -> Ticket:  # fmt: skip
         """Opens a match, then queues it, unless another seeker queued one meanwhile."""
-        match = await self._open(game, version, "", now, seeker, clock)
+        match = await self._open(game, version, "", now, seeker[0], clock, *seeker[1:])
         memo, flag = keys.memo(seeker[0]), "1" if own else "0"
         while True:
             skipped = mine[-1] if mine else ""
@@ -553,10 +556,11 @@ class RedisStore:
                 await self._unlist(keys, other, queued=False)
 
     async def _open(
-        self, game: str, version: str, room: str, now: float, seeker: tuple[str, str, str],
-        clock: tuple[str, str],
+        self, game: str, version: str, room: str, now: float, digest: str,
+        clock: tuple[str, str], player: str = "", contact: str = "",
     ) -> str:  # fmt: skip
-        digest, player, contact = seeker
+        """Opens a waiting match for a seeker (its token's digest, its player key's digest
+        and contact, '' for none); returns its id."""
         while True:
             match = redis_keys.new_id()
             try:
@@ -589,64 +593,11 @@ class RedisStore:
             seat, contact, game, due = (_text(value) for value in tail[1:])
             sink(TurnNotice(match, game, int(seat), seq, contact, int(due) / 1000))
 
-    # -- player keys -----------------------------------------------------------------------
-
-    async def _player_entries(self, digest: str) -> list[tuple[str, float, list[Any]]]:
-        """Returns the player key's listed matches with their hashes' fields (INFO_FIELDS,
-        p0, p1, since), forgetting entries of matches gone or expired (a heal)."""
-        key = self._keys.player(digest)
-        client = await self.client()
-        listed = await self.guard(client.zrange(key, 0, -1, withscores=True))
-        if not listed:
-            return []
-        fields = [*INFO_FIELDS, "p0", "p1", "since"]
-        values = await asyncio.gather(
-            *(
-                self.guard(client.hmget(self._keys.match(member.decode()), fields))
-                for member, _ in listed
-            )
-        )
-        found, gone = [], []
-        for (member, score), row in zip(listed, values, strict=True):
-            status = row[3]
-            if status is None or status == b"expired":
-                gone.append(member)
-            else:
-                found.append((member.decode(), float(score), row))
-        if gone:
-            await self.guard(client.zrem(key, *gone))
-        return found
-
-    async def _check_player(self, digest: str, now: float) -> None:
-        """Refuses a seek by a player key with LISTED matches not finished."""
-        found = await self._player_entries(digest)
-        if sum(1 for _, _, row in found if row[3] != b"finished") >= LISTED:
-            raise too_many()
-
-    async def list_player(self, digest: str, match: str, now: float) -> None:
-        """Lists a match under a player key (once: a repeat keeps the first time)."""
-        client = await self.client()
-        await self.guard(client.zadd(self._keys.player(digest), {match: now}, nx=True))
+    # -- player keys (relay.redis_players) ------------------------------------------------
 
     async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
         """Returns the matches the player key seated that the store still holds."""
-        digest = hash_token(player)
-        listed = []
-        for match, opened, row in await self._player_entries(digest):
-            info = match_info(match, row[: len(INFO_FIELDS)])
-            if info is None:
-                continue
-            p0, since = row[len(INFO_FIELDS)], row[-1]
-            seat = 0 if p0 is not None and p0.decode() == digest else 1
-            result = None
-            if info.status == Status.FINISHED:
-                client = await self.client()
-                last = await self.guard(client.lindex(f"{self._keys.tagged(match)}e:{match}", -1))
-                if last is not None:
-                    ended = orjson.loads(last)
-                    result = (str(ended["reason"]), int(ended["seat"]))
-            listed.append(PlayerMatch(info, seat, opened, float(since or 0), result))
-        return listed
+        return await self.players.matches(hash_token(player), now)
 
     async def _unlist(self, keys: GameKeys, match: str, *, queued: bool = True) -> None:
         """Removes a match that no longer waits from its game's waiting set (and queue)."""
@@ -812,10 +763,7 @@ class RedisStore:
                 await self._unlist(GameKeys(self.prefix, game, version), id_)
             for index in range(0, len(gone), 3):
                 id_, *players = (value.decode() for value in gone[index : index + 3])
-                for digest in players:
-                    if digest:
-                        client = await self.client()
-                        await self.guard(client.zrem(self._keys.player(digest), id_))
+                await self.players.forget(id_, players)
             if int(looked) < batch:
                 break
         return changed

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.relay.test_http_errors import Client, Make, auth, expect, make  # noqa: F401
+from tests.relay.conftest import Make
+from tests.relay.test_http_errors import Client, auth, expect
 
 ANN = "A" * 40
 BOB = "B" * 40
@@ -91,7 +92,5 @@ async def test_a_wrong_player_key_opens_no_seat(make: Make) -> None:
     client: Client = await make()
     a = await seek(client, game="mail", player=ANN)
     await seek(client, game="mail", player=BOB)
-    answer = await client.post(
-        f"/v1/matches/{a['match']}/resign", json={}, headers=auth("C" * 40)
-    )
+    answer = await client.post(f"/v1/matches/{a['match']}/resign", json={}, headers=auth("C" * 40))
     await expect(answer, 403, "auth/bad_token")

@@ -4,18 +4,16 @@ aiohttp application (in-process) and a real relay process, whose lean front serv
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
 from pytest_aiohttp import AiohttpClient
 
-from relay import CODES, Config, MemoryStore, RelayError, StoreSettings, create_app
+from relay import CODES, Config, MemoryStore, RelayError, create_app
 from relay.store import Event
-from tests.support.relay_process import RelayProcess
+from tests.relay.conftest import Make
 
 Client = TestClient[Any, Any]
 JSON = {"Content-Type": "application/json"}
@@ -35,54 +33,6 @@ async def expect(answer: Any, status: int, code: str) -> dict[str, Any]:
 def auth(token: str) -> dict[str, str]:
     """Returns the headers of a seat's write."""
     return {"Authorization": f"Bearer {token}", **JSON}
-
-
-Make = Callable[..., Awaitable[Any]]
-
-FLAGS = {
-    "hold": "--hold",
-    "max_body": "--max-body",
-    "max_move": "--max-move",
-    "seeks_per_minute": "--seeks-per-minute",
-    "polls_per_seat": "--polls-per-seat",
-    "max_waiting": "--max-waiting",
-    "max_events": "--max-events",
-    "requests_per_second": "--requests-per-second",
-}
-
-
-@pytest.fixture(params=["app", "process", "compiled"])
-async def make(
-    request: pytest.FixtureRequest, aiohttp_client: AiohttpClient
-) -> AsyncIterator[Make]:
-    """Returns a maker of clients of a relay with the given settings, over each HTTP layer:
-    in process, a relay process from the sources, and one as the wheel installs it."""
-    started: list[RelayProcess] = []
-    sessions: list[aiohttp.ClientSession] = []
-
-    async def made(**options: Any) -> Any:
-        options.setdefault("hold", 2.0)
-        options.setdefault("requests_per_second", 100000.0)
-        if request.param == "app":
-            store = StoreSettings(
-                max_waiting=options.pop("max_waiting", 1000),
-                max_events=options.pop("max_events", 10_000),
-            )
-            config = Config(store=store, **options)
-            return await aiohttp_client(create_app(config))
-        flags = [item for key, value in options.items() for item in (FLAGS[key], str(value))]
-        installed = request.getfixturevalue("installed") if request.param == "compiled" else None
-        relay = RelayProcess(*flags, "--grace", "30", installed=installed).start()
-        started.append(relay)
-        session = aiohttp.ClientSession(relay.url, timeout=aiohttp.ClientTimeout(total=10))
-        sessions.append(session)
-        return session
-
-    yield made
-    for session in sessions:
-        await session.close()
-    for relay in started:
-        relay.stop()
 
 
 async def seek(client: Client, **body: str) -> dict[str, Any]:

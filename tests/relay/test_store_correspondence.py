@@ -20,6 +20,17 @@ ANN = "A" * 40
 BOB = "B" * 40
 
 
+def listen(store: Store) -> list[TurnNotice]:
+    """Sets the store's turn sink; returns the list of the notices it is told."""
+    told: list[TurnNotice] = []
+
+    def sink(notice: TurnNotice) -> None:
+        told.append(notice)
+
+    store.turns = sink
+    return told
+
+
 async def paired(
     store: Store,
     control: TimeControl | None,
@@ -40,7 +51,7 @@ async def test_a_correspondence_seat_that_never_polls_is_ended_only_by_its_clock
     store: Store,
 ) -> None:
     t = now()
-    x, o = await paired(store, THREE_DAYS, t)
+    x, _o = await paired(store, THREE_DAYS, t)
     # Neither seat polls for two days: far past the grace period, within the turn's time.
     assert await store.reap(t + 2 * DAY) == 0
     assert (await store.info(x.match)).status.value == "playing"
@@ -130,10 +141,10 @@ async def test_a_player_key_never_plays_itself(store: Store) -> None:
 async def test_player_matches_lists_the_keys_seats_in_order(store: Store) -> None:
     t = now()
     assert await store.player_matches(ANN, t) == []
-    mine, theirs = await paired(store, THREE_DAYS, t, "g1", (ANN, BOB))
+    mine, _theirs = await paired(store, THREE_DAYS, t, "g1", (ANN, BOB))
     later, _ = await paired(store, MINUTES, t, "g2", (ANN, BOB))
     waiting = await store.seek("g3", "1", None, t, None, None, ANN)
-    over, other = await paired(store, None, t, "g4", (ANN, BOB))
+    over, _other = await paired(store, None, t, "g4", (ANN, BOB))
     await store.act(over.match, over.token, Action("resign"), t + 1)
     rows = listing(await store.player_matches(ANN, t + 10), t + 10)
     by_match = {row["match"]: row for row in rows}
@@ -173,8 +184,7 @@ async def test_the_reaper_forgets_a_players_old_matches(store: Store) -> None:
 
 
 async def test_turn_notices_tell_seats_with_a_contact_in_deadline_matches(store: Store) -> None:
-    told: list[TurnNotice] = []
-    store.turns = told.append
+    told = listen(store)
     t = now()
     x, o = await paired(store, MINUTES, t, contacts=("mail:ann", "push:bob \u00e9"))
     contact = {x.seat: "mail:ann" if x.seat == 0 else "push:bob \u00e9"}
@@ -191,26 +201,24 @@ async def test_turn_notices_tell_seats_with_a_contact_in_deadline_matches(store:
 
 
 async def test_no_turn_notice_without_a_contact_or_a_deadline(store: Store) -> None:
-    told: list[TurnNotice] = []
-    store.turns = told.append
+    told = listen(store)
     t = now()
-    x, o = await paired(store, MINUTES, t, "quiet")
+    x, _o = await paired(store, MINUTES, t, "quiet")
     await store.act(x.match, x.token, move(1, "e4"), t + 1)
-    y, p = await paired(store, FISCHER, t, "blitz", contacts=("a", "b"))
+    y, _p = await paired(store, FISCHER, t, "blitz", contacts=("a", "b"))
     await store.act(y.match, y.token, move(1, "e4"), t + 1)
-    z, q = await paired(store, None, t, "plain", contacts=("a", "b"))
+    z, _q = await paired(store, None, t, "plain", contacts=("a", "b"))
     await store.act(z.match, z.token, move(1, "e4"), t + 1)
     assert told == []
     # Only the seat with a contact is told.
-    one, two = await paired(store, MINUTES, t, "half", contacts=("only0", None))
+    one, _two = await paired(store, MINUTES, t, "half", contacts=("only0", None))
     await store.act(one.match, one.token, move(1, "e4"), t + 1)
     assert [notice.seat for notice in told] == [0]
     assert all(notice.contact == "only0" for notice in told)
 
 
 async def test_a_rematch_keeps_player_keys_and_contacts(store: Store) -> None:
-    told: list[TurnNotice] = []
-    store.turns = told.append
+    told = listen(store)
     t = now()
     x, o = await paired(store, MINUTES, t, players=(ANN, BOB), contacts=("c0", "c1"))
     await store.act(x.match, x.token, Action("resign"), t + 1)
