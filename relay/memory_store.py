@@ -15,7 +15,8 @@ from relay.errors import RelayError
 from relay.lobby import Lobby, LobbyKind
 from relay.memory_lobby import MemoryLobbies
 from relay.memory_notices import Notices
-from relay.players import LISTED, PlayerMatch, patience, same_player, too_many
+from relay.memory_players import MemoryPlayers
+from relay.players import PlayerMatch, patience, same_player
 from relay.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.store import (
     Action,
@@ -219,8 +220,8 @@ class MemoryStore:
         self._rooms: dict[tuple[str, str], _Match] = {}
         self._waiting: dict[str, int] = {}
         self._reseeks: dict[str, tuple[str, int, float]] = {}
-        self._players: dict[str, dict[str, float]] = {}
-        """Player key digest -> the matches it seated -> when its seek took the seat."""
+        self._players = MemoryPlayers()
+        """The matches each player key seated."""
         """Token digest -> (match, seat, until): seeks to answer again, not seat twice."""
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -383,39 +384,23 @@ class MemoryStore:
             "" if player is None else hash_token(player),
             contact,
         )
-        if token is None:
-            self._check_player(seeker.player)
-            return self._listed(seeker, self._seek(game, version, room, now, seeker, control), now)
-        digest = hash_token(token)
-        prior = self._reseeks.get(digest)
-        if prior is not None and prior[2] >= now and prior[0] in self._matches:
-            return self._listed(seeker, Ticket(prior[0], prior[1], token), now)
-        self._check_player(seeker.player)
-        ticket = self._seek(game, version, room, now, seeker, control)
-        self._reseeks[digest] = (ticket.match, ticket.seat, now + self.settings.grace)
-        return self._listed(seeker, ticket, now)
-
-    def _check_player(self, player: str) -> None:
-        """Refuses a seek by a player key with LISTED matches not finished (player/too_many),
-        forgetting the entries of matches gone meanwhile."""
-        entries = self._players.get(player) if player else None
-        if not entries:
-            return
-        busy = 0
-        for match in list(entries):
-            found = self._matches.get(match)
-            if found is None:
-                del entries[match]
-            elif found.status in (WAITING, PLAYING, ENDING):
-                busy += 1
-        if busy >= LISTED:
-            raise too_many()
-
-    def _listed(self, seeker: _Seeker, ticket: Ticket, now: float) -> Ticket:
-        """Lists the ticket's match under the seeker's player key (if any); returns the ticket."""
-        if seeker.player:
-            self._players.setdefault(seeker.player, {}).setdefault(ticket.match, now)
+        ticket = None
+        if token is not None:
+            prior = self._reseeks.get(hash_token(token))
+            if prior is not None and prior[2] >= now and prior[0] in self._matches:
+                ticket = Ticket(prior[0], prior[1], token)
+        if ticket is None:
+            self._players.check(seeker.player, self._status)
+            ticket = self._seek(game, version, room, now, seeker, control)
+            if token is not None:
+                until = now + self.settings.grace
+                self._reseeks[hash_token(token)] = (ticket.match, ticket.seat, until)
+        self._players.add(seeker.player, ticket.match, now)
         return ticket
+
+    def _status(self, match: str) -> Status | None:
+        found = self._matches.get(match)
+        return None if found is None else found.status
 
     def _seek(
         self,
@@ -659,8 +644,7 @@ class MemoryStore:
         opened.contacts = list(old.contacts)
         self._matches[match] = opened
         for player in opened.players:
-            if player:
-                self._players.setdefault(player, {}).setdefault(match, now)
+            self._players.add(player, match, now)
         opened.start(first, now)
         self._tell_start(opened)
 
@@ -736,18 +720,9 @@ class MemoryStore:
             elif found.since + keep < now:
                 del self._matches[found.id]
                 self._rematches.pop(found.id, None)
-                self._unlist_player(found)
+                self._players.forget(found.id, found.players)
                 changed += 1
         return changed
-
-    def _unlist_player(self, found: _Match) -> None:
-        """Forgets a match under the player keys that seated it."""
-        for player in found.players:
-            entries = self._players.get(player) if player else None
-            if entries is not None:
-                entries.pop(found.id, None)
-                if not entries:
-                    del self._players[player]
 
     # -- player keys -----------------------------------------------------------------------
 
@@ -755,7 +730,7 @@ class MemoryStore:
         """Returns the matches the player key seated that the store still holds."""
         digest = hash_token(player)
         listed: list[PlayerMatch] = []
-        for match, opened in list(self._players.get(digest, {}).items()):
+        for match, opened in self._players.listed(digest):
             found = self._matches.get(match)
             if found is None or found.status is EXPIRED:
                 continue
