@@ -393,7 +393,7 @@ class MemoryStore:
             self._players.check(seeker.player, self._status)
             ticket = self._seek(game, version, room, now, seeker, control)
             if token is not None:
-                until = now + self.settings.grace
+                until = now + patience(control, self.settings.grace)
                 self._reseeks[hash_token(token)] = (ticket.match, ticket.seat, until)
         self._players.add(seeker.player, ticket.match, now)
         return ticket

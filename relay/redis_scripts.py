@@ -245,13 +245,17 @@ local function recall(key)
   return nil, nil
 end
 
-local function remember(key, id, seat)
-  redis.call('SET', key, id .. ':' .. int(seat) .. ':' .. string.format('%.17g', NOW + GRACE),
-    'PX', math.ceil(GRACE * 1000))
+-- For `span` seconds (default the grace period; a correspondence seek's patience).
+local function remember(key, id, seat, span)
+  span = span or GRACE
+  redis.call('SET', key, id .. ':' .. int(seat) .. ':' .. string.format('%.17g', NOW + span),
+    'PX', math.ceil(span * 1000))
 end
 """
 
 GAME_PRELUDE = r"""
+-- GRACE is how long a seeker's memo lasts: the grace period, or a correspondence seek's
+-- patience (relay.players.patience).
 local QUEUE, WAITING
 local function begin_game(KEYS, ARGV)
   QUEUE, WAITING = KEYS[1], KEYS[2]
@@ -481,7 +485,7 @@ if held then
       table.insert(answer, value)
     end
     table.insert(answer, dropped)
-    if OWN then remember(MEMO, held, 1) end
+    if OWN then remember(MEMO, held, 1, patience(CONTROL)) end
     return answer
   end
   if status == 'playing' or status == 'ending' then return {'e', 'room/full'} end
@@ -490,7 +494,7 @@ if not MAY_OPEN then return {'open', dropped} end
 if redis.call('EXISTS', mkey(ID)) == 1 then return {'e', 'collision'} end
 open(ID, DIGEST, GAME, VERSION, ROOM_NAME, CONTROL, CONTROL_JSON, PLAYER, CONTACT)
 redis.call('SET', ROOM_KEY, ID)
-if OWN then remember(MEMO, ID, 0) end
+if OWN then remember(MEMO, ID, 0, patience(CONTROL)) end
 return {'ok', ID, 0, dropped}
 """
 """Seeks in a private room: joins the match waiting in it, or opens one when allowed ('open'

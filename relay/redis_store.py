@@ -46,7 +46,7 @@ from relay import redis_keys, redis_library, store
 from relay.clock import TimeControl
 from relay.errors import RelayError
 from relay.lobby import Lobby, LobbyKind
-from relay.players import PlayerMatch, same_player
+from relay.players import PlayerMatch, patience, same_player
 from relay.redis_batch import Batcher, OneRedis, Script
 from relay.redis_cluster import ClusterLinks
 from relay.redis_keys import INFO_FIELDS, GameKeys, Layout, match_info
@@ -308,10 +308,12 @@ class RedisStore:
         return await self._call(script, [f"{tagged}m:{match}"], args)
 
     async def _on_game(
-        self, script: Script, game: GameKeys, now: float, memo: str, *rest: object
-    ) -> Any:
+        self, script: Script, game: GameKeys, now: float, memo: str, *rest: object,
+        span: float | None = None,
+    ) -> Any:  # fmt: skip
+        """Runs a game script; a seeker's memo lasts span seconds (default the grace period)."""
         keys = [game.queue, game.waiting, memo]
-        args = [repr(float(now)), repr(self.settings.grace), *rest]
+        args = [repr(float(now)), repr(self.settings.grace if span is None else span), *rest]
         return await self._call(script, keys, args)
 
     async def call(self, name: str, keys: list[str], args: list[Any]) -> Any:
@@ -510,7 +512,7 @@ class RedisStore:
             while True:
                 answer = await self._on_game(
                     _PAIR, keys, now, memo, self.settings.max_waiting, flag, failed,
-                    mine[-1] if mine else "",
+                    mine[-1] if mine else "", span=self._span(clock),
                 )  # fmt: skip
                 failed = ""
                 if answer[0] == b"open":
@@ -540,7 +542,9 @@ class RedisStore:
         memo, flag = keys.memo(seeker[0]), "1" if own else "0"
         while True:
             skipped = mine[-1] if mine else ""
-            answer = await self._on_game(_PUSH, keys, now, memo, match, flag, skipped)
+            answer = await self._on_game(
+                _PUSH, keys, now, memo, match, flag, skipped, span=self._span(clock)
+            )
             if answer[0] == b"ok":
                 return Ticket(match, 0, token)
             other = answer[1].decode()
@@ -554,6 +558,10 @@ class RedisStore:
                 return Ticket(other, seat, token)
             else:
                 await self._unlist(keys, other, queued=False)
+
+    def _span(self, clock: tuple[str, str]) -> float:
+        """Seconds a repeated seek of this control answers the same ticket."""
+        return patience(TimeControl.from_key(clock[0]), self.settings.grace)
 
     async def _open(
         self, game: str, version: str, room: str, now: float, digest: str,

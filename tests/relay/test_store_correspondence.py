@@ -7,6 +7,7 @@ from __future__ import annotations
 from relay import Action, MemoryStore, Store, Ticket
 from relay.clock import TimeControl
 from relay.players import LISTED, listing
+from relay.store import new_token
 from relay.turns import TurnNotice
 from tests.relay.conftest import SETTINGS
 from tests.relay.test_store_clocks import FISCHER, now
@@ -95,6 +96,21 @@ async def test_a_correspondence_seek_waits_out_its_per_move_time(store: Store) -
     assert await store.reap(t + 599) == 0
     assert await store.reap(t + 601) == 1
     await expect_error("match/expired", store.info(lapsing.match))
+
+
+async def test_a_correspondence_seek_repeated_within_its_per_move_time_keeps_its_seat(
+    store: Store,
+) -> None:
+    t = now()
+    for room in (None, "den"):
+        token = new_token()
+        first = await store.seek("corr", "1", room, t, token, MINUTES)
+        again = await store.seek("corr", "1", room, t + 300, token, MINUTES)
+        assert (again.match, again.seat) == (first.match, 0)
+        other = await store.seek("corr", "1", room, t + 301, None, MINUTES)
+        assert (other.match, other.seat) == (first.match, 1)
+        later = await store.seek("corr", "1", room, t + 550, token, MINUTES)
+        assert (later.match, later.seat) == (first.match, 0)
 
 
 async def test_a_correspondence_game_over_move_waits_out_the_per_move_time(
