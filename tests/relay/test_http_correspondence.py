@@ -4,6 +4,7 @@ resumes each as the bearer of its seat."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from tests.relay.conftest import Make
@@ -94,3 +95,22 @@ async def test_a_wrong_player_key_opens_no_seat(make: Make) -> None:
     await seek(client, game="mail", player=BOB)
     answer = await client.post(f"/v1/matches/{a['match']}/resign", json={}, headers=auth("C" * 40))
     await expect(answer, 403, "auth/bad_token")
+
+
+async def test_held_polls_with_a_player_key_are_limited(make: Make) -> None:
+    client: Client = await make(polls_per_seat=1, hold=5.0)
+    a = await seek(client, game="mail", player=ANN)
+    await seek(client, game="mail", player=BOB)
+    events = await client.get(f"/v1/matches/{a['match']}/events?after=0")
+    first = (await events.json())["events"][0]["first"]
+    waiter, mover = (ANN, BOB) if first == 1 else (BOB, ANN)
+    url = f"/v1/matches/{a['match']}/events?after=1"
+    held = asyncio.create_task(client.get(url, headers=auth(waiter)))
+    await asyncio.sleep(0.1)
+    await expect(await client.get(url, headers=auth(waiter)), 429, "limit/polls")
+    await client.post(
+        f"/v1/matches/{a['match']}/moves", json={"after": 1, "move": "m"}, headers=auth(mover)
+    )
+    async with asyncio.timeout(3):
+        answer = await held
+    assert (await answer.json())["events"][0]["move"] == "m"

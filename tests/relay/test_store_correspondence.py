@@ -214,6 +214,11 @@ async def test_turn_notices_tell_seats_with_a_contact_in_deadline_matches(store:
         TurnNotice(x.match, "corr", o.seat, 2, contact[o.seat], t + 605),
         TurnNotice(x.match, "corr", x.seat, 3, contact[x.seat], t + 607),
     ]
+    # A game-over move gives the partner its confirm to give, until that lapses.
+    await store.act(x.match, x.token, move(3, "mate", end=True), t + 9)
+    assert told[3:] == [TurnNotice(x.match, "corr", o.seat, 4, contact[o.seat], t + 609)]
+    await store.act(o.match, o.token, Action("confirm", 4), t + 10)
+    assert len(told) == 4
 
 
 async def test_no_turn_notice_without_a_contact_or_a_deadline(store: Store) -> None:
