@@ -585,7 +585,7 @@ class RedisStore:
         """Takes a seat of a waiting match; None when it can no longer be joined, _SAME when
         its seat was taken with the seeker's own player key."""
         first = store.draw_first()
-        answer = await self._on_match(_JOIN, match, now, *seeker[:1], first, *seeker[1:])
+        answer = await self._on_match(_JOIN, match, now, seeker[0], first, *seeker[1:])
         if answer[0] == b"same":
             return _SAME
         if answer[0] != b"ok":
