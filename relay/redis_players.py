@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 
 __all__ = ["RedisPlayers"]
 
-_FIELDS = [*INFO_FIELDS, "p0", "since"]
+_FIELDS = [*INFO_FIELDS, "p0", "h0", "h1", "since"]
 """The fields of a listed match's hash that a list reads: its summary, seat 0's player key
-digest (which tells the key's seat) and since."""
+digest (which tells the key's seat), the seat tokens' digests and since."""
 
 
 class RedisPlayers:
@@ -61,11 +61,14 @@ class RedisPlayers:
             await store.guard(client.zrem(key, *gone))
         return found
 
-    async def check(self, digest: str) -> None:
-        """Refuses a seek by a player key with LISTED matches not finished."""
+    async def check(self, digest: str, token: str) -> None:
+        """Refuses a seek by a player key with LISTED matches not finished, unless a seat of
+        one of them has the seek's token (by its digest): a repeated seek, answered the same."""
         found = await self._entries(digest)
         if sum(1 for _, _, row in found if row[3] != b"finished") >= LISTED:
-            raise too_many()
+            seats = len(INFO_FIELDS) + 1
+            if not any(token.encode() in row[seats : seats + 2] for _, _, row in found):
+                raise too_many()
 
     async def add(self, digest: str, match: str, now: float) -> None:
         """Lists a match under a player key (a repeat keeps the first time)."""

@@ -487,7 +487,7 @@ class RedisStore:
         clock = ("", "") if control is None else (control.key, control.json().decode())
         seeker = (digest, "" if player is None else hash_token(player), contact or "")
         if seeker[1]:
-            await self.players.check(seeker[1])
+            await self.players.check(seeker[1], digest)
         try:
             if room:
                 ticket = await self._seek_room(game, version, room, now, token, seeker, own, clock)
