@@ -558,7 +558,9 @@ class MemoryStore:
             return self._finish(found, "resigned", seat, done, now)
         after = action.after if action.after is not None else -1
         if 0 <= after < len(events):
-            if found.done[after] == done:
+            # A write sent again (its answer was lost): it made event after + 1, and is still
+            # its seat's latest write (as the Redis store keeps only that one).
+            if found.done[after] == done and all(d[0] != seat for d in found.done[after + 1 :]):
                 return after + 1
             if status is FINISHED:
                 raise finished(late)

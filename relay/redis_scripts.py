@@ -155,14 +155,28 @@ end
 
 -- Appends an event; the sharded notification carries it ('seq event'), so a poll waiting for
 -- exactly that event can answer with it.
+-- `done` is the write that made the event ('seat:kind:digest', '' for the relay's own): kept
+-- as its seat's latest write, 'w0' or 'w1' = 'seq|done', to answer that write sent again.
 -- `fields` are more fields of the match's hash to set with 'last'.
 -- `seq` is the event's number as text, when the caller knows it.
 local function append(id, event, done, fields, seq)
   local number = redis.call('RPUSH', ekey(id), event)
   seq = seq or int(number)
-  redis.call('HSET', mkey(id), 'last', seq, 'd' .. seq, done, unpack(fields or {}))
+  if done == '' then
+    redis.call('HSET', mkey(id), 'last', seq, unpack(fields or {}))
+  else
+    redis.call('HSET', mkey(id), 'last', seq, 'w' .. string.sub(done, 1, 1), seq .. '|' .. done,
+      unpack(fields or {}))
+  end
   redis.call('SPUBLISH', wkey(id), seq .. ' ' .. event)
   return number
+end
+
+-- Whether the seat's latest write made event seq and begins with `head` ('seat:kind:').
+local function wrote(m, seat, seq, head)
+  local w = redis.call('HGET', m, 'w' .. DIGITS[seat])
+  local prefix = seq .. '|' .. head
+  return w ~= false and string.sub(w, 1, #prefix) == prefix
 end
 
 local function free_room(id, game, room)
@@ -328,15 +342,13 @@ local done = DIGITS[seat] .. ':' .. KIND .. ':' .. WRITE
 local last = tonumber(f[6])
 if KIND == 'resign' then
   if status == 'finished' then
-    local mine = int(seat) .. ':resign:'
-    local previous = redis.call('HGET', m, 'd' .. f[6])
-    if previous and string.sub(previous, 1, #mine) == mine then return {'ok', last} end
+    if wrote(m, seat, f[6], DIGITS[seat] .. ':resign:') then return {'ok', last} end
     return {'e', 'match/finished', LATE}
   end
   return {'ok', finish(ID, 'resigned', seat, done)}
 end
 if AFTER >= 0 and AFTER < last then
-  if redis.call('HGET', m, 'd' .. int(AFTER + 1)) == done then
+  if redis.call('HGET', m, 'w' .. DIGITS[seat]) == int(AFTER + 1) .. '|' .. done then
     if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
     return {'ok', AFTER + 1}
   end
@@ -348,10 +360,9 @@ if status == 'finished' then return refuse('match/finished', LATE) end
 if KIND == 'confirm' then
   if status == 'playing' and not AGREE then
     -- The seat to move disputes the partner's last move or pass.
-    local move, pass = int(1 - seat) .. ':move:', int(1 - seat) .. ':pass:'
-    local previous = redis.call('HGET', m, 'd' .. f[6])
-    if previous and (string.sub(previous, 1, #move) == move
-                     or string.sub(previous, 1, #pass) == pass) then
+    local other = 1 - seat
+    if wrote(m, other, f[6], DIGITS[other] .. ':move:')
+        or wrote(m, other, f[6], DIGITS[other] .. ':pass:') then
       return {'ok', finish(ID, 'disputed', seat, done)}
     end
   end

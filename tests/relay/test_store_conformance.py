@@ -301,6 +301,18 @@ async def test_repeated_move_is_applied_once_with_the_same_answer(store: Store) 
     assert (await store.info(a.match)).last == 3
 
 
+async def test_a_repeat_is_known_only_until_its_seat_writes_again(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "11"), now())
+    await store.act(o.match, o.token, move(2, "00"), now())
+    assert await store.act(x.match, x.token, move(3, "12"), now()) == 4
+    assert await store.act(x.match, x.token, move(3, "12"), now()) == 4
+    await expect_error("turn/stale", store.act(x.match, x.token, move(1, "11"), now()))
+    assert await store.act(o.match, o.token, move(2, "00"), now()) == 3
+    assert (await store.info(a.match)).last == 4
+
+
 async def test_concurrent_repeats_of_a_move_are_applied_once(store: Store) -> None:
     a, b = await pair(store)
     x, _ = await mover(store, a, b)

@@ -37,8 +37,12 @@ def lose_tail(url: str, prefix: str, match: str, keep: int) -> None:
         old = cast(bytes | None, client.hget(layout.match(match), "status"))
         with client.pipeline(transaction=True) as pipe:
             pipe.ltrim(f"{tagged}e:{match}", 0, keep - 1)
-            written = int(cast(bytes, client.hget(layout.match(match), "last")))
-            lost = [f"d{seq}" for seq in range(keep + 1, written + 1)]
+            writes = cast(list[bytes | None], client.hmget(layout.match(match), ["w0", "w1"]))
+            lost = [
+                f"w{seat}"
+                for seat, write in enumerate(writes)
+                if write is not None and int(write.split(b"|", 1)[0]) > keep
+            ]
             if lost:
                 pipe.hdel(layout.match(match), *lost)
             pipe.hset(
