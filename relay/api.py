@@ -33,6 +33,7 @@ from relay.limits import RateLimiter
 from relay.lobby import KINDS, lobby_entry_json
 from relay.metrics import RelayMetrics
 from relay.openapi import openapi
+from relay.players import contact_field, listing, player_field
 from relay.rematch import RematchOp, rematch_body
 from relay.routes import ROUTES
 from relay.store import Action, Event, Immediate, Store, hash_token, new_action
@@ -150,7 +151,9 @@ class Api:
         if not isinstance(public, bool):
             raise RelayError("request/invalid", BAD_BOOL.format("public", public))
         control = control_field(body)
-        ticket = await self.store.seek(game, version, room, now, token, control)
+        player = player_field(body)
+        contact = contact_field(body)
+        ticket = await self.store.seek(game, version, room, now, token, control, player, contact)
         # The lobby is kept by calls of its own, after the seek's: a lost one only leaves the
         # lobby behind until a reader heals it.
         if ticket.seat == 0 and public:
@@ -160,6 +163,13 @@ class Api:
         return 201, orjson.dumps(
             {"match": ticket.match, "seat": ticket.seat, "token": ticket.token}
         )
+
+    async def player_matches(self, call: Call) -> Reply:
+        """GET /v1/player/matches: every match the bearer's player key seated, still held."""
+        player = require_bearer(call.authorization)
+        now = time.time()
+        found = await self.store.player_matches(player, now)
+        return 200, orjson.dumps({"matches": listing(found, now)})
 
     async def events(self, call: Call) -> Reply:
         """GET /v1/matches/{match}/events?after=N: the log above N, held until there is some."""

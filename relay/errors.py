@@ -46,6 +46,7 @@ CODES: dict[str, tuple[int, str]] = {
     "room/full": (409, "Two players already hold this room."),
     "room/version_mismatch": (409, "The player waiting in this room seeks another game version."),
     "room/control_mismatch": (409, "The player waiting in this room seeks another time control."),
+    "room/same_player": (409, "The seek waiting in this room has the same player key."),
     # turn/...: the turn rule.
     "turn/not_yours": (409, "It is the other seat's turn."),
     "turn/stale": (409, "'after' is not the number of the match's last event."),
@@ -56,6 +57,8 @@ CODES: dict[str, tuple[int, str]] = {
     "limit/seeks": (429, "Too many seeks from this client; retry after the given time."),
     "limit/polls": (429, "Too many polls held at once for this seat."),
     "limit/waiting": (429, "Too many matches waiting for players of this game."),
+    # player/...: player keys.
+    "player/too_many": (429, "This player key already has 100 matches not finished."),
     # server/...: the relay itself.
     "server/unavailable": (503, "The match store cannot be reached; retry shortly."),
     "server/shutting_down": (503, "The relay is shutting down; retry on another process."),

@@ -7,12 +7,16 @@ import hmac
 import math
 from collections import deque
 
+import orjson
+
 from relay import store
 from relay.clock import Clock, TimeControl, millis
 from relay.errors import RelayError
 from relay.lobby import Lobby, LobbyKind
 from relay.memory_lobby import MemoryLobbies
 from relay.memory_notices import Notices
+from relay.memory_players import MemoryPlayers
+from relay.players import PlayerMatch, patience, same_player
 from relay.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.store import (
     Action,
@@ -35,7 +39,7 @@ from relay.store import (
     started_event,
     too_long,
 )
-from relay.turns import TurnSink
+from relay.turns import TurnNotice, TurnSink
 
 __all__ = ["Held", "MemoryStore"]
 
@@ -89,6 +93,7 @@ class _Match:
 
     __slots__ = (
         "clock",
+        "contacts",
         "control",
         "done",
         "ender",
@@ -97,6 +102,7 @@ class _Match:
         "game",
         "hashes",
         "id",
+        "players",
         "room",
         "seen",
         "since",
@@ -122,6 +128,10 @@ class _Match:
         self.room = room
         self.status = WAITING
         self.hashes: list[str] = ["", ""]
+        self.players: list[str] = ["", ""]
+        """Each seat's player key digest ('' for none)."""
+        self.contacts: list[str | None] = [None, None]
+        """Each seat's contact handle, for its turn notices."""
         self.seen: list[float] = [now, now]
         self.since = now
         self.events: list[Event] = []
@@ -140,6 +150,12 @@ class _Match:
             self.clock = [control.base * 1000, control.base * 1000]
             self.turn_at = millis(now)
         self.append(started_event(1, first, control), _NO_WRITE)
+
+    def is_correspondence(self) -> bool:
+        """Whether the match has a per-move deadline control (it never ends for want of
+        polls)."""
+        control = self.control
+        return control is not None and control.kind == "deadline"
 
     def is_out(self, now: float) -> bool:
         """Whether the seat to move of a clocked match in play has run out of time (used more
@@ -176,6 +192,17 @@ class _Match:
             waiter.fire()
 
 
+class _Seeker:
+    """Who seeks: the seat token, the player key's digest ('' for none), the contact."""
+
+    __slots__ = ("contact", "player", "token")
+
+    def __init__(self, token: str, player: str, contact: str | None) -> None:
+        self.token = token
+        self.player = player
+        self.contact = contact
+
+
 class MemoryStore:
     """Keeps matches in memory: fast, single-process, lost on restart."""
 
@@ -193,6 +220,8 @@ class MemoryStore:
         self._rooms: dict[tuple[str, str], _Match] = {}
         self._waiting: dict[str, int] = {}
         self._reseeks: dict[str, tuple[str, int, float]] = {}
+        self._players = MemoryPlayers()
+        """The matches each player key seated."""
         """Token digest -> (match, seat, until): seeks to answer again, not seat twice."""
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -220,6 +249,12 @@ class MemoryStore:
         if zero:
             return 0
         if one:
+            return 1
+        # A player key is a second key to the seats it took.
+        players = found.players
+        if players[0] and hmac.compare_digest(digest, players[0]):
+            return 0
+        if players[1] and hmac.compare_digest(digest, players[1]):
             return 1
         raise RelayError("auth/bad_token")
 
@@ -340,17 +375,32 @@ class MemoryStore:
         now: float,
         token: str | None = None,
         control: TimeControl | None = None,
+        player: str | None = None,
+        contact: str | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one."""
-        if token is None:
-            return self._seek(game, version, room, now, new_token(), control)
-        digest = hash_token(token)
-        prior = self._reseeks.get(digest)
-        if prior is not None and prior[2] >= now and prior[0] in self._matches:
-            return Ticket(prior[0], prior[1], token)
-        ticket = self._seek(game, version, room, now, token, control)
-        self._reseeks[digest] = (ticket.match, ticket.seat, now + self.settings.grace)
+        seeker = _Seeker(
+            new_token() if token is None else token,
+            "" if player is None else hash_token(player),
+            contact,
+        )
+        ticket = None
+        if token is not None:
+            prior = self._reseeks.get(hash_token(token))
+            if prior is not None and prior[2] >= now and prior[0] in self._matches:
+                ticket = Ticket(prior[0], prior[1], token)
+        if ticket is None:
+            self._players.check(seeker.player, self._status)
+            ticket = self._seek(game, version, room, now, seeker, control)
+            if token is not None:
+                until = now + patience(control, self.settings.grace)
+                self._reseeks[hash_token(token)] = (ticket.match, ticket.seat, until)
+        self._players.add(seeker.player, ticket.match, now)
         return ticket
+
+    def _status(self, match: str) -> Status | None:
+        found = self._matches.get(match)
+        return None if found is None else found.status
 
     def _seek(
         self,
@@ -358,7 +408,7 @@ class MemoryStore:
         version: str,
         room: str | None,
         now: float,
-        token: str,
+        seeker: _Seeker,
         control: TimeControl | None,
     ) -> Ticket:
         if room is not None:
@@ -366,6 +416,8 @@ class MemoryStore:
             if held is not None and held.status is WAITING and self._is_stale(held, now):
                 self._expire(held, now)
             if held is not None and held.status is WAITING:
+                if seeker.player and held.players[0] == seeker.player:
+                    raise same_player(room)
                 if held.version != version:
                     raise RelayError(
                         "room/version_mismatch",
@@ -374,29 +426,37 @@ class MemoryStore:
                     )
                 if held.control != control:
                     raise control_mismatch(room, held.control, control)
-                return self._join(held, now, token)
+                return self._join(held, now, seeker)
             if held is not None and held.status in (PLAYING, ENDING):
                 raise RelayError("room/full", f"Room {room!r} of {game!r} is full.")
-            ticket = self._open(game, version, room, now, token, control)
+            ticket = self._open(game, version, room, now, seeker, control)
             self._rooms[(game, room)] = self._matches[ticket.match]
             return ticket
         queue = self._queues.setdefault(
             (game, version if control is None else f"{version}~{control.key}"), deque()
         )
-        while queue:
-            oldest = queue.popleft()
-            if oldest.status is not WAITING:
-                continue
-            if self._is_stale(oldest, now):
-                self._expire(oldest, now)
-                continue
-            return self._join(oldest, now, token)
-        ticket = self._open(game, version, None, now, token, control)
-        queue.append(self._matches[ticket.match])
-        return ticket
+        mine: list[_Match] = []
+        """Waiting seeks of the seeker's own player key: never joined, kept in their place."""
+        try:
+            while queue:
+                oldest = queue.popleft()
+                if oldest.status is not WAITING:
+                    continue
+                if self._is_stale(oldest, now):
+                    self._expire(oldest, now)
+                    continue
+                if seeker.player and oldest.players[0] == seeker.player:
+                    mine.append(oldest)
+                    continue
+                return self._join(oldest, now, seeker)
+            ticket = self._open(game, version, None, now, seeker, control)
+            queue.append(self._matches[ticket.match])
+            return ticket
+        finally:
+            queue.extendleft(reversed(mine))
 
     def _is_stale(self, found: _Match, now: float) -> bool:
-        return found.seen[0] + self.settings.grace < now
+        return found.seen[0] + patience(found.control, self.settings.grace) < now
 
     def _open(
         self,
@@ -404,7 +464,7 @@ class MemoryStore:
         version: str,
         room: str | None,
         now: float,
-        token: str,
+        seeker: _Seeker,
         control: TimeControl | None,
     ) -> Ticket:
         if self._waiting.get(game, 0) >= self.settings.max_waiting:
@@ -414,18 +474,35 @@ class MemoryStore:
                 retry_after=self.settings.grace,
             )
         opened = _Match(game, version, room, now, control)
-        opened.hashes[0] = hash_token(token)
+        opened.hashes[0] = hash_token(seeker.token)
+        opened.players[0] = seeker.player
+        opened.contacts[0] = seeker.contact
         self._matches[opened.id] = opened
         self._waiting[game] = self._waiting.get(game, 0) + 1
-        return Ticket(opened.id, 0, token)
+        return Ticket(opened.id, 0, seeker.token)
 
-    def _join(self, found: _Match, now: float, token: str) -> Ticket:
-        found.hashes[1] = hash_token(token)
+    def _join(self, found: _Match, now: float, seeker: _Seeker) -> Ticket:
+        found.hashes[1] = hash_token(seeker.token)
+        found.players[1] = seeker.player
+        found.contacts[1] = seeker.contact
         found.seen[1] = now
         found.since = now
         self._waiting[found.game] -= 1
         found.start(store.draw_first(), now)
-        return Ticket(found.id, 1, token)
+        self._tell_start(found)
+        return Ticket(found.id, 1, seeker.token)
+
+    def _tell_start(self, found: _Match) -> None:
+        """Tells the turn sink that a match with a per-move deadline began (its first mover)."""
+        first = found.first
+        if self.turns is not None and first is not None and found.is_correspondence():
+            self._tell(found, first, 1, (found.turn_at + found.clock[first]) / 1000)
+
+    def _tell(self, found: _Match, seat: int, seq: int, due: float) -> None:
+        """Tells the turn sink that event seq gave seat the turn, if the seat has a contact."""
+        sink, contact = self.turns, found.contacts[seat]
+        if sink is not None and contact is not None:
+            sink(TurnNotice(found.id, found.game, seat, seq, contact, due))
 
     def _expire(self, found: _Match, now: float) -> None:
         found.status = EXPIRED
@@ -517,12 +594,20 @@ class MemoryStore:
         found.turn = 1 - seat
         left = None if found.control is None else found.charge(seat, now)
         if kind == "pass":
-            return found.append(pass_event(seq, seat, left), done)
-        if action.end:
-            found.status = ENDING
-            found.ender = seat
-            found.since = now
-        return found.append(move_event(seq, seat, action.move, action.end, left), done)
+            seq = found.append(pass_event(seq, seat, left), done)
+        else:
+            if action.end:
+                found.status = ENDING
+                found.ender = seat
+                found.since = now
+            seq = found.append(move_event(seq, seat, action.move, action.end, left), done)
+        if self.turns is not None and found.is_correspondence():
+            # The partner now has the turn, or, after a game-over move, its confirm to give.
+            due = (found.turn_at + found.clock[1 - seat]) / 1000
+            if found.status is ENDING:
+                due = now + patience(found.control, self.settings.grace)
+            self._tell(found, 1 - seat, seq, due)
+        return seq
 
     def _finish(self, found: _Match, reason: str, seat: int, done: _Done, now: float) -> int:
         found.status = FINISHED
@@ -557,8 +642,13 @@ class MemoryStore:
         opened = _Match(old.game, old.version, None, now, old.control)
         opened.id = match
         opened.hashes = list(old.hashes)
+        opened.players = list(old.players)
+        opened.contacts = list(old.contacts)
         self._matches[match] = opened
+        for player in opened.players:
+            self._players.add(player, match, now)
         opened.start(first, now)
+        self._tell_start(opened)
 
     async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
         """Returns the rematch once its version is above after, or as it is after timeout."""
@@ -609,7 +699,7 @@ class MemoryStore:
         for found in list(self._matches.values()):
             status = found.status
             if status is WAITING:
-                if found.seen[0] + grace < now:
+                if self._is_stale(found, now):
                     self._expire(found, now)
                     changed += 1
             elif status is PLAYING:
@@ -617,20 +707,42 @@ class MemoryStore:
                     self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
                     changed += 1
                     continue
+                if found.is_correspondence():
+                    continue  # only its clock ends a correspondence match
                 absent = min((0, 1), key=lambda seat: found.seen[seat])
                 if found.seen[absent] + grace < now:
                     self._finish(found, "abandoned", absent, _NO_WRITE, now)
                     changed += 1
             elif status is ENDING:
                 partner = 1 - found.ender
-                if found.since + grace < now or found.seen[partner] + grace < now:
+                wait = patience(found.control, grace)
+                if found.since + wait < now or found.seen[partner] + wait < now:
                     self._finish(found, "unconfirmed", partner, _NO_WRITE, now)
                     changed += 1
             elif found.since + keep < now:
                 del self._matches[found.id]
                 self._rematches.pop(found.id, None)
+                self._players.forget(found.id, found.players)
                 changed += 1
         return changed
+
+    # -- player keys -----------------------------------------------------------------------
+
+    async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
+        """Returns the matches the player key seated that the store still holds."""
+        digest = hash_token(player)
+        listed: list[PlayerMatch] = []
+        for match, opened in self._players.listed(digest):
+            found = self._matches.get(match)
+            if found is None or found.status is EXPIRED:
+                continue
+            seat = 0 if found.players[0] == digest else 1
+            result = None
+            if found.status is FINISHED:
+                last = orjson.loads(found.events[-1])
+                result = (str(last["reason"]), int(last["seat"]))
+            listed.append(PlayerMatch(self._summary(found), seat, opened, found.since, result))
+        return listed
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""

@@ -10,6 +10,7 @@ import orjson
 from relay.clock import BASE, INCREMENT, PER_MOVE
 from relay.errors import CODES
 from relay.fields import MAX_WHOLE
+from relay.players import CONTACT_MOST, LISTED
 from relay.routes import JSON, ROUTES, Route
 
 __all__ = ["document", "openapi"]
@@ -84,6 +85,16 @@ _SCHEMAS: dict[str, Any] = {
             "token": {"anyOf": [_TOKEN, _NULL]},
             "public": {"type": "boolean", "description": "List the seek in the lobby."},
             "time_control": {"anyOf": [_ref("TimeControl"), _NULL]},
+            "player": {
+                "anyOf": [_TOKEN, _NULL],
+                "description": "The seeker's player key: a second key to the seat, which "
+                "lists it under GET /v1/player/matches; never paired with itself.",
+            },
+            "contact": {
+                "anyOf": [{"type": "string", "minLength": 1, "maxLength": CONTACT_MOST}, _NULL],
+                "description": "An opaque handle the relay hands to its turn notices in "
+                "matches with a per-move deadline; never shown in any answer.",
+            },
         },
     },
     "TimeControl": {
@@ -296,6 +307,30 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
+_SCHEMAS["PlayerMatch"] = {
+    "type": "object",
+    "required": [
+        "match", "game", "version", "room", "seat", "status", "turn", "your_turn",
+        "time_control", "left", "last",
+    ],
+    "properties": {
+        **_SCHEMAS["MatchInfo"]["properties"],
+        "seat": _SEAT,
+        "your_turn": {"type": "boolean"},
+        "result": {
+            "type": "object",
+            "required": ["reason", "seat"],
+            "properties": {"reason": {"type": "string"}, "seat": _SEAT},
+            "description": "Once finished: the ended event's reason and seat.",
+        },
+    },
+}  # fmt: skip
+_SCHEMAS["PlayerMatches"] = {
+    "type": "object",
+    "required": ["matches"],
+    "properties": {"matches": {"type": "array", "maxItems": LISTED, "items": _ref("PlayerMatch")}},
+}
+
 _QUERY: dict[str, dict[str, Any]] = {"after": _AFTER, "wait": _SECONDS, "game": _NAME}
 """The schema of each query parameter a route may read."""
 
@@ -311,6 +346,7 @@ _REPLIES = {
     "Cancelled": "Cancelled.",
     "Rematch": "The rematch: its version, state, offers and, once accepted, the new match.",
     "Lobby": "The game's lobby at its version.",
+    "PlayerMatches": "The key's matches ([] for a key the relay does not know).",
     "Health": "Alive.",
 }
 """What a successful answer of each reply schema says."""
@@ -329,6 +365,7 @@ _OTHER_REPLIES = {
 _SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "required": [{"seat": []}],
     "optional": [{}, {"seat": []}],
+    "player": [{"player": []}],
 }
 
 
@@ -398,7 +435,14 @@ def document() -> dict[str, Any]:
         },
         "components": {
             "schemas": _SCHEMAS,
-            "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {
+                "seat": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A seat token, or the player key the seat was taken with.",
+                },
+                "player": {"type": "http", "scheme": "bearer", "description": "A player key."},
+            },
         },
         "paths": paths,
     }

@@ -30,6 +30,14 @@ And per game G, under the tag ``g:G`` (one slot per game, written at seeks only)
 - ``P{g:G}waiting``  sorted set: id -> since, the matches of G waiting for a player
                      (the --max-waiting limit)
 - ``P{g:G}t:D``      string: match:seat:until of a public seek by the seeker's own token
+
+A match's hash also holds p0/p1 (the digest of the player key each seat was taken with) and
+c0/c1 (each seat's contact handle), for seats whose seek gave one. Per player key with
+digest D, under the tag ``p:D`` (one slot per player key, written after the seek's own
+steps, and healed by every read of it):
+
+- ``P{p:D}matches``  sorted set: id -> when the key's seek took its seat, the matches it
+                     seated (GET /v1/player/matches); the reaper unlists a match it forgets
 """
 
 from __future__ import annotations
@@ -125,6 +133,10 @@ class Layout:
     def channel(self, match: str) -> str:
         """Returns the match's notification channel."""
         return f"{self._tagged[_SHARD_OF.get(match[:1], 0)]}w:{match}"
+
+    def player(self, digest: str) -> str:
+        """Returns the key of the matches a player key (by its digest) seated."""
+        return f"{self.prefix}{{p:{digest}}}matches"
 
     def shard(self, shard: int) -> tuple[str, str, str]:
         """Returns a shard's tagged prefix, deadlines key and counts key."""

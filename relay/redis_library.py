@@ -27,6 +27,7 @@ _BODIES = {
     "PAIR": (_GAME, redis_scripts.PAIR),
     "PUSH": (_GAME, redis_scripts.PUSH),
     "ENSURE": (_GAME, redis_scripts.ENSURE),
+    "REQUEUE": (_GAME, redis_scripts.REQUEUE),
     "UNLIST": (_PLAIN, redis_scripts.UNLIST),
     "RESERVE": (_PLAIN, redis_scripts.RESERVE),
     "REMATCH": (_PLAIN, redis_rematch.REMATCH),

@@ -34,13 +34,14 @@ local M, X = KEYS[1], KEYS[2]
 local NOW_TEXT = ARGV[1]
 local NOW, GRACE, KEEP = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local DIGEST, OP = ARGV[4], ARGV[5]
-local f = redis.call('HMGET', M, 'status', 'h0', 'h1', 'first', 'game', 'version', 'tc', 'tcj')
+local f = redis.call('HMGET', M, 'status', 'h0', 'h1', 'first', 'game', 'version', 'tc', 'tcj',
+  'p0', 'p1', 'c0', 'c1')
 if not f[1] then return {'e', 'match/unknown'} end
 if f[1] == 'expired' then return {'e', 'match/expired'} end
 local seat = -1
 if DIGEST ~= '' then
-  if DIGEST == f[2] then seat = 0 elseif DIGEST == f[3] then seat = 1
-  else return {'e', 'auth/bad_token'} end
+  seat = seat_of(M, DIGEST, f[2], f[3])
+  if not seat then return {'e', 'auth/bad_token'} end
 end
 if OP ~= 'read' and f[1] ~= 'finished' then return {'e', 'rematch/not_finished'} end
 local r = redis.call('HMGET', X, 'v', 'state', 'o0', 'o1', 'by', 'at', 'next')
@@ -86,14 +87,15 @@ end
 local first = ''
 if nxt ~= '' then first = tostring(1 - tonumber(f[4])) end
 return {'ok', v, state, bit(o[1]), bit(o[2]), by, at, nxt, first, f[5], f[6], f[2], f[3],
-  f[7] or '', f[8] or ''}
+  f[7] or '', f[8] or '', f[9] or '', f[10] or '', f[11] or '', f[12] or ''}
 """
 """Reads a match's rematch, or has a seat offer or decline one (relay.rematch.step)."""
 
 REMATCH_START = r"""
 -- KEYS[1..4] = the new match's hash, log; the counts hash; the deadlines set
--- ARGV[1..11] = now, grace, game, version, digest of seat 0, of seat 1, first, the new
---               match's channel, the new match's id, the time control's key and JSON ('')
+-- ARGV[1..15] = now, grace, game, version, digest of seat 0, of seat 1, first, the new
+--               match's channel, the new match's id, the time control's key and JSON (''),
+--               each seat's player key digest and contact ('' for none)
 local M, E = KEYS[1], KEYS[2]
 if redis.call('EXISTS', M) == 1 then return {'ok', 0} end
 local NOW_TEXT, FIRST = ARGV[1], ARGV[7]
@@ -111,14 +113,28 @@ end
 redis.call('HSET', M, 'game', ARGV[3], 'version', ARGV[4], 'status', 'playing',
   'h0', ARGV[5], 'h1', ARGV[6], 'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT,
   'last', 1, 'd1', '', 'turn', FIRST, 'first', FIRST, unpack(fields))
+for seat = 0, 1 do
+  if ARGV[12 + seat] ~= '' then redis.call('HSET', M, 'p' .. seat, ARGV[12 + seat]) end
+  if ARGV[14 + seat] ~= '' then redis.call('HSET', M, 'c' .. seat, ARGV[14 + seat]) end
+end
 local event = '{"seq":1,"type":"started","first":' .. FIRST .. tail .. '}'
 redis.call('RPUSH', E, event)
 redis.call('HINCRBY', KEYS[3], 'playing', 1)
 redis.call('ZADD', KEYS[4], string.format('%.17g', due), ARGV[9])
 redis.call('SPUBLISH', ARGV[8], '1 ' .. event)
-return {'ok', 1}
+local answer = {'ok', 1}
+if ARGV[10] ~= '' then
+  local _, base = control_of(ARGV[10])
+  local start = math.floor(tonumber(NOW_TEXT) * 1000 + 0.5)
+  for _, value in ipairs(notice(M, ARGV[10], FIRST, start + base)) do
+    table.insert(answer, value)
+  end
+end
+return answer
 """
-"""Opens the new match of an accepted rematch, once: same game, version and seat tokens."""
+"""Opens the new match of an accepted rematch, once: same game, version, seat tokens, player
+keys and contacts; answers 1 and the first mover's turn notice (relay.redis_scripts' JOIN)
+when it opened it, 0 when it was open already."""
 
 
 class RedisRematches:
@@ -153,15 +169,21 @@ class RedisRematches:
         )
         found = _rematch(answer)
         if found.match is not None:
-            _, _, _, _, _, _, _, nxt, first, game, version, h0, h1, control, json = answer
+            nxt, first, game, version, h0, h1, control, json, p0, p1, c0, c1 = answer[7:]
             new = found.match
             at = self.layout.tagged(new)
-            await store.call(
+            started = await store.call(
                 "REMATCH_START",
                 [f"{at}m:{new}", f"{at}e:{new}", f"{at}counts", f"{at}deadlines"],
                 [repr(float(now)), repr(store.settings.grace), game, version, h0, h1, first,
-                 self.layout.channel(new), nxt, control, json],
+                 self.layout.channel(new), nxt, control, json, p0, p1, c0, c1],
             )  # fmt: skip
+            if int(started[1]):
+                # The new match is listed under its players' keys in a step of its own.
+                for player in (p0, p1):
+                    if player:
+                        await store.players.add(_text(player), new, now)
+                store.tell(new, started[2:], 1)
         return found
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "POLL",
     "PUSH",
     "REAP",
+    "REQUEUE",
     "RESERVE",
     "ROOM",
     "UNLIST",
@@ -88,6 +89,37 @@ local function clock_start(key, json, now_ms)
     (now_ms + base) / 1000
 end
 
+-- Whether a time control's key is a per-move deadline's (a correspondence match).
+local function is_deadline(tc)
+  return tc ~= nil and tc ~= false and string.sub(tc, 1, 9) == 'deadline:'
+end
+
+-- Seconds of polling silence a seek or a game-over move waits out (relay.players.patience):
+-- the grace period, or with a per-move deadline the longer of it and the time per move.
+local function patience(tc)
+  if is_deadline(tc) then return math.max(GRACE, tonumber(string.sub(tc, 10))) end
+  return GRACE
+end
+
+-- The seat a key digest opens: its token's, else (read only then, off the hot path) its
+-- player key's; nil for neither.
+local function seat_of(m, digest, h0, h1)
+  if digest == h0 then return 0 elseif digest == h1 then return 1 end
+  local p = redis.call('HMGET', m, 'p0', 'p1')
+  if p[1] and digest == p[1] then return 0 elseif p[2] and digest == p[2] then return 1 end
+  return nil
+end
+
+-- The turn notice of a seat given the turn in a correspondence match, as a reply's tail:
+-- {'n', seat, contact, game, due in ms}; {} when the seat has no contact or the match no
+-- deadline control.
+local function notice(m, tc, seat, due_ms)
+  if not is_deadline(tc) then return {} end
+  local c = redis.call('HMGET', m, 'c' .. seat, 'game')
+  if not c[1] then return {} end
+  return {'n', seat, c[1], c[2], int(due_ms)}
+end
+
 -- The seat whose time ran out, of a clocked match in play (nil: none).
 local function out_of_time(tc, turn, l0, l1, tat)
   if not tc or not turn or turn == '' then return nil end
@@ -105,16 +137,18 @@ local function deadline(id)
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender', 'tc',
     'turn', 'l0', 'l1', 'tat')
   local status = f[1]
-  if status == 'waiting' then return tonumber(f[2]) + GRACE end
+  if status == 'waiting' then return tonumber(f[2]) + patience(f[6]) end
   if status == 'playing' then
     local at = math.min(tonumber(f[2]), tonumber(f[3])) + GRACE
     if f[6] and f[7] and f[7] ~= '' then
-      at = math.min(at, (tonumber(f[10]) + tonumber(f[8 + tonumber(f[7])])) / 1000)
+      local due = (tonumber(f[10]) + tonumber(f[8 + tonumber(f[7])])) / 1000
+      -- A correspondence match never ends for want of polls: only its clock matters.
+      if is_deadline(f[6]) then at = due else at = math.min(at, due) end
     end
     return at
   end
   if status == 'ending' then
-    return math.min(tonumber(f[4]), tonumber(f[3 - tonumber(f[5])])) + GRACE
+    return math.min(tonumber(f[4]), tonumber(f[3 - tonumber(f[5])])) + patience(f[6])
   end
   return tonumber(f[4]) + KEEP
 end
@@ -176,18 +210,27 @@ local function expire(id)
   return f[2], f[3]
 end
 
--- `control` and `json` are the time control's key and JSON text ('' for none).
-local function open(id, digest, game, version, room, control, json)
+-- Sets a seat's player key digest and contact handle ('' for none).
+local function set_player(m, seat, player, contact)
+  if player ~= '' then redis.call('HSET', m, 'p' .. seat, player) end
+  if contact ~= '' then redis.call('HSET', m, 'c' .. seat, contact) end
+end
+
+-- `control` and `json` are the time control's key and JSON text ('' for none); `player` and
+-- `contact` the seeker's player key digest and contact handle ('' for none).
+local function open(id, digest, game, version, room, control, json, player, contact)
   local m = mkey(id)
   redis.call('HSET', m, 'game', game, 'version', version, 'status', 'waiting', 'h0', digest,
     'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT, 'last', 0, 'turn', '', 'first', '')
   if room ~= '' then redis.call('HSET', m, 'room', room) end
   if control ~= '' then redis.call('HSET', m, 'tc', control, 'tcj', json) end
+  set_player(m, '0', player, contact)
   recount(false, 'waiting')
-  schedule(id, NOW + GRACE)
+  schedule(id, NOW + patience(control))
 end
 
-local function join(id, digest, first)
+-- Takes the second seat and starts play; returns the first mover's turn notice (see notice).
+local function join(id, digest, first, player, contact)
   local m = mkey(id)
   local c = redis.call('HMGET', m, 'tc', 'tcj')
   local fields, tail = {}, ''
@@ -198,8 +241,12 @@ local function join(id, digest, first)
   end
   redis.call('HSET', m, 'h1', digest, 'seen1', NOW_TEXT, 'status', 'playing',
     'since', NOW_TEXT, 'first', first, 'turn', first, unpack(fields))
+  set_player(m, '1', player, contact)
   recount('waiting', 'playing')
   append(id, '{"seq":1,"type":"started","first":' .. first .. tail .. '}', '')
+  if not c[1] then return {} end
+  local _, base = control_of(c[1])
+  return notice(m, c[1], first, NOW_MS + base)
 end
 
 -- What a seeker's own token got, for a repeated seek: 'id:seat:until'.
@@ -212,13 +259,17 @@ local function recall(key)
   return nil, nil
 end
 
-local function remember(key, id, seat)
-  redis.call('SET', key, id .. ':' .. int(seat) .. ':' .. string.format('%.17g', NOW + GRACE),
-    'PX', math.ceil(GRACE * 1000))
+-- For `span` seconds (default the grace period; a correspondence seek's patience).
+local function remember(key, id, seat, span)
+  span = span or GRACE
+  redis.call('SET', key, id .. ':' .. int(seat) .. ':' .. string.format('%.17g', NOW + span),
+    'PX', math.ceil(span * 1000))
 end
 """
 
 GAME_PRELUDE = r"""
+-- GRACE is how long a seeker's memo lasts: the grace period, or a correspondence seek's
+-- patience (relay.players.patience).
 local QUEUE, WAITING
 local function begin_game(KEYS, ARGV)
   QUEUE, WAITING = KEYS[1], KEYS[2]
@@ -237,8 +288,8 @@ if not status then return {'e', 'match/unknown'} end
 if status == 'expired' then return {'e', 'match/expired'} end
 local seat = -1
 if DIGEST ~= '' then
-  if DIGEST == f[2] then seat = 0 elseif DIGEST == f[3] then seat = 1
-  else return {'e', 'auth/bad_token'} end
+  seat = seat_of(m, DIGEST, f[2], f[3])
+  if not seat then return {'e', 'auth/bad_token'} end
   redis.call('HSET', m, SEEN[seat], NOW_TEXT)
 end
 -- A reader past the log's end saw events the store has lost since (a failover).
@@ -259,9 +310,8 @@ local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'ender', 'last', 
   'l1', 'tat')
 local status = f[1]
 if not status then return {'e', 'match/unknown'} end
-local seat
-if DIGEST == f[2] then seat = 0 elseif DIGEST == f[3] then seat = 1
-else return {'e', 'auth/bad_token'} end
+local seat = seat_of(m, DIGEST, f[2], f[3])
+if not seat then return {'e', 'auth/bad_token'} end
 local SEEN_SEAT = SEEN[seat]
 -- Every write marks its seat present: a move or pass with the fields it sets anyway.
 if KIND ~= 'move' and KIND ~= 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
@@ -347,9 +397,19 @@ if f[7] then
     schedule_lt(ID, (NOW_MS + tonumber(f[9 - seat])) / 1000)
   end
 end
+-- A correspondence match tells the partner it has the turn (or a game-over move to confirm).
+local function told(answer)
+  if not is_deadline(f[7]) then return answer end
+  local due = NOW_MS + tonumber(f[9 - seat])
+  if KIND == 'move' and END then due = NOW_MS + patience(f[7]) * 1000 end
+  for _, value in ipairs(notice(m, f[7], DIGITS[1 - seat], due)) do
+    table.insert(answer, value)
+  end
+  return answer
+end
 if KIND == 'pass' then
   local event = '{"seq":' .. SEQ .. ',"type":"pass","seat":' .. DIGITS[seat] .. tail .. '}'
-  return {'ok', append(ID, event, done, fields, SEQ)}
+  return told({'ok', append(ID, event, done, fields, SEQ)})
 end
 local ending = 'false'
 if END then
@@ -361,49 +421,58 @@ if END then
 end
 local event = '{"seq":' .. SEQ .. ',"type":"move","seat":' .. DIGITS[seat]
   .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. tail .. '}'
-return {'ok', append(ID, event, done, fields, SEQ)}
+return told({'ok', append(ID, event, done, fields, SEQ)})
 """
 """Applies a seat's move, pass, confirm, resign or cancel, once. A cancel that expires the
-match answers its game and version, whose waiting list the store then updates."""
+match answers its game and version, whose waiting list the store then updates; a move or
+pass of a correspondence match answers the partner's turn notice after its number, when the
+partner has a contact (a retry answered from its write digest answers none)."""
 
 OPEN = r"""
--- ARGV[6..11] = token digest, game, version, room ('' for none), time control key and JSON
---               ('' for none)
+-- ARGV[6..13] = token digest, game, version, room ('' for none), time control key and JSON
+--               ('' for none), player key digest and contact ('' for none)
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'h0') == ARGV[6] then return {'ok'} end
   return {'e', 'collision'}
 end
-open(ID, ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
+open(ID, ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13])
 return {'ok'}
 """
 """Opens a waiting match with one seat taken (a retry of the same opening is answered ok)."""
 
 JOIN = r"""
--- ARGV[6..7] = token digest, first seat
-local f = redis.call('HMGET', KEYS[1], 'status', 'h0', 'h1', 'seen0')
+-- ARGV[6..9] = token digest, first seat, player key digest and contact ('' for none)
+local PLAYER = ARGV[8]
+local f = redis.call('HMGET', KEYS[1], 'status', 'h0', 'h1', 'seen0', 'tc', 'p0')
 if not f[1] then return {'skip'} end
 if f[2] == ARGV[6] then return {'ok', 0} end
 if f[3] == ARGV[6] then return {'ok', 1} end
 if f[1] ~= 'waiting' then return {'skip'} end
-if tonumber(f[4]) + GRACE < NOW then
+if tonumber(f[4]) + patience(f[5]) < NOW then
   expire(ID)
   return {'skip'}
 end
-join(ID, ARGV[6], ARGV[7])
-return {'ok', 1}
+if PLAYER ~= '' and f[6] == PLAYER then return {'same'} end
+local answer = {'ok', 1}
+for _, value in ipairs(join(ID, ARGV[6], ARGV[7], PLAYER, ARGV[9])) do
+  table.insert(answer, value)
+end
+return answer
 """
-"""Takes the second seat of a waiting match (or answers the seat this token already holds);
-'skip' when the match can no longer be joined."""
+"""Takes the second seat of a waiting match (or answers the seat this token already holds),
+then the first mover's turn notice, if any; 'skip' when the match can no longer be joined,
+'same' when its seat was taken with the seeker's own player key."""
 
 ROOM = r"""
 -- KEYS[1] = the room's key, KEYS[2] = the seeker's memo key (both in ID's shard)
--- ARGV[6..14] = game, version, room, token digest, first, '1' when the token is the seeker's
+-- ARGV[6..16] = game, version, room, token digest, first, '1' when the token is the seeker's
 --               own, '1' when a new match may be opened (the waiting limit was checked),
---               the time control's key and JSON ('' for none)
+--               the time control's key and JSON, the player key digest and contact ('' for
+--               none)
 local ROOM_KEY, MEMO = KEYS[1], KEYS[2]
 local GAME, VERSION, ROOM_NAME, DIGEST, FIRST = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
 local OWN, MAY_OPEN = ARGV[11] == '1', ARGV[12] == '1'
-local CONTROL, CONTROL_JSON = ARGV[13], ARGV[14]
+local CONTROL, CONTROL_JSON, PLAYER, CONTACT = ARGV[13], ARGV[14], ARGV[15], ARGV[16]
 
 if OWN then
   local id, seat = recall(MEMO)
@@ -412,37 +481,43 @@ end
 local dropped = ''
 local held = redis.call('GET', ROOM_KEY)
 if held then
-  local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version', 'tc')
+  local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version', 'tc', 'p0')
   local status = f[1]
-  if status == 'waiting' and tonumber(f[2]) + GRACE < NOW then
+  if status == 'waiting' and tonumber(f[2]) + patience(f[4]) < NOW then
     expire(held)
     dropped, status = held, 'expired'
   end
   if status == 'waiting' then
+    if PLAYER ~= '' and f[5] == PLAYER then return {'e', 'room/same_player'} end
     if f[3] ~= VERSION then return {'e', 'room/version_mismatch', f[3]} end
     if (f[4] or '') ~= CONTROL then return {'e', 'room/control_mismatch', f[4] or ''} end
-    join(held, DIGEST, FIRST)
-    if OWN then remember(MEMO, held, 1) end
-    return {'ok', held, 1, dropped}
+    local answer = {'ok', held, 1}
+    for _, value in ipairs(join(held, DIGEST, FIRST, PLAYER, CONTACT)) do
+      table.insert(answer, value)
+    end
+    table.insert(answer, dropped)
+    if OWN then remember(MEMO, held, 1, patience(CONTROL)) end
+    return answer
   end
   if status == 'playing' or status == 'ending' then return {'e', 'room/full'} end
 end
 if not MAY_OPEN then return {'open', dropped} end
 if redis.call('EXISTS', mkey(ID)) == 1 then return {'e', 'collision'} end
-open(ID, DIGEST, GAME, VERSION, ROOM_NAME, CONTROL, CONTROL_JSON)
+open(ID, DIGEST, GAME, VERSION, ROOM_NAME, CONTROL, CONTROL_JSON, PLAYER, CONTACT)
 redis.call('SET', ROOM_KEY, ID)
-if OWN then remember(MEMO, ID, 0) end
+if OWN then remember(MEMO, ID, 0, patience(CONTROL)) end
 return {'ok', ID, 0, dropped}
 """
 """Seeks in a private room: joins the match waiting in it, or opens one when allowed ('open'
-asks the caller to check the waiting limit first). Answers the seat and the id of a stale
-match it dropped from the room ('' for none), which the caller unlists."""
+asks the caller to check the waiting limit first). Answers the match, the seat, the first
+mover's turn notice when it joined (see JOIN), and last the id of a stale match it dropped
+from the room ('' for none), which the caller unlists."""
 
 REAP = r"""
 -- KEYS[1] = the shard's deadlines; ARGV[2] = '' (no one match); ARGV[6] = most to look at
 local due = redis.call('ZRANGEBYSCORE', DEADLINES, '-inf', '(' .. NOW_TEXT,
   'LIMIT', 0, tonumber(ARGV[6]))
-local changed, expired = 0, {}
+local changed, expired, gone = 0, {}, {}
 for _, id in ipairs(due) do
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender',
     'tc', 'turn', 'l0', 'l1', 'tat')
@@ -452,7 +527,7 @@ for _, id in ipairs(due) do
   if status == 'playing' then late = out_of_time(f[6], f[7], f[8], f[9], f[10]) end
   if not status then
     redis.call('ZREM', DEADLINES, id)
-  elseif status == 'waiting' and seen0 + GRACE < NOW then
+  elseif status == 'waiting' and seen0 + patience(f[6]) < NOW then
     local game, version = expire(id)
     table.insert(expired, id)
     table.insert(expired, game)
@@ -463,7 +538,8 @@ for _, id in ipairs(due) do
     finish(id, 'timeout', late, '')
     schedule(id, NOW + KEEP)
     changed = changed + 1
-  elseif status == 'playing' and math.min(seen0, seen1) + GRACE < NOW then
+  elseif status == 'playing' and not is_deadline(f[6])
+      and math.min(seen0, seen1) + GRACE < NOW then
     local absent = 0
     if seen1 < seen0 then absent = 1 end
     finish(id, 'abandoned', absent, '')
@@ -474,6 +550,12 @@ for _, id in ipairs(due) do
     schedule(id, NOW + KEEP)
     changed = changed + 1
   elseif (status == 'finished' or status == 'expired') and since + KEEP < NOW then
+    local p = redis.call('HMGET', mkey(id), 'p0', 'p1')
+    if p[1] or p[2] then
+      table.insert(gone, id)
+      table.insert(gone, p[1] or '')
+      table.insert(gone, p[2] or '')
+    end
     redis.call('DEL', mkey(id), ekey(id))
     redis.call('ZREM', DEADLINES, id)
     recount(status, false)
@@ -482,16 +564,20 @@ for _, id in ipairs(due) do
     schedule(id, deadline(id))
   end
 end
-return {changed, #due, expired}
+return {changed, #due, expired, gone}
 """
-"""Ends abandoned and unconfirmed matches, drops silent seekers, forgets old matches, in one
-shard; answers what it changed, how many it looked at, and the dropped seeks (id, game,
-version), which the caller unlists."""
+"""Ends abandoned, timed-out and unconfirmed matches, drops silent seekers, forgets old
+matches, in one shard; answers what it changed, how many it looked at, the dropped seeks
+(id, game, version), which the caller unlists, and the forgotten matches seated with player
+keys (id, digest of seat 0's key, of seat 1's, '' for none), which the caller unlists from
+their players' lists."""
 
 PAIR = r"""
--- KEYS[3] = the seeker's memo key; ARGV[3..5] = most waiting matches of the game,
--- '1' when the token is the seeker's own, the id of a match that could not be joined ('')
+-- KEYS[3] = the seeker's memo key; ARGV[3..6] = most waiting matches of the game,
+-- '1' when the token is the seeker's own, the id of a match that could not be joined (''),
+-- the id of a match the seeker skipped as its own player key's ('')
 local MEMO, MAX_WAITING, OWN, FAILED = KEYS[3], tonumber(ARGV[3]), ARGV[4] == '1', ARGV[5]
+if OWN and ARGV[6] ~= '' and recall(MEMO) == ARGV[6] then redis.call('DEL', MEMO) end
 if FAILED ~= '' then
   redis.call('ZREM', WAITING, FAILED)
   if OWN and recall(MEMO) == FAILED then redis.call('DEL', MEMO) end
@@ -511,9 +597,11 @@ return {'open'}
 none is ('open'), or answers what the seeker's own token got before ('memo')."""
 
 PUSH = r"""
--- KEYS[3] = the seeker's memo key; ARGV[3..4] = the id of the match just opened,
--- '1' when the token is the seeker's own
+-- KEYS[3] = the seeker's memo key; ARGV[3..5] = the id of the match just opened,
+-- '1' when the token is the seeker's own, the id of a match the seeker skipped as its own
+-- player key's ('')
 local MEMO, ID, OWN = KEYS[3], ARGV[3], ARGV[4] == '1'
+if OWN and ARGV[5] ~= '' and recall(MEMO) == ARGV[5] then redis.call('DEL', MEMO) end
 if OWN then
   local id, seat = recall(MEMO)
   if id and id ~= ID then return {'memo', id, seat} end
@@ -540,6 +628,16 @@ return 1
 """
 """Queues a waiting match again if its queueing was lost (its opener stopped between the two
 steps of a seek); answers 1 when it did."""
+
+REQUEUE = r"""
+-- ARGV[3..] = ids of matches taken off the queue's head, oldest first
+for index = #ARGV, 3, -1 do
+  if redis.call('ZSCORE', WAITING, ARGV[index]) then redis.call('LPUSH', QUEUE, ARGV[index]) end
+end
+return 0
+"""
+"""Puts back at the queue's head the waiting matches a seeker took off it but did not join
+(its own player key's seeks), in their order, those still waiting."""
 
 UNLIST = r"""
 -- KEYS[1..2] = the game's queue and waiting set; ARGV[1] = a match no longer waiting

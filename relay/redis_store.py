@@ -46,12 +46,14 @@ from relay import redis_keys, redis_library, store
 from relay.clock import TimeControl
 from relay.errors import RelayError
 from relay.lobby import Lobby, LobbyKind
+from relay.players import PlayerMatch, patience, same_player
 from relay.redis_batch import Batcher, OneRedis, Script
 from relay.redis_cluster import ClusterLinks
 from relay.redis_keys import INFO_FIELDS, GameKeys, Layout, match_info
 from relay.redis_lobby import RedisLobbies
 from relay.redis_notify import Channel, Notifier, Waiter
 from relay.redis_pipe import packing
+from relay.redis_players import RedisPlayers
 from relay.redis_rematch import RedisRematches
 from relay.rematch import Rematch, RematchOp, lapse_at
 from relay.store import (
@@ -69,7 +71,7 @@ from relay.store import (
     new_token,
     too_long,
 )
-from relay.turns import TurnSink
+from relay.turns import TurnNotice, TurnSink
 
 __all__ = ["DEFAULT_PREFIX", "SENTINEL_SCHEME", "UNAVAILABLE", "RedisStore", "sentinel_url"]
 
@@ -106,9 +108,12 @@ _SCRIPTS = {
 _ACT, _POLL, _OPEN, _JOIN, _ROOM, _REAP = (
     _SCRIPTS[name] for name in ("ACT", "POLL", "OPEN", "JOIN", "ROOM", "REAP")
 )
-_PAIR, _PUSH, _ENSURE, _UNLIST, _RESERVE = (
-    _SCRIPTS[name] for name in ("PAIR", "PUSH", "ENSURE", "UNLIST", "RESERVE")
+_PAIR, _PUSH, _ENSURE, _UNLIST, _RESERVE, _REQUEUE = (
+    _SCRIPTS[name] for name in ("PAIR", "PUSH", "ENSURE", "UNLIST", "RESERVE", "REQUEUE")
 )
+
+_SAME = -1
+"""What _join answers for a match whose seat was taken with the seeker's own player key."""
 
 _REQUEUE_AFTER = 5.0
 """Seconds after its opening at which a waiting match's seat polling it makes sure the match
@@ -155,6 +160,8 @@ class RedisStore:
         """When a call last found Redis unavailable (time.monotonic)."""
         self._rematches = RedisRematches(self)
         self._lobbies = RedisLobbies(self)
+        self.players = RedisPlayers(self)
+        """The lists of matches per player key."""
         if client is not None:
             self._one_redis(client, listener or client)
 
@@ -301,10 +308,12 @@ class RedisStore:
         return await self._call(script, [f"{tagged}m:{match}"], args)
 
     async def _on_game(
-        self, script: Script, game: GameKeys, now: float, memo: str, *rest: object
-    ) -> Any:
+        self, script: Script, game: GameKeys, now: float, memo: str, *rest: object,
+        span: float | None = None,
+    ) -> Any:  # fmt: skip
+        """Runs a game script; a seeker's memo lasts span seconds (default the grace period)."""
         keys = [game.queue, game.waiting, memo]
-        args = [repr(float(now)), repr(self.settings.grace), *rest]
+        args = [repr(float(now)), repr(self.settings.grace if span is None else span), *rest]
         return await self._call(script, keys, args)
 
     async def call(self, name: str, keys: list[str], args: list[Any]) -> Any:
@@ -467,79 +476,136 @@ class RedisStore:
         now: float,
         token: str | None = None,
         control: TimeControl | None = None,
+        player: str | None = None,
+        contact: str | None = None,
     ) -> Ticket:
-        """Joins the oldest compatible waiting match, or opens a new one."""
+        """Joins the oldest compatible waiting match, or opens a new one; then lists it under
+        the player key, in a step of its own (repeated by a repeated seek)."""
         own = token is not None
         token = token if token is not None else new_token()
         digest = hash_token(token)
         clock = ("", "") if control is None else (control.key, control.json().decode())
+        seeker = (digest, "" if player is None else hash_token(player), contact or "")
+        if seeker[1]:
+            await self.players.check(seeker[1], digest)
         try:
             if room:
-                return await self._seek_room(game, version, room, now, token, digest, own, clock)
-            return await self._seek_queue(game, version, now, token, digest, own, clock)
+                ticket = await self._seek_room(game, version, room, now, token, seeker, own, clock)
+            else:
+                ticket = await self._seek_queue(game, version, now, token, seeker, own, clock)
         except _Refusal as refusal:
             raise _seek_error(refusal, game, version, room, self.settings, control) from None
+        if seeker[1]:
+            await self.players.add(seeker[1], ticket.match, now)
+        return ticket
 
     async def _seek_queue(
-        self, game: str, version: str, now: float, token: str, digest: str, own: bool,
-        clock: tuple[str, str],
-    ) -> Ticket:  # fmt: skip
-        """Pairs through the game's queue: a game script picks, a match script joins."""
-        keys = GameKeys(self.prefix, game, f"{version}~{clock[0]}" if clock[0] else version)
-        memo, flag = keys.memo(digest), "1" if own else "0"
-        failed = ""
-        while True:
-            answer = await self._on_game(
-                _PAIR, keys, now, memo, self.settings.max_waiting, flag, failed
-            )
-            if answer[0] == b"open":
-                return await self._open_queued(keys, game, version, now, token, digest, own, clock)
-            match = answer[1].decode()
-            seat = await self._join(match, now, digest)
-            if seat is not None:
-                if answer[0] == b"join":
-                    await self._unlist(keys, match, queued=False)
-                return Ticket(match, seat, token)
-            failed = match
-
-    async def _open_queued(
-        self, keys: GameKeys, game: str, version: str, now: float, token: str, digest: str,
+        self, game: str, version: str, now: float, token: str, seeker: tuple[str, str, str],
         own: bool, clock: tuple[str, str],
     ) -> Ticket:  # fmt: skip
+        """Pairs through the game's queue: a game script picks, a match script joins. Seeks
+        of the seeker's own player key are skipped, and put back at the queue's head."""
+        keys = GameKeys(self.prefix, game, f"{version}~{clock[0]}" if clock[0] else version)
+        memo, flag = keys.memo(seeker[0]), "1" if own else "0"
+        failed, mine = "", list[str]()
+        try:
+            while True:
+                answer = await self._on_game(
+                    _PAIR, keys, now, memo, self.settings.max_waiting, flag, failed,
+                    mine[-1] if mine else "", span=self._span(clock),
+                )  # fmt: skip
+                failed = ""
+                if answer[0] == b"open":
+                    return await self._open_queued(
+                        keys, game, version, now, token, seeker, own, clock, mine
+                    )
+                match = answer[1].decode()
+                seat = await self._join(match, now, seeker)
+                if seat == _SAME:
+                    mine.append(match)
+                elif seat is not None:
+                    if answer[0] == b"join":
+                        await self._unlist(keys, match, queued=False)
+                    return Ticket(match, seat, token)
+                else:
+                    failed = match
+        finally:
+            if mine:
+                await self._call(_REQUEUE, [keys.queue, keys.waiting], [repr(float(now)), 0, *mine])
+
+    async def _open_queued(
+        self, keys: GameKeys, game: str, version: str, now: float, token: str,
+        seeker: tuple[str, str, str], own: bool, clock: tuple[str, str], mine: list[str],
+    ) -> Ticket:  # fmt: skip
         """Opens a match, then queues it, unless another seeker queued one meanwhile."""
-        match = await self._open(game, version, "", now, digest, clock)
-        memo, flag = keys.memo(digest), "1" if own else "0"
+        match = await self._open(game, version, "", now, seeker[0], clock, *seeker[1:])
+        memo, flag = keys.memo(seeker[0]), "1" if own else "0"
         while True:
-            answer = await self._on_game(_PUSH, keys, now, memo, match, flag)
+            skipped = mine[-1] if mine else ""
+            answer = await self._on_game(
+                _PUSH, keys, now, memo, match, flag, skipped, span=self._span(clock)
+            )
             if answer[0] == b"ok":
                 return Ticket(match, 0, token)
             other = answer[1].decode()
-            seat = await self._join(other, now, digest)
-            if seat is not None:
-                await self._on_match(_ACT, match, now, digest, "cancel", -1, "", 0, 0, "", 0, 0)
+            seat = await self._join(other, now, seeker)
+            if seat == _SAME:
+                mine.append(other)
+            elif seat is not None:
+                await self._on_match(_ACT, match, now, seeker[0], "cancel", -1, "", 0, 0, "", 0, 0)
                 if answer[0] == b"join":
                     await self._unlist(keys, other, queued=False)
                 return Ticket(other, seat, token)
-            await self._unlist(keys, other, queued=False)
+            else:
+                await self._unlist(keys, other, queued=False)
+
+    def _span(self, clock: tuple[str, str]) -> float:
+        """Seconds a repeated seek of this control answers the same ticket."""
+        return patience(TimeControl.from_key(clock[0]), self.settings.grace)
 
     async def _open(
-        self, game: str, version: str, room: str, now: float, digest: str, clock: tuple[str, str]
-    ) -> str:
+        self, game: str, version: str, room: str, now: float, digest: str,
+        clock: tuple[str, str], player: str = "", contact: str = "",
+    ) -> str:  # fmt: skip
+        """Opens a waiting match for a seeker (its token's digest, its player key's digest
+        and contact, '' for none); returns its id."""
         while True:
             match = redis_keys.new_id()
             try:
-                await self._on_match(_OPEN, match, now, digest, game, version, room, *clock)
+                await self._on_match(
+                    _OPEN, match, now, digest, game, version, room, *clock, player, contact
+                )
             except _Refusal as refusal:
                 if refusal.code == "collision":  # a fresh id already taken: draw another
                     continue
                 raise
             return match
 
-    async def _join(self, match: str, now: float, digest: str) -> int | None:
-        """Takes a seat of a waiting match; None when it can no longer be joined."""
+    async def _join(self, match: str, now: float, seeker: tuple[str, str, str]) -> int | None:
+        """Takes a seat of a waiting match; None when it can no longer be joined, _SAME when
+        its seat was taken with the seeker's own player key."""
         first = store.draw_first()
-        answer = await self._on_match(_JOIN, match, now, digest, first)
-        return int(answer[1]) if answer[0] == b"ok" else None
+        answer = await self._on_match(_JOIN, match, now, seeker[0], first, *seeker[1:])
+        if answer[0] == b"same":
+            return _SAME
+        if answer[0] != b"ok":
+            return None
+        self.tell(match, answer[2:], 1)
+        return int(answer[1])
+
+    def tell(self, match: str, tail: list[Any], seq: int) -> None:
+        """Tells the turn sink of the notice a script answered (tail: 'n', seat, contact, game,
+        due in ms; empty for none) for event seq."""
+        sink = self.turns
+        if sink is not None and len(tail) == 5 and tail[0] == b"n":
+            seat, contact, game, due = (_text(value) for value in tail[1:])
+            sink(TurnNotice(match, game, int(seat), seq, contact, int(due) / 1000))
+
+    # -- player keys (relay.redis_players) ------------------------------------------------
+
+    async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
+        """Returns the matches the player key seated that the store still holds."""
+        return await self.players.matches(hash_token(player), now)
 
     async def _unlist(self, keys: GameKeys, match: str, *, queued: bool = True) -> None:
         """Removes a match that no longer waits from its game's waiting set (and queue)."""
@@ -552,8 +618,8 @@ class RedisStore:
                 raise self._unavailable(exc) from None
 
     async def _seek_room(
-        self, game: str, version: str, room: str, now: float, token: str, digest: str,
-        own: bool, clock: tuple[str, str],
+        self, game: str, version: str, room: str, now: float, token: str,
+        seeker: tuple[str, str, str], own: bool, clock: tuple[str, str],
     ) -> Ticket:  # fmt: skip
         """Seeks in a private room: one script on the room's shard, and the waiting limit
         checked on the game's keys before a match is opened."""
@@ -562,12 +628,13 @@ class RedisStore:
         match = redis_keys.new_id(shard)
         tagged = self._keys.tagged(match)
         room_key = f"{tagged}r:{game}:{room}"
+        digest = seeker[0]
         memo = f"{tagged}t:{digest}"
         may_open = "0"
         while True:
             args = self._match_args(
                 tagged, match, now, game, version, room, digest, store.draw_first(),
-                "1" if own else "0", may_open, *clock,
+                "1" if own else "0", may_open, *clock, *seeker[1:],
             )  # fmt: skip
             try:
                 answer = await self._call(_ROOM, [room_key, memo], args)
@@ -587,6 +654,7 @@ class RedisStore:
                 may_open = "1"
                 continue
             found, seat = answer[1].decode(), int(answer[2])
+            self.tell(found, answer[3:-1], 1)
             if seat == 1:
                 await self._unlist(game_keys, found, queued=False)
             if may_open == "1" and found != match:
@@ -609,10 +677,13 @@ class RedisStore:
             )  # fmt: skip
         except _Refusal as refusal:
             raise _act_error(refusal, match, after, self.settings.max_events) from None
-        if len(answer) > 2:  # a cancel that expired the match: unlist it
+        if len(answer) == 4:  # a cancel that expired the match: unlist it
             game = GameKeys(self.prefix, answer[2].decode(), answer[3].decode())
             await self._unlist(game, match)
-        return int(answer[1])
+        seq = int(answer[1])
+        if len(answer) == 7:  # the partner's turn notice, in a correspondence match
+            self.tell(match, answer[2:], seq)
+        return seq
 
     # -- rematches (relay.redis_rematch) --------------------------------------------------
 
@@ -693,11 +764,14 @@ class RedisStore:
         args = [tagged, "", repr(float(now)), repr(s.grace), repr(s.keep), batch]
         changed = 0
         for _ in range(max(1, most // batch)):
-            done, looked, expired = await self._call(_REAP, [deadlines], args)
+            done, looked, expired, gone = await self._call(_REAP, [deadlines], args)
             changed += int(done)
             for index in range(0, len(expired), 3):
                 id_, game, version = (value.decode() for value in expired[index : index + 3])
                 await self._unlist(GameKeys(self.prefix, game, version), id_)
+            for index in range(0, len(gone), 3):
+                id_, *players = (value.decode() for value in gone[index : index + 3])
+                await self.players.forget(id_, players)
             if int(looked) < batch:
                 break
         return changed
@@ -773,6 +847,10 @@ def _time_out(waiter: Waiter) -> None:
         waiter.set_result(False)
 
 
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 def _loading(exc: ResponseError) -> bool:
     """Whether Redis refused for now: still loading its data, a replica without its master,
     a cluster without a master for the slot, or a primary without the replicas that
@@ -822,6 +900,8 @@ def _seek_error(
         return control_mismatch(room or "", waiting, control)
     if refusal.code == "room/full":
         return RelayError("room/full", f"Room {room!r} of {game!r} is full.")
+    if refusal.code == "room/same_player":
+        return same_player(room or "")
     return RelayError(refusal.code)
 
 

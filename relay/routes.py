@@ -39,8 +39,9 @@ class Route:
     """The schema of the JSON request body, if the endpoint takes one."""
     query: tuple[str, ...] = ()
     """The query parameters it reads."""
-    seat: Literal["none", "optional", "required"] = "none"
-    """Whether it needs a seat token (Authorization: Bearer), takes one, or takes none."""
+    seat: Literal["none", "optional", "required", "player"] = "none"
+    """Whether it needs a seat token (Authorization: Bearer; a player key is one too), takes
+    one, takes none, or needs a player key (and no match)."""
     errors: tuple[int, ...] = ()
     """The error statuses it may answer (each with its codes, from relay/errors.py)."""
     limited: bool = True
@@ -89,6 +90,10 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/matches/{match}/rematch", "offerRematch", "rematch_offer",
           "Offer (or accept) a rematch of a finished match, or decline one (offer: false).",
           reply="Rematch", body="RematchBody", seat="required", errors=_WRITE),
+    Route("GET", "/v1/player/matches", "playerMatches", "player_matches",
+          "Every match the player key (as the bearer) seated that the relay still holds: "
+          "its turn first, then the partner's, waiting, finished.",
+          reply="PlayerMatches", seat="player", errors=(401, 429, 503)),
     Route("GET", "/v1/lobby", "lobby", "lobby",
           "A game's public open seeks, live and recent matches; with 'after', held until "
           "the lobby's version is above it.",

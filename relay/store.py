@@ -18,6 +18,7 @@ from relay.turns import TurnSink
 
 if TYPE_CHECKING:
     from relay.lobby import Lobby, LobbyKind
+    from relay.players import PlayerMatch
     from relay.rematch import Rematch, RematchOp
 
 __all__ = [
@@ -167,12 +168,18 @@ class Store(Protocol):
         now: float,
         token: str | None = None,
         control: TimeControl | None = None,
+        player: str | None = None,
+        contact: str | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one, and returns the seat.
 
         Only seekers of the same time control (or both of none) are paired. With a token (the
         seeker's own, random), the seat gets that token, and the same seek repeated within the
-        grace period returns the same ticket instead of a second seat."""
+        grace period returns the same ticket instead of a second seat. With a player key, the
+        key is a second key to the seat, the seat is listed under it (player_matches), and a
+        seek never joins a seek of the same key (in a room: room/same_player); a key with
+        relay.players.LISTED matches not finished is refused (player/too_many). A contact is
+        kept for the seat's turn notices (see turns)."""
 
     async def poll(
         self, match: str, token: str | None, after: int, now: float
@@ -183,6 +190,10 @@ class Store(Protocol):
 
     async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
         """Returns the events numbered above after once there are any, or [] after timeout."""
+
+    async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
+        """Returns every match the player key seated that the store still holds (but
+        cancelled or dropped seeks), in no order; [] for a key it does not know."""
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event."""
@@ -211,7 +222,10 @@ class Store(Protocol):
         """Returns once the game's lobby version may be above after, or after timeout."""
 
     async def reap(self, now: float) -> int:
-        """Ends matches whose seats stopped polling, drops stale seeks, forgets old matches.
+        """Ends matches whose seats stopped polling or ran out of time, drops stale seeks,
+        forgets old matches. A match with a per-move deadline control never ends for want of
+        polls: only its clock ends it; its seek and a game-over move wait out
+        relay.players.patience, not just the grace period.
 
         Returns how many matches it changed."""
 

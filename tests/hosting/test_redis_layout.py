@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from relay import redis_keys
+from relay.clock import TimeControl
 from relay.errors import RelayError
 from relay.store import ID_FIRST, Action, Status, hash_token, new_match_id, new_token
 from tests.hosting.conftest import StoreMaker
@@ -146,6 +147,62 @@ async def test_a_seek_cut_between_its_two_steps_is_queued_by_its_seekers_next_po
     assert (seat, events) == (0, [])
     joined = await store.seek("cut", "1", None, t + 7)
     assert (joined.match, joined.seat) == (match, 1)
+
+
+async def test_a_player_list_cut_between_the_seeks_steps_heals(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    store = make_store()
+    t = time.time()
+    token, player = new_token(), "P" * 40
+    a = await store.seek("cut", "1", None, t, token, None, player)
+    key = store._keys.player(hash_token(player))
+    assert key.startswith(f"{store.prefix}{{p:") and key_slot(key.encode()) != key_slot(
+        store._keys.match(a.match).encode()
+    )
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        # The match's steps ran; the list's step (its own slot) never did.
+        await client.delete(key)
+        assert await store.player_matches(player, t + 1) == []
+        # The seeker, given no answer, seeks again with its own token: the same seat, listed.
+        again = await store.seek("cut", "1", None, t + 1, token, None, player)
+        assert (again.match, again.seat) == (a.match, 0)
+        listed = await store.player_matches(player, t + 2)
+        assert [(row.info.match, row.seat) for row in listed] == [(a.match, 0)]
+        # An entry whose match is gone (a lost unlisting by the reaper) is dropped at reading.
+        await client.zadd(key, {"gone" + a.match[4:]: t})
+        assert len(await store.player_matches(player, t + 3)) == 1
+        assert await client.zcard(key) == 1
+    finally:
+        await client.aclose()
+
+
+async def test_no_key_of_a_correspondence_match_expires_between_moves(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    store = make_store()
+    t = float(int(time.time()))
+    control = TimeControl("deadline", 3 * 86400)
+    a = await store.seek("mail", "1", "den", t, new_token(), control, "P" * 40, "c")
+    b = await store.seek("mail", "1", "den", t, new_token(), control, "Q" * 40, "d")
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        keys = [key async for key in client.scan_iter(match=f"{store.prefix}*")]
+        ttls = {key: await client.pttl(key) for key in keys}
+        # Only the seekers' memos of a retried seek lapse (after the grace period).
+        assert {key for key, ttl in ttls.items() if ttl != -1} == {
+            key for key in keys if b"}t:" in key
+        }
+        # Two days on, nobody polling, the reaper looks and leaves every key be.
+        assert await store.reap(t + 2 * 86400) == 0
+        for key, ttl in ttls.items():
+            if ttl == -1:
+                assert await client.exists(key), key
+        assert (await store.info(a.match)).status == Status.PLAYING
+        assert a.match == b.match
+    finally:
+        await client.aclose()
 
 
 async def test_a_primary_short_of_replicas_is_503_until_they_are_back(

@@ -1,12 +1,16 @@
-"""Fixtures of the relay tests: a store of each kind, and an in-process relay client."""
+"""Fixtures of the relay tests: a store of each kind, and clients of a relay over each HTTP
+layer."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
+import aiohttp
 import pytest
+from pytest_aiohttp import AiohttpClient
 
-from relay import MemoryStore, Store, StoreSettings
+from relay import Config, MemoryStore, Store, StoreSettings, create_app
 
 SETTINGS = StoreSettings(grace=10.0, keep=100.0, max_waiting=5, max_events=40, lobby_size=3)
 """Store settings of the conformance suite; tests drive `now` by hand, so no test waits them."""
@@ -34,3 +38,55 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
         yield made
     finally:
         await made.close()
+
+
+FLAGS = {
+    "hold": "--hold",
+    "max_body": "--max-body",
+    "max_move": "--max-move",
+    "seeks_per_minute": "--seeks-per-minute",
+    "polls_per_seat": "--polls-per-seat",
+    "max_waiting": "--max-waiting",
+    "max_events": "--max-events",
+    "requests_per_second": "--requests-per-second",
+}
+"""The relay's command-line flag of each Config option the HTTP tests set."""
+
+Make = Callable[..., Awaitable[Any]]
+"""Makes a client of a relay with the given Config options (see make)."""
+
+
+@pytest.fixture(params=["app", "process", "compiled"])
+async def make(
+    request: pytest.FixtureRequest, aiohttp_client: AiohttpClient
+) -> AsyncIterator[Make]:
+    """Returns a maker of clients of a relay with the given settings, over each HTTP layer:
+    in process, a relay process from the sources, and one as the wheel installs it."""
+    from tests.support.relay_process import RelayProcess
+
+    started: list[RelayProcess] = []
+    sessions: list[aiohttp.ClientSession] = []
+
+    async def made(**options: Any) -> Any:
+        options.setdefault("hold", 2.0)
+        options.setdefault("requests_per_second", 100000.0)
+        if request.param == "app":
+            store = StoreSettings(
+                max_waiting=options.pop("max_waiting", 1000),
+                max_events=options.pop("max_events", 10_000),
+            )
+            config = Config(store=store, **options)
+            return await aiohttp_client(create_app(config))
+        flags = [item for key, value in options.items() for item in (FLAGS[key], str(value))]
+        installed = request.getfixturevalue("installed") if request.param == "compiled" else None
+        relay = RelayProcess(*flags, "--grace", "30", installed=installed).start()
+        started.append(relay)
+        session = aiohttp.ClientSession(relay.url, timeout=aiohttp.ClientTimeout(total=10))
+        sessions.append(session)
+        return session
+
+    yield made
+    for session in sessions:
+        await session.close()
+    for relay in started:
+        relay.stop()

@@ -132,7 +132,17 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
             "POST", "/v1/seek", {"game": "openapi", "room": "listed", "public": True}
         )
         checker.check("/v1/seek", "POST", status, body)
+        player = {"Authorization": "Bearer " + "P" * 40}
+        correspondence = {"kind": "deadline", "per_move": 86400}
+        status, body = await wire.call(
+            "POST",
+            "/v1/seek",
+            {"game": "openapi", "player": "P" * 40, "contact": "c", "time_control": correspondence},
+        )
+        checker.check("/v1/seek", "POST", status, body)
         for path, check_path, auth in (
+            ("/v1/player/matches", "/v1/player/matches", player),
+            ("/v1/player/matches", "/v1/player/matches", None),
             (f"/v1/matches/{x.match}/rematch?after=0", f"{m}/rematch", headers),
             (f"/v1/matches/{x.match}/rematch", f"{m}/rematch", None),
             (f"/v1/matches/{x.match}/rematch?after=x", f"{m}/rematch", None),

@@ -4,18 +4,16 @@ aiohttp application (in-process) and a real relay process, whose lean front serv
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
 from pytest_aiohttp import AiohttpClient
 
-from relay import CODES, Config, MemoryStore, RelayError, StoreSettings, create_app
+from relay import CODES, Config, MemoryStore, RelayError, create_app
 from relay.store import Event
-from tests.support.relay_process import RelayProcess
+from tests.relay.conftest import Make
 
 Client = TestClient[Any, Any]
 JSON = {"Content-Type": "application/json"}
@@ -35,54 +33,6 @@ async def expect(answer: Any, status: int, code: str) -> dict[str, Any]:
 def auth(token: str) -> dict[str, str]:
     """Returns the headers of a seat's write."""
     return {"Authorization": f"Bearer {token}", **JSON}
-
-
-Make = Callable[..., Awaitable[Any]]
-
-FLAGS = {
-    "hold": "--hold",
-    "max_body": "--max-body",
-    "max_move": "--max-move",
-    "seeks_per_minute": "--seeks-per-minute",
-    "polls_per_seat": "--polls-per-seat",
-    "max_waiting": "--max-waiting",
-    "max_events": "--max-events",
-    "requests_per_second": "--requests-per-second",
-}
-
-
-@pytest.fixture(params=["app", "process", "compiled"])
-async def make(
-    request: pytest.FixtureRequest, aiohttp_client: AiohttpClient
-) -> AsyncIterator[Make]:
-    """Returns a maker of clients of a relay with the given settings, over each HTTP layer:
-    in process, a relay process from the sources, and one as the wheel installs it."""
-    started: list[RelayProcess] = []
-    sessions: list[aiohttp.ClientSession] = []
-
-    async def made(**options: Any) -> Any:
-        options.setdefault("hold", 2.0)
-        options.setdefault("requests_per_second", 100000.0)
-        if request.param == "app":
-            store = StoreSettings(
-                max_waiting=options.pop("max_waiting", 1000),
-                max_events=options.pop("max_events", 10_000),
-            )
-            config = Config(store=store, **options)
-            return await aiohttp_client(create_app(config))
-        flags = [item for key, value in options.items() for item in (FLAGS[key], str(value))]
-        installed = request.getfixturevalue("installed") if request.param == "compiled" else None
-        relay = RelayProcess(*flags, "--grace", "30", installed=installed).start()
-        started.append(relay)
-        session = aiohttp.ClientSession(relay.url, timeout=aiohttp.ClientTimeout(total=10))
-        sessions.append(session)
-        return session
-
-    yield made
-    for session in sessions:
-        await session.close()
-    for relay in started:
-        relay.stop()
 
 
 async def seek(client: Client, **body: str) -> dict[str, Any]:
@@ -130,11 +80,28 @@ async def test_malformed_json_is_bad_json(client: Client) -> None:
         {"game": "x" * 65},
         {"game": "xand0", "room": ["r"]},
         {"game": "xand0", "version": "1/2"},
+        {"game": "xand0", "player": "short"},
+        {"game": "xand0", "player": "P" * 129},
+        {"game": "xand0", "player": "P" * 31 + "!"},
+        {"game": "xand0", "player": 12345},
+        {"game": "xand0", "contact": ""},
+        {"game": "xand0", "contact": "c" * 201},
+        {"game": "xand0", "contact": "line\nbreak"},
+        {"game": "xand0", "contact": ["mail"]},
     ],
 )
 async def test_bad_seek_fields_are_invalid(client: Client, body: object) -> None:
     answer = await client.post("/v1/seek", json=body)
     await expect(answer, 400, "request/invalid")
+
+
+async def test_bad_player_and_contact_say_what_they_must_be(client: Client) -> None:
+    answer = await client.post("/v1/seek", json={"game": "xand0", "player": "short"})
+    message = (await expect(answer, 400, "request/invalid"))["error"]["message"]
+    assert "'player'" in message and "32 to 128" in message
+    answer = await client.post("/v1/seek", json={"game": "xand0", "contact": "\u0007"})
+    message = (await expect(answer, 400, "request/invalid"))["error"]["message"]
+    assert "'contact'" in message and "200" in message
 
 
 async def test_bad_move_fields_are_invalid(client: Client) -> None:
@@ -319,6 +286,24 @@ async def test_room_errors(client: Client) -> None:
         409,
         "room/full",
     )
+
+
+async def test_a_player_key_never_plays_itself_in_a_room(client: Client) -> None:
+    body = {"game": "xand0", "room": "mirror", "player": "P" * 40}
+    assert (await client.post("/v1/seek", json=body)).status == 201
+    error = await expect(await client.post("/v1/seek", json=body), 409, "room/same_player")
+    assert "'mirror'" in error["error"]["message"]
+    other = {**body, "player": "Q" * 40}
+    assert (await (await client.post("/v1/seek", json=other)).json())["seat"] == 1
+
+
+async def test_a_player_key_with_100_matches_not_finished_may_not_seek(make: Make) -> None:
+    client = await make(seeks_per_minute=1000)
+    for index in range(100):
+        await seek(client, game=f"many{index}", player="P" * 40)
+    answer = await client.post("/v1/seek", json={"game": "more", "player": "P" * 40})
+    await expect(answer, 429, "player/too_many")
+    assert int(answer.headers["Retry-After"]) >= 1
 
 
 async def test_room_of_another_time_control_is_refused(client: Client) -> None:

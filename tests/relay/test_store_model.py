@@ -39,9 +39,13 @@ COIN: list[Iterator[int]] = [itertools.cycle([0, 1, 1])]
 
 MODEL_SETTINGS = StoreSettings(grace=10.0, keep=30.0, max_waiting=3)
 GRACE, KEEP = MODEL_SETTINGS.grace, MODEL_SETTINGS.keep
-GAMES = ("go", "chess")
+GAMES = ("go", "chess", "mail")
 ROOMS = (None, None, "den", "attic")
-CONTROLS = {"chess": TimeControl("fischer", 12, 2), "go": None}
+CONTROLS = {
+    "chess": TimeControl("fischer", 12, 2),
+    "go": None,
+    "mail": TimeControl("deadline", 25),
+}
 """The time control each game is sought with."""
 TEXTS = st.sampled_from(["", "a", "e2e4", "\U0001f600", 'q"uote', "x\ny"])
 
@@ -99,8 +103,18 @@ class Model:
         if self.control is None:
             return
         left = self.clock[seat] - (millis(now) - self.turn_at) + self.control.increment * 1000
-        self.clock[seat], self.turn_at = left, millis(now)
+        # A deadline control gives every turn its full time again.
+        kept = self.control.base * 1000 if self.control.kind == "deadline" else left
+        self.clock[seat], self.turn_at = kept, millis(now)
         event["left"] = left / 1000
+
+    @property
+    def patience(self) -> float:
+        """Polling silence a seek or a game-over move of this match waits out."""
+        control = self.control
+        if control is not None and control.kind == "deadline":
+            return max(GRACE, float(control.base))
+        return GRACE
 
     def __post_init__(self) -> None:
         self.seen = [self.now, self.now]
@@ -164,7 +178,7 @@ class StoreMachine(RuleBasedStateMachine):
     # -- pairing ---------------------------------------------------------------------------
 
     def _stale(self, m: Model) -> bool:
-        return m.status == "waiting" and m.seen[0] + GRACE < self.now
+        return m.status == "waiting" and m.seen[0] + m.patience < self.now
 
     def _waiting(self, game: str) -> int:
         return sum(1 for m in self.live() if m.game == game and m.status == "waiting")
@@ -450,16 +464,22 @@ class StoreMachine(RuleBasedStateMachine):
         self.now += seconds
         self.run(self.store.reap(self.now))
         for m in self.live():
-            if m.status == "waiting" and m.seen[0] + GRACE < self.now:
+            if m.status == "waiting" and m.seen[0] + m.patience < self.now:
                 m.status, m.since = "expired", self.now
             elif m.status == "playing":
                 absent = min((0, 1), key=lambda seat: m.seen[seat])
                 m.settle(self.now)  # a clock that ran out ends the match first
-                if m.status == "playing" and m.seen[absent] + GRACE < self.now:
+                correspondence = m.control is not None and m.control.kind == "deadline"
+                if (
+                    m.status == "playing"
+                    and not correspondence
+                    and m.seen[absent] + GRACE < self.now
+                ):
                     m.finish("abandoned", absent, (), self.now)
             elif m.status == "ending":
                 partner = 1 - m.ender
-                if m.since + GRACE < self.now or m.seen[partner] + GRACE < self.now:
+                wait = m.patience
+                if m.since + wait < self.now or m.seen[partner] + wait < self.now:
                     m.finish("unconfirmed", partner, (), self.now)
             elif m.status in ("finished", "expired") and m.since + KEEP < self.now:
                 self.forgotten.add(m.id)
