@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -90,10 +91,8 @@ class Receiver:
             assert left > 0, f"{len(self.got)} deliveries of {count} after {timeout} s"
             self.arrived.clear()
             if len(self.got) < count:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.arrived.wait(), left)
-                except TimeoutError:
-                    pass
         return self.got
 
 
