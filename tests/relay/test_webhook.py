@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from relay import Store
+from relay.__main__ import parse_args
 from relay.turns import TurnNotice
 from relay.webhook import HookSettings, Webhook
 from relay.webhook_sign import sign, verify
@@ -223,3 +224,44 @@ async def test_a_full_queue_drops_and_counts() -> None:
     for seq in range(5):
         hook(notice(seq=seq))
     assert hook.counts == Counter(dropped=3)
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "says"),
+    [
+        (["--webhook", "http://h/hook"], {}, "needs a secret of at least 16 bytes"),
+        (["--webhook", "http://h/hook"], {"MOVEWIRE_WEBHOOK_SECRET": "short"}, "at least 16"),
+        (["--webhook", "ftp://h/hook"], {"MOVEWIRE_WEBHOOK_SECRET": "x" * 16}, "http:// or"),
+        (["--webhook", "https:///hook"], {"MOVEWIRE_WEBHOOK_SECRET": "x" * 16}, "with a host"),
+        (
+            ["--webhook", "http://h/", "--webhook-secret-file", "/nonexistent/key"],
+            {},
+            "cannot read",
+        ),
+        (["--webhook-every", "-1"], {}, "must be >= 0 minutes"),
+    ],
+)
+def test_a_webhook_badly_set_up_stops_the_relay_at_start(
+    args: list[str],
+    env: dict[str, str],
+    says: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("MOVEWIRE_WEBHOOK_SECRET", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as stopped:
+        parse_args(args)
+    assert stopped.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+def test_a_webhook_secret_is_read_from_its_file_and_never_shown(tmp_path: Path) -> None:
+    key = tmp_path / "hook.key"
+    key.write_text("  0123456789abcdef0123  \n")
+    config, _ = parse_args(["--webhook", "https://h/hook", "--webhook-secret-file", str(key),
+                            "--webhook-every", "2.5"])  # fmt: skip
+    assert config.webhook_secret == b"0123456789abcdef0123"
+    assert config.webhook_every == 150.0
+    assert "0123456789abcdef" not in repr(config)
