@@ -5,6 +5,7 @@ that checks every signature. A receiver that is slow, or down, never slows a mov
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
@@ -12,6 +13,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from jsonschema import Draft202012Validator
 
 from tests.support.hook_receiver import Receiver
 from tests.support.redis_server import RedisServer, redis_binary
@@ -211,3 +213,21 @@ async def test_two_relays_on_redis_send_each_turn_once_and_digest_within_the_win
     for mover, other in (first, second):
         assert (contact_of(mover), mover.match, mover.ticket["seat"], 3) in delivered
         assert (contact_of(other), other.match, other.ticket["seat"], 2) in delivered
+
+
+async def test_a_delivery_is_what_the_openapi_document_describes(
+    http: aiohttp.ClientSession, receiver: Receiver, stack: ExitStack
+) -> None:
+    base = stack.enter_context(relay(receiver.url)).url
+    mover, _ = await pair(http, (base, base))
+    await mover.move(1, "e4")
+    got = await receiver.wait_for(2, 10)
+    async with http.get(f"{base}/v1/openapi.json") as answer:
+        doc = await answer.json()
+    hook = doc["webhooks"]["yourTurn"]["post"]
+    schema = hook["requestBody"]["content"]["application/json"]["schema"]
+    validator = Draft202012Validator({**schema, "components": doc["components"]})
+    for delivery in got:
+        validator.validate(delivery["body"])
+    headers = {p["name"]: p["schema"]["pattern"] for p in hook["parameters"]}
+    assert re.fullmatch(headers["Movewire-Delivery"].strip("^$"), got[0]["id"])
