@@ -505,7 +505,7 @@ _YOUR_TURN = {
             "200": {
                 "description": "Received (any 2xx). 429 and 5xx are retried; other 4xx "
                 "are refusals, not retried."
-            },  # fmt: skip
+            },
         },
     }
 }
