@@ -6,10 +6,12 @@ import argparse
 import asyncio
 import gc
 import logging
+import os
 import resource
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from aiohttp import web
 
@@ -143,6 +145,27 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "PATH with {n} replaced by 1..N (needs --store redis://...)",
     )
     p.add_argument(
+        "--webhook",
+        default=d.webhook_url,
+        metavar="URL",
+        help="POST signed your-turn notices of correspondence matches to this URL "
+        "(docs/hosting.md#your-turn-webhooks)",
+    )
+    p.add_argument(
+        "--webhook-secret-file",
+        metavar="PATH",
+        help="the file holding the webhook's signing secret (else the environment variable "
+        "MOVEWIRE_WEBHOOK_SECRET)",
+    )
+    p.add_argument(
+        "--webhook-every",
+        type=float,
+        default=d.webhook_every / 60,
+        metavar="MINUTES",
+        help="one webhook delivery per contact per this many minutes at most, later turns "
+        "sent together when it ends (0: no limit)",
+    )
+    p.add_argument(
         "--log-level",
         default=d.log_level,
         choices=["debug", "info", "warning", "error"],
@@ -189,6 +212,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             request_timeout=a.request_timeout,
             requests_per_second=a.requests_per_second,
             keepalive_timeout=a.keepalive_timeout,
+            webhook_url=a.webhook,
+            webhook_secret=webhook_secret(a.webhook_secret_file) if a.webhook else b"",
+            webhook_every=a.webhook_every * 60,
         )
         if config.workers > 1 and config.store_url == "memory":
             raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
@@ -196,6 +222,17 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     except ValueError as exc:
         p.error(str(exc))
     return config, a.unix
+
+
+def webhook_secret(path: str | None) -> bytes:
+    """Returns the webhook's secret: the file's content, else MOVEWIRE_WEBHOOK_SECRET's,
+    without surrounding whitespace; raises ValueError when the file cannot be read."""
+    if path is None:
+        return os.environ.get("MOVEWIRE_WEBHOOK_SECRET", "").strip().encode()
+    try:
+        return Path(path).read_bytes().strip()
+    except OSError as exc:
+        raise ValueError(f"cannot read --webhook-secret-file {path!r}: {exc.strerror}") from None
 
 
 STORE_SCHEMES = ("redis://", "rediss://", "unix://", "redis+sentinel://")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from relay.store import StoreSettings
 
-__all__ = ["UNIX", "Config", "check_proxy_settings"]
+__all__ = ["SECRET_LEAST", "UNIX", "Config", "check_proxy_settings", "check_webhook"]
 
 UNIX = "unix"
 """The trusted-proxy entry that trusts whatever connects through the relay's unix socket."""
@@ -32,6 +33,27 @@ def check_proxy_settings(prefix: str, trusted: Sequence[str]) -> None:
             ipaddress.ip_network(entry, strict=False)
         except ValueError:
             raise ValueError(BAD_PROXY.format(entry)) from None
+
+
+SECRET_LEAST = 16
+"""Bytes a webhook secret must have at least."""
+
+
+def check_webhook(url: str, secret: bytes, every: float) -> None:
+    """Raises ValueError unless a webhook URL ('' for none) is an http(s) URL with a host,
+    signed with a secret of SECRET_LEAST bytes or more, and its throttle window is >= 0."""
+    if every < 0:
+        raise ValueError(f"the webhook's throttle window must be >= 0 minutes, not {every / 60!r}")
+    if not url:
+        return
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"--webhook must be an http:// or https:// URL with a host, not {url!r}")
+    if len(secret) < SECRET_LEAST:
+        raise ValueError(
+            f"--webhook needs a secret of at least {SECRET_LEAST} bytes, from "
+            "--webhook-secret-file PATH or the environment variable MOVEWIRE_WEBHOOK_SECRET"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +102,12 @@ class Config:
     """Seconds a request's head and body may take to arrive (slow clients get 408)."""
     keepalive_timeout: float = 75.0
     """Seconds an idle keep-alive connection stays open."""
+    webhook_url: str = ""
+    """Where to POST your-turn notices of correspondence matches ('' for nowhere)."""
+    webhook_secret: bytes = field(default=b"", repr=False)
+    """The key the webhook's deliveries are signed with (HMAC-SHA256)."""
+    webhook_every: float = 600.0
+    """Seconds of each contact's throttle window: one delivery per window at most (0: none)."""
 
     def __post_init__(self) -> None:
         if self.hold < 0:
@@ -93,6 +121,7 @@ class Config:
         for name in ("request_timeout", "keepalive_timeout", "requests_per_second"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
+        check_webhook(self.webhook_url, self.webhook_secret, self.webhook_every)
         for name in ("max_move", "max_body", "seeks_per_minute", "polls_per_seat", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)!r}")

@@ -40,6 +40,8 @@ class RelayMetrics(Collector):
         """Matches in the store by status, as of the last scrape."""
         self.notices = 0
         """Event notices this process heard from the store, as of the last scrape."""
+        self.webhooks: Counter[str] = Counter()
+        """Your-turn webhook deliveries by outcome: sent, retried, failed, dropped."""
         self.registry = CollectorRegistry()
         self.registry.register(self)
 
@@ -71,6 +73,16 @@ class RelayMetrics(Collector):
         for code, count in sorted(self.errors.items()):
             errors.add_metric([code], count)
         yield errors
+        webhooks = CounterMetricFamily(
+            "relay_webhook_deliveries",
+            "Your-turn webhook deliveries by this process, by outcome: sent, retried (an "
+            "attempt failed, another follows), failed (given up or refused), dropped (a full "
+            "queue, or the shared state unreachable).",
+            labels=["outcome"],
+        )
+        for outcome, count in sorted(self.webhooks.items()):
+            webhooks.add_metric([outcome], count)
+        yield webhooks
         build = GaugeMetricFamily(
             "relay_build_info",
             "The build this process runs: its hot path compiled (a wheel) or pure Python.",

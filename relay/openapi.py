@@ -97,6 +97,34 @@ _SCHEMAS: dict[str, Any] = {
             },
         },
     },
+    "TurnDelivery": {
+        "type": "object",
+        "required": ["id", "contact", "turns"],
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+            "contact": {"type": "string", "minLength": 1, "maxLength": CONTACT_MOST},
+            "turns": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "object",
+                    "required": ["match", "game", "seat", "seq", "due"],
+                    "properties": {
+                        "match": {"type": "string"},
+                        "game": _NAME,
+                        "seat": _SEAT,
+                        "seq": {"type": "integer", "minimum": 1},
+                        "due": {
+                            "type": "number",
+                            "description": "When the turn's time runs out (Unix seconds).",
+                        },
+                    },
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "additionalProperties": False,
+    },
     "TimeControl": {
         "description": "Kept by the relay; seekers of different controls never meet.",
         "oneOf": [
@@ -445,7 +473,42 @@ def document() -> dict[str, Any]:
             },
         },
         "paths": paths,
+        "webhooks": {"yourTurn": _YOUR_TURN},
     }
+
+
+_YOUR_TURN = {
+    "post": {
+        "summary": "A correspondence player got the turn (with --webhook; docs/hosting.md)",
+        "parameters": [
+            {
+                "name": "Movewire-Signature",
+                "in": "header",
+                "required": True,
+                "schema": {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"},
+                "description": "HMAC-SHA256 with the relay's webhook secret of '<t>.' and the "
+                "raw body, as lowercase hex; t is the Unix time it was signed.",
+            },
+            {
+                "name": "Movewire-Delivery",
+                "in": "header",
+                "required": True,
+                "schema": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+                "description": "The delivery's id, the same on each attempt.",
+            },
+        ],
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": _ref("TurnDelivery")}},
+        },
+        "responses": {
+            "200": {
+                "description": "Received (any 2xx). 429 and 5xx are retried; other 4xx "
+                "are refusals, not retried."
+            },
+        },
+    }
+}
 
 
 @functools.cache

@@ -23,6 +23,8 @@ from relay.web_handlers import handler as route_handler
 from relay.web_pages import add_pages
 from relay.web_proxy import behind_proxy
 from relay.web_state import API, CONFIG, METRICS, STORE
+from relay.webhook import HookSettings, Webhook
+from relay.webhook_state import shared_state
 
 __all__ = ["BadRequests", "create_app"]
 
@@ -114,6 +116,8 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
         for folder in config.pages_dirs:
             add_pages(app, Path(folder))
     app.cleanup_ctx.append(_reaper)
+    if config.webhook_url:
+        app.cleanup_ctx.append(_webhook)  # stopped before the reaper closes the store
     app.on_shutdown.append(_answer_held_polls)
     served = behind_proxy(app, config)
     if served is not app:
@@ -142,6 +146,18 @@ async def _reaper(app: web.Application) -> AsyncIterator[None]:
     with contextlib.suppress(asyncio.CancelledError):
         await task
     await store.close()
+
+
+async def _webhook(app: web.Application) -> AsyncIterator[None]:
+    """Sends your-turn notices of the store's correspondence matches to the webhook."""
+    config, store = app[CONFIG], app[STORE]
+    settings = HookSettings(config.webhook_url, config.webhook_secret, config.webhook_every)
+    sender = Webhook(settings, shared_state(store), app[METRICS].webhooks)
+    await sender.start()
+    store.turns = sender
+    yield
+    store.turns = None
+    await sender.close()
 
 
 async def _answer_held_polls(app: web.Application) -> None:
