@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sdk.blocking import play
 from sdk.client import RelayClient
+from sdk.clock import Clock, TimeControl, format_left
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
@@ -17,6 +18,7 @@ from sdk.events import Ended, Event, Moved, Passed, Started
 from sdk.game import Game, GameFactory, GameHost, Played
 from sdk.lobby import Lobby, LobbyEntry
 from sdk.outcome import Outcome, Reason, Result
+from sdk.players import PlayerMatch, load_player_key, new_player_key
 from sdk.record import Record
 from sdk.relay_host import RelayHost
 from sdk.rematch import Rematch
@@ -25,6 +27,7 @@ from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = [
+    "Clock",
     "ConnectionLostError",
     "Ended",
     "Event",
@@ -40,6 +43,7 @@ __all__ = [
     "Outcome",
     "Passed",
     "Played",
+    "PlayerMatch",
     "ProtocolError",
     "Reason",
     "Record",
@@ -52,6 +56,10 @@ __all__ = [
     "Started",
     "State",
     "Ticket",
+    "TimeControl",
     "Timing",
+    "format_left",
+    "load_player_key",
+    "new_player_key",
     "play",
 ]

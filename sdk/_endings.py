@@ -13,12 +13,14 @@ __all__ = [
     "PARTNER_ABANDONED",
     "PARTNER_DISPUTED",
     "PARTNER_RESIGNED",
+    "PARTNER_TIMEOUT",
     "PARTNER_UNCONFIRMED",
     "PASS_DISPUTE",
     "REFUSED",
     "SEEK_DROPPED",
     "SELF_ABANDONED",
     "SELF_DISPUTED",
+    "SELF_TIMEOUT",
     "SELF_UNCONFIRMED",
     "UNREACHABLE",
     "ending",
@@ -27,6 +29,8 @@ __all__ = [
 PARTNER_RESIGNED = "Your partner resigned: you win."
 PARTNER_ABANDONED = "Your partner left the match: you win."
 SELF_ABANDONED = "The relay ended the match: this side stopped answering for too long."
+PARTNER_TIMEOUT = "Your partner ran out of time: you win."
+SELF_TIMEOUT = "You ran out of time: the match is lost."
 PARTNER_DISPUTED = "Your partner's game does not accept your last move or pass: disputed."
 SELF_DISPUTED = "Your partner says the game is over, but your game does not agree: disputed."
 PARTNER_UNCONFIRMED = "Your partner did not confirm the end of the game in time."
@@ -51,6 +55,10 @@ def ending(
         if mine:
             return Result.LOST, reason, SELF_ABANDONED
         return Result.WON, reason, PARTNER_ABANDONED
+    if reason is Reason.TIMEOUT:
+        return (
+            (Result.LOST, reason, SELF_TIMEOUT) if mine else (Result.WON, reason, PARTNER_TIMEOUT)
+        )
     if reason is Reason.DISPUTED:
         return Result.UNKNOWN, reason, SELF_DISPUTED if mine else PARTNER_DISPUTED
     if reason is Reason.UNCONFIRMED:

@@ -10,6 +10,7 @@ from typing import Any
 import aiohttp
 import orjson
 
+from sdk.clock import TimeControl
 from sdk.errors import (
     ConnectionLostError,
     ProtocolError,
@@ -18,6 +19,7 @@ from sdk.errors import (
 )
 from sdk.events import Event, parse_event
 from sdk.lobby import Lobby, parse_lobby
+from sdk.players import PlayerMatch
 from sdk.record import Record, parse_record
 from sdk.rematch import Rematch, parse_rematch
 from sdk.ticket import Ticket
@@ -62,10 +64,20 @@ class RelayClient:
         """Whether the relay has answered any request of this client (an error included)."""
 
     async def seek(
-        self, game: str, version: str = "", room: str | None = None, public: bool = False
+        self,
+        game: str,
+        version: str = "",
+        room: str | None = None,
+        public: bool = False,
+        *,
+        time_control: TimeControl | None = None,
+        player: str | None = None,
+        contact: str | None = None,
     ) -> Ticket:
         """Returns a seat in a waiting match of `game`, or in a new one (listed in the game's
-        lobby when public)."""
+        lobby when public), of that time control (None: no clock). With a player key the
+        seat is listed under it (see player_matches); with a contact handle the relay's
+        your-turn notices of a correspondence match name it."""
         # The seat's token is drawn here: a retried seek then answers the same seat.
         body: dict[str, Any] = {"game": game, "token": secrets.token_urlsafe(32)}
         if version:
@@ -74,6 +86,12 @@ class RelayClient:
             body["room"] = room
         if public:
             body["public"] = True
+        if time_control is not None:
+            body["time_control"] = time_control.to_json()
+        if player is not None:
+            body["player"] = player
+        if contact is not None:
+            body["contact"] = contact
         answer = await self._call("POST", "/v1/seek", None, body)
         try:
             return Ticket(str(answer["match"]), int(answer["seat"]), str(answer["token"]))
@@ -176,6 +194,15 @@ class RelayClient:
             path += f"&after={after}" + ("" if wait is None else f"&wait={wait}")
             timeout += wait or 0
         return parse_lobby(await self._call("GET", path, None, None, timeout))
+
+    async def player_matches(self, player: str) -> list[PlayerMatch]:
+        """Returns the matches a player key seated that the relay still holds: the key's
+        turn first (least time left first), then the partner's, waiting seeks, finished."""
+        answer = await self._call("GET", "/v1/player/matches", player, None)
+        try:
+            return [PlayerMatch.from_json(row) for row in answer["matches"]]
+        except (KeyError, TypeError, ValueError):
+            raise ProtocolError(NOT_AN_ANSWER.format(what="player matches", body=answer)) from None
 
     async def _seq(self, ticket: Ticket, action: str, body: dict[str, Any]) -> int:
         path = f"/v1/matches/{ticket.match}/{action}"

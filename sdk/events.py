@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from sdk.clock import TimeControl
 from sdk.errors import ProtocolError
 
 __all__ = ["ENDED_REASONS", "Ended", "Event", "Moved", "Passed", "Started", "parse_event"]
 
-ENDED_REASONS = frozenset({"agreed", "disputed", "unconfirmed", "resigned", "abandoned"})
+ENDED_REASONS = frozenset({"agreed", "disputed", "unconfirmed", "resigned", "abandoned", "timeout"})
 """The reasons an `ended` event may give."""
 
 BAD_EVENT = "the relay sent an event protocol v1 does not define: {event!r}"
@@ -21,6 +22,10 @@ class Started:
 
     seq: int
     first: int
+    time_control: TimeControl | None = None
+    """The match's time control (None: no clock)."""
+    left: tuple[float, float] | None = None
+    """With a time control, each seat's starting seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +36,9 @@ class Moved:
     seat: int
     move: str
     end: bool
+    left: float | None = field(default=None, compare=False)
+    """With a time control, the mover's seconds left after it (not part of what the move is:
+    a move posted again after a failover is the same move)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +47,8 @@ class Passed:
 
     seq: int
     seat: int
+    left: float | None = field(default=None, compare=False)
+    """With a time control, the passer's seconds left after it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,18 +71,37 @@ def parse_event(raw: Any) -> Event:
         if type(seq) is not int or seq < 1:
             raise ProtocolError(BAD_EVENT.format(event=raw))
         if kind == "started":
-            return Started(seq, _seat(raw["first"], raw))
+            control = TimeControl.from_json(raw.get("time_control"))
+            left = None if control is None else _lefts(raw["left"], raw)
+            return Started(seq, _seat(raw["first"], raw), control, left)
         if kind == "move":
             move, end = raw["move"], raw["end"]
             if isinstance(move, str) and isinstance(end, bool):
-                return Moved(seq, _seat(raw["seat"], raw), move, end)
+                return Moved(seq, _seat(raw["seat"], raw), move, end, _left(raw.get("left"), raw))
         elif kind == "pass":
-            return Passed(seq, _seat(raw["seat"], raw))
+            return Passed(seq, _seat(raw["seat"], raw), _left(raw.get("left"), raw))
         elif kind == "ended" and raw["reason"] in ENDED_REASONS:
             return Ended(seq, raw["reason"], _seat(raw["seat"], raw))
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):
         pass
     raise ProtocolError(BAD_EVENT.format(event=raw))
+
+
+def _left(value: Any, raw: Any) -> float | None:
+    if value is None:
+        return None
+    if type(value) not in (int, float) or value < 0:
+        raise ProtocolError(BAD_EVENT.format(event=raw))
+    return float(value)
+
+
+def _lefts(value: Any, raw: Any) -> tuple[float, float]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ProtocolError(BAD_EVENT.format(event=raw))
+    first, second = (_left(item, raw) for item in value)
+    if first is None or second is None:
+        raise ProtocolError(BAD_EVENT.format(event=raw))
+    return first, second
 
 
 def _seat(value: Any, raw: Any) -> int:

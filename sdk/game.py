@@ -6,6 +6,7 @@ import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sdk.clock import Clock
 from sdk.outcome import Result
 from sdk.state import State
 
@@ -37,6 +38,12 @@ class GameHost(abc.ABC):
     @abc.abstractmethod
     def show_dialog(self, text: str) -> None:
         """Shows a message to this side's player."""
+
+    @property
+    def clock(self) -> Clock | None:
+        """Returns the seats' clocks when the match has a time control (`clock.left()`: each
+        seat's seconds left now, [seat 0, seat 1]), else None (this default)."""
+        return None
 
     def pass_turn(self) -> None:
         """Passes this side's turn back to the partner, by choice (as in Go) or for want of a move.

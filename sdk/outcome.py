@@ -26,7 +26,7 @@ class Result(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a match ended. The first five are the relay's `ended` reasons."""
+    """Why a match ended. The first six are the relay's `ended` reasons."""
 
     AGREED = "agreed"
     """A move ended the game and the partner's game agreed."""
@@ -38,6 +38,8 @@ class Reason(StrEnum):
     """A side resigned."""
     ABANDONED = "abandoned"
     """A side stopped polling the relay for its grace period."""
+    TIMEOUT = "timeout"
+    """The side to move ran out of time on its clock."""
     CANCELLED = "cancelled"
     """The seek was withdrawn (or dropped by the relay) before a partner came."""
     CONNECTION_LOST = "connection_lost"

@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import random
 import threading
+import time
 from collections.abc import Callable
 from typing import Literal, Self
 
@@ -19,6 +20,7 @@ from sdk._healing import DIVERGED, Write, check_log, lost_writes, same_event
 from sdk._inbox import GAP, WAKE, Behind, Failure, Feed, Inbox, Wake, poll_into
 from sdk._resume import history, split_log, turn_after
 from sdk.client import RelayClient
+from sdk.clock import Clock, TimeControl
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
@@ -71,6 +73,9 @@ class RelayHost(GameHost):
         *,
         version: str = "",
         room: str | None = None,
+        time_control: TimeControl | None = None,
+        player: str | None = None,
+        contact: str | None = None,
         timing: Timing | None = None,
         dialog: DialogSink | None = None,
         on_state: StateSink | None = None,
@@ -86,6 +91,12 @@ class RelayHost(GameHost):
         """The version of the move strings this game speaks."""
         self.room = room
         """A private room name, or None to meet any seeker of the game and version."""
+        self.time_control = time_control
+        """The time control sought (None: no clock); only seekers of the same one meet."""
+        self.player = player
+        """The player key the seat is listed under (sdk.players), or None."""
+        self.contact = contact
+        """The contact handle the relay's your-turn notices name, or None."""
         self.timing = timing or Timing()
         """Poll holds, request timeouts, backoff and give-up time."""
         self._factory = game_factory
@@ -120,6 +131,7 @@ class RelayHost(GameHost):
         self._retried: Write | None = None
         """This side's writes a failover lost, to post again when the log reaches them."""
         self._poller: asyncio.Task[None] | None = None
+        self._clock: Clock | None = None
 
     @classmethod
     def resume(
@@ -174,6 +186,12 @@ class RelayHost(GameHost):
         return self._ticket
 
     @property
+    def clock(self) -> Clock | None:
+        """Returns the seats' clocks once a match with a time control started (see
+        GameHost.clock), else None."""
+        return self._clock
+
+    @property
     def outcome(self) -> Outcome | None:
         """Returns how the match ended, once it has."""
         return self._outcome
@@ -214,6 +232,7 @@ class RelayHost(GameHost):
                 raise NotYourTurnError(NOT_YOUR_TURN.format(move=move, state=self._state))
             self._write = Write(kind, self._cursor, move, end)
             self._state = State.WAITING_SERVER_RESPONSE
+            self._tick_own(end)
         self._notify(State.WAITING_SERVER_RESPONSE)
         assert self._game is not None
         self._game.disable()
@@ -331,7 +350,14 @@ class RelayHost(GameHost):
                 await self._withdraw(client)
                 return None
             if self._ticket is None:
-                self._ticket = await client.seek(self.game_key, self.version, self.room)
+                self._ticket = await client.seek(
+                    self.game_key,
+                    self.version,
+                    self.room,
+                    time_control=self.time_control,
+                    player=self.player,
+                    contact=self.contact,
+                )
                 if self._on_ticket is not None:
                     self._on_ticket(self._ticket)
                 continue
@@ -393,6 +419,10 @@ class RelayHost(GameHost):
         restored, live = split_log(batch[1:], seat) if self._resumed else ([], batch[1:])
         self._cursor = 1
         self._delivered = {event.seq: event for event in (started, *restored)}
+        if started.time_control is not None and started.left is not None:
+            self._clock = Clock(started.time_control, started.left, started.first, time.monotonic())
+            for event in restored:
+                self._tick(event)
         game = self._game = self._factory(self, started.first == seat)
         if restored:
             game.restore(history(restored, seat))
@@ -554,6 +584,7 @@ class RelayHost(GameHost):
             raise ProtocolError(GAP.format(cursor=self._cursor, seq=event.seq))
         self._cursor = event.seq
         self._delivered[event.seq] = event
+        self._tick(event)
         if isinstance(event, Ended):
             self._end(event)
         elif isinstance(event, Started):
@@ -562,6 +593,42 @@ class RelayHost(GameHost):
             return  # our own move or pass, or play after this side left
         else:
             self._receive(event)
+
+    def _tick(self, event: Event) -> None:
+        """Moves the clocks on by an event: the mover's time as the relay gave it, the turn
+        (and with a deadline control, a full turn's time) to the other seat; none runs once a
+        game-ending move waits for its confirm or the match is over."""
+        clock = self._clock
+        if clock is None or isinstance(event, Started):
+            return
+        now = time.monotonic()
+        left = list(clock.left(now))
+        if isinstance(event, Ended):
+            self._clock = Clock(clock.control, (left[0], left[1]), None, now)
+            return
+        if event.left is None:
+            return  # this side's own move, counted when it was sent (_tick_own)
+        left[event.seat] = event.left
+        other = 1 - event.seat
+        if clock.control.kind == "deadline":
+            left[other] = float(clock.control.base)
+        ending = isinstance(event, Moved) and event.end
+        self._clock = Clock(clock.control, (left[0], left[1]), None if ending else other, now)
+
+    def _tick_own(self, end: bool) -> None:
+        """Stops this side's clock as it sends its move or pass (the relay charges it on
+        arrival): Fischer adds the increment; the partner's clock starts (afresh with a
+        deadline control); none runs after a game-ending move."""
+        clock, seat = self._clock, self._seat
+        if clock is None:
+            return
+        now = time.monotonic()
+        left = list(clock.left(now))
+        if clock.control.kind == "fischer":
+            left[seat] += clock.control.increment
+        else:
+            left[1 - seat] = float(clock.control.base)
+        self._clock = Clock(clock.control, (left[0], left[1]), None if end else 1 - seat, now)
 
     def _receive(self, event: Moved | Passed) -> None:
         """Hands the partner's move or pass to the game, and acts on its answer."""

@@ -10,13 +10,15 @@ export const Result = Object.freeze({
   UNKNOWN: "unknown",
 });
 
-/** Why a match ended. The first five are the relay's `ended` reasons. */
+/** Why a match ended. The first six are the relay's `ended` reasons. */
 export const Reason = Object.freeze({
   AGREED: "agreed",
   DISPUTED: "disputed",
   UNCONFIRMED: "unconfirmed",
   RESIGNED: "resigned",
   ABANDONED: "abandoned",
+  /** The side to move ran out of time on its clock. */
+  TIMEOUT: "timeout",
   /** The seek was withdrawn (or dropped by the relay) before a partner came. */
   CANCELLED: "cancelled",
   /** The relay could not be reached for the host's whole give-up time. */
@@ -58,6 +60,8 @@ export const PARTNER_RESIGNED = "Your partner resigned: you win.";
 export const PARTNER_ABANDONED = "Your partner left the match: you win.";
 export const SELF_ABANDONED =
   "The relay ended the match: this side stopped answering for too long.";
+export const PARTNER_TIMEOUT = "Your partner ran out of time: you win.";
+export const SELF_TIMEOUT = "You ran out of time: the match is lost.";
 export const PARTNER_DISPUTED =
   "Your partner's game does not accept your last move or pass: disputed.";
 export const SELF_DISPUTED =
@@ -87,6 +91,9 @@ export function ending(ended, seat, gameResult) {
   }
   if (reason === Reason.ABANDONED) {
     return mine ? [Result.LOST, reason, SELF_ABANDONED] : [Result.WON, reason, PARTNER_ABANDONED];
+  }
+  if (reason === Reason.TIMEOUT) {
+    return mine ? [Result.LOST, reason, SELF_TIMEOUT] : [Result.WON, reason, PARTNER_TIMEOUT];
   }
   if (reason === Reason.DISPUTED) {
     return [Result.UNKNOWN, reason, mine ? SELF_DISPUTED : PARTNER_DISPUTED];

@@ -1,0 +1,87 @@
+"""Player keys: one secret a correspondence player keeps, which lists its matches and takes
+up any of them again, from any device (docs/protocol.md#correspondence).
+
+A client draws the key once (`new_player_key()`), gives it at each seek, and keeps it: the
+relay keeps only its digest. `RelayClient.player_matches(key)` lists the matches;
+`PlayerMatch.ticket(key)` is the seat to resume, the key being its bearer.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sdk.clock import TimeControl
+from sdk.ticket import Ticket
+
+__all__ = ["PlayerMatch", "load_player_key", "new_player_key"]
+
+
+def new_player_key() -> str:
+    """Returns a fresh player key: 43 random URL-safe characters."""
+    return secrets.token_urlsafe(32)
+
+
+def load_player_key(path: Path) -> str:
+    """Returns the player key kept in the file at path, drawing one and keeping it there
+    (readable by its owner only) when the file does not exist yet."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    key = new_player_key()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(key + "\n")
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMatch:
+    """One match of a player key's list, as the relay answered it."""
+
+    match: str
+    game: str
+    version: str
+    seat: int
+    """The key's seat."""
+    status: str
+    """waiting, playing, ending or finished."""
+    turn: int | None
+    """The seat to move (None unless playing)."""
+    your_turn: bool
+    time_control: TimeControl | None
+    left: tuple[float, float] | None
+    """Each seat's seconds left when the list was read (None without a time control)."""
+    last: int
+    """The number of the match's last event."""
+    result: tuple[str, int] | None = None
+    """Once finished, the `ended` event's reason and seat."""
+
+    @classmethod
+    def from_json(cls, raw: Any) -> PlayerMatch:
+        """Returns the entry of one row of GET /v1/player/matches; raises KeyError,
+        TypeError or ValueError for a row the protocol does not define."""
+        left = raw["left"]
+        result = raw.get("result")
+        return cls(
+            match=str(raw["match"]),
+            game=str(raw["game"]),
+            version=str(raw["version"]),
+            seat=int(raw["seat"]),
+            status=str(raw["status"]),
+            turn=None if raw["turn"] is None else int(raw["turn"]),
+            your_turn=bool(raw["your_turn"]),
+            time_control=TimeControl.from_json(raw["time_control"]),
+            left=None if left is None else (float(left[0]), float(left[1])),
+            last=int(raw["last"]),
+            result=None if result is None else (str(result["reason"]), int(result["seat"])),
+        )
+
+    def ticket(self, player: str) -> Ticket:
+        """Returns the seat to resume with the player key as its bearer."""
+        return Ticket(self.match, self.seat, player)
