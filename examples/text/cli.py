@@ -1,4 +1,5 @@
-"""The command line of a text client: `python -m examples.<game> --relay URL [--room NAME] [--bot]`.
+"""The command line of a text client: `python -m examples.<game> --relay URL [--room NAME]
+[--clock CLOCK] [--bot]`.
 
 Exit codes: 0 when the match is over, whatever the result (resigning included), or the seek
 was withdrawn before an opponent came; 1 when the relay could not be reached or refused, or a
@@ -14,7 +15,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from sdk import ConnectionLostError, Outcome, ProtocolError, Reason, RelayRefusedError
+from sdk import (
+    ConnectionLostError,
+    Outcome,
+    ProtocolError,
+    Reason,
+    RelayRefusedError,
+    TimeControl,
+)
 from sdk.console import Keyboard, on_interrupt
 
 from .client import BotSession, TextGame
@@ -49,6 +57,14 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
     )
     parser.add_argument("--room", metavar="NAME", help="a private room: play whoever names it")
     parser.add_argument(
+        "--clock",
+        metavar="CLOCK",
+        type=_clock,
+        help="play on a clock: 'M+S' Fischer (M minutes each, S seconds more a move, e.g. 5+3),"
+        " 'M' (no increment), or 'Nd' / 'Nh' a move (correspondence, e.g. 3d); only seekers"
+        " of the same clock meet",
+    )
+    parser.add_argument(
         "--bot",
         metavar="LEVEL",
         nargs="?",
@@ -62,8 +78,10 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
         help="show a finished or live match move by move, instead of playing",
     )
     args = parser.parse_args(argv)
-    if args.replay is not None and (args.bot is not None or args.room is not None):
-        parser.error("--replay shows a match: it takes neither --bot nor --room")
+    if args.replay is not None and (
+        args.bot is not None or args.room is not None or args.clock is not None
+    ):
+        parser.error("--replay shows a match: it takes neither --bot, --room nor --clock")
     if args.bot is not None and not lo <= args.bot <= hi:
         parser.error(BAD_LEVEL.format(lo=lo, hi=hi, level=args.bot))
     return args
@@ -84,10 +102,11 @@ async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
     if args.replay is not None:
         return await _replay(spec, args, screen)
     if args.bot is not None:
-        session = BotSession(spec, args.bot)
+        session = BotSession(spec, args.bot, args.clock)
     else:
-        session = PersonSession(spec, screen, Keyboard())
+        session = PersonSession(spec, screen, Keyboard(), args.clock)
         where = f"{spec.title} through {args.relay}" + (f", room {args.room}" if args.room else "")
+        where += f", clock {args.clock}" if args.clock else ""
         screen.bold(where)
     playing: asyncio.Task[Any] = asyncio.create_task(session.play(args.relay, args.room))
     try:
@@ -119,6 +138,14 @@ async def _replay(spec: TextGame[Any], args: argparse.Namespace, screen: Screen)
 
 async def _again(session: PersonSession[Any], outcome: Outcome) -> Outcome | None:
     return await session.again(outcome)
+
+
+def _clock(text: str) -> TimeControl:
+    """Returns the --clock a player wrote; argparse shows the accepted forms if it is wrong."""
+    try:
+        return TimeControl.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _program(spec: TextGame[Any]) -> str:

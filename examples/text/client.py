@@ -23,6 +23,7 @@ from sdk import (
     RelayRefusedError,
     Result,
     State,
+    TimeControl,
     Timing,
 )
 
@@ -98,9 +99,16 @@ def summary(title: str, level: int, game: Playable | None, outcome: Outcome) -> 
 class Session(Generic[G]):
     """One match of one side through a relay: the host, the game, and leaving it early."""
 
-    def __init__(self, spec: TextGame[G], make: Callable[[GameHost, bool], G]) -> None:
+    def __init__(
+        self,
+        spec: TextGame[G],
+        make: Callable[[GameHost, bool], G],
+        time_control: TimeControl | None = None,
+    ) -> None:
         self.spec = spec
         """The game played."""
+        self.time_control = time_control
+        """The clock sought (None: no clock)."""
         self.game: G | None = None
         """This side's game, once the match has started."""
         self.host: RelayHost | None = None
@@ -147,6 +155,7 @@ class Session(Generic[G]):
             self._factory,
             version=self.spec.version,
             room=room,
+            time_control=self.time_control,
             timing=timing,
             **hooks,
         )
@@ -175,8 +184,10 @@ class Session(Generic[G]):
 class BotSession(Session[G]):
     """A bot plays one match as a client like any other; it prints a one-line result."""
 
-    def __init__(self, spec: TextGame[G], level: int) -> None:
-        super().__init__(spec, spec.bot(level))
+    def __init__(
+        self, spec: TextGame[G], level: int, time_control: TimeControl | None = None
+    ) -> None:
+        super().__init__(spec, spec.bot(level), time_control)
         self.level = level
         """The bot's level."""
         self.failed = False

@@ -14,7 +14,9 @@ from sdk import (
     Result,
     State,
     Ticket,
+    TimeControl,
     Timing,
+    format_left,
 )
 from sdk.console import Keyboard
 
@@ -30,6 +32,7 @@ PAIRED = "Paired: you play {mark}, {order}."
 HOW_TO_MOVE = "Type your move as {how}, then Enter; Ctrl-C resigns."
 OPPONENT_PLAYED = "Your opponent played {move}."
 PROMPT = "Your move ({mark}): "
+CLOCKS = "Clock: you {mine}, opponent {theirs}."
 EMPTY_LINE = "Type your move: {how}."
 BAD_MOVE = "{error}. Try again."
 LEAVING = "{why}: leaving the queue."
@@ -74,8 +77,14 @@ def headline(outcome: Outcome) -> str:
 class PersonSession(Session[G]):
     """A person plays one match at a terminal: the board, what is happening, their moves."""
 
-    def __init__(self, spec: TextGame[G], screen: Screen, keyboard: Keyboard) -> None:
-        super().__init__(spec, spec.person)
+    def __init__(
+        self,
+        spec: TextGame[G],
+        screen: Screen,
+        keyboard: Keyboard,
+        time_control: TimeControl | None = None,
+    ) -> None:
+        super().__init__(spec, spec.person, time_control)
         self.screen = screen
         """Where the client writes."""
         self.keyboard = keyboard
@@ -213,6 +222,7 @@ class PersonSession(Session[G]):
         game, how = self.game, self.spec.how_to_move
         assert game is not None
         while True:
+            self._show_clocks()
             self.screen.prompt(PROMPT.format(mark=game.mark))
             typed_ahead = self.keyboard.pending > 0
             line = await self.keyboard.line()
@@ -233,6 +243,16 @@ class PersonSession(Session[G]):
                 continue
             self._mine = game.ply
             return
+
+    def _show_clocks(self) -> None:
+        """Tells both seats' time left, when the match has a clock."""
+        host = self.host
+        clock = host.clock if host is not None else None
+        if clock is None or host is None or host.ticket is None:
+            return
+        left, seat = clock.left(), host.ticket.seat
+        mine, theirs = (format_left(left[s], clock.control) for s in (seat, 1 - seat))
+        self.screen.line(CLOCKS.format(mine=mine, theirs=theirs))
 
     async def _tick(self) -> None:
         while self.screen.live:
