@@ -135,4 +135,3 @@ def test_a_person_on_a_correspondence_clock_sees_days_and_hours(relay: str) -> N
         me.expect(pexpect.EOF)
         out, _ = bot.communicate(timeout=20)
     assert "opponent resigned" in out
-

@@ -37,9 +37,7 @@ def _command(game: str, relay: str, room: str, *more: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def person(
-    game: str, relay: str, room: str, *more: str, **env: str
-) -> Iterator[pexpect.spawn]:
+def person(game: str, relay: str, room: str, *more: str, **env: str) -> Iterator[pexpect.spawn]:
     """Runs a person's client in a pseudo-terminal, with more options if given; its output is
     kept in `.transcript`."""
     child = pexpect.spawn(
