@@ -48,6 +48,9 @@ class Rules(Generic[B, M]):
     """The bot's engine: returns the move to play in a position at a level."""
     levels: tuple[int, int]
     """The bot's weakest and strongest levels."""
+    timed_move: Callable[[B, int, random.Random, float], M] | None = None
+    """The engine given a time budget in seconds as its fourth argument, when it searches
+    for a while (None: choose_move answers at once)."""
 
 
 class BoardGame(Game, Generic[B, M]):
@@ -157,13 +160,33 @@ class BoardBot(BoardGame[B, M]):
         self.rng = rng or random.Random()
         """Breaks ties between equally good moves."""
 
-    def choose(self, board: B) -> M:
-        """Returns the move to play in board, from the rules' engine; runs in a worker thread."""
-        return self.rules.choose_move(board, self.level, self.rng)
+    def choose(self, board: B, budget: float) -> M:
+        """Returns the move to play in board, from the rules' engine, searching budget seconds
+        at most; runs in a worker thread."""
+        timed = self.rules.timed_move
+        if timed is None:
+            return self.rules.choose_move(board, self.level, self.rng)
+        return timed(board, self.level, self.rng, budget)
+
+    def budget(self, most: float = float("inf")) -> float:
+        """Returns the seconds the search of this move may take: at most `most`, and within
+        what the clock gives (a Fischer clock: a twentieth of the time left plus half the
+        increment; a deadline a move: a tenth of it; never more than half of it), so that a
+        bot never loses on time."""
+        clock = self.host.clock
+        if clock is None or clock.turn is None:
+            return most
+        left = clock.left()[clock.turn]
+        if clock.control.kind == "fischer":
+            share = left / 20 + clock.control.increment / 2
+        else:
+            share = left / 10
+        return max(0.0, min(most, share, left / 2))
 
     def enable(self) -> None:
         """Starts the search in a worker thread, so that the host keeps polling meanwhile."""
-        search = asyncio.get_running_loop().run_in_executor(None, self.choose, self.board)
+        loop = asyncio.get_running_loop()
+        search = loop.run_in_executor(None, self.choose, self.board, self.budget())
         search.add_done_callback(self._searched)
 
     def _searched(self, search: asyncio.Future[M]) -> None:
