@@ -476,7 +476,8 @@ class Api:
 
     async def metrics_text(self, call: Call) -> Reply:
         """GET /metrics: Prometheus text format."""
-        return 200, self.metrics.render(await self.store.counts(), self.store.notices)
+        store = self.store
+        return 200, self.metrics.render(await store.counts(), store.notices, await store.endings())
 
     async def openapi(self, call: Call) -> Reply:
         """GET /v1/openapi.json: the OpenAPI document of protocol v1."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import math
-from collections import deque
+from collections import Counter, deque
 
 import orjson
 
@@ -216,6 +216,7 @@ class MemoryStore:
         """Told of turns given in correspondence matches (see Store.turns)."""
         self.settings = settings or StoreSettings()
         self._matches: dict[str, _Match] = {}
+        self._endings: Counter[str] = Counter()
         self._queues: dict[tuple[str, str], deque[_Match]] = {}
         self._rooms: dict[tuple[str, str], _Match] = {}
         self._waiting: dict[str, int] = {}
@@ -364,6 +365,10 @@ class MemoryStore:
         for found in self._matches.values():
             counts[found.status] += 1
         return counts
+
+    async def endings(self) -> dict[str, int]:
+        """Returns how many matches ended, by reason (see Store.endings)."""
+        return dict(self._endings)
 
     # -- pairing ---------------------------------------------------------------------------
 
@@ -610,6 +615,7 @@ class MemoryStore:
         return seq
 
     def _finish(self, found: _Match, reason: str, seat: int, done: _Done, now: float) -> int:
+        self._endings[reason] += 1
         found.status = FINISHED
         found.since = now
         found.turn = None

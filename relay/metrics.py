@@ -40,6 +40,8 @@ class RelayMetrics(Collector):
         """Matches in the store by status, as of the last scrape."""
         self.notices = 0
         """Event notices this process heard from the store, as of the last scrape."""
+        self.endings: dict[str, int] = {}
+        """Matches the store ended by reason, as of the last scrape."""
         self.webhooks: Counter[str] = Counter()
         """Your-turn webhook deliveries by outcome: sent, retried, failed, dropped."""
         self.registry = CollectorRegistry()
@@ -53,6 +55,15 @@ class RelayMetrics(Collector):
         for status, count in self.matches.items():
             matches.add_metric([status.value], count)
         yield matches
+        ended = CounterMetricFamily(
+            "relay_matches_ended",
+            "Matches the store ended since it began, by the ended event's reason (every "
+            "process's together on a shared store): agreed, resigned, timeout, abandoned...",
+            labels=["reason"],
+        )
+        for reason, count in sorted(self.endings.items()):
+            ended.add_metric([reason], count)
+        yield ended
         yield GaugeMetricFamily(
             "relay_held_polls",
             "Seats' polls and move posts with ?wait= held open by this process.",
@@ -91,9 +102,12 @@ class RelayMetrics(Collector):
         build.add_metric([hot_path()], 1)
         yield build
 
-    def render(self, counts: dict[Status, int], notices: int = 0) -> bytes:
-        """Returns the metrics in Prometheus text format, with the store's counts and the
-        notices this process heard from it."""
+    def render(
+        self, counts: dict[Status, int], notices: int = 0, endings: dict[str, int] | None = None
+    ) -> bytes:
+        """Returns the metrics in Prometheus text format, with the store's counts, the
+        notices this process heard from it, and the store's endings by reason."""
         self.matches = counts
         self.notices = notices
+        self.endings = endings or {}
         return generate_latest(self.registry)

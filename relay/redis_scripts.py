@@ -190,6 +190,7 @@ local function finish(id, reason, seat, done)
   local m = mkey(id)
   local f = redis.call('HMGET', m, 'status', 'game', 'room', 'last')
   recount(f[1], 'finished')
+  redis.call('HINCRBY', COUNTS, 'ended:' .. reason, 1)
   redis.call('HSET', m, 'status', 'finished', 'since', NOW_TEXT, 'turn', '')
   free_room(id, f[2], f[3])
   local event = '{"seq":' .. int(tonumber(f[4]) + 1) .. ',"type":"ended","reason":"'

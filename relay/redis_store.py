@@ -452,6 +452,23 @@ class RedisStore:
 
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
+        counts = dict.fromkeys(Status, 0)
+        for name, count in await self._tallies():
+            if not name.startswith("ended:"):
+                counts[Status(name)] += count
+        return counts
+
+    async def endings(self) -> dict[str, int]:
+        """Returns how many matches ended, by reason (see Store.endings)."""
+        endings: dict[str, int] = {}
+        for name, count in await self._tallies():
+            if name.startswith("ended:"):
+                reason = name.removeprefix("ended:")
+                endings[reason] = endings.get(reason, 0) + count
+        return endings
+
+    async def _tallies(self) -> list[tuple[str, int]]:
+        """Returns every shard's counts: matches by status, and 'ended:<reason>' totals."""
         try:
             pipe = (await self.client()).pipeline(transaction=False)
             for shard in range(redis_keys.SHARDS):
@@ -460,11 +477,7 @@ class RedisStore:
         except _DOWN as exc:
             raise self._unavailable(exc) from None
         self._up()
-        counts = dict.fromkeys(Status, 0)
-        for held in found:
-            for status, count in held.items():
-                counts[Status(status.decode())] += int(count)
-        return counts
+        return [(name.decode(), int(count)) for held in found for name, count in held.items()]
 
     # -- seeking ---------------------------------------------------------------------------
 

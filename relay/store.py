@@ -232,6 +232,10 @@ class Store(Protocol):
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
 
+    async def endings(self) -> dict[str, int]:
+        """Returns how many matches the store has ended since it began, by the `ended`
+        event's reason (resigned, timeout...): every process's together on a shared store."""
+
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once (used at shutdown)."""
 

@@ -17,7 +17,6 @@ from typing import Any, Generic, TypeVar
 
 from sdk import Game, GameHost, MoveRejected, Played, Result, State
 
-from .budget import think_budget
 from .rules import FIRST, MARKS, SECOND, IllegalMoveError, Player, Position
 
 __all__ = ["BoardBot", "BoardGame", "Rules"]
@@ -50,10 +49,8 @@ class Rules(Generic[B, M]):
     levels: tuple[int, int]
     """The bot's weakest and strongest levels."""
     timed_move: Callable[[B, int, random.Random, float], M] | None = None
-    """An engine that searches within a budget of seconds, used when the match has a clock
-    (None: choose_move is fast enough on any clock)."""
-    think_limit: float = 0.0
-    """The timed engine's own seconds a move at most; a clock may allow it less."""
+    """The engine given a time budget in seconds as its fourth argument, when it searches
+    for a while (None: choose_move answers at once)."""
 
 
 class BoardGame(Game, Generic[B, M]):
@@ -163,27 +160,33 @@ class BoardBot(BoardGame[B, M]):
         self.rng = rng or random.Random()
         """Breaks ties between equally good moves."""
 
-    def choose(self, board: B, budget: float | None = None) -> M:
-        """Returns the move to play in board, from the rules' engine (the timed one within
-        budget seconds, when given); runs in a worker thread."""
+    def choose(self, board: B, budget: float) -> M:
+        """Returns the move to play in board, from the rules' engine, searching budget seconds
+        at most; runs in a worker thread."""
         timed = self.rules.timed_move
-        if budget is not None and timed is not None:
-            return timed(board, self.level, self.rng, budget)
-        return self.rules.choose_move(board, self.level, self.rng)
+        if timed is None:
+            return self.rules.choose_move(board, self.level, self.rng)
+        return timed(board, self.level, self.rng, budget)
 
-    def budget(self) -> float | None:
-        """Returns the seconds this bot may think on its turn by the match's clock (see
-        examples.board.budget), or None when the match has no clock."""
+    def budget(self, most: float = float("inf")) -> float:
+        """Returns the seconds the search of this move may take: at most `most`, and within
+        what the clock gives (a Fischer clock: a twentieth of the time left plus half the
+        increment; a deadline a move: a tenth of it; never more than half of it), so that a
+        bot never loses on time."""
         clock = self.host.clock
         if clock is None or clock.turn is None:
-            return None
-        return think_budget(clock, clock.turn, self.rules.think_limit)
+            return most
+        left = clock.left()[clock.turn]
+        if clock.control.kind == "fischer":
+            share = left / 20 + clock.control.increment / 2
+        else:
+            share = left / 10
+        return max(0.0, min(most, share, left / 2))
 
     def enable(self) -> None:
-        """Starts the search in a worker thread, so that the host keeps polling meanwhile;
-        on a clock, the search gets a budget read from it now."""
-        budget = self.budget()
-        search = asyncio.get_running_loop().run_in_executor(None, self.choose, self.board, budget)
+        """Starts the search in a worker thread, so that the host keeps polling meanwhile."""
+        loop = asyncio.get_running_loop()
+        search = loop.run_in_executor(None, self.choose, self.board, self.budget())
         search.add_done_callback(self._searched)
 
     def _searched(self, search: asyncio.Future[M]) -> None:

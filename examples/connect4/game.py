@@ -17,8 +17,9 @@ RULES: Rules[Board, Move] = Rules(
     format_move=format_move,
     choose_move=bot.choose_move,  # the strongest level searches up to bot.DEFAULT_BUDGET
     levels=(bot.MIN_LEVEL, bot.MAX_LEVEL),
-    timed_move=bot.choose_move,  # on a clock, within a share of the time left
-    think_limit=bot.DEFAULT_BUDGET,
+    timed_move=lambda board, level, rng, budget: bot.choose_move(
+        board, level, rng, min(budget, bot.DEFAULT_BUDGET)
+    ),
 )
 """Connect Four; version 1 of its move strings: the column, '0' (left) to '6'."""
 GAME_KEY, VERSION = RULES.key, RULES.version

@@ -1,5 +1,5 @@
 """The command line of a text client: `python -m examples.<game> --relay URL [--room NAME]
-[--clock CLOCK] [--bot]`.
+[--clock CLOCK] [--bot]`, or `--games`, `--resume MATCH`, `--replay MATCH`.
 
 Exit codes: 0 when the match is over, whatever the result (resigning included), or the seek
 was withdrawn before an opponent came; 1 when the relay could not be reached or refused, or a
@@ -13,19 +13,27 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+import aiohttp
 
 from sdk import (
     ConnectionLostError,
     Outcome,
+    PlayerMatch,
     ProtocolError,
     Reason,
+    RelayClient,
     RelayRefusedError,
     TimeControl,
+    Timing,
+    format_left,
+    load_player_key,
 )
 from sdk.console import Keyboard, on_interrupt
 
-from .client import BotSession, TextGame
+from .client import BotSession, Seeking, TextGame
 from .console import Screen, wants_color
 from .person import PersonSession
 from .replay import replay
@@ -43,6 +51,8 @@ DEFAULT_RELAY = "http://localhost:8080"
 INTERRUPTED = "Interrupted"
 QUIT = "Quit without waiting for the relay."
 BAD_LEVEL = "--bot LEVEL must be {lo} to {hi}, not {level}"
+NO_GAMES = "Could not list your games"
+NO_RESUME = "Could not resume"
 
 
 def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -57,14 +67,6 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
     )
     parser.add_argument("--room", metavar="NAME", help="a private room: play whoever names it")
     parser.add_argument(
-        "--clock",
-        metavar="CLOCK",
-        type=_clock,
-        help="play on a clock: 'M+S' Fischer (M minutes each, S seconds more a move, e.g. 5+3),"
-        " 'M' (no increment), or 'Nd' / 'Nh' a move (correspondence, e.g. 3d); only seekers"
-        " of the same clock meet",
-    )
-    parser.add_argument(
         "--bot",
         metavar="LEVEL",
         nargs="?",
@@ -77,11 +79,47 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
         metavar="MATCH",
         help="show a finished or live match move by move, instead of playing",
     )
+    parser.add_argument(
+        "--clock",
+        metavar="CLOCK",
+        type=_clock,
+        help="play on a clock: 5+3 (5 minutes each, 3 seconds more a move), 10 (minutes, no "
+        "increment), or 3d / 12h (correspondence: days or hours a move); only players of "
+        "the same clock meet",
+    )
+    parser.add_argument(
+        "--contact",
+        metavar="HANDLE",
+        help="in a correspondence game, the handle the relay's your-turn notices name (an "
+        "address your host's notifier knows)",
+    )
+    parser.add_argument(
+        "--player-key-file",
+        metavar="PATH",
+        type=Path,
+        default=default_key_file(),
+        help="the file keeping your player key, made at first use; it lists and resumes your "
+        "correspondence games from any machine that has it (default %(default)s)",
+    )
+    parser.add_argument(
+        "--games",
+        action="store_true",
+        help="list your correspondence games of this player key (whose turn, time left), "
+        "instead of playing",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="MATCH",
+        help="take up a correspondence game of your player key again (see --games)",
+    )
     args = parser.parse_args(argv)
-    if args.replay is not None and (
-        args.bot is not None or args.room is not None or args.clock is not None
-    ):
-        parser.error("--replay shows a match: it takes neither --bot, --room nor --clock")
+    if args.replay is not None and (args.bot is not None or args.room is not None):
+        parser.error("--replay shows a match: it takes neither --bot nor --room")
+    elsewhere = [name for name in ("replay", "games", "resume") if getattr(args, name)]
+    if len(elsewhere) > 1:
+        parser.error(f"--{elsewhere[0]} and --{elsewhere[1]} cannot go together")
+    if (args.games or args.resume) and (args.clock or args.room):
+        parser.error(f"--{elsewhere[0]} takes neither --clock nor --room")
     if args.bot is not None and not lo <= args.bot <= hi:
         parser.error(BAD_LEVEL.format(lo=lo, hi=hi, level=args.bot))
     return args
@@ -101,13 +139,22 @@ async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
     screen = Screen(sys.stdout, color=wants_color(sys.stdout, os.environ), live=_is_tty())
     if args.replay is not None:
         return await _replay(spec, args, screen)
+    try:
+        seeking = await _seeking(spec, args, screen)
+    except (RelayRefusedError, ConnectionLostError, ProtocolError, OSError, LookupError) as error:
+        screen.line(f"{NO_GAMES if args.games else NO_RESUME}: {error}")
+        return EXIT_FAILED
+    if seeking is None:
+        return EXIT_OK  # --games listed them
     if args.bot is not None:
-        session = BotSession(spec, args.bot, args.clock)
+        session = BotSession(spec, args.bot)
     else:
-        session = PersonSession(spec, screen, Keyboard(), args.clock)
+        session = PersonSession(spec, screen, Keyboard())
         where = f"{spec.title} through {args.relay}" + (f", room {args.room}" if args.room else "")
-        where += f", clock {args.clock}" if args.clock else ""
+        if args.clock is not None:
+            where += f", clock {args.clock}"
         screen.bold(where)
+    session.seeking = seeking
     playing: asyncio.Task[Any] = asyncio.create_task(session.play(args.relay, args.room))
     try:
         # The first Ctrl-C resigns (or leaves the queue), a second quits at once.
@@ -125,6 +172,66 @@ async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
     return _exit_code(outcome, isinstance(session, BotSession) and session.failed)
 
 
+def default_key_file() -> Path:
+    """Returns where the player key is kept unless told: movewire/player-key in the user's
+    configuration folder ($XDG_CONFIG_HOME, or ~/.config)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "movewire" / "player-key"
+
+
+def _clock(text: str) -> TimeControl:
+    try:
+        return TimeControl.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+async def _seeking(spec: TextGame[Any], args: argparse.Namespace, screen: Screen) -> Seeking | None:
+    """Returns what to seek (a correspondence clock brings the player key), or the seat to
+    resume; lists the player key's games and returns None for --games. Raises LookupError
+    for a --resume match the player key does not hold."""
+    control: TimeControl | None = args.clock
+    keyed = args.games or args.resume or (control is not None and control.kind == "deadline")
+    if not keyed:
+        return Seeking(control, None, args.contact)
+    key = load_player_key(args.player_key_file)
+    if not (args.games or args.resume):
+        return Seeking(control, key, args.contact)
+    async with aiohttp.ClientSession() as session:
+        listed = await RelayClient(session, args.relay, Timing()).player_matches(key)
+    mine = [row for row in listed if row.game == spec.key]
+    if args.games:
+        screen.line(games_table(spec, mine, args.player_key_file))
+        return None
+    for row in mine:
+        if row.match == args.resume:
+            return Seeking(resume=row.ticket(key))
+    where = args.player_key_file
+    raise LookupError(f"no {spec.title} game {args.resume!r} under the player key in {where}")
+
+
+def games_table(spec: TextGame[Any], rows: list[PlayerMatch], key_file: Path) -> str:
+    """Returns the player key's games of this game as lines: the match, whose turn, the time
+    left of the side to move, and how to resume it."""
+    if not rows:
+        return f"No {spec.title} games under the player key in {key_file}."
+    lines = [f"Your {spec.title} games (player key in {key_file}):"]
+    for row in rows:
+        if row.status in ("playing", "ending"):
+            whose = "your turn" if row.your_turn else "their turn"
+            if row.status == "ending":
+                whose = "game over? to confirm" if row.your_turn else "waiting for a confirm"
+            if row.left is not None and row.time_control is not None and row.turn is not None:
+                whose += f", {format_left(row.left[row.turn], row.time_control)} left"
+            lines.append(f"  {row.match}  {whose}   --resume {row.match}")
+        elif row.status == "waiting":
+            lines.append(f"  {row.match}  waiting for an opponent")
+        else:
+            reason = row.result[0] if row.result else "over"
+            lines.append(f"  {row.match}  finished ({reason})   --replay {row.match}")
+    return "\n".join(lines)
+
+
 async def _replay(spec: TextGame[Any], args: argparse.Namespace, screen: Screen) -> int:
     """Shows a match's record (exit 0), or why it cannot (exit 1)."""
     keyboard = Keyboard() if _is_tty() and sys.stdin.isatty() else None
@@ -138,14 +245,6 @@ async def _replay(spec: TextGame[Any], args: argparse.Namespace, screen: Screen)
 
 async def _again(session: PersonSession[Any], outcome: Outcome) -> Outcome | None:
     return await session.again(outcome)
-
-
-def _clock(text: str) -> TimeControl:
-    """Returns the --clock a player wrote; argparse shows the accepted forms if it is wrong."""
-    try:
-        return TimeControl.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _program(spec: TextGame[Any]) -> str:

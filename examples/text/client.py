@@ -23,11 +23,12 @@ from sdk import (
     RelayRefusedError,
     Result,
     State,
+    Ticket,
     TimeControl,
     Timing,
 )
 
-__all__ = ["BotSession", "G", "Playable", "Session", "TextGame", "summary"]
+__all__ = ["BotSession", "G", "Playable", "Seeking", "Session", "TextGame", "summary"]
 
 NOT_A_GAME = "{factory!r} made {game!r}, which is not an SDK Game"
 
@@ -96,19 +97,28 @@ def summary(title: str, level: int, game: Playable | None, outcome: Outcome) -> 
     return f"{who}: {outcome.result}, {why}"
 
 
+@dataclass(frozen=True, slots=True)
+class Seeking:
+    """What a session seeks besides its game and room, or the seat it takes up again."""
+
+    time_control: TimeControl | None = None
+    """The clock sought (None: no clock)."""
+    player: str | None = None
+    """The player key the seat is listed under."""
+    contact: str | None = None
+    """The contact handle your-turn notices name."""
+    resume: Ticket | None = None
+    """A seat to take up again instead of seeking (the player key its bearer)."""
+
+
 class Session(Generic[G]):
     """One match of one side through a relay: the host, the game, and leaving it early."""
 
-    def __init__(
-        self,
-        spec: TextGame[G],
-        make: Callable[[GameHost, bool], G],
-        time_control: TimeControl | None = None,
-    ) -> None:
+    def __init__(self, spec: TextGame[G], make: Callable[[GameHost, bool], G]) -> None:
         self.spec = spec
         """The game played."""
-        self.time_control = time_control
-        """The clock sought (None: no clock)."""
+        self.seeking = Seeking()
+        """The clock, player key and contact sought, or the seat to resume."""
         self.game: G | None = None
         """This side's game, once the match has started."""
         self.host: RelayHost | None = None
@@ -149,13 +159,22 @@ class Session(Generic[G]):
     def _new_host(
         self, relay: str, room: str | None, timing: Timing | None, **hooks: Any
     ) -> RelayHost:
+        seeking = self.seeking
+        if seeking.resume is not None:
+            hooks.pop("on_ticket", None)
+            self.host = RelayHost.resume(
+                relay, seeking.resume, self._factory, timing=timing, **hooks
+            )
+            return self.host
         self.host = RelayHost(
             relay,
             self.spec.key,
             self._factory,
             version=self.spec.version,
             room=room,
-            time_control=self.time_control,
+            time_control=seeking.time_control,
+            player=seeking.player,
+            contact=seeking.contact,
             timing=timing,
             **hooks,
         )
@@ -184,10 +203,8 @@ class Session(Generic[G]):
 class BotSession(Session[G]):
     """A bot plays one match as a client like any other; it prints a one-line result."""
 
-    def __init__(
-        self, spec: TextGame[G], level: int, time_control: TimeControl | None = None
-    ) -> None:
-        super().__init__(spec, spec.bot(level), time_control)
+    def __init__(self, spec: TextGame[G], level: int) -> None:
+        super().__init__(spec, spec.bot(level))
         self.level = level
         """The bot's level."""
         self.failed = False

@@ -14,7 +14,6 @@ from sdk import (
     Result,
     State,
     Ticket,
-    TimeControl,
     Timing,
     format_left,
 )
@@ -32,7 +31,7 @@ PAIRED = "Paired: you play {mark}, {order}."
 HOW_TO_MOVE = "Type your move as {how}, then Enter; Ctrl-C resigns."
 OPPONENT_PLAYED = "Your opponent played {move}."
 PROMPT = "Your move ({mark}): "
-CLOCKS = "Clock: you {mine}, opponent {theirs}."
+CLOCK = "Time left: you {mine}, your opponent {theirs} ({control})."
 EMPTY_LINE = "Type your move: {how}."
 BAD_MOVE = "{error}. Try again."
 LEAVING = "{why}: leaving the queue."
@@ -53,6 +52,8 @@ YOU_LOSE = "You lose."
 DRAW = "Draw."
 OPPONENT_RESIGNED = "Your opponent resigned: you win!"
 OPPONENT_LEFT = "Your opponent left the match: you win!"
+OPPONENT_TIMEOUT = "Your opponent ran out of time: you win!"
+YOU_TIMEOUT = "You ran out of time: your opponent wins."
 YOU_RESIGNED = "You resigned: your opponent wins."
 NO_OPPONENT = "You left before an opponent came."
 _VERDICTS = {Result.WON: YOU_WIN, Result.LOST: YOU_LOSE, Result.DRAWN: DRAW}
@@ -65,6 +66,8 @@ def headline(outcome: Outcome) -> str:
         return YOU_RESIGNED if outcome.by_me else OPPONENT_RESIGNED
     if reason is Reason.ABANDONED and not outcome.by_me:
         return OPPONENT_LEFT
+    if reason is Reason.TIMEOUT:
+        return YOU_TIMEOUT if outcome.by_me else OPPONENT_TIMEOUT
     if reason is Reason.CANCELLED and not outcome.message:
         return NO_OPPONENT
     if reason is Reason.AGREED and verdict is not None:
@@ -77,14 +80,8 @@ def headline(outcome: Outcome) -> str:
 class PersonSession(Session[G]):
     """A person plays one match at a terminal: the board, what is happening, their moves."""
 
-    def __init__(
-        self,
-        spec: TextGame[G],
-        screen: Screen,
-        keyboard: Keyboard,
-        time_control: TimeControl | None = None,
-    ) -> None:
-        super().__init__(spec, spec.person, time_control)
+    def __init__(self, spec: TextGame[G], screen: Screen, keyboard: Keyboard) -> None:
+        super().__init__(spec, spec.person)
         self.screen = screen
         """Where the client writes."""
         self.keyboard = keyboard
@@ -222,7 +219,9 @@ class PersonSession(Session[G]):
         game, how = self.game, self.spec.how_to_move
         assert game is not None
         while True:
-            self._show_clocks()
+            clock = self._clock_line()
+            if clock:
+                self.screen.line(clock)
             self.screen.prompt(PROMPT.format(mark=game.mark))
             typed_ahead = self.keyboard.pending > 0
             line = await self.keyboard.line()
@@ -244,15 +243,15 @@ class PersonSession(Session[G]):
             self._mine = game.ply
             return
 
-    def _show_clocks(self) -> None:
-        """Tells both seats' time left, when the match has a clock."""
+    def _clock_line(self) -> str:
+        """Returns both seats' time left ('' in a match without a clock)."""
         host = self.host
-        clock = host.clock if host is not None else None
-        if clock is None or host is None or host.ticket is None:
-            return
+        clock = None if host is None else host.clock
+        if host is None or clock is None or host.ticket is None:
+            return ""
         left, seat = clock.left(), host.ticket.seat
-        mine, theirs = (format_left(left[s], clock.control) for s in (seat, 1 - seat))
-        self.screen.line(CLOCKS.format(mine=mine, theirs=theirs))
+        mine, theirs = (format_left(left[k], clock.control) for k in (seat, 1 - seat))
+        return CLOCK.format(mine=mine, theirs=theirs, control=clock.control)
 
     async def _tick(self) -> None:
         while self.screen.live:

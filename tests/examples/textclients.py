@@ -32,12 +32,15 @@ def fresh_room() -> str:
     return "t-" + secrets.token_hex(6)
 
 
-def _command(game: str, relay: str, room: str, *more: str) -> list[str]:
-    return ["-m", f"examples.{game}", "--relay", relay, "--room", room, *more]
+def _command(game: str, relay: str, room: str | None, *more: str) -> list[str]:
+    where = [] if room is None else ["--room", room]
+    return ["-m", f"examples.{game}", "--relay", relay, *where, *more]
 
 
 @contextlib.contextmanager
-def person(game: str, relay: str, room: str, *more: str, **env: str) -> Iterator[pexpect.spawn]:
+def person(
+    game: str, relay: str, room: str | None, *more: str, **env: str
+) -> Iterator[pexpect.spawn]:
     """Runs a person's client in a pseudo-terminal, with more options if given; its output is
     kept in `.transcript`."""
     child = pexpect.spawn(
@@ -74,8 +77,8 @@ def run_person(game: str, relay: str, room: str, lines: str) -> subprocess.Compl
 def bot_process(
     game: str, relay: str, room: str, level: int, *more: str
 ) -> Iterator[subprocess.Popen[str]]:
-    """Starts `python -m examples.<game> --bot LEVEL` in the room, with more options if given;
-    kills it if still running."""
+    """Starts `python -m examples.<game> --bot LEVEL` in the room (with more options if
+    given); kills it if still running."""
     process = subprocess.Popen(
         [sys.executable, *_command(game, relay, room, "--bot", str(level), *more)],
         cwd=ROOT,

@@ -38,6 +38,7 @@ async def test_metrics_count_matches_polls_moves_and_errors() -> None:
     assert metric(text, 'relay_matches{status="waiting"}') == 1
     assert metric(text, 'relay_matches{status="playing"}') == 1
     assert metric(text, 'relay_matches{status="finished"}') == 1
+    assert metric(text, 'relay_matches_ended_total{reason="resigned"}') == 1
     assert metric(text, "relay_held_polls") == 1
     assert metric(text, "relay_moves_relayed_total") == 2
     assert metric(text, "relay_store_notices_total") == 0  # one process: nothing to hear

@@ -120,6 +120,18 @@ async def test_reaper_ends_a_match_whose_clock_ran_out(store: Store) -> None:
     await expect_error("match/finished", store.act(o.match, o.token, move(2, "late"), t + 6))
 
 
+async def test_the_store_counts_its_endings_by_reason_timeouts_among_them(store: Store) -> None:
+    t = now()
+    assert await store.endings() == {}
+    for _ in range(2):
+        await clocked(store, BLITZ, t)
+    x, _ = await clocked(store, FISCHER, t)
+    await store.act(x.match, x.token, Action("resign"), t + 1)
+    assert await store.reap(t + 6) == 2
+    assert await store.endings() == {"timeout": 2, "resigned": 1}
+    assert (await store.counts())["finished"] == 3
+
+
 async def test_reaper_ends_the_match_after_a_move_reset_the_deadline(store: Store) -> None:
     t = now()
     x, o = await clocked(store, BLITZ, t)
