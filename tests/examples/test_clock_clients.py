@@ -1,28 +1,14 @@
-"""The text clients' --clock: the forms it reads, a clear usage error listing them, and a
-correspondence clock shown in days and hours at the prompt, through a real relay (the Fischer
-clock and the bots' budget: test_terminal_clocks.py)."""
+"""The text clients' --clock: the forms it reads and a clear usage error listing them (the
+clocks at the prompt and the bots' budget, through a real relay: test_terminal_clocks.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pexpect
 import pytest
 
 from examples.connect4.terminal import CONNECT4
 from examples.text.cli import parse_args
 from examples.xand0.terminal import XAND0
 from sdk import TimeControl
-from tests.examples.textclients import bot_process, fresh_room, person, quick_relay
-
-PROMPT = r"Your move \([XO]\): "
-
-
-@pytest.fixture(scope="module")
-def relay() -> Iterator[str]:
-    """Returns the URL of a relay for this module (1 s holds, 3 s grace)."""
-    with quick_relay() as url:
-        yield url
 
 
 def test_clock_forms_are_read_as_time_controls() -> None:
@@ -43,23 +29,3 @@ def test_a_bad_clock_is_a_usage_error_listing_the_forms(
     err = capsys.readouterr().err
     assert "argument --clock: a clock is 'M+S'" in err
     assert "'Nd' / 'Nh'" in err and repr(bad) in err
-
-
-@pytest.mark.timeout(60)
-def test_a_person_on_a_correspondence_clock_sees_days_and_hours(relay: str) -> None:
-    room = fresh_room()
-    with (
-        bot_process("xand0", relay, room, 1, "--clock", "3d") as bot,
-        person("xand0", relay, room, "--clock", "3d") as me,
-    ):
-        me.expect_exact("clock 3 days a move")
-        me.expect(
-            r"Time left: you (3 days|2 days 23 hours), your opponent (3 days|2 days 23 hours)"
-            r" \(3 days a move\)\."
-        )
-        me.expect(PROMPT)
-        me.sendcontrol("c")
-        me.expect_exact("resigning")
-        me.expect(pexpect.EOF)
-        out, _ = bot.communicate(timeout=20)
-    assert "opponent resigned" in out
