@@ -18,6 +18,16 @@ export function chosenControl(value) {
   return TimeControl.parse(value);
 }
 
+/** Returns the page's choice that names `control` ("" for none, or a control not offered). */
+export function choiceOf(control) {
+  if (control === null) return "";
+  const same = (value) => {
+    const offered = chosenControl(value);
+    return offered !== null && offered.kind === control.kind && offered.base === control.base && offered.increment === control.increment;
+  };
+  return CLOCK_CHOICES.find(([value]) => same(value))?.[0] ?? "";
+}
+
 /**
  * Returns what is read out of a clock, or the same text while nothing worth saying changed:
  * Fischer in whole minutes, then every 10 seconds under a minute; a deadline as formatLeft

@@ -7,7 +7,7 @@
 
 import { BoardGame } from "./board-game.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
-import { ClockView, chosenControl } from "./clock-view.mjs";
+import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
@@ -371,7 +371,8 @@ export function runPage(page) {
   });
   el.again.addEventListener("click", () => {
     save(page.key, (saved = null));
-    play(room, null, level, false, clockChoice);
+    // A match resumed after a reload knows its control only from the relay: seek the same.
+    play(room, null, level, false, clockChoice || choiceOf(host?.clock?.control ?? null));
     el.status.focus?.();
   });
   el.computer?.addEventListener("click", () => play(newRoomName(), null, el.level.value));

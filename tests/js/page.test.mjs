@@ -12,7 +12,7 @@ import {
   shouldResume,
 } from "../../relay/pages/play.mjs";
 import { TimeControl } from "../../relay/pages/clock.mjs";
-import { CLOCK_CHOICES, chosenControl, spokenLeft } from "../../relay/pages/clock-view.mjs";
+import { CLOCK_CHOICES, choiceOf, chosenControl, spokenLeft } from "../../relay/pages/clock-view.mjs";
 import { rematchView } from "../../relay/pages/rematch.mjs";
 
 describe("the game page", () => {
@@ -38,6 +38,10 @@ describe("the game page", () => {
     assert.equal(chosenControl("7+7"), null, "not a choice the page offers");
     assert.deepEqual(chosenControl("5+3"), TimeControl.fischer(300, 3));
     assert.deepEqual(chosenControl("1d"), TimeControl.deadline(86400));
+    assert.equal(choiceOf(TimeControl.fischer(300, 3)), "5+3");
+    assert.equal(choiceOf(TimeControl.deadline(259200)), "3d");
+    assert.equal(choiceOf(TimeControl.fischer(60)), "", "not offered");
+    assert.equal(choiceOf(null), "");
   });
 
   test("reads a clock out by the minute, by ten seconds in the last one, by the hour on a deadline", () => {
