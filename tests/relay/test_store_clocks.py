@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from relay import Action, Store, Ticket
+from relay import Action, Status, Store, Ticket
 from relay.clock import TimeControl
 from tests.relay.test_store_conformance import expect_error, move, parse
 
@@ -129,7 +129,7 @@ async def test_the_store_counts_its_endings_by_reason_timeouts_among_them(store:
     await store.act(x.match, x.token, Action("resign"), t + 1)
     assert await store.reap(t + 6) == 2
     assert await store.endings() == {"timeout": 2, "resigned": 1}
-    assert (await store.counts())["finished"] == 3
+    assert (await store.counts())[Status.FINISHED] == 3
 
 
 async def test_reaper_ends_the_match_after_a_move_reset_the_deadline(store: Store) -> None:
