@@ -7,6 +7,7 @@
 
 import { BoardGame } from "./board-game.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
+import { playerKey } from "./players.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
@@ -42,14 +43,20 @@ export function newRoomName(length = 10) {
 
 /**
  * Returns what the fragment asks for: {kind: "room", room, listed} (listed: a public room,
- * shown in the lobby, from #room=NAME&public), {kind: "play"}, {kind: "computer"} or
- * {kind: "none"}.
+ * shown in the lobby, from #room=NAME&public), {kind: "resume", match, seat} (a match of the
+ * player key, from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer"}
+ * or {kind: "none"}.
  */
 export function parseFragment(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   const room = params.get("room");
   if (room !== null && ROOM_NAME.test(room)) {
     return params.has("public") ? { kind: "room", room, listed: true } : { kind: "room", room };
+  }
+  const resume = params.get("resume");
+  const seatText = params.get("seat");
+  if (resume !== null && /^[A-Za-z0-9_-]{1,64}$/.test(resume) && (seatText === "0" || seatText === "1")) {
+    return { kind: "resume", match: resume, seat: Number(seatText) };
   }
   if (params.has("play")) return { kind: "play" };
   if (params.has("computer")) return { kind: "computer" };
@@ -73,6 +80,10 @@ export function storageKey(gameKey) {
 export function computerKey(gameKey) {
   return `movewire.computer.${gameKey}`;
 }
+
+/** What a page says when "Your games" opens a match in a browser without the player key. */
+export const NO_PLAYER_KEY =
+  "This browser has no player key: add yours under \"Your player key\" in the lobby.";
 
 /** The status line while the computer thinks over its move. */
 export const THINKING = "The computer is thinking...";
@@ -98,6 +109,7 @@ export function shouldResume(saved, want) {
   if (want.kind === "none") return true;
   if (want.kind === "computer") return false; // a new match against the computer
   if (want.kind === "room") return saved.room === want.room;
+  if (want.kind === "resume") return saved.match === want.match;
   return saved.room === null && !saved.finished;
 }
 
@@ -217,6 +229,20 @@ export function runPage(page) {
       link.hash = `room=${room}`;
       el.shareLink.value = link.href;
     }
+  }
+
+  /** Takes up a match of this browser's player key, the key the seat's bearer. */
+  function resumeMine(want) {
+    const key = playerKey();
+    if (key === null) {
+      notice = NO_PLAYER_KEY;
+      render();
+      return;
+    }
+    saved = { match: want.match, seat: want.seat, token: key, room: null, finished: false, level: null };
+    save(page.key, saved);
+    history.replaceState(null, "", location.pathname + location.search);
+    play(null, saved);
   }
 
   function play(roomName, resumeFrom = null, computerLevel = null, listed = false) {
@@ -391,6 +417,7 @@ export function runPage(page) {
   } else {
     save(page.key, (saved = null));
     if (want.kind === "room") play(want.room, null, null, want.listed === true);
+    else if (want.kind === "resume") resumeMine(want);
     else if (want.kind === "play") play(null);
     else if (want.kind === "computer" && el.computer) {
       // From the lobby's "Play the computer": a reload then resumes this match.

@@ -287,6 +287,18 @@ export class RelayClient {
     return answer;
   }
 
+  /**
+   * Returns the matches a player key seated that the relay still holds, as it lists them
+   * (GET /v1/player/matches): the key's turn first, then the partner's, waiting, finished.
+   */
+  async playerMatches(player, signal = undefined) {
+    const answer = await this.#call("GET", "/v1/player/matches", player, null, undefined, signal);
+    if (!Array.isArray(answer?.matches)) {
+      throw new ProtocolError(NOT_AN_ANSWER("player matches", answer));
+    }
+    return answer.matches;
+  }
+
   async #seq(ticket, action, body, signal = undefined) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/${action}`;
     const answer = await this.#call("POST", path, ticket.token, body, undefined, signal);
