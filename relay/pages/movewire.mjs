@@ -18,6 +18,7 @@ import {
   ProtocolError,
   RelayRefusedError,
 } from "./errors.mjs";
+import { Clock } from "./clock.mjs";
 import { RelayClient, Timing } from "./relay-client.mjs";
 
 export { Outcome, Reason, Result } from "./endings.mjs";
@@ -30,6 +31,7 @@ export {
   ProtocolError,
   RelayRefusedError,
 } from "./errors.mjs";
+export { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
 export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
 export {
   forgetTicket,
@@ -103,6 +105,14 @@ export class GameHost {
   /** Shows a message to this side's player. */
   showDialog(text) {
     throw new Error("GameHost.showDialog is abstract");
+  }
+
+  /**
+   * Returns the seats' clocks when the match has a time control (`clock.left()`: each seat's
+   * seconds left now, [seat 0, seat 1]), else null (this default).
+   */
+  get clock() {
+    return null;
   }
 
   /**
@@ -309,6 +319,7 @@ export class RelayHost extends GameHost {
   /** This side's writes a failover lost, to post again when the log reaches them. */
   #reposts = [];
   #retried = null;
+  #clock = null;
 
   constructor(options) {
     super();
@@ -324,6 +335,10 @@ export class RelayHost extends GameHost {
     this.version = options.version ?? "";
     /** A private room name, or null to meet any seeker of the game and version. */
     this.room = options.room ?? null;
+    /** The TimeControl sought (null: no clock); only seekers of the same one meet. */
+    this.timeControl = options.timeControl ?? null;
+    // options.player: a player key the seat is listed under; options.contact: the handle the
+    // relay's your-turn notices name (both for correspondence; see players.mjs).
     /** Poll holds, request timeouts, backoff and give-up time. */
     this.timing = options.timing ?? new Timing();
     this.#client = new RelayClient({ ...options, timing: this.timing, signal: this.#abort.signal });
@@ -340,6 +355,14 @@ export class RelayHost extends GameHost {
   /** Returns the host's current State. */
   get state() {
     return this.#state;
+  }
+
+  /**
+   * Returns the seats' clocks once a match with a time control started (`clock.left()`: each
+   * seat's seconds left now, [seat 0, seat 1], the seat to move's running down), else null.
+   */
+  get clock() {
+    return this.#clock;
   }
 
   /** Returns the game, once the match has started. */
@@ -395,6 +418,7 @@ export class RelayHost extends GameHost {
 
   #takeTurn(write) {
     this.#write = write;
+    this.#clock = this.#clock?.sent(this.#ticket.seat, write.kind === "move" && write.end) ?? null;
     this.#setState(State.WAITING_SERVER_RESPONSE);
     this.#game.disable();
     this.#push(WAKE);
@@ -493,7 +517,15 @@ export class RelayHost extends GameHost {
         return null;
       }
       if (this.#ticket === null) {
-        this.#ticket = await this.#client.seek(this.gameKey, this.version, this.room, undefined, this.#options.public === true);
+        this.#ticket = await this.#client.seek(
+          this.gameKey,
+          this.version,
+          this.room,
+          undefined,
+          this.#options.public === true,
+          this.timeControl,
+          { player: this.#options.player ?? null, contact: this.#options.contact ?? null },
+        );
         this.#options.onTicket?.(this.#ticket);
         continue;
       }
@@ -575,6 +607,10 @@ export class RelayHost extends GameHost {
     const [restored, live] = this.#resumed ? splitLog(batch.slice(1), seat) : [[], batch.slice(1)];
     this.#cursor = 1;
     this.#delivered = new Map([started, ...restored].map((event) => [event.seq, event]));
+    if (started.timeControl && started.left) {
+      this.#clock = new Clock(started.timeControl, started.left, started.first, performance.now());
+      for (const event of restored) this.#clock = this.#clock.after(event);
+    }
     const game = (this.#game = this.#options.createGame(this, started.first === seat));
     if (restored.length > 0) {
       game.restore(history(restored, seat));
@@ -773,6 +809,7 @@ export class RelayHost extends GameHost {
     }
     this.#cursor = event.seq;
     this.#delivered.set(event.seq, event);
+    this.#clock = this.#clock?.after(event) ?? null;
     if (event.type === "ended") this.#end(event);
     else if (event.type === "started") throw new ProtocolError(NOT_STARTED(event));
     else if (this.#resignWanted || event.seat === this.#ticket.seat) return;

@@ -1,13 +1,19 @@
-// The part every game page shares: the status line, the start and share sections, the board's
-// place, the actions and the resign dialog. A game page holds only its header and an empty
+// The part every game page shares: the status line, the start section (with its clock choice)
+// and the share section, both clocks, the board's place, the actions and the resign dialog. A game page holds only its header and an empty
 // <main data-help="..."> that fillPage() fills, so that the pages are not copies of each other;
 // <main data-computer> adds "Play the computer" and its level to the start section.
+
+import { CLOCK_CHOICES } from "./clock-view.mjs";
 
 const MAIN = `
   <p id="status" class="status" role="status" aria-live="polite" tabindex="-1">Loading...</p>
   <p id="you" class="you"></p>
 
   <section id="start" class="start" hidden aria-label="Start a match">
+    <div class="clock-row">
+      <label for="time-control">Clock</label>
+      <select id="time-control"></select>
+    </div>
     <button id="play-random" type="button" class="primary">Play a random opponent</button>
     <button id="play-private" type="button">Create a private room</button>
   </section>
@@ -20,6 +26,11 @@ const MAIN = `
     </div>
   </section>
 
+  <div id="clocks" class="clocks" hidden>
+    <p class="clock"><span class="clock-who"></span> <span class="clock-time"></span></p>
+    <p class="clock"><span class="clock-who"></span> <span class="clock-time"></span></p>
+    <p class="clock-spoken visually-hidden" aria-live="polite"></p>
+  </div>
   <div id="board" class="board" hidden></div>
   <p id="last-move" class="last-move" aria-live="polite"></p>
 
@@ -64,13 +75,15 @@ const DIALOG = `
 </dialog>
 `;
 
-/** Fills the page's <main> with the shared parts, its help line and, when it offers one, the
- * computer; adds the dialog. */
+/** Fills the page's <main> with the shared parts, its help line, the clock choices and, when
+ * it offers one, the computer; adds the dialog. */
 export function fillPage(document) {
   const main = document.querySelector("main");
   const help = main.dataset.help ?? "";
   main.innerHTML = MAIN;
   main.querySelector(".help").textContent = help;
+  const choices = main.querySelector("#time-control");
+  for (const [value, label] of CLOCK_CHOICES) choices.add(new Option(label, value));
   if (main.dataset.computer !== undefined) {
     main.querySelector("#start").insertAdjacentHTML("beforeend", COMPUTER);
   }

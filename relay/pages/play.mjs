@@ -7,7 +7,8 @@
 
 import { BoardGame } from "./board-game.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
-import { playerKey } from "./players.mjs";
+import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
+import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
@@ -42,16 +43,18 @@ export function newRoomName(length = 10) {
 }
 
 /**
- * Returns what the fragment asks for: {kind: "room", room, listed} (listed: a public room,
- * shown in the lobby, from #room=NAME&public), {kind: "resume", match, seat} (a match of the
- * player key, from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer"}
- * or {kind: "none"}.
+ * Returns what the fragment asks for: {kind: "room", room, listed, clock} (listed: a public
+ * room, shown in the lobby, from #room=NAME&public; clock: the clock choice both seekers name,
+ * from &clock=5%2B3, "" for none), {kind: "resume", match, seat} (a match of the player key,
+ * from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer"} or
+ * {kind: "none"}.
  */
 export function parseFragment(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   const room = params.get("room");
   if (room !== null && ROOM_NAME.test(room)) {
-    return params.has("public") ? { kind: "room", room, listed: true } : { kind: "room", room };
+    const clock = params.get("clock") ?? "";
+    return params.has("public") ? { kind: "room", room, listed: true, clock } : { kind: "room", room, clock };
   }
   const resume = params.get("resume");
   const seatText = params.get("seat");
@@ -61,6 +64,11 @@ export function parseFragment(hash) {
   if (params.has("play")) return { kind: "play" };
   if (params.has("computer")) return { kind: "computer" };
   return { kind: "none" };
+}
+
+/** Returns a room link's fragment: room=NAME, and the clock both seekers must name. */
+export function roomFragment(room, clock = "") {
+  return clock ? `room=${room}&clock=${encodeURIComponent(clock)}` : `room=${room}`;
 }
 
 /**
@@ -154,6 +162,8 @@ export function runPage(page) {
     rematchOffer: byId("rematch-offer"),
     rematchAccept: byId("rematch-accept"),
     rematchDecline: byId("rematch-decline"),
+    timeControl: byId("time-control"),
+    clocks: byId("clocks"),
   };
   let rematch = null; // follows the rematch of the match just finished
   let host = null;
@@ -164,6 +174,8 @@ export function runPage(page) {
   let level = null; // the computer's level when playing the computer, else null
   let computer = null;
   let thinking = false;
+  let clockChoice = ""; // the clock sought, as CLOCK_CHOICES names it ("" for none)
+  const clockView = new ClockView(el.clocks, page.sides);
 
   const boardView = page.createView(el.board, { onPlay: (move) => game?.play(move) });
   const view = {
@@ -199,6 +211,7 @@ export function runPage(page) {
     if (state === State.PLAYING_WAIT_MOVE && thinking) text = THINKING;
     if (host === null) text = notice ?? "Choose how to play.";
     el.status.textContent = text;
+    clockView.update(host, game?.side ?? 0);
     document.body.dataset.state = host === null ? "IDLE" : Object.keys(State)[state];
     document.body.dataset.thinking = String(thinking);
     const turn = state === State.PLAYING_TO_MOVE ? "Your turn · " : "";
@@ -226,7 +239,7 @@ export function runPage(page) {
       : "";
     if (room !== null) {
       const link = new URL(location.href);
-      link.hash = `room=${room}`;
+      link.hash = roomFragment(room, clockChoice);
       el.shareLink.value = link.href;
     }
   }
@@ -245,7 +258,7 @@ export function runPage(page) {
     play(null, saved);
   }
 
-  function play(roomName, resumeFrom = null, computerLevel = null, listed = false) {
+  function play(roomName, resumeFrom = null, computerLevel = null, listed = false, clock = "") {
     rematch?.close();
     rematch = null;
     host?.close();
@@ -256,12 +269,16 @@ export function runPage(page) {
     notice = null;
     game = null;
     room = roomName;
+    clockChoice = computerLevel === null ? clock : ""; // the computer plays without a clock
     const options = {
       relay: relayBeside(location.href),
       gameKey: page.key,
       version: page.version,
       room: roomName,
       public: listed,
+      timeControl: chosenControl(clockChoice),
+      // A correspondence seat is listed under this browser's player key ("Your games").
+      player: chosenControl(clockChoice)?.kind === "deadline" ? ensurePlayerKey() : null,
       createGame: (h, firstMove) => {
         game = new BoardGame(h, firstMove, page.rules, view);
         return game;
@@ -375,15 +392,16 @@ export function runPage(page) {
   el.rematchOffer.addEventListener("click", () => answerRematch(true));
   el.rematchAccept.addEventListener("click", () => answerRematch(true));
   el.rematchDecline.addEventListener("click", () => answerRematch(false));
-  el.random.addEventListener("click", () => play(null));
+  el.random.addEventListener("click", () => play(null, null, null, false, el.timeControl.value));
   el.private.addEventListener("click", () => {
     const name = newRoomName();
-    history.replaceState(null, "", `#room=${name}`);
-    play(name);
+    history.replaceState(null, "", `#${roomFragment(name, el.timeControl.value)}`);
+    play(name, null, null, false, el.timeControl.value);
   });
   el.again.addEventListener("click", () => {
     save(page.key, (saved = null));
-    play(room, null, level);
+    // A match resumed after a reload knows its control only from the relay: seek the same.
+    play(room, null, level, false, clockChoice || choiceOf(host?.clock?.control ?? null));
     el.status.focus?.();
   });
   el.computer?.addEventListener("click", () => play(newRoomName(), null, el.level.value));
@@ -416,9 +434,9 @@ export function runPage(page) {
     play(saved.room ?? null, saved, saved.level ?? null);
   } else {
     save(page.key, (saved = null));
-    if (want.kind === "room") play(want.room, null, null, want.listed === true);
+    if (want.kind === "room") play(want.room, null, null, want.listed === true, want.clock);
     else if (want.kind === "resume") resumeMine(want);
-    else if (want.kind === "play") play(null);
+    else if (want.kind === "play") play(null, null, null, false, el.timeControl.value);
     else if (want.kind === "computer" && el.computer) {
       // From the lobby's "Play the computer": a reload then resumes this match.
       history.replaceState(null, "", location.pathname + location.search);

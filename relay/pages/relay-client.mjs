@@ -7,6 +7,7 @@ import {
   ProtocolError,
   RelayRefusedError,
 } from "./errors.mjs";
+import { TimeControl } from "./clock.mjs";
 
 const GAVE_UP = (url, seconds, failure) =>
   `no answer from ${url || "this page's relay"} for ${seconds.toFixed(1)} s (${failure})`;
@@ -19,7 +20,7 @@ const BAD_EVENT = (event) =>
 const RETRIED_STATUSES = new Set([408, 429]);
 
 /** The reasons an `ended` event may give. */
-export const ENDED_REASONS = Object.freeze(["agreed", "disputed", "unconfirmed", "resigned", "abandoned"]);
+export const ENDED_REASONS = Object.freeze(["agreed", "disputed", "unconfirmed", "resigned", "abandoned", "timeout"]);
 
 /** The timings of a host's requests, in seconds; the defaults suit the relay's defaults. */
 export class Timing {
@@ -100,16 +101,44 @@ function seat(value, raw) {
   return value;
 }
 
+/** Returns a `time_control` field's TimeControl, or null without one. */
+function control(value, raw) {
+  try {
+    return TimeControl.fromJson(value);
+  } catch {
+    throw new ProtocolError(BAD_EVENT(raw));
+  }
+}
+
+/** Returns a seat's seconds `left`, or null when the event has none (no clock). */
+function left(value, raw) {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "number" || !(value >= 0)) throw new ProtocolError(BAD_EVENT(raw));
+  return value;
+}
+
+function lefts(value, raw) {
+  if (!Array.isArray(value) || value.length !== 2) throw new ProtocolError(BAD_EVENT(raw));
+  const both = value.map((one) => left(one, raw));
+  if (both.includes(null)) throw new ProtocolError(BAD_EVENT(raw));
+  return Object.freeze(both);
+}
+
 /** Returns the event for one JSON object of an events answer; throws ProtocolError. */
 export function parseEvent(raw) {
   if (raw === null || typeof raw !== "object") throw new ProtocolError(BAD_EVENT(raw));
   const { type, seq } = raw;
   if (!Number.isInteger(seq) || seq < 1) throw new ProtocolError(BAD_EVENT(raw));
-  if (type === "started") return Object.freeze({ type, seq, first: seat(raw.first, raw) });
-  if (type === "move" && typeof raw.move === "string" && typeof raw.end === "boolean") {
-    return Object.freeze({ type, seq, seat: seat(raw.seat, raw), move: raw.move, end: raw.end });
+  if (type === "started") {
+    const timeControl = control(raw.time_control, raw);
+    const left = timeControl === null ? null : lefts(raw.left, raw);
+    return Object.freeze({ type, seq, first: seat(raw.first, raw), timeControl, left });
   }
-  if (type === "pass") return Object.freeze({ type, seq, seat: seat(raw.seat, raw) });
+  if (type === "move" && typeof raw.move === "string" && typeof raw.end === "boolean") {
+    const { move, end } = raw;
+    return Object.freeze({ type, seq, seat: seat(raw.seat, raw), move, end, left: left(raw.left, raw) });
+  }
+  if (type === "pass") return Object.freeze({ type, seq, seat: seat(raw.seat, raw), left: left(raw.left, raw) });
   if (type === "ended" && ENDED_REASONS.includes(raw.reason)) {
     return Object.freeze({ type, seq, reason: raw.reason, seat: seat(raw.seat, raw) });
   }
@@ -174,13 +203,18 @@ export class RelayClient {
   /**
    * Returns a seat {match, seat, token} in a waiting match of `game`, or in a new one. The
    * seat's token is drawn here: a retried seek (its answer lost) then answers the same seat.
-   * `listed`: a public seek, listed in the game's lobby.
+   * `listed`: a public seek, listed in the game's lobby. `timeControl`: a TimeControl (only
+   * seekers of the same one meet), or null for no clock. `keys.player`: a player key the seat
+   * is listed under (players.mjs); `keys.contact`: the handle your-turn notices name.
    */
-  async seek(game, version = "", room = null, signal = undefined, listed = false) {
+  async seek(game, version = "", room = null, signal = undefined, listed = false, timeControl = null, keys = {}) {
     const body = { game, token: drawToken() };
     if (version) body.version = version; // the relay's default is "", which it refuses to be sent
     if (room !== null && room !== undefined) body.room = room;
     if (listed) body.public = true; // listed in the game's lobby
+    if (timeControl !== null && timeControl !== undefined) body.time_control = timeControl.toJson();
+    if (keys.player) body.player = keys.player;
+    if (keys.contact) body.contact = keys.contact;
     const answer = await this.#call("POST", "/v1/seek", null, body, undefined, signal);
     const { match, seat: s, token } = answer ?? {};
     if (typeof match !== "string" || (s !== 0 && s !== 1) || typeof token !== "string") {

@@ -57,7 +57,10 @@ export function fakeClock() {
   return clock;
 }
 
-/** Returns a RelayHost whose dialogs and states are recorded on it; `resume` takes a ticket. */
+/**
+ * Returns a RelayHost whose dialogs and states are recorded on it (its fake time as `time`);
+ * `resume` takes a ticket.
+ */
 export function recordingHost(options) {
   const record = { dialogs: [], states: [], tickets: [] };
   const clock = fakeClock();
@@ -74,7 +77,7 @@ export function recordingHost(options) {
   const host = options.resume
     ? RelayHost.resume(options.resume, settings)
     : new RelayHost(settings);
-  return Object.assign(host, { record, clock });
+  return Object.assign(host, { record, time: clock });
 }
 
 /** Starts two hosts seeking the same game; resolves when both games exist. */

@@ -230,7 +230,7 @@ describe("RelayHost", () => {
     // Each move was applied once although two answers were lost and others failed.
     const log = relay.matches.get(a.ticket.match).log;
     assert.equal(log.filter((e) => e.type === "move").length, moves.length);
-    const delays = a.clock.delays.concat(b.clock.delays);
+    const delays = a.time.delays.concat(b.time.delays);
     assert.ok(delays.some((ms) => ms >= 2000), "Retry-After is honoured");
     assert.equal(relay.faults.reduce((n, f) => n + f.times, 0), 0, "every fault was met");
     assert.ok(a.retries + b.retries >= 9);
@@ -274,8 +274,8 @@ describe("RelayHost", () => {
     assert.equal(a.state, State.GAME_ENDED);
     assert.match(a.record.dialogs[0], /^Lost the connection to the relay for good: no answer/);
     // Gave up after about a minute of backoff, each delay capped.
-    assert.ok(a.clock.t < 70_000 && a.clock.t > 40_000, `gave up after ${a.clock.t} ms`);
-    assert.ok(Math.max(...a.clock.delays) <= 5000);
+    assert.ok(a.time.t < 70_000 && a.time.t > 40_000, `gave up after ${a.time.t} ms`);
+    assert.ok(Math.max(...a.time.delays) <= 5000);
     b.close();
   });
 

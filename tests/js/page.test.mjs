@@ -7,19 +7,52 @@ import {
   newRoomName,
   parseFragment,
   relayBeside,
+  roomFragment,
   ROOM_NAME,
   shouldResume,
 } from "../../relay/pages/play.mjs";
+import { TimeControl } from "../../relay/pages/clock.mjs";
+import { CLOCK_CHOICES, choiceOf, chosenControl, spokenLeft } from "../../relay/pages/clock-view.mjs";
 import { rematchView } from "../../relay/pages/rematch.mjs";
 
 describe("the game page", () => {
   test("reads a private room or a random game from the fragment", () => {
-    assert.deepEqual(parseFragment("#room=k3v9q2xw7m"), { kind: "room", room: "k3v9q2xw7m" });
+    assert.deepEqual(parseFragment("#room=k3v9q2xw7m"), { kind: "room", room: "k3v9q2xw7m", clock: "" });
+    assert.deepEqual(parseFragment("#room=k3v9&clock=5%2B3"), { kind: "room", room: "k3v9", clock: "5+3" });
     assert.deepEqual(parseFragment("#play"), { kind: "play" });
     assert.deepEqual(parseFragment(""), { kind: "none" });
     assert.deepEqual(parseFragment("#room=../../etc"), { kind: "none" }, "not a room name");
-    assert.deepEqual(parseFragment("#room=k3v9&public"), { kind: "room", room: "k3v9", listed: true });
+    assert.deepEqual(parseFragment("#room=k3v9&public"), { kind: "room", room: "k3v9", listed: true, clock: "" });
     assert.deepEqual(parseFragment("#computer"), { kind: "computer" });
+  });
+
+  test("writes a room link's fragment with the clock both seekers name", () => {
+    assert.equal(roomFragment("k3v9"), "room=k3v9");
+    assert.equal(roomFragment("k3v9", "5+3"), "room=k3v9&clock=5%2B3");
+    assert.equal(parseFragment(`#${roomFragment("k3v9", "3d")}`).clock, "3d");
+  });
+
+  test("offers the clock choices and reads them as time controls", () => {
+    assert.deepEqual(CLOCK_CHOICES.map(([value]) => value), ["", "5+3", "10", "1d", "3d"]);
+    assert.equal(chosenControl(""), null);
+    assert.equal(chosenControl("7+7"), null, "not a choice the page offers");
+    assert.deepEqual(chosenControl("5+3"), TimeControl.fischer(300, 3));
+    assert.deepEqual(chosenControl("1d"), TimeControl.deadline(86400));
+    assert.equal(choiceOf(TimeControl.fischer(300, 3)), "5+3");
+    assert.equal(choiceOf(TimeControl.deadline(259200)), "3d");
+    assert.equal(choiceOf(TimeControl.fischer(60)), "", "not offered");
+    assert.equal(choiceOf(null), "");
+  });
+
+  test("reads a clock out by the minute, by ten seconds in the last one, by the hour on a deadline", () => {
+    const fischer = TimeControl.fischer(300, 3);
+    assert.equal(spokenLeft(299.5, fischer), "4 minutes left");
+    assert.equal(spokenLeft(241, fischer), "4 minutes left");
+    assert.equal(spokenLeft(61, fischer), "1 minute left");
+    assert.equal(spokenLeft(59, fischer), "60 seconds left");
+    assert.equal(spokenLeft(41, fischer), "50 seconds left");
+    assert.equal(spokenLeft(3, fischer), "10 seconds left");
+    assert.equal(spokenLeft(2 * 86400 + 4 * 3600 + 30, TimeControl.deadline(259200)), "2 days 4 hours left");
   });
 
   test("words a rematch as each side sees it, with the buttons to show", () => {

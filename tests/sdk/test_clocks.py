@@ -29,6 +29,7 @@ from sdk._endings import PARTNER_TIMEOUT, SELF_TIMEOUT
 from sdk.clock import BAD_CLOCK
 from sdk.testing import FAST
 from sdk.timing import Timing
+from tests.sdk.test_faults import Idle
 
 
 @pytest.mark.parametrize(
@@ -134,20 +135,11 @@ async def test_both_seats_time_runs_for_the_seat_to_move_and_gains_the_increment
     assert clock.left() == frozen
 
 
-class Silent(Game):
-    """Never moves."""
+class Silent(Idle):
+    """Never moves; keeps its host."""
 
     def __init__(self, host: GameHost) -> None:
         self.host = host
-
-    def enable(self) -> None:
-        pass
-
-    def disable(self) -> None:
-        pass
-
-    def receive_move(self, move: str) -> State:
-        return State.PLAYING_TO_MOVE
 
 
 async def test_a_seat_out_of_time_loses_and_its_partner_wins_by_timeout(relay: str) -> None:
