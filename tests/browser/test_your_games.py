@@ -53,7 +53,7 @@ def use_key_by_keyboard(player: Player) -> None:
     player.open("/")
     summary = player.page.locator("#your-games summary")
     tab_to(player, summary)
-    tab_to(player, player.page.locator("#player-key"))
+    tab_to(player, player.page.locator("#player-key"), enter=False)
     player.page.keyboard.type(KEY)
     player.page.keyboard.press("Enter")
     expect(player.page.locator("#your-games .key-value")).to_have_text(KEY)
@@ -115,3 +115,25 @@ def test_a_pasted_key_that_is_not_one_is_refused_in_place(
     message = me.page.locator("#player-key").evaluate("input => input.validationMessage")
     assert message == "A player key is 32 to 128 letters, digits, '-' or '_'."
     expect(me.page.locator("#your-games .key-value")).to_have_text("none yet")
+
+
+def test_a_correspondence_game_sought_on_a_page_is_in_that_browsers_games(
+    player: MakePlayer, relay: RelayProcess
+) -> None:
+    ann, bob = player("ann"), player("bob", PHONE)
+    ann.open("/xand0.html")
+    ann.page.get_by_label("Clock").select_option(label="1 day a move")
+    ann.page.get_by_role("button", name="Create a private room").click()
+    ann.expect_state("LISTENING")
+    link = ann.page.locator("#share-link").input_value()
+    bob.open("/xand0.html#" + link.split("#", 1)[1])
+    expect(bob.page.locator("body")).to_have_attribute("data-state", re.compile("^PLAYING_"))
+    match = (ann.saved_match() or {})["match"]
+    for side in (ann, bob):  # each browser drew a player key of its own at its seek
+        side.open("/")
+        row = side.page.locator(f"#your-games .mine-list li[data-match='{match}']")
+        listed = r"^X and 0: (Your|Their) turn · (23 hours \d+ minutes|1 day) left Open$"
+        expect(row).to_have_text(re.compile(listed))
+    keys = {side.page.locator("#your-games .key-value").text_content() or "" for side in (ann, bob)}
+    assert len(keys) == 2 and all(len(key) == 43 for key in keys)
+    bob.shot("your-games-from-a-page")
