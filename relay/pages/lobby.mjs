@@ -1,8 +1,10 @@
 // The lobby: pick a game, then play a random opponent, open a private or public room, join
-// an open public game, watch a live match, or replay one just finished. The lists follow the relay's lobby by
+// an open public game, watch a live match, or replay one just finished; and "Your games",
+// the correspondence matches of this browser's player key, each opened in one click. The lists follow the relay's lobby by
 // long-polling it (GET /v1/lobby?game=G&after=V), never by reloading.
 
 import { newRoomName, relayBeside, storageKey } from "./play.mjs";
+import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
 import { RelayClient, Timing } from "./relay-client.mjs";
 
 for (const button of document.querySelectorAll("button[data-private]")) {
@@ -101,5 +103,62 @@ async function follow(client, box) {
   }
 }
 
+/** Returns the list item of one of the player's own matches, opening it on its page. */
+function mineItem(entry) {
+  const li = document.createElement("li");
+  li.dataset.match = entry.match;
+  const name = document.getElementById(`game-${entry.game}`)?.querySelector("h2")?.textContent;
+  const what = `${name ?? entry.game}: ${describeMatch(entry)}`;
+  if (entry.status === "waiting") {
+    li.append(what);
+    return li;
+  }
+  const link = document.createElement("a");
+  link.className = "button";
+  const finished = entry.status === "finished";
+  link.href = finished ? `replay.html#match=${encodeURIComponent(entry.match)}` : resumeHref(entry);
+  link.textContent = finished ? "Replay" : "Open";
+  link.setAttribute("aria-label", `${link.textContent} ${what}`);
+  li.append(`${what} `, link);
+  return li;
+}
+
+/** Shows the player's own matches (correspondence games), read once when the page opens. */
+async function showMine(client, section) {
+  const list = section.querySelector(".mine-list");
+  const key = playerKey();
+  section.querySelector(".key-value").textContent = key ?? "none yet";
+  if (key === null) {
+    items(list, [], mineItem);
+    return;
+  }
+  try {
+    const rows = (await client.playerMatches(key)).map(parsePlayerMatch);
+    items(list, rows, mineItem);
+    section.dataset.state = "listed";
+  } catch {
+    section.dataset.state = "offline";
+  }
+}
+
 const client = new RelayClient({ relay: relayBeside(location.href), timing: new Timing() });
 for (const box of document.querySelectorAll("[data-lobby]")) follow(client, box);
+
+const mine = document.getElementById("your-games");
+if (mine !== null) {
+  showMine(client, mine);
+  const form = mine.querySelector("form");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = form.querySelector("input");
+    try {
+      usePlayerKey(input.value);
+      input.setCustomValidity("");
+      input.value = "";
+      showMine(client, mine);
+    } catch (error) {
+      input.setCustomValidity(error.message);
+      input.reportValidity();
+    }
+  });
+}

@@ -337,6 +337,8 @@ export class RelayHost extends GameHost {
     this.room = options.room ?? null;
     /** The TimeControl sought (null: no clock); only seekers of the same one meet. */
     this.timeControl = options.timeControl ?? null;
+    // options.player: a player key the seat is listed under; options.contact: the handle the
+    // relay's your-turn notices name (both for correspondence; see players.mjs).
     /** Poll holds, request timeouts, backoff and give-up time. */
     this.timing = options.timing ?? new Timing();
     this.#client = new RelayClient({ ...options, timing: this.timing, signal: this.#abort.signal });
@@ -522,6 +524,7 @@ export class RelayHost extends GameHost {
           undefined,
           this.#options.public === true,
           this.timeControl,
+          { player: this.#options.player ?? null, contact: this.#options.contact ?? null },
         );
         this.#options.onTicket?.(this.#ticket);
         continue;

@@ -8,6 +8,7 @@
 import { BoardGame } from "./board-game.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
 import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
+import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
@@ -44,7 +45,9 @@ export function newRoomName(length = 10) {
 /**
  * Returns what the fragment asks for: {kind: "room", room, listed, clock} (listed: a public
  * room, shown in the lobby, from #room=NAME&public; clock: the clock choice both seekers name,
- * from &clock=5%2B3, "" for none), {kind: "play"}, {kind: "computer"} or {kind: "none"}.
+ * from &clock=5%2B3, "" for none), {kind: "resume", match, seat} (a match of the player key,
+ * from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer"} or
+ * {kind: "none"}.
  */
 export function parseFragment(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -52,6 +55,11 @@ export function parseFragment(hash) {
   if (room !== null && ROOM_NAME.test(room)) {
     const clock = params.get("clock") ?? "";
     return params.has("public") ? { kind: "room", room, listed: true, clock } : { kind: "room", room, clock };
+  }
+  const resume = params.get("resume");
+  const seatText = params.get("seat");
+  if (resume !== null && /^[A-Za-z0-9_-]{1,64}$/.test(resume) && (seatText === "0" || seatText === "1")) {
+    return { kind: "resume", match: resume, seat: Number(seatText) };
   }
   if (params.has("play")) return { kind: "play" };
   if (params.has("computer")) return { kind: "computer" };
@@ -81,6 +89,10 @@ export function computerKey(gameKey) {
   return `movewire.computer.${gameKey}`;
 }
 
+/** What a page says when "Your games" opens a match in a browser without the player key. */
+export const NO_PLAYER_KEY =
+  "This browser has no player key: add yours under \"Your player key\" in the lobby.";
+
 /** The status line while the computer thinks over its move. */
 export const THINKING = "The computer is thinking...";
 
@@ -105,6 +117,7 @@ export function shouldResume(saved, want) {
   if (want.kind === "none") return true;
   if (want.kind === "computer") return false; // a new match against the computer
   if (want.kind === "room") return saved.room === want.room;
+  if (want.kind === "resume") return saved.match === want.match;
   return saved.room === null && !saved.finished;
 }
 
@@ -231,6 +244,20 @@ export function runPage(page) {
     }
   }
 
+  /** Takes up a match of this browser's player key, the key the seat's bearer. */
+  function resumeMine(want) {
+    const key = playerKey();
+    if (key === null) {
+      notice = NO_PLAYER_KEY;
+      render();
+      return;
+    }
+    saved = { match: want.match, seat: want.seat, token: key, room: null, finished: false, level: null };
+    save(page.key, saved);
+    history.replaceState(null, "", location.pathname + location.search);
+    play(null, saved);
+  }
+
   function play(roomName, resumeFrom = null, computerLevel = null, listed = false, clock = "") {
     rematch?.close();
     rematch = null;
@@ -250,6 +277,8 @@ export function runPage(page) {
       room: roomName,
       public: listed,
       timeControl: chosenControl(clockChoice),
+      // A correspondence seat is listed under this browser's player key ("Your games").
+      player: chosenControl(clockChoice)?.kind === "deadline" ? ensurePlayerKey() : null,
       createGame: (h, firstMove) => {
         game = new BoardGame(h, firstMove, page.rules, view);
         return game;
@@ -406,6 +435,7 @@ export function runPage(page) {
   } else {
     save(page.key, (saved = null));
     if (want.kind === "room") play(want.room, null, null, want.listed === true, want.clock);
+    else if (want.kind === "resume") resumeMine(want);
     else if (want.kind === "play") play(null, null, null, false, el.timeControl.value);
     else if (want.kind === "computer" && el.computer) {
       // From the lobby's "Play the computer": a reload then resumes this match.

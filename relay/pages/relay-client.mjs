@@ -204,14 +204,17 @@ export class RelayClient {
    * Returns a seat {match, seat, token} in a waiting match of `game`, or in a new one. The
    * seat's token is drawn here: a retried seek (its answer lost) then answers the same seat.
    * `listed`: a public seek, listed in the game's lobby. `timeControl`: a TimeControl (only
-   * seekers of the same one meet), or null for no clock.
+   * seekers of the same one meet), or null for no clock. `keys.player`: a player key the seat
+   * is listed under (players.mjs); `keys.contact`: the handle your-turn notices name.
    */
-  async seek(game, version = "", room = null, signal = undefined, listed = false, timeControl = null) {
+  async seek(game, version = "", room = null, signal = undefined, listed = false, timeControl = null, keys = {}) {
     const body = { game, token: drawToken() };
     if (version) body.version = version; // the relay's default is "", which it refuses to be sent
     if (room !== null && room !== undefined) body.room = room;
     if (listed) body.public = true; // listed in the game's lobby
     if (timeControl !== null && timeControl !== undefined) body.time_control = timeControl.toJson();
+    if (keys.player) body.player = keys.player;
+    if (keys.contact) body.contact = keys.contact;
     const answer = await this.#call("POST", "/v1/seek", null, body, undefined, signal);
     const { match, seat: s, token } = answer ?? {};
     if (typeof match !== "string" || (s !== 0 && s !== 1) || typeof token !== "string") {
@@ -316,6 +319,18 @@ export class RelayClient {
       throw new ProtocolError(NOT_AN_ANSWER("lobby", answer));
     }
     return answer;
+  }
+
+  /**
+   * Returns the matches a player key seated that the relay still holds, as it lists them
+   * (GET /v1/player/matches): the key's turn first, then the partner's, waiting, finished.
+   */
+  async playerMatches(player, signal = undefined) {
+    const answer = await this.#call("GET", "/v1/player/matches", player, null, undefined, signal);
+    if (!Array.isArray(answer?.matches)) {
+      throw new ProtocolError(NOT_AN_ANSWER("player matches", answer));
+    }
+    return answer.matches;
   }
 
   async #seq(ticket, action, body, signal = undefined) {

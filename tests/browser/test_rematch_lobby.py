@@ -18,8 +18,8 @@ TABS = 60
 """The most Tab presses any control of these pages is away from the top."""
 
 
-def tab_to(player: Player, target: Locator) -> None:
-    """Moves the focus to target with the Tab key alone, then presses Enter."""
+def tab_to(player: Player, target: Locator, enter: bool = True) -> None:
+    """Moves the focus to target with the Tab key alone, then presses Enter (unless not)."""
     expect(target).to_be_visible()
     for _ in range(TABS):
         if target.evaluate("node => node === document.activeElement"):
@@ -27,7 +27,8 @@ def tab_to(player: Player, target: Locator) -> None:
         player.page.keyboard.press("Tab")
     else:
         raise AssertionError(f"{player}: {target} is not reachable with Tab")
-    player.page.keyboard.press("Enter")
+    if enter:
+        player.page.keyboard.press("Enter")
 
 
 def seated(a: Player, b: Player) -> tuple[Player, Player]:

@@ -1,0 +1,78 @@
+// Player keys in the browser: one secret a correspondence player keeps (in localStorage),
+// given at each correspondence seek; it lists the player's matches (GET /v1/player/matches)
+// and takes any of them up again, the key being the seat's bearer. Mirrors sdk/players.py.
+
+import { TimeControl, formatLeft } from "./clock.mjs";
+
+/** The localStorage key under which the page keeps the player key. */
+export const PLAYER_STORAGE = "movewire.player";
+
+/** A player key: 32 to 128 URL-safe characters (the relay's rule). */
+export const PLAYER_KEY = /^[A-Za-z0-9_-]{32,128}$/;
+
+/** Returns a fresh player key: 43 random URL-safe characters (32 random bytes). */
+export function newPlayerKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Returns the player key kept in storage (localStorage unless given), or null. */
+export function playerKey(storage = globalThis.localStorage) {
+  const key = storage.getItem(PLAYER_STORAGE);
+  return key !== null && PLAYER_KEY.test(key) ? key : null;
+}
+
+/** Returns the kept player key, drawing and keeping one first if there is none. */
+export function ensurePlayerKey(storage = globalThis.localStorage) {
+  let key = playerKey(storage);
+  if (key === null) {
+    key = newPlayerKey();
+    storage.setItem(PLAYER_STORAGE, key);
+  }
+  return key;
+}
+
+/** Keeps a player key brought from another device; throws RangeError for one that is not. */
+export function usePlayerKey(text, storage = globalThis.localStorage) {
+  const key = String(text).trim();
+  if (!PLAYER_KEY.test(key)) {
+    throw new RangeError("A player key is 32 to 128 letters, digits, '-' or '_'.");
+  }
+  storage.setItem(PLAYER_STORAGE, key);
+  return key;
+}
+
+/** Returns one row of GET /v1/player/matches as read by the page (time control parsed). */
+export function parsePlayerMatch(raw) {
+  return Object.freeze({
+    match: String(raw.match),
+    game: String(raw.game),
+    seat: raw.seat,
+    status: String(raw.status),
+    turn: raw.turn,
+    yourTurn: raw.your_turn === true,
+    timeControl: TimeControl.fromJson(raw.time_control ?? null),
+    left: Array.isArray(raw.left) ? raw.left : null,
+    result: raw.result ?? null,
+  });
+}
+
+/** Returns what a player reads of one of its matches: "Your turn · 2 days 4 hours left". */
+export function describeMatch(entry) {
+  if (entry.status === "waiting") return "Waiting for an opponent";
+  if (entry.status === "finished") {
+    return entry.result ? `Finished (${entry.result.reason})` : "Finished";
+  }
+  let text = entry.yourTurn ? "Your turn" : "Their turn";
+  if (entry.status === "ending") text = entry.yourTurn ? "Confirm the end" : "Waiting for a confirm";
+  if (entry.timeControl !== null && entry.left !== null && entry.turn !== null) {
+    text += ` · ${formatLeft(entry.left[entry.turn], entry.timeControl)} left`;
+  }
+  return text;
+}
+
+/** Returns the page that takes a listed match up again: GAME.html#resume=MATCH&seat=S. */
+export function resumeHref(entry) {
+  const match = encodeURIComponent(entry.match);
+  return `${encodeURIComponent(entry.game)}.html#resume=${match}&seat=${entry.seat}`;
+}
