@@ -33,7 +33,7 @@ from relay.limits import RateLimiter
 from relay.lobby import KINDS, lobby_entry_json
 from relay.metrics import RelayMetrics
 from relay.openapi import openapi
-from relay.players import contact_field, listing, player_field
+from relay.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
 from relay.rematch import RematchOp, rematch_body
 from relay.routes import ROUTES
 from relay.store import Action, Event, Immediate, Store, hash_token, new_action
@@ -167,6 +167,8 @@ class Api:
     async def player_matches(self, call: Call) -> Reply:
         """GET /v1/player/matches: every match the bearer's player key seated, still held."""
         player = require_bearer(call.authorization)
+        if PLAYER.fullmatch(player) is None:
+            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
         now = time.time()
         found = await self.store.player_matches(player, now)
         return 200, orjson.dumps({"matches": listing(found, now)})

@@ -10,7 +10,7 @@ import orjson
 from relay.clock import BASE, INCREMENT, PER_MOVE
 from relay.errors import CODES
 from relay.fields import MAX_WHOLE
-from relay.players import CONTACT_MOST, LISTED
+from relay.players import CONTACT, CONTACT_MOST, LISTED
 from relay.routes import JSON, ROUTES, Route
 
 __all__ = ["document", "openapi"]
@@ -91,7 +91,7 @@ _SCHEMAS: dict[str, Any] = {
                 "lists it under GET /v1/player/matches; never paired with itself.",
             },
             "contact": {
-                "anyOf": [{"type": "string", "minLength": 1, "maxLength": CONTACT_MOST}, _NULL],
+                "anyOf": [{"type": "string", "pattern": f"^{CONTACT.pattern}$"}, _NULL],
                 "description": "An opaque handle the relay hands to its turn notices in "
                 "matches with a per-move deadline; never shown in any answer.",
             },

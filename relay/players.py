@@ -14,8 +14,10 @@ from relay.store import MatchInfo, Status
 __all__ = [
     "BAD_CONTACT",
     "BAD_PLAYER",
+    "CONTACT",
     "CONTACT_MOST",
     "LISTED",
+    "NOT_A_PLAYER_KEY",
     "PLAYER",
     "PlayerMatch",
     "contact_field",
@@ -34,9 +36,17 @@ BAD_PLAYER = "The field 'player' must be 32 to 128 random characters from A-Z a-
 CONTACT_MOST = 200
 """Characters a contact handle may have."""
 
+CONTACT = re.compile(r"[^\x00-\x1f\x7f-\x9f]{1," + str(CONTACT_MOST) + "}")
+"""A contact handle: 1 to CONTACT_MOST characters, none of them a control character (C0, DEL
+or C1); OpenAPI states the same pattern."""
+
 BAD_CONTACT = (
-    f"The field 'contact' must be a string of 1 to {CONTACT_MOST} printable characters "
-    "(no control characters)."
+    f"The field 'contact' must be a string of 1 to {CONTACT_MOST} characters, none of them a "
+    "control character (U+0000 to U+001F, U+007F to U+009F)."
+)
+
+NOT_A_PLAYER_KEY = (
+    "The bearer is not a player key: 32 to 128 characters from A-Z a-z 0-9 _ -, drawn at random."
 )
 
 LISTED = 100
@@ -59,7 +69,7 @@ def contact_field(body: dict[str, Any]) -> str | None:
     value = body.get("contact")
     if value is None:
         return None
-    if not isinstance(value, str) or not 1 <= len(value) <= CONTACT_MOST or not value.isprintable():
+    if not isinstance(value, str) or CONTACT.fullmatch(value) is None:
         raise RelayError("request/invalid", f"{BAD_CONTACT} Not {value!r:.80}.")
     return value
 

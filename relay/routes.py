@@ -93,7 +93,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/player/matches", "playerMatches", "player_matches",
           "Every match the player key (as the bearer) seated that the relay still holds: "
           "its turn first, then the partner's, waiting, finished.",
-          reply="PlayerMatches", seat="player", errors=(401, 429, 503)),
+          reply="PlayerMatches", seat="player", errors=(401, 403, 429, 503)),
     Route("GET", "/v1/lobby", "lobby", "lobby",
           "A game's public open seeks, live and recent matches; with 'after', held until "
           "the lobby's version is above it.",

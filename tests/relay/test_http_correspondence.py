@@ -85,7 +85,11 @@ async def test_player_matches_needs_a_bearer_key(make: Make) -> None:
     await expect(await client.get("/v1/player/matches"), 401, "auth/required")
     answer = await client.get("/v1/player/matches", headers={"Authorization": "Basic x"})
     await expect(answer, 401, "auth/required")
-    unknown = await client.get("/v1/player/matches", headers={"Authorization": "Bearer nobody"})
+    malformed = await client.get("/v1/player/matches", headers={"Authorization": "Bearer nobody"})
+    await expect(malformed, 403, "auth/bad_token")
+    unknown = await client.get(
+        "/v1/player/matches", headers={"Authorization": "Bearer " + "N" * 40}
+    )
     assert unknown.status == 200 and await unknown.json() == {"matches": []}
 
 

@@ -99,9 +99,17 @@ async def test_bad_player_and_contact_say_what_they_must_be(client: Client) -> N
     answer = await client.post("/v1/seek", json={"game": "xand0", "player": "short"})
     message = (await expect(answer, 400, "request/invalid"))["error"]["message"]
     assert "'player'" in message and "32 to 128" in message
-    answer = await client.post("/v1/seek", json={"game": "xand0", "contact": "\u0007"})
-    message = (await expect(answer, 400, "request/invalid"))["error"]["message"]
-    assert "'contact'" in message and "200" in message
+    for contact in ("\u0007", "a\u008db", "", "x" * 201, 7):
+        answer = await client.post("/v1/seek", json={"game": "xand0", "contact": contact})
+        message = (await expect(answer, 400, "request/invalid"))["error"]["message"]
+        assert "'contact'" in message and "200" in message
+    # Any other text is a handle, as opaque as the relay keeps it: spaces, accents, emoji.
+    for contact in ("mailto:zoë@example.org", "push:§¦ 🂡", "x" * 200):
+        answer = await client.post("/v1/seek", json={"game": "contacts", "contact": contact})
+        assert answer.status == 201, await answer.text()
+    answer = await client.get("/v1/player/matches", headers=auth("not-a-key"))
+    message = (await expect(answer, 403, "auth/bad_token"))["error"]["message"]
+    assert "not a player key" in message
 
 
 async def test_bad_move_fields_are_invalid(client: Client) -> None:
