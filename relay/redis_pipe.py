@@ -100,8 +100,9 @@ class Pipe:
             try:
                 await conn.send_packed_command(data, check_health=False)
             except (RedisError, OSError, AttributeError, RuntimeError) as exc:  # closed meanwhile
-                await self._drop(conn, exc)
-                raise RedisConnectionError(f"Writing to Redis failed: {exc}") from None
+                failure = RedisConnectionError(f"Writing to Redis failed: {exc}")
+                await self._drop(conn, failure)
+                raise failure from None
             # Answers to earlier batches come first: the reader reaches these after them.
             if not self._answers:
                 self._heard = loop.time()
@@ -165,7 +166,9 @@ class Pipe:
         else:
             self._watch = loop.call_later(self.stall, self._check)
 
-    async def _drop(self, conn: Any, exc: BaseException | None = None) -> None:
+    async def _drop(self, conn: Any, exc: RedisError | OSError | None = None) -> None:
+        """Forgets the connection and fails every call still awaiting an answer on it with
+        `exc` (a connection error when none is given)."""
         if self._conn is conn:
             self._conn = None
             reader, self._reader = self._reader, None

@@ -190,6 +190,8 @@ class Workers:
                 args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
+            if b"--unix" not in args:
+                continue  # forked and not yet running the relay (it has its parent's args)
             where = len(args) - 1 - args[::-1].index(b"--unix")
             found[Path(args[where + 1].decode())] = pid
         return found

@@ -31,6 +31,12 @@ def redis_url() -> Iterator[str]:
 
 def assert_log_clean(relay: RelayProcess) -> None:
     """Fails if the relay logged an unexpected error or a traceback."""
-    log = relay.log()
-    found = [line for line in log.splitlines() if any(mark in line for mark in TROUBLE)]
-    assert not found, "\n".join(found[:20])
+    lines = relay.log().splitlines()
+    found = [n for n, line in enumerate(lines) if any(mark in line for mark in TROUBLE)]
+    # The first trouble in full (a traceback runs on to the next logged line), then the rest.
+    first = found[:1]
+    for n in first:
+        end = next((k for k in range(n + 2, len(lines)) if lines[k][:2] == "20"), len(lines))
+        first = list(range(n, min(end, n + 60)))
+    shown = [lines[n] for n in first] + [lines[n] for n in found[1:20] if n not in first]
+    assert not found, "\n".join(shown)
