@@ -75,7 +75,7 @@ class RelayMetrics(Collector):
         yield CounterMetricFamily(
             "relay_store_notices",
             "Notices of new events this process heard from the store (Redis): one per event "
-            "per process that waits on its match.",
+            "per process that waits for an event of its parity in its match.",
             value=self.notices,
         )
         errors = CounterMetricFamily(

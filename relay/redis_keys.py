@@ -10,13 +10,16 @@ and counts share the shard's tag, so every script that changes a match touches o
 Keys, under a prefix P (default ``movewire:``), for a match with id I in shard tag T:
 
 - ``P{T}m:I``        hash: game, version, room, status, h0/h1 (token digests), seen0/seen1,
-                     since, turn, first, ender, last (number of events), and dN for each
-                     event N: which write made it, so a retry is recognised; with a time
+                     since, turn, first, ender, last (number of events), and w0/w1: each
+                     seat's latest write ('seq|write'), so a write sent again is
+                     recognised until its seat writes anew; with a time
                      control, tc and tcj (its key and JSON), l0/l1 (each seat's ms left when
                      its turn last started or ended) and tat (when the turn started, ms)
 - ``P{T}e:I``        list: the event log, the JSON bytes sent on the wire (event N at index N-1)
-- ``P{T}w:I``        sharded pub/sub channel: 'seq event' for each event appended, 'x' when the
-                     match expires
+- ``P{T}w:I:0``, ``P{T}w:I:1``  sharded pub/sub channels: 'seq event' for each event
+                     appended, on the channel of seq's parity (a wait for event N follows
+                     N's, so in a match each process hears only the events that answer its
+                     waits); 'x' on both when the match expires
 - ``P{T}deadlines``  sorted set: id -> the time by which the reaper must look at the match
 - ``P{T}counts``     hash: status -> matches of the shard (for /metrics)
 - ``P{T}r:G:R``      string: id of the match holding private room R of game G (room matches are
@@ -130,9 +133,10 @@ class Layout:
         """Returns the key of the match's hash."""
         return f"{self._tagged[_SHARD_OF.get(match[:1], 0)]}m:{match}"
 
-    def channel(self, match: str) -> str:
-        """Returns the match's notification channel."""
-        return f"{self._tagged[_SHARD_OF.get(match[:1], 0)]}w:{match}"
+    def channel(self, match: str, seq: int) -> str:
+        """Returns the match's notification channel of the events numbered like seq (odd
+        or even): the one a wait for event seq follows."""
+        return f"{self._tagged[_SHARD_OF.get(match[:1], 0)]}w:{match}:{seq % 2}"
 
     def player(self, digest: str) -> str:
         """Returns the key of the matches a player key (by its digest) seated."""

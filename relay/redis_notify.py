@@ -1,9 +1,12 @@
 """Wake-ups for the Redis store: each relay process hears only the matches it waits on.
 
-Each match has a sharded pub/sub channel (`relay.redis_keys`); a script that appends an event
-publishes 'seq event' on it. A process subscribes to a match's channel when a poll first
-waits on that match, and unsubscribes once no poll has waited on it for `linger` seconds, so
-the cost of a move grows with the processes that wait on its match, not with all processes.
+Each match has two sharded pub/sub channels (`relay.redis_keys`), one for its odd events and
+one for its even ones; a script that appends an event publishes 'seq event' on the channel
+of its number. A poll waiting for event N follows the channel of N's parity: a process
+subscribes to it when a poll first waits there, and unsubscribes once no poll has waited on
+it for `linger` seconds. In a match each seat waits for the events of one parity (its
+partner's moves), so a move is heard by the one process that waits for it, not by every
+process that waits on the match, nor by all processes.
 
 What a wait may trust: while a channel's subscription is live (confirmed by Redis, and not
 broken since), every event appended to the match after that moment is heard, in order. So a

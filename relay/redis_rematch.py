@@ -176,7 +176,7 @@ class RedisRematches:
                 "REMATCH_START",
                 [f"{at}m:{new}", f"{at}e:{new}", f"{at}counts", f"{at}deadlines"],
                 [repr(float(now)), repr(store.settings.grace), game, version, h0, h1, first,
-                 self.layout.channel(new), nxt, control, json, p0, p1, c0, c1],
+                 self.layout.channel(new, 1), nxt, control, json, p0, p1, c0, c1],
             )  # fmt: skip
             if int(started[1]):
                 # The new match is listed under its players' keys in a step of its own.

@@ -50,7 +50,9 @@ local SEEN = {[0] = 'seen0', [1] = 'seen1'}
 
 local function mkey(id) return TAGGED .. 'm:' .. id end
 local function ekey(id) return TAGGED .. 'e:' .. id end
-local function wkey(id) return TAGGED .. 'w:' .. id end
+-- The channel of the events numbered like `seq` (odd or even): a wait for event N follows the
+-- channel of N's parity, so each event is heard only by the waits it answers.
+local function wkey(id, seq) return TAGGED .. 'w:' .. id .. ':' .. (seq % 2) end
 local function int(n) return string.format('%d', n) end
 
 local function recount(old, new)
@@ -153,8 +155,8 @@ local function deadline(id)
   return tonumber(f[4]) + KEEP
 end
 
--- Appends an event; the sharded notification carries it ('seq event'), so a poll waiting for
--- exactly that event can answer with it.
+-- Appends an event; the sharded notification carries it ('seq event') on the channel of its
+-- number's parity, so a poll waiting for exactly that event can answer with it.
 -- `done` is the write that made the event ('seat:kind:digest', '' for the relay's own): kept
 -- as its seat's latest write, 'w0' or 'w1' = 'seq|done', to answer that write sent again.
 -- `fields` are more fields of the match's hash to set with 'last'.
@@ -168,7 +170,7 @@ local function append(id, event, done, fields, seq)
     redis.call('HSET', mkey(id), 'last', seq, 'w' .. string.sub(done, 1, 1), seq .. '|' .. done,
       unpack(fields or {}))
   end
-  redis.call('SPUBLISH', wkey(id), seq .. ' ' .. event)
+  redis.call('SPUBLISH', wkey(id, number), seq .. ' ' .. event)
   return number
 end
 
@@ -206,7 +208,8 @@ local function expire(id)
   recount(f[1], 'expired')
   redis.call('HSET', m, 'status', 'expired', 'since', NOW_TEXT)
   free_room(id, f[2], f[4])
-  redis.call('SPUBLISH', wkey(id), 'x')
+  redis.call('SPUBLISH', wkey(id, 0), 'x')
+  redis.call('SPUBLISH', wkey(id, 1), 'x')
   if f[5] then return f[2], f[3] .. '~' .. f[5] end
   return f[2], f[3]
 end

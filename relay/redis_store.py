@@ -4,8 +4,9 @@ Each change to a match is one Lua script on one slot (see `relay.redis_scripts` 
 layout in `relay.redis_keys`), so two relay processes never pair one seeker twice, never
 accept two moves for one turn and never give two events one number. The calls made in one
 event-loop turn go to Redis as one pipeline (`relay.redis_batch`). A waiting poll is woken by
-its match's sharded pub/sub channel (`relay.redis_notify`), heard only by the processes that
-wait on that match; it also re-reads the log every `recheck` seconds, so a lost notification
+the notice of the event it waits for, on one of its match's two sharded pub/sub channels
+(`relay.redis_notify`), heard only by the processes that wait for an event of that parity
+in that match; it also re-reads the log every `recheck` seconds, so a lost notification
 only delays an event.
 """
 
@@ -406,7 +407,7 @@ class RedisStore:
         notes = self._notes
         if notes is None:
             notes = (await self._connect())[1]
-        channel = notes.follow(self._keys.channel(match))
+        channel = notes.follow(self._keys.channel(match, after + 1))
         try:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout

@@ -8,6 +8,7 @@ import os
 import signal
 import time
 
+import orjson
 import pytest
 import redis.asyncio as aioredis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
@@ -59,7 +60,7 @@ async def test_every_key_of_a_match_is_in_one_slot(
     assert len(keys) == 2  # the match's hash (with what made each event) and its log
     layout = redis_keys.Layout(store.prefix)
     slots = {key_slot(key) for key in keys}
-    slots |= {key_slot(layout.channel(a.match).encode())}
+    slots |= {key_slot(layout.channel(a.match, seq).encode()) for seq in (1, 2)}
     slots |= {key_slot(key.encode()) for key in layout.shard(redis_keys.shard_of(a.match))[1:]}
     assert len(slots) == 1
 
@@ -97,8 +98,8 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
     async with asyncio.timeout(10):
         waits = [asyncio.create_task(store.wait(a.match, 1, 10)) for store in (one, two)]
         other = asyncio.create_task(three.wait(c.match, 1, 10))
-        await _until_subscribers(redis_server.url, layout.channel(a.match), 2)
-        assert await _subscribers(redis_server.url, layout.channel(c.match)) == 1
+        await _until_subscribers(redis_server.url, layout.channel(a.match, 2), 2)
+        assert await _subscribers(redis_server.url, layout.channel(c.match, 2)) == 1
         await three.act(mover.match, mover.token, Action("move", 1, "e4"), t)
         assert [len(await wait) for wait in waits] == [1, 1]
         assert not other.done()  # the third process heard nothing of this match
@@ -109,7 +110,39 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
         await asyncio.sleep(1.1)
         for store in (one, two, three):
             await store.reap(time.time())
-        await _until_subscribers(redis_server.url, layout.channel(a.match), 0)
+        await _until_subscribers(redis_server.url, layout.channel(a.match, 2), 0)
+
+
+async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
+    make_store: StoreMaker, redis_server: RedisServer
+) -> None:
+    """The seats of a match on two processes, each move post held for the reply: a move is
+    heard by its partner's process, not by its mover's, which waits for the next event."""
+    one, two, writer = make_store(), make_store(), make_store()
+    t = time.time()
+    a = await writer.seek("parity", "1", None, t)
+    b = await writer.seek("parity", "1", None, t)
+    first = (await writer.info(a.match)).first
+    x, o = (a, b) if first == a.seat else (b, a)
+    layout = redis_keys.Layout(writer.prefix)
+    async with asyncio.timeout(10):
+        # x's process has waited on the match (for the start) and still follows it.
+        assert len(await two.wait(a.match, 0, 10)) == 1
+        # o waits on one for x's move (event 2).
+        waits_o = asyncio.create_task(one.wait(a.match, 1, 10))
+        await _until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
+        await _until_subscribers(redis_server.url, layout.channel(a.match, 3), 1)
+        await writer.act(x.match, x.token, Action("move", 1, "e4"), t)
+        assert len(await waits_o) == 1
+        await asyncio.sleep(0.1)  # a notice to two would have come by now
+        assert (one.notices, two.notices) == (1, 0)
+        # x's post held for the reply (event 3), on two.
+        waits_x = asyncio.create_task(two.wait(a.match, 2, 10))
+        await asyncio.sleep(0.1)
+        assert not waits_x.done()
+        await writer.act(o.match, o.token, Action("move", 2, "e5"), t)
+        assert [orjson.loads(event)["seq"] for event in await waits_x] == [3]
+        assert (one.notices, two.notices) == (1, 1)
 
 
 async def test_waits_begun_while_the_store_connects_are_all_subscribed(
@@ -126,7 +159,7 @@ async def test_waits_begun_while_the_store_connects_are_all_subscribed(
         # All at once on a store that has not connected yet: the first wait connects it.
         waits = [asyncio.create_task(fresh.wait(a.match, 1, 10)) for a, _ in tickets]
         for a, _ in tickets:
-            await _until_subscribers(redis_server.url, layout.channel(a.match), 1)
+            await _until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
         for a, b in tickets:
             mover = a if (await writer.info(a.match)).first == a.seat else b
             await writer.act(mover.match, mover.token, Action("move", 1, "go"), t)

@@ -43,13 +43,16 @@ async def test_wait_for_the_next_event_is_answered_from_its_notification(
         await asyncio.sleep(0.2)  # subscribed by now
         await other.act(x.match, x.token, Action("move", 1, "e2\u00e9\U0001f600"), time.time())
         assert [orjson.loads(e)["seq"] for e in await waiting] == [2]
+        await other.act(o.match, o.token, Action("move", 2, "e7"), time.time())
+        # The next wait of this seat, for event 4, follows the channel already live (the
+        # even events'), and is answered by the notice alone.
         counting = CountingStore(store, monkeypatch)
-        waiting = asyncio.create_task(store.wait(a.match, 2, 10))
+        waiting = asyncio.create_task(store.wait(a.match, 3, 10))
         await asyncio.sleep(0.1)
-        await other.act(o.match, o.token, Action("move", 2, 'say "hi"\n'), time.time())
+        await other.act(x.match, x.token, Action("move", 3, 'say "hi"\n'), time.time())
         heard = await waiting
     assert counting.reads == 0
-    logged = (await other.poll(a.match, None, 2, time.time()))[1]
+    logged = (await other.poll(a.match, None, 3, time.time()))[1]
     assert heard == logged  # byte for byte what the log holds
 
 
