@@ -134,14 +134,20 @@ async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
         await _until_subscribers(redis_server.url, layout.channel(a.match, 3), 1)
         await writer.act(x.match, x.token, Action("move", 1, "e4"), t)
         assert len(await waits_o) == 1
-        await asyncio.sleep(0.1)  # a notice to two would have come by now
-        assert (one.notices, two.notices) == (1, 0)
-        # x's post held for the reply (event 3), on two.
+        # x's post held for the reply (event 3), on two: waiting once its waiter is set.
         waits_x = asyncio.create_task(two.wait(a.match, 2, 10))
-        await asyncio.sleep(0.1)
-        assert not waits_x.done()
+        assert two._notes is not None
+        odd = two._notes.follow(layout.channel(a.match, 3))
+        two._notes.leave(odd)
+        for _ in range(500):
+            if odd.waiters:
+                break
+            await asyncio.sleep(0.01)
+        assert odd.waiters, "x's held post never waited"
         await writer.act(o.match, o.token, Action("move", 2, "e5"), t)
         assert [orjson.loads(event)["seq"] for event in await waits_x] == [3]
+        # Redis sends a connection its messages in order: had two heard x's move, it would
+        # have heard it before o's.
         assert (one.notices, two.notices) == (1, 1)
 
 

@@ -33,10 +33,9 @@ def assert_log_clean(relay: RelayProcess) -> None:
     """Fails if the relay logged an unexpected error or a traceback."""
     lines = relay.log().splitlines()
     found = [n for n, line in enumerate(lines) if any(mark in line for mark in TROUBLE)]
-    # The first trouble in full (a traceback runs on to the next logged line), then the rest.
-    first = found[:1]
-    for n in first:
-        end = next((k for k in range(n + 2, len(lines)) if lines[k][:2] == "20"), len(lines))
-        first = list(range(n, min(end, n + 60)))
-    shown = [lines[n] for n in first] + [lines[n] for n in found[1:20] if n not in first]
-    assert not found, "\n".join(shown)
+    if found:
+        # The first trouble in full (its traceback runs to the next dated line), then the rest.
+        n = found[0]
+        end = next((k for k in range(n + 1, len(lines)) if lines[k].startswith("20")), len(lines))
+        shown = lines[n : min(end, n + 60)] + [lines[k] for k in found[1:20] if k >= end]
+        raise AssertionError("\n".join(shown))
