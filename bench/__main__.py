@@ -22,6 +22,7 @@ from bench import targets
 from bench.cluster import Cluster, matches_per_master, redis_cluster
 from bench.idle import hold_polls
 from bench.installed import BuildError, installed_tree
+from bench.report import ratios, table
 from bench.run import Result, measure
 
 __all__ = ["main"]
@@ -51,40 +52,56 @@ class Redis:
     pid: int
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One target of the run: how it is measured and started, and the cluster it runs on."""
+
+    mode: str
+    start: Starter
+    cluster: Cluster | None = None
+
+
 def lineup(
     redis: Redis | None,
     tree: Path | None,
     processes: tuple[int, ...] = (1, 2, 4, 8),
-    cluster: Cluster | None = None,
-) -> list[tuple[str, Starter]]:
-    """Returns the targets to compare, as (mode, starter) pairs; Redis's CPU counts too.
+    clusters: tuple[Cluster, ...] = (),
+) -> list[Entry]:
+    """Returns the targets to compare; Redis's CPU counts too.
 
     The relay runs as the wheel installs it (tree: its hot path compiled), and once more from
     its pure-Python sources; without a tree (no C compiler), from the sources only. On Redis,
-    the relay runs once per count in processes, and Nchan with 1, 2 and 8 workers; on a
-    Redis Cluster, the relay with 1 and 2 processes."""
+    the relay runs once per count in processes, and Nchan with 1, 2 and 8 workers; on each
+    Redis Cluster, the relay with 1 and 2 processes. The bare aiohttp server runs with 1
+    process, and with 2 and 8: what more processes than cores cost on this machine, with no
+    relay in it."""
     build = "compiled" if tree else "pure Python"
     aiohttp_only = f"relay, memory, 1 process, aiohttp only (--no-front), {build}"
     memory = memory_target(tree)
     no_front = ("--no-front",)
-    found: list[tuple[str, Starter]] = [
-        ("plain", lambda: targets.relay(aiohttp_only, flags=no_front, tree=tree)),
-        ("fast", lambda: targets.relay(aiohttp_only, flags=no_front, tree=tree)),
-        ("plain", lambda: targets.relay(memory, tree=tree)),
-        ("fast", lambda: targets.relay(memory, tree=tree)),
+    found = [
+        Entry("plain", lambda: targets.relay(aiohttp_only, flags=no_front, tree=tree)),
+        Entry("fast", lambda: targets.relay(aiohttp_only, flags=no_front, tree=tree)),
+        Entry("plain", lambda: targets.relay(memory, tree=tree)),
+        Entry("fast", lambda: targets.relay(memory, tree=tree)),
     ]
     if tree:
-        found.append(("fast", lambda: targets.relay("relay, memory, 1 process, pure Python")))
+        found.append(Entry("fast", lambda: targets.relay("relay, memory, 1 process, pure Python")))
     if not targets.nchan_available():
-        found.append(("plain", targets.nchan))
+        found.append(Entry("plain", targets.nchan))
     if redis:
-        found += [("fast", redis_relay(redis, tree, count)) for count in processes]
+        found += [Entry("fast", redis_relay(redis, tree, count)) for count in processes]
         if not targets.nchan_available():
-            found += [("plain", redis_nchan(redis, workers)) for workers in (1, 2, 8)]
-    if cluster:
-        found += [("fast", cluster_relay(cluster, tree, count)) for count in (1, 2)]
-    found.append(("plain", targets.ceiling))
+            found += [Entry("plain", redis_nchan(redis, workers)) for workers in (1, 2, 8)]
+    for cluster in clusters:
+        found += [Entry("fast", cluster_relay(cluster, tree, count), cluster) for count in (1, 2)]
+    found += [Entry("plain", ceiling(count)) for count in (1, 2, 8)]
     return found
+
+
+def ceiling(processes: int) -> Starter:
+    """Returns the starter of the bare aiohttp server with `processes` processes."""
+    return lambda: targets.ceiling(processes)
 
 
 def redis_relay(redis: Redis, tree: Path | None, count: int) -> Starter:
@@ -95,9 +112,11 @@ def redis_relay(redis: Redis, tree: Path | None, count: int) -> Starter:
 
 
 def cluster_relay(cluster: Cluster, tree: Path | None, count: int) -> Starter:
-    """Returns the starter of `count` relay processes on the scratch 3-master cluster."""
+    """Returns the starter of `count` relay processes on a scratch cluster."""
     build = "compiled" if tree else "pure Python"
-    name = f"relay, Redis Cluster (3 masters), {count} process{'es' if count > 1 else ''}, {build}"
+    masters = f"{cluster.masters} master{'s' if cluster.masters > 1 else ''}"
+    processes = f"{count} process{'es' if count > 1 else ''}"
+    name = f"relay, Redis Cluster ({masters}), {processes}, {build}"
     return lambda: targets.relay(name, count, cluster.url, cluster.pids, tree=tree)
 
 
@@ -137,36 +156,6 @@ def redis_server(wanted: bool) -> Iterator[Redis | None]:
     with RedisServer(binary) as server:
         assert server.proc is not None
         yield Redis(server.unix_url, server.port, server.proc.pid)
-
-
-def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
-    """Returns the figures as a markdown table."""
-    lines = [
-        "| target | mode | moves/s | server CPU µs/move | relay or nginx µs/move | "
-        "redis-server µs/move | p50 ms | p99 ms | peak RSS MB |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for row in rows:
-        lines.append(
-            f"| {row['target']} | {row['mode']} | {row['moves_per_s']:,} | "
-            f"{row['cpu_us_per_move']} | {row['front_cpu_us_per_move']} | "
-            f"{row['redis_cpu_us_per_move']} | {row['p50_ms']} | {row['p99_ms']} | "
-            f"{row['peak_rss_mb']} |"
-        )
-    if idle:
-        lines += [
-            "",
-            "| target | held polls | RSS before MB | RSS holding MB | KB/poll | "
-            "p50 ms | p99 ms (paced moves meanwhile) |",
-            "|---|---:|---:|---:|---:|---:|---:|",
-        ]
-        for row in idle:
-            lines.append(
-                f"| {row['target']} | {row['polls']:,} | {row['rss_before_mb']} | "
-                f"{row['rss_held_mb']} | {row['kb_per_poll']} | {row['p50_ms']} | "
-                f"{row['p99_ms']} |"
-            )
-    return "\n".join(lines)
 
 
 def _counts(text: str) -> tuple[int, ...]:
@@ -221,17 +210,20 @@ def main(argv: list[str] | None = None) -> int:
     tree = built_tree(not a.sources_only)
     with (
         redis_server(not a.no_redis) as redis,
-        redis_cluster(not a.no_redis and not a.no_cluster) as cluster,
+        redis_cluster(not a.no_redis and not a.no_cluster, masters=1) as lone,
+        redis_cluster(not a.no_redis and not a.no_cluster, masters=3) as three,
     ):
-        for mode, start in lineup(redis, tree, a.redis_processes, cluster):
-            with start() as target:
+        clusters = tuple(cluster for cluster in (lone, three) if cluster)
+        for entry in lineup(redis, tree, a.redis_processes, clusters):
+            mode, cluster = entry.mode, entry.cluster
+            with entry.start() as target:
                 print(f"running {target.name} ({mode})...", file=sys.stderr)
                 result = measure(target, mode, a.matches, a.moves, a.workers)
                 rows.append(result.row())
                 if target.kind == "relay" and target.redis_pids:
                     notices = targets.store_notices(target) / max(1, result.moves)
                     rows[-1]["notices_per_move"] = round(notices, 2)
-                if cluster and "Cluster" in target.name:
+                if cluster:
                     rows[-1]["matches_per_master"] = matches_per_master(cluster)
                 print(f"  {rows[-1]}", file=sys.stderr)
                 if target.kind == "ceiling" or (mode == "plain" and target.kind == "relay"):
@@ -258,12 +250,14 @@ def main(argv: list[str] | None = None) -> int:
                             "p99_ms": round(during.percentile(0.99), 2),
                         }
                     )
+    side_by_side = ratios(rows)
     report = {
         "machine": machine(),
         "seconds": round(time.monotonic() - started),
         "load": vars(a) | {"json": str(a.json)},
         "runs": rows,
         "idle": idle,
+        "ratios": side_by_side,
     }
     a.json.write_text(json.dumps(report, indent=2))
     print(f"# movewire relay benchmark ({machine()})\n")
@@ -273,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
         print("\nEvent notices heard per move, all relay processes together:")
         for row in heard:
             print(f"- {row['target']}: {row['notices_per_move']}")
+    if side_by_side:
+        print("\nSide by side, in this run:")
+        for what, ratio in side_by_side.items():
+            print(f"- {what}: {ratio}x")
     for row in rows:
         if "matches_per_master" in row:
             spread = ", ".join(str(count) for count in row["matches_per_master"])

@@ -1,5 +1,6 @@
 """The Redis Cluster targets of `python -m bench`: the relay on a real 3-master cluster, and
-where its matches landed."""
+where its matches landed; and on a cluster of one master, which tells the cost of cluster mode
+from the cost of three redis-servers."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ __all__ = ["Cluster", "matches_per_master", "redis_cluster"]
 
 @dataclass(frozen=True)
 class Cluster:
-    """The scratch 3-master cluster the cluster targets share."""
+    """A scratch cluster the cluster targets share."""
 
     url: str
     """One node's URL: the relay finds the rest from it."""
@@ -22,11 +23,16 @@ class Cluster:
     """Every node's process (their CPU counts as redis-server's)."""
     ports: list[int]
 
+    @property
+    def masters(self) -> int:
+        """How many masters it has (every node is one)."""
+        return len(self.ports)
+
 
 @contextlib.contextmanager
-def redis_cluster(wanted: bool) -> Iterator[Cluster | None]:
-    """Yields a scratch 3-master Redis Cluster (None when not wanted, or when redis-server
-    or redis-cli is not installed)."""
+def redis_cluster(wanted: bool, masters: int = 3) -> Iterator[Cluster | None]:
+    """Yields a scratch Redis Cluster of `masters` masters (None when not wanted, or when
+    redis-server or redis-cli is not installed)."""
     if not wanted or shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
         if wanted:
             print("redis-server or redis-cli is missing: skipping the cluster", file=sys.stderr)
@@ -34,7 +40,7 @@ def redis_cluster(wanted: bool) -> Iterator[Cluster | None]:
         return
     from tests.support.redis_cluster import RedisCluster
 
-    with RedisCluster(masters=3) as cluster:
+    with RedisCluster(masters=masters) as cluster:
         yield Cluster(cluster.url, cluster.pids, [node.port for node in cluster.nodes])
 
 

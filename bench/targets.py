@@ -175,12 +175,16 @@ def relay(
 
 
 @contextlib.contextmanager
-def ceiling() -> Iterator[Target]:
-    """Runs the bare aiohttp server answering a fixed response."""
-    port = free_port()
-    command = [sys.executable, "-m", "bench.ceiling", str(port)]
-    with _processes([command], [f"http://127.0.0.1:{port}/"]) as pids:
-        yield Target("aiohttp, fixed answer (ceiling)", "ceiling", "127.0.0.1", [port], pids)
+def ceiling(processes: int = 1) -> Iterator[Target]:
+    """Runs the bare aiohttp server answering a fixed response, as `processes` processes each
+    on a port of its own (the load spread over them, as over the relay's)."""
+    ports = [free_port() for _ in range(processes)]
+    commands = [[sys.executable, "-m", "bench.ceiling", str(port)] for port in ports]
+    name = "aiohttp, fixed answer (ceiling)"
+    if processes > 1:
+        name = f"aiohttp, fixed answer, {processes} processes (the machine's cost of processes)"
+    with _processes(commands, [f"http://127.0.0.1:{port}/" for port in ports]) as pids:
+        yield Target(name, "ceiling", "127.0.0.1", ports, pids)
 
 
 def nchan_available() -> str:
