@@ -11,7 +11,8 @@ MOVED or ASK is sent again where the cluster says.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import Any, Protocol
 
 from redis.exceptions import AskError, ClusterDownError, MovedError, RedisError, ResponseError
@@ -56,12 +57,15 @@ _REDIRECT_PAUSE = 0.02
 
 
 class Batcher:
-    """Sends the script calls of each loop turn to Redis: one pipeline per node."""
+    """Sends the script calls of each loop turn to Redis: one pipeline per node. Each answer
+    settles its call in the loop turn that reads it."""
 
     def __init__(self, links: Links) -> None:
         self._links = links
         self._calls: list[_Call] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        self._loading: dict[tuple[Pipe, str], asyncio.Future[None]] = {}
+        """The library being loaded on a node that did not have it, by node and library."""
 
     def call(self, script: Script, keys: list[str], args: list[Any]) -> asyncio.Future[Any]:
         """Returns the future answer of a script call; errors (RedisError) are raised by it."""
@@ -84,49 +88,47 @@ class Batcher:
                 continue
             groups.setdefault(pipe, []).append(call)
         for pipe, group in groups.items():
-            task = asyncio.create_task(self._send(pipe, group))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            commands = [("FCALL", script.name, len(keys), *keys, *args)
+                        for script, keys, args, _ in group]  # fmt: skip
+            pipe.send(commands, [partial(self._answered, pipe, call) for call in group])
 
-    async def _send(self, pipe: Pipe, calls: list[_Call]) -> None:
-        try:
-            replies = await _evalsha(pipe, calls)
-        except BaseException as exc:  # every caller learns why its call failed
-            for *_, answer in calls:
-                if not answer.done():
-                    answer.set_exception(exc)
-            if isinstance(exc, (RedisError, OSError)):
-                self._links.broken(pipe)
-            if not isinstance(exc, Exception):
-                raise
-            return
-        unknown = [call for call, reply in zip(calls, replies, strict=True)
-                   if _unknown(reply)]  # fmt: skip
-        if unknown:
-            task = asyncio.create_task(self._load_and_send(pipe, unknown))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        for call, reply in zip(calls, replies, strict=True):
+    def _answered(self, pipe: Pipe, call: _Call, reply: Any) -> None:
+        """Settles a call with its reply; loads the library on a node that lacks it, follows a
+        cluster's redirection, and reports a lost connection (the topology may have changed)."""
+        if isinstance(reply, ResponseError):
             if _unknown(reply):
-                continue
+                self._spawn(self._load_and_send(pipe, call))
+                return
             if isinstance(reply, AskError):  # MOVED too: the slot is served elsewhere
-                task = asyncio.create_task(self._redirect(call, reply))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
-                continue
-            _settle(call[3], reply)
+                self._spawn(self._redirect(call, reply))
+                return
+        elif isinstance(reply, (RedisError, OSError)):  # the call's connection failed
+            self._links.broken(pipe)
+        _settle(call[3], reply)
 
-    async def _load_and_send(self, pipe: Pipe, calls: list[_Call]) -> None:
-        """Loads the library on a node that did not have it, then sends the calls again."""
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _load_and_send(self, pipe: Pipe, call: _Call) -> None:
+        """Loads the library on a node that did not have it (once for all the calls that
+        found it missing), then sends the call again."""
+        key = (pipe, call[0].library)
+        loading = self._loading.get(key)
+        if loading is None:
+            loading = self._loading[key] = asyncio.ensure_future(_load(pipe, call[0].library))
+            loading.add_done_callback(lambda _: self._loading.pop(key, None))
         try:
-            for library in {call[0].library for call in calls}:
-                await _load(pipe, library)
+            await asyncio.shield(loading)
+            [reply] = await _evalsha(pipe, [call])
         except (RedisError, OSError) as exc:
-            for *_, answer in calls:
-                if not answer.done():
-                    answer.set_exception(exc)
+            _settle(call[3], exc)
             return
-        await self._send(pipe, calls)
+        if _unknown(reply):  # loaded, and gone again: a node flushed meanwhile
+            _settle(call[3], reply)
+        else:
+            self._answered(pipe, call, reply)
 
     async def _redirect(self, call: _Call, reply: AskError) -> None:
         """Sends a call to the node a cluster redirected it to (MOVED or ASK)."""

@@ -27,7 +27,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.exceptions import RedisError, ResponseError
+import hiredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import InvalidResponse, RedisError, ResponseError
+
+from relay.redis_pipe import MORE, take_over
 
 __all__ = ["Channel", "Notifier", "Route", "Waiter"]
 
@@ -197,17 +201,37 @@ class Notifier:
         return self._closing
 
 
+class _Messages(asyncio.Protocol):
+    """The protocol of a link's connection once it is open: hands what arrives to the link."""
+
+    def __init__(self, link: _Link, lost: asyncio.Future[Exception | None]) -> None:
+        self._link = link
+        self._lost = lost
+
+    def data_received(self, data: bytes) -> None:
+        self._link.received(self, data)
+
+    def eof_received(self) -> bool:
+        return False  # the transport closes, and connection_lost follows
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self._lost.done():
+            self._lost.set_result(exc)
+
+
 class _Link:
-    """One connection to a node, on which the channels it serves are subscribed."""
+    """One connection to a node, on which the channels it serves are subscribed. Messages are
+    read as they arrive, in the loop turn that reads them (relay.redis_pipe.take_over)."""
 
     def __init__(self, notifier: Notifier, name: str, connect: Connect) -> None:
         self._notifier = notifier
         self.name = name
         self._connect = connect
-        self._conn: Any = None
+        self._transport: asyncio.Transport | None = None
+        self._protocol: _Messages | None = None
+        self._reader: Any = None
         self._pending: list[tuple[str, bytes]] = []
         self._flushing = False
-        self._sending: set[asyncio.Task[None]] = set()
         self._resettling: asyncio.Task[None] | None = None
         self.closed = False
         self._task = asyncio.create_task(self._listen(), name=f"redis-notifier-{name}")
@@ -215,7 +239,7 @@ class _Link:
     def request(self, command: str, key: bytes) -> None:
         """Sends a (un)subscription in this loop turn's batch."""
         self._pending.append((command, key))
-        if not self._flushing and self._conn is not None:
+        if not self._flushing and self._transport is not None:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._flush)
 
@@ -223,18 +247,35 @@ class _Link:
         """Sends the requests of this loop turn, one command per channel (a cluster takes
         channels of one slot per command)."""
         self._flushing = False
-        conn = self._conn
-        if conn is None or not self._pending:
+        transport = self._transport
+        if transport is None or not self._pending:
             return
-        commands, self._pending = self._pending, []
-        task = asyncio.create_task(self._send(conn, commands))
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
+        commands: list[tuple[Any, ...]] = list(self._pending)
+        self._pending = []
+        try:
+            transport.write(b"".join(hiredis.pack_command(command) for command in commands))
+        except (RuntimeError, OSError):  # closed meanwhile: the listener subscribes again
+            transport.abort()
 
-    async def _send(self, conn: Any, commands: list[tuple[str, bytes]]) -> None:
-        # A connection closed meanwhile: its listener reconnects and subscribes again.
-        with contextlib.suppress(RedisError, OSError, AttributeError, RuntimeError):
-            await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+    def received(self, protocol: _Messages, data: bytes) -> None:
+        """Hands each whole reply to the notifier."""
+        if protocol is not self._protocol:
+            return
+        reader, notifier = self._reader, self._notifier
+        reader.feed(data)
+        while True:
+            try:
+                reply = reader.gets()
+            except InvalidResponse:
+                if self._transport is not None:
+                    self._transport.abort()
+                return
+            if reply is MORE:
+                return
+            if isinstance(reply, ResponseError):  # MOVED: a slot is served elsewhere now
+                self.resettle()
+            else:
+                notifier.heard(self, reply)
 
     def resettle(self) -> None:
         """Moves this node's channels where their slots are served now (once at a time)."""
@@ -242,41 +283,43 @@ class _Link:
             self._resettling = asyncio.create_task(self._notifier.moved(self))
 
     async def _listen(self) -> None:
-        """Reads the replies and messages; reconnects by itself, and gives its channels to
-        other nodes when its node stops serving them."""
+        """Opens the connection and subscribes; reconnects by itself when it is lost, and
+        gives its channels to other nodes when its node stops serving them."""
         pause = 0.1
         notifier = self._notifier
+        loop = asyncio.get_running_loop()
         while not notifier.closing:
             if not notifier.on_link(self.name) and not self._pending:
                 break  # nothing followed here any more
-            conn = None
+            conn = transport = None
             try:
                 conn = self._connect()
                 conn.socket_timeout = None
                 await conn.connect()
+                lost: asyncio.Future[Exception | None] = loop.create_future()
+                protocol = _Messages(self, lost)
+                transport, self._reader = take_over(conn, protocol)
                 if pause > 0.1:
                     log.warning("Redis notifications are back")
                 pause = 0.1
                 # Every channel followed here now, those followed while connecting too.
                 channels = notifier.on_link(self.name)
                 self._pending = [("SSUBSCRIBE", channel.name) for channel in channels]
-                self._conn = conn
+                self._transport, self._protocol = transport, protocol
                 self._flush()
-                while True:
-                    try:
-                        notifier.heard(self, await conn.read_response())
-                    except ResponseError:  # MOVED: a slot is served elsewhere now
-                        self.resettle()
+                reason = await lost
+                raise RedisConnectionError(f"Redis closed the connection ({reason or 'EOF'})")
             except (RedisError, OSError) as exc:
                 if pause == 0.1:
                     log.warning("Redis notifications lost (%s); polls re-read the log", exc)
             finally:
-                self._conn = None
+                self._transport = self._protocol = self._reader = None
                 for channel in notifier.on_link(self.name):
                     channel.lost()
+                if transport is not None:
+                    transport.abort()
                 if conn is not None:
-                    with contextlib.suppress(RedisError, OSError):
-                        await conn.disconnect()
+                    conn._close()
             self.resettle()
             await asyncio.sleep(pause)
             pause = min(2.0, pause * 2)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import deque
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 import hiredis
+from redis._parsers.base import BaseParser
 from redis.asyncio.connection import (
     AbstractConnection,
     Connection,
@@ -17,10 +20,16 @@ from redis.asyncio.connection import (
     UnixDomainSocketConnection,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import InvalidResponse, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-__all__ = ["Pipe", "packing"]
+__all__ = ["MORE", "Pipe", "Reply", "packing", "take_over"]
+
+log = logging.getLogger("relay.redis")
+
+Reply = Callable[[Any], None]
+"""Takes one command's answer: its reply (a refusal as its ResponseError), or the
+RedisError or OSError that kept it from coming (a lost connection, say)."""
 
 
 class _HiredisPacking:
@@ -63,131 +72,221 @@ def packing(kind: type[AbstractConnection]) -> type[AbstractConnection]:
     return _PACKED.get(kind, kind)
 
 
+MORE = object()
+"""What a reader of take_over gives when no whole reply has arrived yet."""
+
+
+def take_over(conn: Any, protocol: asyncio.Protocol) -> tuple[asyncio.Transport, Any]:
+    """Takes the transport of an open redis-py connection for `protocol` (which reads it from
+    now on), and returns it with a hiredis reader that parses replies as redis-py's parser
+    does: an error reply as its redis-py exception, text decoded if the connection decodes."""
+    transport: asyncio.Transport = conn._writer.transport
+    reader = hiredis.Reader(
+        protocolError=InvalidResponse,
+        replyError=BaseParser.parse_error,
+        notEnoughData=MORE,
+        **_encoding(conn),
+    )
+    transport.set_protocol(protocol)
+    return transport, reader
+
+
+class _Replies(asyncio.Protocol):
+    """The protocol of a pipe's connection once it is open: hands what arrives to the pipe."""
+
+    def __init__(self, pipe: Pipe) -> None:
+        self._pipe = pipe
+
+    def data_received(self, data: bytes) -> None:
+        self._pipe._received(self, data)
+
+    def eof_received(self) -> bool:
+        return False  # the transport closes, and connection_lost follows
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._pipe._lost(self, exc)
+
+
+def _settle(answer: asyncio.Future[Any], reply: Any) -> None:
+    if not answer.done():
+        answer.set_result(reply)
+
+
 class Pipe:
     """One connection to Redis on which commands are pipelined: each batch is written as soon
-    as it is made, without waiting for the answers of those before it, and the answers are
-    read in order by one reader."""
+    as it is made, without waiting for the answers of those before it, and each answer is
+    handed to its caller's Reply as soon as it is read, in the loop turn that reads it.
 
-    def __init__(
-        self, connect: Callable[[], Any], idle_check: float = 1.0, stall: float = 5.0
-    ) -> None:
+    redis-py opens the connection (socket or TLS, AUTH, SELECT, client name); the pipe then
+    takes over its transport and reads the answers with hiredis, as redis-py's parser does."""
+
+    def __init__(self, connect: Callable[[], Any], stall: float = 5.0) -> None:
         self._connect = connect
         """Makes a fresh (unconnected) redis-py connection to the node."""
-        self._idle_check = idle_check
-        """Seconds after which an unused connection is checked before it is written to."""
         self.stall = stall
         """Seconds without an answer, while some are awaited, after which the connection is
-        given up (see check)."""
+        given up (see _check)."""
         self._conn: Any = None
-        self._used = 0.0
+        self._transport: asyncio.Transport | None = None
+        self._protocol: _Replies | None = None
+        self._reader: Any = None
+        self._waiting: deque[Reply] = deque()
+        """The Reply of every command written and not answered yet, oldest first."""
+        self._queued: list[tuple[bytes, list[Reply]]] = []
+        """Batches made while the connection opens."""
+        self._opening: asyncio.Task[None] | None = None
         self._heard = 0.0
         """When the last answer arrived, or answers began to be awaited."""
         self._watch: asyncio.TimerHandle | None = None
-        self._dropping: set[asyncio.Task[None]] = set()
-        self._lock = asyncio.Lock()
-        self._answers: deque[asyncio.Future[Any]] = deque()
-        self._more = asyncio.Event()
-        self._reader: asyncio.Task[None] | None = None
+        self._emptied: asyncio.Future[None] | None = None
+
+    def send(self, commands: list[tuple[Any, ...]], replies: list[Reply]) -> None:
+        """Writes the commands (opening the connection first if need be); each answer goes to
+        the Reply of the same rank. A Reply must not raise."""
+        data = b"".join(hiredis.pack_command(command) for command in commands)
+        transport = self._transport
+        if transport is not None and transport.is_closing():  # lost, and not told yet
+            self._drop(RedisConnectionError("Redis closed the connection"))
+            transport = None
+        if transport is None:
+            self._queued.append((data, replies))
+            if self._opening is None:
+                self._opening = asyncio.create_task(self._open(), name="redis-pipe-open")
+            return
+        self._write(transport, data, replies)
 
     async def run(self, commands: list[tuple[Any, ...]]) -> list[Any]:
         """Sends the commands and returns their answers (a refusal as its ResponseError);
         raises ConnectionError and the like when Redis cannot be reached."""
         loop = asyncio.get_running_loop()
         answers = [loop.create_future() for _ in commands]
-        data = [b"".join(hiredis.pack_command(command) for command in commands)]
-        async with self._lock:
-            conn = await self._connection(loop.time())
-            try:
-                await conn.send_packed_command(data, check_health=False)
-            except (RedisError, OSError, AttributeError, RuntimeError) as exc:  # closed meanwhile
-                failure = RedisConnectionError(f"Writing to Redis failed: {exc}")
-                await self._drop(conn, failure)
-                raise failure from None
-            # Answers to earlier batches come first: the reader reaches these after them.
-            if not self._answers:
-                self._heard = loop.time()
-                if self._watch is None:
-                    self._watch = loop.call_later(self.stall, self._check)
-            self._answers.extend(answers)
-            self._more.set()
-        return list(await asyncio.gather(*answers, return_exceptions=True))
+        self.send(commands, [partial(_settle, answer) for answer in answers])
+        found = [await answer for answer in answers]
+        for reply in found:
+            if isinstance(reply, (RedisError, OSError)) and not isinstance(reply, ResponseError):
+                raise reply
+        return found
 
-    async def _connection(self, now: float) -> Any:
-        conn = self._conn
-        if conn is not None and now - self._used > self._idle_check and not self._answers:
-            try:  # a connection left unused may have been closed by a restarted Redis
-                await conn.can_read_destructive()
-            except (RedisError, OSError):
-                await self._drop(conn)
-                conn = None
-        if conn is None:
-            conn = self._connect()
-            conn.socket_timeout = None  # answers are awaited without a timer each (see check)
-            await conn.connect()
-            self._conn = conn
-            self._reader = asyncio.create_task(self._read(conn), name="redis-pipe-reader")
-        self._used = now
-        return conn
-
-    async def _read(self, conn: Any) -> None:
-        """Hands each answer to the oldest call waiting for one; fails them all if the
-        connection breaks."""
-        answers = self._answers
+    def _write(self, transport: asyncio.Transport, data: bytes, replies: list[Reply]) -> None:
         try:
-            while True:
-                if not answers:
-                    self._more.clear()
-                    await self._more.wait()
-                    continue
-                try:
-                    reply = await conn.read_response(disconnect_on_error=False)
-                except ResponseError as refused:
-                    reply = refused
-                self._heard = asyncio.get_running_loop().time()
-                answer = answers.popleft()
-                if not answer.done():
-                    answer.set_result(reply)
+            transport.write(data)
+        except (RuntimeError, OSError) as exc:  # a transport closed under the write
+            failure = RedisConnectionError(f"Writing to Redis failed: {exc}")
+            self._drop(failure)
+            for reply in replies:
+                reply(failure)
+            return
+        if not self._waiting:
+            loop = asyncio.get_running_loop()
+            self._heard = loop.time()
+            if self._watch is None:
+                self._watch = loop.call_later(self.stall, self._check)
+        self._waiting.extend(replies)
+
+    async def _open(self) -> None:
+        """Opens the connection and writes the batches queued meanwhile; fails them if it
+        cannot be opened."""
+        try:
+            conn = self._connect()
+            conn.socket_timeout = None  # answers are awaited without a timer each (see _check)
+            await conn.connect()
         except (RedisError, OSError) as exc:
-            await self._drop(conn, exc)
+            queued, self._queued = self._queued, []
+            for _, replies in queued:
+                for reply in replies:
+                    reply(exc)
+            return
+        finally:
+            self._opening = None
+        protocol = _Replies(self)
+        transport, reader = take_over(conn, protocol)
+        self._conn, self._transport, self._protocol, self._reader = (
+            conn,
+            transport,
+            protocol,
+            reader,
+        )
+        queued, self._queued = self._queued, []
+        for data, replies in queued:
+            if self._transport is transport:
+                self._write(transport, data, replies)
+            else:  # lost while writing the batches before
+                for reply in replies:
+                    reply(RedisConnectionError("Redis closed the connection"))
+
+    def _received(self, protocol: _Replies, data: bytes) -> None:
+        """Hands each whole answer to the oldest Reply waiting."""
+        if protocol is not self._protocol:
+            return
+        reader, waiting = self._reader, self._waiting
+        reader.feed(data)
+        self._heard = asyncio.get_running_loop().time()
+        while True:
+            try:
+                reply = reader.gets()
+            except InvalidResponse as exc:
+                self._drop(RedisConnectionError(f"Redis sent what is not its protocol: {exc}"))
+                return
+            if reply is MORE:
+                break
+            if not waiting:
+                self._drop(RedisConnectionError("Redis answered a command never sent"))
+                return
+            waiting.popleft()(reply)
+        if not waiting and self._emptied is not None and not self._emptied.done():
+            self._emptied.set_result(None)
+
+    def _lost(self, protocol: _Replies, exc: Exception | None) -> None:
+        if protocol is self._protocol:
+            reason = f": {exc}" if exc else ""
+            self._drop(RedisConnectionError(f"Redis closed the connection{reason}"))
 
     def _check(self) -> None:
         """Gives up the connection when answers have been awaited for `stall` seconds with
         none arriving (a Redis that hangs): the calls fail, and the next ones reconnect.
         Runs every `stall` seconds while answers are awaited."""
         self._watch = None
-        conn, loop = self._conn, asyncio.get_running_loop()
-        if conn is None or not self._answers:
+        if self._transport is None or not self._waiting:
             return
+        loop = asyncio.get_running_loop()
         if loop.time() - self._heard > self.stall:
-            failure = RedisTimeoutError(f"No answer from Redis for {self.stall} s")
-            task = asyncio.create_task(self._drop(conn, failure))
-            self._dropping.add(task)
-            task.add_done_callback(self._dropping.discard)
+            self._drop(RedisTimeoutError(f"No answer from Redis for {self.stall} s"))
         else:
             self._watch = loop.call_later(self.stall, self._check)
 
-    async def _drop(self, conn: Any, exc: RedisError | OSError | None = None) -> None:
-        """Forgets the connection and fails every call still awaiting an answer on it with
-        `exc` (a connection error when none is given)."""
-        if self._conn is conn:
-            self._conn = None
-            reader, self._reader = self._reader, None
-            if reader is not None and reader is not asyncio.current_task():
-                reader.cancel()
-        failure = exc or RedisConnectionError("Redis closed the connection")
-        while self._answers:
-            answer = self._answers.popleft()
-            if not answer.done():
-                answer.set_exception(failure)
-                answer.exception()  # its caller may have gone: nothing to log then
-        with contextlib.suppress(RedisError, OSError):
-            await conn.disconnect(nowait=True)
+    def _drop(self, failure: RedisError | OSError) -> None:
+        """Closes the connection and fails every command still awaiting an answer on it."""
+        transport, conn = self._transport, self._conn
+        self._conn = self._transport = self._protocol = self._reader = None
+        if transport is not None:
+            transport.abort()
+        if conn is not None:
+            conn._close()  # redis-py's side of it: closed too (its stream has no reader now)
+        waiting, self._waiting = self._waiting, deque()
+        for reply in waiting:
+            reply(failure)
+        if self._emptied is not None and not self._emptied.done():
+            self._emptied.set_result(None)
 
     async def close(self) -> None:
-        """Closes the connection (calls still waiting fail)."""
-        conn, reader = self._conn, self._reader
-        if conn is not None:
-            await self._drop(conn)
-        if reader is not None:
+        """Waits up to `stall` seconds for the answers awaited, then closes the connection
+        (commands still waiting fail)."""
+        if self._opening is not None:
             with contextlib.suppress(asyncio.CancelledError):
-                await reader
+                await self._opening
+        if self._waiting and self._transport is not None:
+            self._emptied = asyncio.get_running_loop().create_future()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._emptied), self.stall)
+        self._drop(RedisConnectionError("The Redis connection was closed"))
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+
+
+def _encoding(conn: Any) -> dict[str, str]:
+    """Returns the reader's decoding, as the connection's own parser would decode."""
+    encoder = conn.encoder
+    if encoder.decode_responses:
+        return {"encoding": encoder.encoding, "errors": encoder.encoding_errors}
+    return {}
