@@ -70,8 +70,8 @@ async def test_a_write_refused_by_a_closed_transport_fails_every_call_in_flight_
 
     # The node dies and uvloop closes the transport before the pipe hears of it: the next
     # write is refused with a RuntimeError (as a cluster failover test saw).
-    real = pipe._transport
-    assert real is not None
+    assert pipe._transport is not None
+    real: asyncio.Transport = pipe._transport
 
     class Refusing:
         def is_closing(self) -> bool:
@@ -123,10 +123,10 @@ async def test_a_redis_that_hangs_is_given_up_after_the_stall_and_the_next_call_
     assert await pipe.run([("SET", "pipe:h", "1")]) == [b"OK"]
     admin = redis.asyncio.Redis(unix_socket_path=redis_server.socket)
     try:
-        await admin.execute_command("CLIENT", "PAUSE", "1500", "ALL")
+        await admin.execute_command("CLIENT", "PAUSE", "1500", "ALL")  # type: ignore[no-untyped-call]
         with pytest.raises(RedisTimeoutError):
             await asyncio.wait_for(pipe.run([("GET", "pipe:h")]), 3)
-        await admin.execute_command("CLIENT", "UNPAUSE")
+        await admin.execute_command("CLIENT", "UNPAUSE")  # type: ignore[no-untyped-call]
     finally:
         await admin.aclose()
     assert await pipe.run([("GET", "pipe:h")]) == [b"1"]
