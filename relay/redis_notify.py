@@ -25,13 +25,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, RedisError, ResponseError
 
-from relay.redis_pipe import MORE, take_over
+from relay.redis_pipe import MORE, Feed, take_over
 
 __all__ = ["Channel", "Notifier", "Route", "Waiter"]
 
@@ -201,22 +202,9 @@ class Notifier:
         return self._closing
 
 
-class _Messages(asyncio.Protocol):
-    """The protocol of a link's connection once it is open: hands what arrives to the link."""
-
-    def __init__(self, link: _Link, lost: asyncio.Future[Exception | None]) -> None:
-        self._link = link
-        self._lost = lost
-
-    def data_received(self, data: bytes) -> None:
-        self._link.received(self, data)
-
-    def eof_received(self) -> bool:
-        return False  # the transport closes, and connection_lost follows
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self._lost.done():
-            self._lost.set_result(exc)
+def _ended(lost: asyncio.Future[Exception | None], _: Feed, exc: Exception | None) -> None:
+    if not lost.done():
+        lost.set_result(exc)
 
 
 class _Link:
@@ -228,7 +216,7 @@ class _Link:
         self.name = name
         self._connect = connect
         self._transport: asyncio.Transport | None = None
-        self._protocol: _Messages | None = None
+        self._protocol: Feed | None = None
         self._reader: Any = None
         self._pending: list[tuple[str, bytes]] = []
         self._flushing = False
@@ -257,7 +245,7 @@ class _Link:
         except (RuntimeError, OSError):  # closed meanwhile: the listener subscribes again
             transport.abort()
 
-    def received(self, protocol: _Messages, data: bytes) -> None:
+    def received(self, protocol: Feed, data: bytes) -> None:
         """Hands each whole reply to the notifier."""
         if protocol is not self._protocol:
             return
@@ -297,7 +285,7 @@ class _Link:
                 conn.socket_timeout = None
                 await conn.connect()
                 lost: asyncio.Future[Exception | None] = loop.create_future()
-                protocol = _Messages(self, lost)
+                protocol = Feed(self.received, partial(_ended, lost))
                 transport, self._reader = take_over(conn, protocol)
                 if pause > 0.1:
                     log.warning("Redis notifications are back")

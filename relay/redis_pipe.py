@@ -23,7 +23,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-__all__ = ["MORE", "Pipe", "Reply", "packing", "take_over"]
+__all__ = ["MORE", "Feed", "Pipe", "Reply", "packing", "take_over"]
 
 log = logging.getLogger("relay.redis")
 
@@ -91,20 +91,26 @@ def take_over(conn: Any, protocol: asyncio.Protocol) -> tuple[asyncio.Transport,
     return transport, reader
 
 
-class _Replies(asyncio.Protocol):
-    """The protocol of a pipe's connection once it is open: hands what arrives to the pipe."""
+class Feed(asyncio.Protocol):
+    """The protocol of a connection once take_over has its transport: hands each read to
+    `received`, and the connection's end to `lost`."""
 
-    def __init__(self, pipe: Pipe) -> None:
-        self._pipe = pipe
+    def __init__(
+        self,
+        received: Callable[[Feed, bytes], None],
+        lost: Callable[[Feed, Exception | None], None],
+    ) -> None:
+        self._received = received
+        self._lost = lost
 
     def data_received(self, data: bytes) -> None:
-        self._pipe._received(self, data)
+        self._received(self, data)
 
     def eof_received(self) -> bool:
         return False  # the transport closes, and connection_lost follows
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._pipe._lost(self, exc)
+        self._lost(self, exc)
 
 
 def _settle(answer: asyncio.Future[Any], reply: Any) -> None:
@@ -128,7 +134,7 @@ class Pipe:
         given up (see _check)."""
         self._conn: Any = None
         self._transport: asyncio.Transport | None = None
-        self._protocol: _Replies | None = None
+        self._protocol: Feed | None = None
         self._reader: Any = None
         self._waiting: deque[Reply] = deque()
         """The Reply of every command written and not answered yet, oldest first."""
@@ -198,7 +204,7 @@ class Pipe:
             return
         finally:
             self._opening = None
-        protocol = _Replies(self)
+        protocol = Feed(self._received, self._lost)
         transport, reader = take_over(conn, protocol)
         self._conn, self._transport, self._protocol, self._reader = (
             conn,
@@ -214,7 +220,7 @@ class Pipe:
                 for reply in replies:
                     reply(RedisConnectionError("Redis closed the connection"))
 
-    def _received(self, protocol: _Replies, data: bytes) -> None:
+    def _received(self, protocol: Feed, data: bytes) -> None:
         """Hands each whole answer to the oldest Reply waiting."""
         if protocol is not self._protocol:
             return
@@ -236,7 +242,7 @@ class Pipe:
         if not waiting and self._emptied is not None and not self._emptied.done():
             self._emptied.set_result(None)
 
-    def _lost(self, protocol: _Replies, exc: Exception | None) -> None:
+    def _lost(self, protocol: Feed, exc: Exception | None) -> None:
         if protocol is self._protocol:
             reason = f": {exc}" if exc else ""
             self._drop(RedisConnectionError(f"Redis closed the connection{reason}"))
