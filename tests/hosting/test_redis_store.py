@@ -31,7 +31,8 @@ from relay.store import (
     started_event,
 )
 from tests.hosting.conftest import SETTINGS, StoreMaker
-from tests.support.redis_server import RedisServer
+from tests.support.components import require_binary
+from tests.support.redis_server import RedisServer, redis_binary
 
 ROOMY = StoreSettings(grace=10.0, keep=100.0, max_waiting=1000)
 """Settings for tests that open many matches at once."""
@@ -480,3 +481,44 @@ async def test_clocked_events_are_byte_identical_to_the_builders(make_store: Sto
         move_event(2, x.seat, "e4", False, 60750),
         pass_event(3, o.seat, 2250),
     ]
+
+
+async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
+    """rediss://: the script calls and the notices go over TLS, and after Redis drops the
+    connections the store opens new ones over TLS by itself."""
+    openssl = require_binary("openssl", "openssl")
+    with RedisServer(redis_binary(), openssl=openssl) as server:
+        one = open_store(Config(store_url=server.tls_url))
+        other = open_store(Config(store_url=server.tls_url))
+        assert isinstance(one, RedisStore) and isinstance(other, RedisStore)
+        try:
+            a = await one.seek("tls", "1", None, time.time())
+            b = await other.seek("tls", "1", None, time.time())
+            first = orjson.loads((await one.poll(a.match, None, 0, time.time()))[1][0])["first"]
+            mover, waiting = (a, b) if first == 0 else (b, a)
+            waiting_store = other if waiting is b else one
+            mover_store = one if waiting is b else other
+            waiter = asyncio.create_task(waiting_store.wait(a.match, 1, 20))
+            await asyncio.sleep(0.2)
+            await mover_store.act(mover.match, mover.token, Action("move", 1, "e4"), time.time())
+            async with asyncio.timeout(3):
+                assert orjson.loads((await waiter)[0])["move"] == "e4"
+            # Every client connection is dropped (over TLS: the relay's pipes and links).
+            admin = aioredis.Redis(unix_socket_path=server.socket)
+            try:
+                assert await admin.client_kill_filter(_type="normal", skipme=True) >= 2
+            finally:
+                await admin.aclose()
+            waiter = asyncio.create_task(mover_store.wait(a.match, 2, 20))
+            reply = Action("move", 2, "e5")
+            for _ in range(50):  # the first call may meet the dropped connection: 503
+                if (await outcome(waiting_store.act(waiting.match, waiting.token, reply,
+                                                    time.time())))[0] == "ok":  # fmt: skip
+                    break
+                await asyncio.sleep(0.1)
+            async with asyncio.timeout(10):
+                events = await _settle(mover_store, waiter, a.match)
+            assert orjson.loads(events[-1])["move"] == "e5"
+        finally:
+            await one.close()
+            await other.close()

@@ -29,11 +29,15 @@ __all__ = ["RedisServer", "fresh_redis_store", "session_redis"]
 class RedisServer:
     """A redis-server subprocess with its data in a temp dir; use as a context manager.
 
-    With aof=True it keeps an append-only file, so a restart keeps every match."""
+    With aof=True it keeps an append-only file, so a restart keeps every match. With
+    openssl (the path of the openssl tool) it also listens for TLS on tls_port, with a
+    self-signed certificate for 127.0.0.1 made in its temp dir (tls_url trusts it)."""
 
-    def __init__(self, binary: str, *, aof: bool = False) -> None:
+    def __init__(self, binary: str, *, aof: bool = False, openssl: str | None = None) -> None:
         self.binary = binary
         self.aof = aof
+        self.openssl = openssl
+        self.tls_port = free_port() if openssl else 0
         self.dir = Path(tempfile.mkdtemp(prefix="movewire-redis-"))
         self.dir.chmod(0o755)
         self.port = free_port()
@@ -44,6 +48,11 @@ class RedisServer:
     def url(self) -> str:
         """Returns the redis:// URL of database 0."""
         return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def tls_url(self) -> str:
+        """Returns the rediss:// URL of database 0, trusting the server's own certificate."""
+        return f"rediss://127.0.0.1:{self.tls_port}/0?ssl_ca_certs={self.dir / 'cert.pem'}"
 
     @property
     def unix_url(self) -> str:
@@ -65,6 +74,8 @@ class RedisServer:
             "--daemonize", "no",
             "--logfile", str(self.dir / "redis.log"),
         ]  # fmt: skip
+        if self.openssl:
+            args += self._tls_args(self.openssl)
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         client = redis.Redis(unix_socket_path=self.socket, socket_timeout=1)
@@ -81,6 +92,21 @@ class RedisServer:
             client.close()
         self.stop()
         raise RuntimeError(f"redis-server did not answer within {timeout} s: {self.log()}")
+
+    def _tls_args(self, openssl: str) -> list[str]:
+        """Makes the certificate (once) and returns the server's TLS options."""
+        cert, key = self.dir / "cert.pem", self.dir / "key.pem"
+        if not cert.exists():
+            subprocess.run(
+                [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                 "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+                 "-addext", "subjectAltName=IP:127.0.0.1"],
+                check=True, capture_output=True, timeout=30,
+            )  # fmt: skip
+            key.chmod(0o644)
+        return ["--tls-port", str(self.tls_port), "--tls-cert-file", str(cert),
+                "--tls-key-file", str(key), "--tls-ca-cert-file", str(cert),
+                "--tls-auth-clients", "no"]  # fmt: skip
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 10.0) -> None:
         """Stops the server by PID (SIGTERM, then SIGKILL; with AOF nothing written is lost)."""
