@@ -32,7 +32,7 @@ import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, RedisError, ResponseError
 
-from relay.redis_pipe import MORE, Feed, take_over
+from relay.redis_pipe import MORE, Feed, forget, take_over
 
 __all__ = ["Channel", "Notifier", "Route", "Waiter"]
 
@@ -307,7 +307,7 @@ class _Link:
                 if transport is not None:
                     transport.abort()
                 if conn is not None:
-                    conn._close()
+                    forget(conn)
             self.resettle()
             await asyncio.sleep(pause)
             pause = min(2.0, pause * 2)

@@ -23,7 +23,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-__all__ = ["MORE", "Feed", "Pipe", "Reply", "packing", "take_over"]
+__all__ = ["MORE", "Feed", "Pipe", "Reply", "forget", "packing", "take_over"]
 
 log = logging.getLogger("relay.redis")
 
@@ -267,7 +267,7 @@ class Pipe:
         if transport is not None:
             transport.abort()
         if conn is not None:
-            conn._close()  # redis-py's side of it: closed too (its stream has no reader now)
+            forget(conn)
         waiting, self._waiting = self._waiting, deque()
         for reply in waiting:
             reply(failure)
@@ -288,6 +288,15 @@ class Pipe:
         if self._watch is not None:
             self._watch.cancel()
             self._watch = None
+
+
+def forget(conn: Any) -> None:
+    """Closes a redis-py connection at once, whether take_over took its transport or not, and
+    tells it so (it neither warns of it nor closes it again)."""
+    writer = conn._writer
+    if writer is not None:
+        writer.transport.abort()
+    conn._writer = conn._reader = None
 
 
 def _encoding(conn: Any) -> dict[str, str]:
