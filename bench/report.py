@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ratios", "table"]
+__all__ = ["RATIOS", "ratios", "table"]
 
 
 def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
@@ -45,7 +45,7 @@ def _figure(rows: list[dict[str, Any]], prefix: str, field: str) -> float | None
     return None
 
 
-_RATIOS = (
+RATIOS = (
     ("relay on Redis, relay CPU per move, 8 processes against 2",
      "relay, Redis, 8 processes", "relay, Redis, 2 processes", "front_cpu_us_per_move"),
     ("Nchan on Redis, nginx CPU per move, 8 workers against 2",
@@ -75,10 +75,10 @@ _RATIOS = (
 
 
 def ratios(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """Returns each comparison of _RATIOS whose two targets ran, as their figures' ratio (none
+    """Returns each comparison of RATIOS whose two targets ran, as their figures' ratio (none
     where a figure is 0: a run too short for the CPU clock's ticks)."""
     found = {}
-    for what, target, against, field in _RATIOS:
+    for what, target, against, field in RATIOS:
         top, bottom = _figure(rows, target, field), _figure(rows, against, field)
         if top and bottom:
             found[what] = round(top / bottom, 2)

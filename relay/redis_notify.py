@@ -279,7 +279,7 @@ class _Link:
         while not notifier.closing:
             if not notifier.on_link(self.name) and not self._pending:
                 break  # nothing followed here any more
-            conn = transport = None
+            conn = None
             try:
                 conn = self._connect()
                 conn.socket_timeout = None
@@ -304,10 +304,8 @@ class _Link:
                 self._transport = self._protocol = self._reader = None
                 for channel in notifier.on_link(self.name):
                     channel.lost()
-                if transport is not None:
-                    transport.abort()
                 if conn is not None:
-                    forget(conn)
+                    forget(conn)  # aborts the transport, taken over or not
             self.resettle()
             await asyncio.sleep(pause)
             pause = min(2.0, pause * 2)

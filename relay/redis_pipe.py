@@ -113,7 +113,8 @@ class Feed(asyncio.Protocol):
         self._lost(self, exc)
 
 
-def _settle(answer: asyncio.Future[Any], reply: Any) -> None:
+def _set_reply(answer: asyncio.Future[Any], reply: Any) -> None:
+    """Makes the reply the answer's result, an error too (run sorts them out)."""
     if not answer.done():
         answer.set_result(reply)
 
@@ -166,7 +167,7 @@ class Pipe:
         raises ConnectionError and the like when Redis cannot be reached."""
         loop = asyncio.get_running_loop()
         answers = [loop.create_future() for _ in commands]
-        self.send(commands, [partial(_settle, answer) for answer in answers])
+        self.send(commands, [partial(_set_reply, answer) for answer in answers])
         found = [await answer for answer in answers]
         for reply in found:
             if isinstance(reply, (RedisError, OSError)) and not isinstance(reply, ResponseError):
@@ -262,12 +263,10 @@ class Pipe:
 
     def _drop(self, failure: RedisError | OSError) -> None:
         """Closes the connection and fails every command still awaiting an answer on it."""
-        transport, conn = self._transport, self._conn
+        conn = self._conn
         self._conn = self._transport = self._protocol = self._reader = None
-        if transport is not None:
-            transport.abort()
         if conn is not None:
-            forget(conn)
+            forget(conn)  # aborts the transport
         waiting, self._waiting = self._waiting, deque()
         for reply in waiting:
             reply(failure)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.report import _RATIOS, ratios
+from bench.report import RATIOS, ratios
 from bench.targets import NCHAN_MODULE
 from tests.support.components import require_binary
 
@@ -78,7 +78,7 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
             assert sum(run["matches_per_master"]) >= 4, run
     # The comparisons the relay is judged by, each a positive ratio (a figure of 0 CPU ticks
     # in so short a run gives none).
-    assert set(report["ratios"]) <= {what for what, *_ in _RATIOS}
+    assert set(report["ratios"]) <= {what for what, *_ in RATIOS}
     assert all(ratio > 0 for ratio in report["ratios"].values())
     assert {row["target"] for row in report["idle"]} == {
         "relay, memory, 1 process, compiled",

@@ -18,7 +18,7 @@ from relay.clock import TimeControl
 from relay.errors import RelayError
 from relay.store import ID_FIRST, Action, Status, hash_token, new_match_id, new_token
 from tests.hosting.conftest import StoreMaker
-from tests.support.redis_server import RedisServer
+from tests.support.redis_server import RedisServer, subscribers, until_subscribers
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -65,24 +65,6 @@ async def test_every_key_of_a_match_is_in_one_slot(
     assert len(slots) == 1
 
 
-async def _subscribers(url: str, channel: str) -> int:
-    client = aioredis.Redis.from_url(url)
-    try:
-        found = await client.execute_command("PUBSUB", "SHARDNUMSUB", channel)
-    finally:
-        await client.aclose()
-    return int(found[1])
-
-
-async def _until_subscribers(url: str, channel: str, count: int) -> None:
-    """Returns once `count` connections are subscribed to the channel (within 5 s)."""
-    for _ in range(250):
-        if await _subscribers(url, channel) == count:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"{channel} never had {count} subscribers")
-
-
 async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
     make_store: StoreMaker, redis_server: RedisServer
 ) -> None:
@@ -98,8 +80,8 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
     async with asyncio.timeout(10):
         waits = [asyncio.create_task(store.wait(a.match, 1, 10)) for store in (one, two)]
         other = asyncio.create_task(three.wait(c.match, 1, 10))
-        await _until_subscribers(redis_server.url, layout.channel(a.match, 2), 2)
-        assert await _subscribers(redis_server.url, layout.channel(c.match, 2)) == 1
+        await until_subscribers(redis_server.url, layout.channel(a.match, 2), 2)
+        assert await subscribers(redis_server.url, layout.channel(c.match, 2)) == 1
         await three.act(mover.match, mover.token, Action("move", 1, "e4"), t)
         assert [len(await wait) for wait in waits] == [1, 1]
         assert not other.done()  # the third process heard nothing of this match
@@ -110,7 +92,7 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
         await asyncio.sleep(1.1)
         for store in (one, two, three):
             await store.reap(time.time())
-        await _until_subscribers(redis_server.url, layout.channel(a.match, 2), 0)
+        await until_subscribers(redis_server.url, layout.channel(a.match, 2), 0)
 
 
 async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
@@ -130,8 +112,8 @@ async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
         assert len(await two.wait(a.match, 0, 10)) == 1
         # o waits on one for x's move (event 2).
         waits_o = asyncio.create_task(one.wait(a.match, 1, 10))
-        await _until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
-        await _until_subscribers(redis_server.url, layout.channel(a.match, 3), 1)
+        await until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
+        await until_subscribers(redis_server.url, layout.channel(a.match, 3), 1)
         await writer.act(x.match, x.token, Action("move", 1, "e4"), t)
         assert len(await waits_o) == 1
         # x's post held for the reply (event 3), on two: waiting once its waiter is set.
@@ -165,7 +147,7 @@ async def test_waits_begun_while_the_store_connects_are_all_subscribed(
         # All at once on a store that has not connected yet: the first wait connects it.
         waits = [asyncio.create_task(fresh.wait(a.match, 1, 10)) for a, _ in tickets]
         for a, _ in tickets:
-            await _until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
+            await until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
         for a, b in tickets:
             mover = a if (await writer.info(a.match)).first == a.seat else b
             await writer.act(mover.match, mover.token, Action("move", 1, "go"), t)

@@ -15,7 +15,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from relay.redis_pipe import Pipe, packing
-from tests.support.redis_server import RedisServer
+from tests.support.redis_server import RedisServer, until_blocked
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -33,6 +33,14 @@ class _Connections:
         assert isinstance(made, UnixDomainSocketConnection)
         self.made.append(made)
         return made
+
+
+async def _held(pipe: Pipe, server: RedisServer, seconds: str) -> asyncio.Task[list[Any]]:
+    """Returns a call in flight: a BLPOP that Redis holds for `seconds` (waited on by then)."""
+    held = asyncio.create_task(pipe.run([("BLPOP", "pipe:nothing", seconds)]))
+    await until_blocked(server.url)
+    assert not held.done()
+    return held
 
 
 async def test_answers_come_in_order_and_batches_made_while_opening_are_kept(
@@ -63,25 +71,16 @@ async def test_a_write_refused_by_a_closed_transport_fails_every_call_in_flight_
     connections = _Connections(redis_server)
     pipe = Pipe(connections)
     assert await pipe.run([("SET", "pipe:k", "v")]) == [b"OK"]
-    # A call in flight: Redis holds its answer for a second.
-    held = asyncio.create_task(pipe.run([("BLPOP", "pipe:nothing", "1")]))
-    await asyncio.sleep(0.1)
-    assert not held.done()
+    held = await _held(pipe, redis_server, "1")
 
     # The node dies and uvloop closes the transport before the pipe hears of it: the next
     # write is refused with a RuntimeError (as a cluster failover test saw).
-    assert pipe._transport is not None
-    real: asyncio.Transport = pipe._transport
-
     class Refusing:
         def is_closing(self) -> bool:
             return False
 
         def write(self, data: bytes) -> None:
             raise RuntimeError("unable to perform operation on <TCPTransport closed=True>")
-
-        def abort(self) -> None:
-            real.abort()
 
     pipe._transport = Refusing()  # type: ignore[assignment]
     with pytest.raises(RedisConnectionError):
@@ -101,8 +100,7 @@ async def test_a_connection_redis_closes_fails_the_calls_in_flight_and_the_next_
     connections = _Connections(redis_server)
     pipe = Pipe(connections)
     assert await pipe.run([("SET", "pipe:c", "1")]) == [b"OK"]
-    held = asyncio.create_task(pipe.run([("BLPOP", "pipe:never", "5")]))
-    await asyncio.sleep(0.1)
+    held = await _held(pipe, redis_server, "5")
     admin = redis.asyncio.Redis(unix_socket_path=redis_server.socket)
     try:
         assert await admin.client_kill_filter(_type="normal", skipme=True) >= 1
@@ -136,8 +134,7 @@ async def test_a_redis_that_hangs_is_given_up_after_the_stall_and_the_next_call_
 
 async def test_close_waits_for_the_answers_in_flight(redis_server: RedisServer) -> None:
     pipe = Pipe(_Connections(redis_server))
-    waiting = asyncio.create_task(pipe.run([("BLPOP", "pipe:late", "0.3")]))
-    await asyncio.sleep(0.05)
+    waiting = await _held(pipe, redis_server, "0.5")
     await pipe.close()
     assert await waiting == [None]  # answered (a timed-out BLPOP), not failed
     # A closed pipe opens again when used.

@@ -18,6 +18,7 @@ from relay.clock import TimeControl
 from relay.config import Config
 from relay.errors import RelayError
 from relay.memory_store import MemoryStore
+from relay.redis_keys import Layout
 from relay.redis_store import RedisStore
 from relay.store import (
     Action,
@@ -32,7 +33,7 @@ from relay.store import (
 )
 from tests.hosting.conftest import SETTINGS, StoreMaker
 from tests.support.components import require_binary
-from tests.support.redis_server import RedisServer, redis_binary
+from tests.support.redis_server import RedisServer, redis_binary, until_subscribers
 
 ROOMY = StoreSettings(grace=10.0, keep=100.0, max_waiting=1000)
 """Settings for tests that open many matches at once."""
@@ -499,7 +500,8 @@ async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
             waiting_store = other if waiting is b else one
             mover_store = one if waiting is b else other
             waiter = asyncio.create_task(waiting_store.wait(a.match, 1, 20))
-            await asyncio.sleep(0.2)
+            # The wait subscribed over TLS: the move reaches it as a notice.
+            await until_subscribers(server.url, Layout(one.prefix).channel(a.match, 2), 1)
             await mover_store.act(mover.match, mover.token, Action("move", 1, "e4"), time.time())
             async with asyncio.timeout(3):
                 assert orjson.loads((await waiter)[0])["move"] == "e4"

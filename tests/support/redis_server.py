@@ -5,6 +5,7 @@ it hands out has its own key prefix, so tests never see each other's matches."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 import shutil
@@ -17,13 +18,21 @@ from types import TracebackType
 
 import pytest
 import redis
+import redis.asyncio as aioredis
 
 from relay.redis_store import RedisStore
 from relay.store import StoreSettings
 from tests.support.components import require_binary
 from tests.support.relay_process import free_port
 
-__all__ = ["RedisServer", "fresh_redis_store", "session_redis"]
+__all__ = [
+    "RedisServer",
+    "fresh_redis_store",
+    "session_redis",
+    "subscribers",
+    "until_blocked",
+    "until_subscribers",
+]
 
 
 class RedisServer:
@@ -177,3 +186,36 @@ async def fresh_redis_store(
     server = session_redis(request)
     prefix = f"test{os.getpid()}-{next(_prefixes)}:"
     return RedisStore.from_url(server.unix_url if unix else server.url, settings, prefix=prefix)
+
+
+async def subscribers(url: str, channel: str) -> int:
+    """Returns how many connections of the Redis at url are subscribed to a sharded channel."""
+    client = aioredis.Redis.from_url(url)
+    try:
+        found = await client.execute_command("PUBSUB", "SHARDNUMSUB", channel)
+    finally:
+        await client.aclose()
+    return int(found[1])
+
+
+async def until_subscribers(url: str, channel: str, count: int) -> None:
+    """Returns once `count` connections are subscribed to the channel (within 5 s)."""
+    for _ in range(250):
+        if await subscribers(url, channel) == count:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"{channel} never had {count} subscribers")
+
+
+async def until_blocked(url: str, count: int = 1) -> None:
+    """Returns once `count` clients of the Redis at url wait in a blocking command such as
+    BLPOP (within 5 s)."""
+    client = aioredis.Redis.from_url(url)
+    try:
+        for _ in range(250):
+            if (await client.info("clients"))["blocked_clients"] >= count:
+                return
+            await asyncio.sleep(0.02)
+    finally:
+        await client.aclose()
+    raise AssertionError(f"no {count} client(s) blocked at {url} within 5 s")
