@@ -300,6 +300,9 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
         handler_cancellation=True,
         # Connections handed to aiohttp idle no longer than the front's own.
         keepalive_timeout=config.keepalive_timeout,
+        # A body left unread is not read on by aiohttp: the connection closes by the Guard's
+        # bounded lingering close (relay/web_guard.py), as the front's own do.
+        lingering_time=0,
     )
     await runner.setup()
     api = app[API]
@@ -309,7 +312,7 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
     protocol: Callable[[], asyncio.BaseProtocol] = front.protocol
     if not config.front:
         assert runner.server is not None
-        protocol = runner.server  # aiohttp answers everything itself
+        protocol = front.aiohttp_protocol  # aiohttp answers everything itself
     server: asyncio.AbstractServer
     if unix:
         server = await loop.create_unix_server(protocol, unix, backlog=BACKLOG)

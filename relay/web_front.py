@@ -24,6 +24,7 @@ from relay.config import Config
 from relay.errors import RelayError
 from relay.http_reader import RequestReader
 from relay.routes import JSON, Router
+from relay.web_guard import Guard, Reclaim, linger
 from relay.web_proxy import TrustedProxies
 
 __all__ = ["SWEEP", "Front", "FrontProtocol"]
@@ -59,6 +60,8 @@ class Front:
         """Whose X-Forwarded-For names the client (rate limits count clients, not proxies)."""
         self.handoff: Callable[[], asyncio.Protocol] | None = None
         """Makes aiohttp's protocol for a connection handed over; set once aiohttp is up."""
+        self.reclaim = Reclaim()
+        """Frees what connections refused by aiohttp left to the garbage collector."""
         self.connections: set[FrontProtocol] = set()
         self.active = 0
         """Requests in progress."""
@@ -71,6 +74,12 @@ class Front:
     def protocol(self) -> FrontProtocol:
         """Returns the protocol of a new connection (the server's protocol factory)."""
         return FrontProtocol(self)
+
+    def aiohttp_protocol(self) -> asyncio.Protocol:
+        """Returns aiohttp's protocol for a connection, behind a Guard that reads no further
+        ahead of aiohttp's answers than a request with the largest body allowed."""
+        assert self.handoff is not None
+        return Guard(self.handoff(), MAX_BUFFERED + self.config.max_body, self.reclaim)
 
     def reader(self, peer: str) -> RequestReader:
         """Returns the request reader of a connection from peer."""
@@ -95,6 +104,7 @@ class Front:
         last sweep, which may be up to a second behind: one second more is allowed, so that
         none is cut before its time (a timeout comes up to two seconds late)."""
         self.tick()
+        self.reclaim.sweep()
         request_limit = self.now - self.config.request_timeout - SWEEP
         idle_limit = self.now - self.config.keepalive_timeout - SWEEP
         for conn in list(self.connections):
@@ -175,11 +185,15 @@ class FrontProtocol(asyncio.Protocol):
             if pending is not None:
                 pending.cancel()
 
-    def close(self) -> None:
-        """Closes the connection (at once if its client leaves its answers unread)."""
+    def close(self, answered: bool = False) -> None:
+        """Closes the connection: at once if its client leaves its answers unread; after an
+        answer, by `linger`, so that a client still sending (a body refused with 413, a
+        request after `Connection: close`) reads the answer rather than a reset."""
         if self.transport is not None:
             if self.stalled is not None:
                 self.transport.abort()
+            elif answered:
+                linger(self.transport)
             else:
                 self.transport.close()
             self.transport = None
@@ -294,7 +308,7 @@ class FrontProtocol(asyncio.Protocol):
         self.front.settled()
         self.since = self.front.now
         if self.close_after:
-            self.close()
+            self.close(answered=True)
             return
         if rest:
             # A flood costs one answer per connection per Retry-After, not one per request.
@@ -354,16 +368,16 @@ class FrontProtocol(asyncio.Protocol):
     def _hand_off(self) -> None:
         """Gives the connection, from the first request the front does not serve on, to
         aiohttp."""
-        handoff, transport = self.front.handoff, self.transport
+        transport = self.transport
         self.front.connections.discard(self)
-        if handoff is None or transport is None:
+        if self.front.handoff is None or transport is None:
             self.close()
             return
         data = self.reader.handoff
         assert data is not None
         data += self.backlog
         self.backlog.clear()
-        protocol = handoff()
+        protocol = self.front.aiohttp_protocol()
         transport.set_protocol(protocol)
         protocol.connection_made(transport)
         self.transport = None
