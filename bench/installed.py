@@ -7,6 +7,8 @@ of the sources, so a second run starts at once."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -16,6 +18,7 @@ import sysconfig
 import tempfile
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = ["BuildError", "build_wheel", "installed_tree", "relay_command"]
@@ -70,6 +73,26 @@ def installed_tree(progress: bool = False) -> Path:
     tree = Path(tempfile.gettempdir()) / f"movewire-installed-{_fingerprint()}"
     if (tree / "relay").is_dir():
         return tree
+    # Parallel test workers build it once: the others wait for the first, then find it.
+    with _locked(tree.with_name("movewire-build.lock")):
+        if (tree / "relay").is_dir():
+            return tree
+        return _build(tree, progress)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Holds an exclusive lock on the file at path (made if need be) while in the block."""
+    with path.open("a") as file:
+        fcntl.flock(file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(file, fcntl.LOCK_UN)
+
+
+def _build(tree: Path, progress: bool) -> Path:
+    """Builds the wheel and unpacks it as tree."""
     work = Path(tempfile.mkdtemp(prefix="movewire-wheel-"))
     try:
         if progress:

@@ -1,13 +1,20 @@
 """Finds, or installs with apt-get, the real components some tests need (nginx, Redis, Chromium).
 
-Outside CI a component that cannot be had skips its tests; in CI (CI=true) it fails them."""
+Outside CI a component that cannot be had skips its tests; in CI (CI=true) it fails them.
+Parallel test workers install each package once: one installs while the others wait on a
+lock, then find it installed; the package lists are updated once a run."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import os
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -19,14 +26,39 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-@functools.cache
+LOCK = Path(tempfile.gettempdir()) / "movewire-apt.lock"
+"""Held while a test worker runs apt-get."""
+
+
+@contextlib.contextmanager
+def _apt_lock() -> Iterator[None]:
+    with LOCK.open("a") as file:
+        fcntl.flock(file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(file, fcntl.LOCK_UN)
+
+
+def _updated_stamp() -> Path:
+    """Returns the file that says this run updated the package lists (one per run, whatever
+    its number of workers: pytest-xdist's run id, or this process's)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
+    return Path(tempfile.gettempdir()) / f"movewire-apt-updated-{run}"
+
+
 def _apt_updated() -> bool:
+    stamp = _updated_stamp()
+    if stamp.exists():
+        return True
     result = subprocess.run(
         ["apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-qq"],
         capture_output=True,
         timeout=300,
         check=False,
     )
+    if result.returncode == 0:
+        stamp.touch()
     return result.returncode == 0
 
 
@@ -56,14 +88,20 @@ def _install(package: str) -> str:
     return "" if result.returncode == 0 else result.stderr[-2000:]
 
 
+def _found(binary: str) -> str | None:
+    return shutil.which(binary) or (binary if os.path.exists(binary) else None)
+
+
 def require_binary(binary: str, package: str) -> str:
     """Returns the path of binary, installing Debian's package when it is missing.
 
     Fails the test in CI, and skips it elsewhere, when the binary cannot be had."""
-    path = shutil.which(binary) or (binary if os.path.exists(binary) else None)
+    path = _found(binary)
     if path is None:
-        why = _install(package)
-        path = shutil.which(binary) or (binary if os.path.exists(binary) else None)
+        with _apt_lock():
+            path = _found(binary)  # installed meanwhile by another worker
+            why = "" if path is not None else _install(package)
+        path = path or _found(binary)
         if path is None:
             message = f"{binary} is missing and 'apt-get install {package}' failed: {why}"
             if in_ci():
