@@ -20,16 +20,17 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILED = (
-    "relay/web_front.py",
-    "relay/http_reader.py",
-    "relay/api.py",
-    "relay/calls.py",
-    "relay/routes.py",
-    "relay/memory_store.py",
-    "relay/store.py",
-    "relay/fields.py",
-    "relay/limits.py",
-    "relay/errors.py",
+    "relay/http/front.py",
+    "relay/http/reader.py",
+    "relay/api/endpoints.py",
+    "relay/api/calls.py",
+    "relay/api/routes.py",
+    "relay/store/memory/store.py",
+    "relay/core/model.py",
+    "relay/core/events.py",
+    "relay/api/fields.py",
+    "relay/api/limits.py",
+    "relay/core/errors.py",
 )
 """The modules on every move's path, compiled in this order (paths from the project root)."""
 
@@ -62,7 +63,7 @@ def compiler_missing() -> str:
 
 def compile_hot_path(root: Path, work: Path) -> list[Path]:
     """Compiles COMPILED from a copy of root's relay package in work; returns the extension
-    files built, relative to work (relay/*.so and mypyc's shared runtime beside relay/)."""
+    files built, relative to work (relay/**/*.so and mypyc's shared runtime beside relay/)."""
     shutil.copytree(root / "relay", work / "relay", ignore=shutil.ignore_patterns("*.so"))
     (work / "setup.py").write_text(SETUP.format(modules=list(COMPILED)))
     done = subprocess.run(
@@ -75,7 +76,7 @@ def compile_hot_path(root: Path, work: Path) -> list[Path]:
     if done.returncode:
         raise RuntimeError(done.stdout.decode(errors="replace")[-2000:])
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    found = [*work.glob(f"*{suffix}"), *work.glob(f"relay/*{suffix}")]  # not build/'s copies
+    found = [*work.glob(f"*{suffix}"), *work.glob(f"relay/**/*{suffix}")]  # not build/'s copies
     built = sorted(path.relative_to(work) for path in found)
     expected = {Path(module).with_suffix(suffix) for module in COMPILED}
     if not expected <= set(built):

@@ -104,7 +104,7 @@ def _build(tree: Path, progress: bool) -> Path:
         with zipfile.ZipFile(wheel) as archive:
             archive.extractall(unpacked)
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
-        if not (unpacked / "relay" / f"web_front{suffix}").exists():
+        if not (unpacked / "relay" / "http" / f"front{suffix}").exists():
             raise BuildError(
                 f"{wheel.name} is pure Python: its hot path was not compiled (is a C compiler "
                 "installed? see hatch_build.py)"

@@ -13,10 +13,11 @@ except ModuleNotFoundError as missing:
     ) from missing
 
 from relay.config import Config
-from relay.errors import CODES, RelayError
-from relay.memory_store import MemoryStore
-from relay.store import Action, MatchInfo, Status, Store, StoreSettings, Ticket
-from relay.web_app import create_app
+from relay.core.errors import CODES, RelayError
+from relay.core.model import Action, MatchInfo, Status, StoreSettings, Ticket
+from relay.http.app import create_app
+from relay.store.base import Store
+from relay.store.memory.store import MemoryStore
 
 __all__ = [
     "CODES",

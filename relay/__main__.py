@@ -15,13 +15,14 @@ from pathlib import Path
 
 from aiohttp import web
 
+from relay.api.metrics import hot_path
 from relay.config import Config
-from relay.metrics import hot_path
-from relay.store import Store, StoreSettings
-from relay.web_app import BadRequests, create_app
-from relay.web_front import SWEEP, Front
-from relay.web_pages import check_pages_dirs
-from relay.web_state import API
+from relay.core.model import StoreSettings
+from relay.http.app import BadRequests, create_app
+from relay.http.front import SWEEP, Front
+from relay.http.pages import check_pages_dirs
+from relay.http.state import API
+from relay.store.base import Store
 
 __all__ = ["main", "parse_args"]
 
@@ -178,7 +179,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             " redis+sentinel://host:port[,host:port...]/name"
         )
     if a.store.startswith("redis+sentinel://"):
-        from relay.redis_store import sentinel_url
+        from relay.store.redis.store import sentinel_url
 
         try:
             sentinel_url(a.store)
@@ -244,7 +245,7 @@ def open_store(config: Config) -> Store | None:
     if config.store_url == "memory":
         return None
     if config.store_url.startswith(STORE_SCHEMES):
-        from relay.redis_store import RedisStore
+        from relay.store.redis.store import RedisStore
 
         return RedisStore.from_url(config.store_url, config.store)
     raise SystemExit(
@@ -301,7 +302,7 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
         # Connections handed to aiohttp idle no longer than the front's own.
         keepalive_timeout=config.keepalive_timeout,
         # A body left unread is not read on by aiohttp: the connection closes by the Guard's
-        # bounded lingering close (relay/web_guard.py), as the front's own do.
+        # bounded lingering close (relay/http/guard.py), as the front's own do.
         lingering_time=0,
     )
     await runner.setup()

@@ -8,7 +8,7 @@ import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from relay.store import StoreSettings
+from relay.core.model import StoreSettings
 
 __all__ = ["SECRET_LEAST", "UNIX", "Config", "check_proxy_settings", "check_webhook"]
 

@@ -12,8 +12,8 @@ from aiohttp.test_utils import TestClient
 
 from relay.__main__ import parse_args
 from relay.config import Config
-from relay.web_app import create_app
-from relay.web_pages import CACHE_CONTROL, PAGES_DIR, load_pages
+from relay.http.app import create_app
+from relay.http.pages import CACHE_CONTROL, PAGES_DIR, load_pages
 from tests.support.relay_process import RelayProcess
 
 Client = TestClient[web.Request, web.Application]

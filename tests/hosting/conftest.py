@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
 
-from relay.redis_store import RedisStore
-from relay.store import StoreSettings
+from relay.core.model import StoreSettings
+from relay.store.redis.store import RedisStore
 from tests.support.redis_cluster import RedisCluster, RedisSentinel
 from tests.support.redis_server import RedisServer, redis_binary
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import aiohttp
 import orjson
 
-from relay.web_pages import CACHE_CONTROL, SECURITY_HEADERS, load_pages
+from relay.http.pages import CACHE_CONTROL, SECURITY_HEADERS, load_pages
 from sdk import Game, GameHost, Outcome, Reason, RelayHost, State, Timing
 
 __all__ = [

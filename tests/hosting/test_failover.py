@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from relay.redis_store import sentinel_url
+from relay.store.redis.store import sentinel_url
 from tests.hosting.players import Run, check_logs, play_matches
 from tests.reliability.conftest import assert_log_clean
 from tests.support.redis_cluster import MASTER_NAME, ClusterNode, RedisCluster, RedisSentinel

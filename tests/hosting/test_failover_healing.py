@@ -17,7 +17,7 @@ import pytest
 from aiohttp import web
 
 from relay import Config, StoreSettings, create_app
-from relay.redis_store import RedisStore
+from relay.store.redis.store import RedisStore
 from sdk import Game, GameHost, Moved, Reason, RelayHost, State
 from sdk.testing import FAST
 from tests.sdk.scripted import moves_in, relay_log

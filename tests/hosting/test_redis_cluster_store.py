@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 from redis.crc import key_slot
 
-from relay.redis_keys import Layout
+from relay.store.redis.keys import Layout
 from tests.relay.wire import Seat, Wire
 from tests.reliability.conftest import assert_log_clean
 from tests.support.redis_cluster import ClusterNode, RedisCluster

@@ -13,10 +13,10 @@ import pytest
 import redis.asyncio as aioredis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
-from relay import redis_keys
-from relay.clock import TimeControl
-from relay.errors import RelayError
-from relay.store import ID_FIRST, Action, Status, hash_token, new_match_id, new_token
+from relay.core.clock import TimeControl
+from relay.core.errors import RelayError
+from relay.core.model import ID_FIRST, Action, Status, hash_token, new_match_id, new_token
+from relay.store.redis import keys as redis_keys
 from tests.hosting.conftest import StoreMaker
 from tests.support.redis_server import RedisServer, subscribers, until_subscribers
 

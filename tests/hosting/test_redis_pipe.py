@@ -14,7 +14,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from relay.redis_pipe import Pipe, packing
+from relay.store.redis.pipe import Pipe, packing
 from tests.support.redis_server import RedisServer, until_blocked
 
 pytestmark = pytest.mark.timeout(30)

@@ -11,10 +11,10 @@ import pytest
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
-from relay.errors import RelayError
-from relay.redis_keys import Layout
-from relay.redis_store import RedisStore
-from relay.store import Action, Ticket, hash_token
+from relay.core.errors import RelayError
+from relay.core.model import Action, Ticket, hash_token
+from relay.store.redis.keys import Layout
+from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import SETTINGS, StoreMaker
 from tests.support.redis_server import RedisServer
 

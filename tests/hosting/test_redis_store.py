@@ -14,23 +14,14 @@ import pytest
 import redis.asyncio as aioredis
 
 from relay.__main__ import open_store
-from relay.clock import TimeControl
 from relay.config import Config
-from relay.errors import RelayError
-from relay.memory_store import MemoryStore
-from relay.redis_keys import Layout
-from relay.redis_store import RedisStore
-from relay.store import (
-    Action,
-    ActionKind,
-    Status,
-    StoreSettings,
-    Ticket,
-    hash_token,
-    move_event,
-    pass_event,
-    started_event,
-)
+from relay.core.clock import TimeControl
+from relay.core.errors import RelayError
+from relay.core.events import move_event, pass_event, started_event
+from relay.core.model import Action, ActionKind, Status, StoreSettings, Ticket, hash_token
+from relay.store.memory.store import MemoryStore
+from relay.store.redis.keys import Layout
+from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import SETTINGS, StoreMaker
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary, until_subscribers
@@ -136,7 +127,7 @@ class Differential:
         coin = rng.randrange(2)
         self.log.append(f"seek {game} {version} {room} {control} coin={coin} at {self.now}")
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("relay.store.draw_first", lambda: coin)
+            patch.setattr("relay.core.model.draw_first", lambda: coin)
             mine = await outcome(self.memory.seek(game, version, room, self.now, None, control))
             theirs = await outcome(self.redis.seek(game, version, room, self.now, None, control))
         assert mine[0] == theirs[0], (mine, theirs, self.log[-15:])

@@ -9,8 +9,8 @@ import time
 import orjson
 import pytest
 
-from relay.redis_store import RedisStore
-from relay.store import Action, Event
+from relay.core.model import Action, Event
+from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import StoreMaker
 
 

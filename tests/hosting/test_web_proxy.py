@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient
 
 from relay.__main__ import parse_args
 from relay.config import Config
-from relay.web_app import create_app
+from relay.http.app import create_app
 
 ClientMaker = Callable[[web.Application], Awaitable[TestClient[web.Request, web.Application]]]
 

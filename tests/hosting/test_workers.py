@@ -19,32 +19,10 @@ from relay.workers import worker_address
 from tests.hosting.stack import ROOT, UNIT, render, unit_command
 from tests.relay.wire import Wire
 from tests.support.components import require_binary
+from tests.support.ports import free_ports
 from tests.support.redis_server import RedisServer, redis_binary
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def free_ports(count: int) -> int:
-    """Returns the first of `count` consecutive free TCP ports on 127.0.0.1."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base: int = probe.getsockname()[1]
-        if base + count > 65535:
-            continue
-        sockets = []
-        try:
-            for port in range(base, base + count):
-                taken = socket.socket()
-                sockets.append(taken)
-                taken.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        finally:
-            for taken in sockets:
-                taken.close()
-        return base
-    raise RuntimeError("no run of free ports")
 
 
 @pytest.fixture

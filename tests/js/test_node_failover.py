@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from relay.redis_store import DEFAULT_PREFIX
+from relay.store.redis.store import DEFAULT_PREFIX
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary
 from tests.support.relay_process import RelayProcess, quick_flags

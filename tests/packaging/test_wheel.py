@@ -21,7 +21,7 @@ def test_the_installed_tree_runs_the_hot_path_compiled(installed: Path) -> None:
     compiled = {path.name for path in (installed / "relay").glob(f"*{SUFFIX}")}
     assert {f"{name}{SUFFIX}" for name in ("web_front", "api", "memory_store")} <= compiled
     run = subprocess.run(
-        [sys.executable, "-P", "-c", "from relay.metrics import hot_path; print(hot_path())"],
+        [sys.executable, "-P", "-c", "from relay.api.metrics import hot_path; print(hot_path())"],
         env={**os.environ, "PYTHONPATH": str(installed)},
         capture_output=True,
         text=True,
@@ -45,6 +45,6 @@ def test_without_a_compiler_the_wheel_is_pure_python(
     assert wheel.name.endswith("-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    assert "relay/web_front.py" in names
+    assert "relay/http/front.py" in names
     assert not [name for name in names if name.endswith(SUFFIX)]
     assert said in output

@@ -181,7 +181,7 @@ def test_openapi_paths_are_exactly_the_routes() -> None:
         and route.method != "HEAD"
         and route.resource.canonical.startswith(("/v1", "/healthz", "/metrics"))
     }
-    from relay.openapi import document
+    from relay.api.openapi import document
 
     documented = {(path, method) for path, ops in document()["paths"].items() for method in ops}
     assert routes == documented

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient
 from pytest_aiohttp import AiohttpClient
 
 from relay import CODES, Config, MemoryStore, RelayError, create_app
-from relay.store import Event
+from relay.core.model import Event
 from tests.relay.conftest import Make
 
 Client = TestClient[Any, Any]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from relay.http_reader import MAX_FIELD, MAX_HEAD, MAX_HEADERS, RequestReader, message_start
-from relay.routes import Router
+from relay.api.routes import Router
+from relay.http.reader import MAX_FIELD, MAX_HEAD, MAX_HEADERS, RequestReader, message_start
 
 BODY = b'{"after":1,"move":"a b"}'
 MOVE = (

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from relay import Action, Status, Store, Ticket
-from relay.clock import TimeControl
+from relay.core.clock import TimeControl
 from tests.relay.test_store_conformance import expect_error, move, parse
 
 FISCHER = TimeControl("fischer", 300, 3)

@@ -5,10 +5,10 @@ key's matches) and the turn notices told to seats with a contact."""
 from __future__ import annotations
 
 from relay import Action, MemoryStore, Store, Ticket
-from relay.clock import TimeControl
-from relay.players import LISTED, listing
-from relay.store import new_token
-from relay.turns import TurnNotice
+from relay.core.clock import TimeControl
+from relay.core.model import new_token
+from relay.core.players import LISTED, listing
+from relay.core.turns import TurnNotice
 from tests.relay.conftest import SETTINGS
 from tests.relay.test_store_clocks import FISCHER, now
 from tests.relay.test_store_conformance import expect_error, move, parse

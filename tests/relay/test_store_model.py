@@ -28,9 +28,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-import relay.store
+import relay.core.model
 from relay import Action, MemoryStore, RelayError, Store, StoreSettings, Ticket
-from relay.clock import TimeControl, millis
+from relay.core.clock import TimeControl, millis
 
 T = TypeVar("T")
 
@@ -525,7 +525,7 @@ MACHINE_SETTINGS = settings(max_examples=150, stateful_step_count=50, deadline=N
 def pinned_coin(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pins the first-mover coin to a sequence that restarts with each machine, so that
     hypothesis replays every case exactly."""
-    monkeypatch.setattr(relay.store, "draw_first", lambda: next(COIN[0]))
+    monkeypatch.setattr(relay.core.model, "draw_first", lambda: next(COIN[0]))
 
 
 def test_memory_store_follows_the_model() -> None:

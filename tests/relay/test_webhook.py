@@ -17,10 +17,10 @@ import pytest
 
 from relay import Store
 from relay.__main__ import parse_args
-from relay.turns import TurnNotice
-from relay.webhook import HookSettings, Webhook
-from relay.webhook_sign import sign, verify
-from relay.webhook_state import HookState, MemoryHookState, shared_state
+from relay.core.turns import TurnNotice
+from relay.webhook.sender import HookSettings, Webhook
+from relay.webhook.sign import sign, verify
+from relay.webhook.state import HookState, MemoryHookState, shared_state
 from tests.support.hook_receiver import Receiver
 from tests.support.relay_process import free_port
 

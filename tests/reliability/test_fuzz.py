@@ -26,9 +26,9 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.schemas import OpenApiSchema
 
 from relay import Config, RelayError, create_app
-from relay.api import TOKEN
-from relay.fields import MAX_WHOLE, NAME, query_seconds
-from relay.openapi import document
+from relay.api.endpoints import TOKEN
+from relay.api.fields import MAX_WHOLE, NAME, query_seconds
+from relay.api.openapi import document
 from tests.reliability.conftest import LAX, assert_log_clean
 from tests.support.components import in_ci
 from tests.support.relay_process import RelayProcess

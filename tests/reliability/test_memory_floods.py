@@ -2,7 +2,7 @@
 to a relay process: it answers each, its memory stays bounded while they last, and it goes
 back to within 20% of what it was before once they end.
 
-Before the Guard (relay/web_guard.py), aiohttp kept every read of such a stream in a
+Before the Guard (relay/http/guard.py), aiohttp kept every read of such a stream in a
 reference cycle until it answered, and the relay's rare young-garbage passes let them pile
 up: 12 MB a connection, 1.5 GB after a hundred connections, never given back."""
 

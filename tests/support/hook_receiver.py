@@ -16,8 +16,8 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from relay.webhook import DELIVERY
-from relay.webhook_sign import HEADER, verify
+from relay.webhook.sender import DELIVERY
+from relay.webhook.sign import HEADER, verify
 
 __all__ = ["Receiver"]
 

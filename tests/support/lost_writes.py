@@ -13,7 +13,7 @@ from typing import cast
 import orjson
 import redis
 
-from relay.redis_keys import Layout
+from relay.store.redis.keys import Layout
 
 __all__ = ["lose_tail"]
 

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import itertools
 import os
-import random
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -24,9 +22,10 @@ from typing import Any
 import pytest
 import redis
 
-from relay.redis_store import RedisStore
-from relay.store import StoreSettings
+from relay.core.model import StoreSettings
+from relay.store.redis.store import RedisStore
 from tests.support.components import require_binary
+from tests.support.ports import free_ports
 
 __all__ = [
     "ClusterNode",
@@ -54,16 +53,8 @@ def cluster_binaries() -> tuple[str, str]:
 
 
 def free_node_port() -> int:
-    """Returns a free loopback port below 55536 whose cluster bus port (+10000) is free too."""
-    while True:
-        port = random.randint(20000, 55535)
-        with socket.socket() as sock, socket.socket() as bus:
-            try:
-                sock.bind(("127.0.0.1", port))
-                bus.bind(("127.0.0.1", port + 10000))
-            except OSError:
-                continue
-            return port
+    """Returns a free loopback port whose cluster bus port (+10000) is free too."""
+    return free_ports(1, bus=True)
 
 
 def _wait(predicate: Callable[[], object], what: str, timeout: float) -> None:

@@ -20,8 +20,8 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
-from relay.redis_store import RedisStore
-from relay.store import StoreSettings
+from relay.core.model import StoreSettings
+from relay.store.redis.store import RedisStore
 from tests.support.components import require_binary
 from tests.support.relay_process import free_port
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -12,6 +11,7 @@ from pathlib import Path
 from types import TracebackType
 
 from bench.installed import relay_command
+from tests.support.ports import free_port
 
 __all__ = ["RelayProcess", "free_port", "quick_flags"]
 
@@ -25,14 +25,6 @@ def quick_flags(hold: int = 5, grace: int = 30) -> tuple[str, ...]:
         "--hold", str(hold), "--grace", str(grace),
         "--seeks-per-minute", "100000", "--requests-per-second", "100000",
     )  # fmt: skip
-
-
-def free_port() -> int:
-    """Returns a TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class RelayProcess:

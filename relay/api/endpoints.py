@@ -1,0 +1,522 @@
+"""The protocol's endpoints, whichever HTTP server carries them: one call in per request.
+
+Either server reads a request of the route table into a Call and hands it to Api.handle,
+which answers through a callback: at once, or when what the request waits for is done. The
+endpoints are coroutines that take the Call and return (status, body), or raise RelayError."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import math
+import re
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import orjson
+
+from relay.api.calls import Answer, Call, Pending, Reply, drive
+from relay.api.fields import (
+    bearer,
+    int_field,
+    json_body,
+    name_field,
+    query_int,
+    query_seconds,
+    require_bearer,
+)
+from relay.api.limits import RateLimiter
+from relay.api.metrics import RelayMetrics
+from relay.api.openapi import openapi
+from relay.api.routes import ROUTES
+from relay.config import Config
+from relay.core.clock import control_field
+from relay.core.errors import RelayError
+from relay.core.lobby import KINDS, lobby_entry_json
+from relay.core.model import Action, Event, hash_token, new_action
+from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
+from relay.core.rematch import RematchOp, rematch_body
+from relay.store.base import Immediate, Store
+
+__all__ = ["Api", "Lifecycle", "error_reply", "retry_after_header"]
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
+"""A seeker's own token: 32 to 128 URL-safe characters, which it must draw at random."""
+
+BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
+
+BAD_BOOL = "The field {!r} must be true or false, not {!r}."
+
+LOBBY_POLLS_PER_SEAT = 8
+"""Held lobby polls a client address may have, per --polls-per-seat."""
+
+LOBBY_RECHECK = 5.0
+"""Seconds a held lobby poll trusts notifications before it reads the lobby again (a match
+that started or ended changes its lists only when a reader sees it)."""
+
+RECORD_FORMAT = 1
+"""The version of the record format a record's header names."""
+
+DIGESTS = 4096
+"""Authorization headers whose token digests the Api keeps: a seat's moves read it once."""
+
+Endpoint = Callable[[Call], Coroutine[Any, Any, Reply]]
+"""An Api coroutine method answering one route."""
+
+
+class Lifecycle:
+    """Where the process is in its life."""
+
+    closing: bool = False
+    """Set when shutdown begins: held polls are answered and new ones are turned away."""
+
+
+def error_reply(error: RelayError) -> Reply:
+    """Returns the answer to an error: {"error": {"code": ..., "message": ...}}."""
+    return error.status, orjson.dumps({"error": {"code": error.code, "message": error.message}})
+
+
+def retry_after_header(seconds: float) -> str:
+    """Returns a Retry-After value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(seconds)))
+
+
+def _events(found: list[Event]) -> bytes:
+    return b'{"events":[' + b",".join(found) + b"]}"
+
+
+class Api:
+    """The endpoints of protocol v1 over one store, with this process's limits and metrics."""
+
+    def __init__(self, config: Config, store: Store, metrics: RelayMetrics) -> None:
+        self.config = config
+        self.store = store
+        self.metrics = metrics
+        self.lifecycle = Lifecycle()
+        self.seek_limiter = RateLimiter.per_minute(config.seeks_per_minute)
+        self.request_limiter = RateLimiter(
+            config.requests_per_second, 2.0 * config.requests_per_second
+        )
+        self.held: dict[tuple[str, str], int] = {}
+        """Requests held open in this process (event polls, move posts with ?wait=), per
+        match and seat (the digest of the seat's token)."""
+        self.immediate: Immediate | None = store.immediate
+        self.endpoints: dict[str, Endpoint] = {
+            route.endpoint: getattr(self, route.endpoint) for route in ROUTES
+        }
+        """The coroutine method answering each route, by its name in the route table."""
+        self._digests: dict[str, str] = {}
+
+    def handle(self, call: Call, answer: Answer) -> Pending | None:
+        """Serves one request: calls answer(reply, None) or answer(None, error) once, at once
+        or later. Returns what to cancel while it waits (its client may leave), else None."""
+        route = call.route
+        try:
+            if route.limited:
+                self.admit(call.client)
+            immediate = self.immediate
+            if immediate is not None and route.endpoint == "move":
+                return self._move_now(immediate, call, answer)
+            coro = self.endpoints[route.endpoint](call)
+        except RelayError as error:
+            answer(None, error)
+            return None
+        if immediate is not None:
+            return drive(coro, answer)
+        task = asyncio.ensure_future(coro)
+        task.add_done_callback(functools.partial(_task_done, answer))
+        return task
+
+    def admit(self, client: str) -> None:
+        """Counts a request of client against its rate; raises limit/requests past it."""
+        wait = self.request_limiter.take(client, time.monotonic())
+        if wait:
+            raise RelayError("limit/requests", retry_after=wait)
+
+    async def seek(self, call: Call) -> Reply:
+        """POST /v1/seek: takes a seat in a waiting match, or opens one."""
+        now = time.time()
+        wait = self.seek_limiter.take(call.client, now)
+        if wait:
+            raise RelayError("limit/seeks", retry_after=wait)
+        body = json_body(call.content_type, call.body)
+        game = name_field(body, "game", required=True)
+        assert game is not None
+        version = name_field(body, "version", required=False, empty=True) or ""
+        room = name_field(body, "room", required=False)
+        token = body.get("token")
+        if token is not None and (not isinstance(token, str) or TOKEN.fullmatch(token) is None):
+            raise RelayError("request/invalid", BAD_TOKEN)
+        public = body.get("public", False)
+        if not isinstance(public, bool):
+            raise RelayError("request/invalid", BAD_BOOL.format("public", public))
+        control = control_field(body)
+        player = player_field(body)
+        contact = contact_field(body)
+        ticket = await self.store.seek(game, version, room, now, token, control, player, contact)
+        # The lobby is kept by calls of its own, after the seek's: a lost one only leaves the
+        # lobby behind until a reader heals it.
+        if ticket.seat == 0 and public:
+            await self.store.lobby_add(game, "open", ticket.match, now)
+        elif ticket.seat == 1:
+            await self.store.lobby_promote(game, ticket.match, now)
+        return 201, orjson.dumps(
+            {"match": ticket.match, "seat": ticket.seat, "token": ticket.token}
+        )
+
+    async def player_matches(self, call: Call) -> Reply:
+        """GET /v1/player/matches: every match the bearer's player key seated, still held."""
+        player = require_bearer(call.authorization)
+        if PLAYER.fullmatch(player) is None:
+            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
+        now = time.time()
+        found = await self.store.player_matches(player, now)
+        return 200, orjson.dumps({"matches": listing(found, now)})
+
+    async def events(self, call: Call) -> Reply:
+        """GET /v1/matches/{match}/events?after=N: the log above N, held until there is some."""
+        query = call.query
+        after = query_int(query.get("after"), "after", 0)
+        hold = self.config.hold
+        if "wait" in query:
+            hold = min(hold, query_seconds(query["wait"], "wait"))
+        seat, found = await self.store.poll(
+            call.match, bearer(call.authorization), after, time.time()
+        )
+        if not found and hold > 0:
+            if self.lifecycle.closing:
+                raise RelayError("server/shutting_down", retry_after=1.0)
+            found = await self._hold(call, seat, after, hold)
+        return 200, _events(found)
+
+    async def _hold(self, call: Call, seat: int | None, after: int, hold: float) -> list[Event]:
+        if seat is None:
+            return await self.store.wait(call.match, after, hold)
+        key = self._take_hold(call.match, self._seat_digest(call.authorization))
+        try:
+            return await self.store.wait(call.match, after, hold)
+        finally:
+            self._release_hold(key)
+
+    def _take_hold(self, match: str, digest: str, most: int | None = None) -> tuple[str, str]:
+        """Counts one more held request (an event poll or a move post with ?wait=) of the
+        seat whose token has that digest; raises limit/polls past --polls-per-seat. Returns
+        the key to release: the match and the digest, one per seat."""
+        key = (match, digest)
+        held = self.held
+        count = held.get(key, 0)
+        if count >= (self.config.polls_per_seat if most is None else most):
+            raise RelayError("limit/polls", retry_after=1.0)
+        held[key] = count + 1
+        self.metrics.held_polls += 1
+        return key
+
+    def _release_hold(self, key: tuple[str, str]) -> None:
+        """Ends one held request counted by _take_hold."""
+        self.metrics.held_polls -= 1
+        left = self.held[key] - 1
+        if left:
+            self.held[key] = left
+        else:
+            del self.held[key]
+
+    async def move(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/moves[?wait=S]: relays a move text, applied once."""
+        token = require_bearer(call.authorization)
+        wait = self._move_wait(call)
+        action = self._move_action(call)
+        if not wait:
+            seq = await self.store.act(call.match, token, action, time.time())
+            self.metrics.moves += 1
+            return 200, b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
+        # The move post doubles as the next poll: one request per move instead of two. It is
+        # counted as a held poll of its seat from before the move is applied, so a seat at
+        # --polls-per-seat is refused with nothing changed.
+        key = self._take_hold(call.match, self._seat_digest(call.authorization))
+        try:
+            seq = await self.store.act(call.match, token, action, time.time())
+            self.metrics.moves += 1
+            found = await self.store.wait(call.match, seq, self._reply_hold(wait))
+        finally:
+            self._release_hold(key)
+        return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
+
+    def _move_now(self, store: Immediate, call: Call, answer: Answer) -> Pending | None:
+        """move() on a store that answers at once, through callbacks only: answers at once,
+        or when the reply arrives (then returning the wait held)."""
+        digest = self._seat_digest(call.authorization)
+        wait = self._move_wait(call)
+        action = self._move_action(call)
+        if not wait:
+            seq = store.act_hashed(call.match, digest, action, time.time())
+            self.metrics.moves += 1
+            reply = b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
+            answer((200, reply), None)
+            return None
+        key = self._take_hold(call.match, digest)
+        try:
+            seq = store.act_hashed(call.match, digest, action, time.time())
+        except BaseException:
+            self._release_hold(key)
+            raise
+        self.metrics.moves += 1
+        release = _Release(self, key)
+
+        def wake(found: list[Event] | None) -> None:
+            release.release()
+            if found is None:
+                answer(None, RelayError("match/expired"))
+            else:
+                answer((200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))), None)
+
+        held: Pending | None = store.watch(call.match, seq, self._reply_hold(wait), wake)
+        if held is None:
+            return None
+        release.held = held
+        return release
+
+    def _seat_digest(self, authorization: str | None) -> str:
+        """Returns the digest of the seat token in an Authorization header (hash_token), kept
+        for the DIGESTS most recent headers."""
+        digests = self._digests
+        digest = None if authorization is None else digests.get(authorization)
+        if digest is None:
+            digest = hash_token(require_bearer(authorization))
+            if len(digests) >= DIGESTS:
+                digests.clear()
+            digests[authorization or ""] = digest
+        return digest
+
+    def _move_wait(self, call: Call) -> float | None:
+        """Returns how long a move post waits for the reply, within --hold (None: it does not)."""
+        raw = call.query.get("wait")
+        if raw is None:
+            return None
+        return min(self.config.hold, query_seconds(raw, "wait"))
+
+    def _move_action(self, call: Call) -> Action:
+        """Reads a move request's body, checked before anything is applied (a refused
+        request changes nothing)."""
+        body = json_body(call.content_type, call.body)
+        after = int_field(body, "after")
+        text = body.get("move")
+        if not isinstance(text, str):
+            raise RelayError("request/invalid", f"The field 'move' must be a string, not {text!r}.")
+        if len(text) > self.config.max_move:
+            raise RelayError(
+                "move/too_long",
+                f"The move has {len(text)} characters; at most {self.config.max_move}.",
+            )
+        end = body.get("end", False)
+        if not isinstance(end, bool):
+            raise RelayError(
+                "request/invalid", f"The field 'end' must be true or false, not {end!r}."
+            )
+        return new_action(Action, ("move", after, text, end, True))
+
+    def _reply_hold(self, wait: float) -> float:
+        """Seconds a move post waits for the reply: as planned, or none at shutdown."""
+        return 0.0 if self.lifecycle.closing else wait
+
+    async def pass_turn(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/pass: gives the turn back to the partner."""
+        token = require_bearer(call.authorization)
+        after = int_field(json_body(call.content_type, call.body), "after")
+        seq = await self.store.act(call.match, token, Action("pass", after), time.time())
+        self.metrics.moves += 1
+        return 200, b'{"seq":%d}' % seq
+
+    async def confirm(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/confirm: the partner agrees or disputes the game is over."""
+        token = require_bearer(call.authorization)
+        body = json_body(call.content_type, call.body)
+        after = int_field(body, "after")
+        agree = body.get("agree", True)
+        if not isinstance(agree, bool):
+            raise RelayError(
+                "request/invalid", f"The field 'agree' must be true or false, not {agree!r}."
+            )
+        action = Action("confirm", after, agree=agree)
+        seq = await self.store.act(call.match, token, action, time.time())
+        return 200, b'{"seq":%d}' % seq
+
+    async def resign(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/resign: ends the match at once; the partner wins."""
+        token = require_bearer(call.authorization)
+        json_body(call.content_type, call.body)
+        seq = await self.store.act(call.match, token, Action("resign"), time.time())
+        return 200, b'{"seq":%d}' % seq
+
+    async def cancel(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/cancel: withdraws a seek nobody has joined yet."""
+        token = require_bearer(call.authorization)
+        await self.store.act(call.match, token, Action("cancel"), time.time())
+        return 200, b'{"cancelled":true}'
+
+    async def match_info(self, call: Call) -> Reply:
+        """GET /v1/matches/{match}: the match's game, status, turn and last event number."""
+        info = await self.store.info(call.match)
+        clock = info.clock
+        return 200, orjson.dumps(
+            {
+                "match": info.match,
+                "game": info.game,
+                "version": info.version,
+                "room": info.room,
+                "status": info.status.value,
+                "turn": info.turn,
+                "first": info.first,
+                "last": info.last,
+                "time_control": None if clock is None else clock.control.as_dict(),
+                "left": None if clock is None else list(clock.left_at(info.turn, time.time())),
+            }
+        )
+
+    async def record(self, call: Call) -> Reply:
+        """GET /v1/matches/{match}/record: the match as JSON Lines (docs/protocol.md): a
+        header (the game, its version, the time control, the result once it ended), then
+        each event of the log, as the events endpoint sends them."""
+        info = await self.store.info(call.match)
+        _, events = await self.store.poll(call.match, None, 0, time.time())
+        result = None
+        if events and info.status.value == "finished":
+            last = orjson.loads(events[-1])
+            if last.get("type") == "ended":
+                result = {"reason": last["reason"], "seat": last["seat"]}
+        header = orjson.dumps(
+            {
+                "record": RECORD_FORMAT,
+                "match": info.match,
+                "game": info.game,
+                "version": info.version,
+                "room": info.room,
+                "first": info.first,
+                "time_control": None if info.clock is None else info.clock.control.as_dict(),
+                "status": info.status.value,
+                "result": result,
+                "events": len(events),
+            }
+        )
+        return 200, b"\n".join([header, *events]) + b"\n"
+
+    async def rematch_read(self, call: Call) -> Reply:
+        """GET /v1/matches/{match}/rematch[?after=V]: the rematch, held while its version is
+        at most V."""
+        query = call.query
+        token = bearer(call.authorization)
+        # The query is checked before the match is read: bad input is a 400 whatever the match.
+        after = query_int(query.get("after"), "after", 0) if "after" in query else None
+        hold = self.config.hold
+        if "wait" in query:
+            hold = min(hold, query_seconds(query["wait"], "wait"))
+        current = await self.store.rematch(call.match, token, "read", time.time())
+        if after is None:
+            return 200, rematch_body(current)
+        if current.version > after or hold <= 0:
+            return 200, rematch_body(current)
+        if self.lifecycle.closing:
+            raise RelayError("server/shutting_down", retry_after=1.0)
+        key = (
+            None
+            if token is None
+            else self._take_hold(call.match, self._seat_digest(call.authorization))
+        )
+        try:
+            current = await self.store.rematch_wait(call.match, after, hold, time.time())
+        finally:
+            if key is not None:
+                self._release_hold(key)
+        return 200, rematch_body(current)
+
+    async def rematch_offer(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/rematch: offers or accepts a rematch, or declines one."""
+        token = require_bearer(call.authorization)
+        offer = json_body(call.content_type, call.body).get("offer")
+        if not isinstance(offer, bool):
+            raise RelayError("request/invalid", BAD_BOOL.format("offer", offer))
+        op: RematchOp = "offer" if offer else "decline"
+        return 200, rematch_body(await self.store.rematch(call.match, token, op, time.time()))
+
+    async def lobby(self, call: Call) -> Reply:
+        """GET /v1/lobby?game=G[&after=V]: a game's lobby, held while its version is at most V."""
+        query = call.query
+        game = name_field(dict(query), "game", required=True)
+        assert game is not None
+        after = query_int(query.get("after"), "after", 0) if "after" in query else None
+        hold = self.config.hold
+        if "wait" in query:
+            hold = min(hold, query_seconds(query["wait"], "wait"))
+        lobby = await self.store.lobby(game)
+        if after is not None and lobby.version <= after and hold > 0:
+            if self.lifecycle.closing:
+                raise RelayError("server/shutting_down", retry_after=1.0)
+            key = self._take_hold("lobby", call.client, self._lobby_polls())
+            try:
+                deadline = time.monotonic() + hold
+                while lobby.version <= after and not self.lifecycle.closing:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    await self.store.lobby_wait(game, after, min(left, LOBBY_RECHECK))
+                    lobby = await self.store.lobby(game)
+            finally:
+                self._release_hold(key)
+        answer: dict[str, object] = {"game": game, "version": lobby.version}
+        for kind in KINDS:
+            answer[kind] = [lobby_entry_json(e) for e in lobby.entries if e.kind == kind]
+        return 200, orjson.dumps(answer)
+
+    def _lobby_polls(self) -> int:
+        """Lobby polls one client address may hold at once: several pages behind one address
+        (a household, an office) each watch a lobby."""
+        return LOBBY_POLLS_PER_SEAT * self.config.polls_per_seat
+
+    async def healthz(self, call: Call) -> Reply:
+        """GET /healthz: 200 while the relay and its store answer."""
+        await self.store.counts()
+        return 200, b'{"ok":true}'
+
+    async def metrics_text(self, call: Call) -> Reply:
+        """GET /metrics: Prometheus text format."""
+        store = self.store
+        return 200, self.metrics.render(await store.counts(), store.notices, await store.endings())
+
+    async def openapi(self, call: Call) -> Reply:
+        """GET /v1/openapi.json: the OpenAPI document of protocol v1."""
+        return 200, openapi()
+
+
+class _Release:
+    """A held move post of the memory store: releases its seat's held count once, when
+    answered or when its client goes away (then also ending the wait)."""
+
+    __slots__ = ("api", "held", "key")
+
+    def __init__(self, api: Api, key: tuple[str, str]) -> None:
+        self.api: Api | None = api
+        self.key = key
+        self.held: Pending | None = None
+
+    def release(self) -> None:
+        """Releases the count, once."""
+        api, self.api = self.api, None
+        if api is not None:
+            api._release_hold(self.key)
+
+    def cancel(self) -> None:
+        """Releases the count (once) and ends the wait."""
+        self.release()
+        held, self.held = self.held, None
+        if held is not None:
+            held.cancel()
+
+
+def _task_done(answer: Answer, task: asyncio.Future[Reply]) -> None:
+    """Passes a task's outcome to answer; a cancelled task answers server/shutting_down
+    (the answer is dropped when the cancel came from its client going away)."""
+    if task.cancelled():
+        answer(None, RelayError("server/shutting_down"))
+        return
+    error = task.exception()
+    answer(None if error is not None else task.result(), error)

@@ -1,0 +1,113 @@
+"""Prometheus metrics of one relay process.
+
+The hot path only adds to plain integers; prometheus-client reads them when /metrics is
+scraped (a custom collector), so no lock is taken per move or poll."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from relay.core.model import Status
+
+__all__ = ["RelayMetrics", "hot_path"]
+
+
+def hot_path() -> str:
+    """Returns 'compiled' when the modules every move goes through run compiled (a wheel built
+    with a C compiler, see hatch_build.py), else 'pure Python' (a checkout, an editable
+    install, a machine without a compiler)."""
+    from relay.api import calls
+
+    return "pure Python" if calls.__file__.endswith(".py") else "compiled"
+
+
+class RelayMetrics(Collector):
+    """The counters and gauges a relay process exports at /metrics."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+        """Moves and passes accepted by this process."""
+        self.held_polls = 0
+        """Seats' requests held open by this process now: event polls, move posts with ?wait=."""
+        self.errors: Counter[str] = Counter()
+        """Error answers by this process, by code."""
+        self.matches: dict[Status, int] = {}
+        """Matches in the store by status, as of the last scrape."""
+        self.notices = 0
+        """Event notices this process heard from the store, as of the last scrape."""
+        self.endings: dict[str, int] = {}
+        """Matches the store ended by reason, as of the last scrape."""
+        self.webhooks: Counter[str] = Counter()
+        """Your-turn webhook deliveries by outcome: sent, retried, failed, dropped."""
+        self.registry = CollectorRegistry()
+        self.registry.register(self)
+
+    def collect(self) -> Iterator[Metric]:
+        """Yields the metrics (prometheus-client calls this at each scrape)."""
+        matches = GaugeMetricFamily(
+            "relay_matches", "Matches in the store, by status.", labels=["status"]
+        )
+        for status, count in self.matches.items():
+            matches.add_metric([status.value], count)
+        yield matches
+        ended = CounterMetricFamily(
+            "relay_matches_ended",
+            "Matches the store ended since it began, by the ended event's reason (every "
+            "process's together on a shared store): agreed, resigned, timeout, abandoned...",
+            labels=["reason"],
+        )
+        for reason, count in sorted(self.endings.items()):
+            ended.add_metric([reason], count)
+        yield ended
+        yield GaugeMetricFamily(
+            "relay_held_polls",
+            "Seats' polls and move posts with ?wait= held open by this process.",
+            value=self.held_polls,
+        )
+        yield CounterMetricFamily(
+            "relay_moves_relayed", "Moves and passes accepted by this process.", value=self.moves
+        )
+        yield CounterMetricFamily(
+            "relay_store_notices",
+            "Notices of new events this process heard from the store (Redis): one per event "
+            "per process that waits for an event of its parity in its match.",
+            value=self.notices,
+        )
+        errors = CounterMetricFamily(
+            "relay_errors", "Error answers by this process, by code.", labels=["code"]
+        )
+        for code, count in sorted(self.errors.items()):
+            errors.add_metric([code], count)
+        yield errors
+        webhooks = CounterMetricFamily(
+            "relay_webhook_deliveries",
+            "Your-turn webhook deliveries by this process, by outcome: sent, retried (an "
+            "attempt failed, another follows), failed (given up or refused), dropped (a full "
+            "queue, or the shared state unreachable).",
+            labels=["outcome"],
+        )
+        for outcome, count in sorted(self.webhooks.items()):
+            webhooks.add_metric([outcome], count)
+        yield webhooks
+        build = GaugeMetricFamily(
+            "relay_build_info",
+            "The build this process runs: its hot path compiled (a wheel) or pure Python.",
+            labels=["hot_path"],
+        )
+        build.add_metric([hot_path()], 1)
+        yield build
+
+    def render(
+        self, counts: dict[Status, int], notices: int = 0, endings: dict[str, int] | None = None
+    ) -> bytes:
+        """Returns the metrics in Prometheus text format, with the store's counts, the
+        notices this process heard from it, and the store's endings by reason."""
+        self.matches = counts
+        self.notices = notices
+        self.endings = endings or {}
+        return generate_latest(self.registry)

@@ -1,0 +1,161 @@
+"""The route table of protocol v1: the front, the aiohttp app and OpenAPI are all built from it.
+
+A new endpoint is one row here plus the Api method the row names (and, for a new body or
+answer shape, its schema in relay/api/openapi.py); tests hold the three views to this table."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["JSON", "ROUTES", "Route", "Router"]
+
+JSON = "application/json"
+
+MATCH_ID = "[A-Za-z0-9_.~-]+"
+"""What the front takes as a {match} path segment (a match id is URL-safe base64); any other
+segment, percent-encoded ones included, is left to aiohttp, which decodes and routes it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One endpoint: its method and path, the Api method serving it, and what OpenAPI says."""
+
+    method: Literal["GET", "POST"]
+    path: str
+    """The path template; '{match}' stands for a match id."""
+    operation: str
+    """The OpenAPI operationId."""
+    endpoint: str
+    """The name of the Api coroutine method that answers it."""
+    summary: str
+    ok: int = 200
+    """The status of a successful answer."""
+    reply: str | None = None
+    """The schema of a successful answer's body (relay/api/openapi.py); None: described there."""
+    body: str | None = None
+    """The schema of the JSON request body, if the endpoint takes one."""
+    query: tuple[str, ...] = ()
+    """The query parameters it reads."""
+    seat: Literal["none", "optional", "required", "player"] = "none"
+    """Whether it needs a seat token (Authorization: Bearer; a player key is one too), takes
+    one, takes none, or needs a player key (and no match)."""
+    errors: tuple[int, ...] = ()
+    """The error statuses it may answer (each with its codes, from relay/core/errors.py)."""
+    limited: bool = True
+    """Whether the request counts against the client's request rate (--requests-per-second)."""
+    content_type: str = JSON
+    """The media type of a successful answer."""
+
+
+_COMMON = (400, 413, 415, 429, 503)
+_WRITE = (*_COMMON, 401, 403, 404, 409, 410)
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("POST", "/v1/seek", "seek", "seek",
+          "Take a seat in the oldest waiting match of the game, or open one.",
+          ok=201, reply="Ticket", body="SeekBody", errors=(*_COMMON, 409)),
+    Route("GET", "/v1/matches/{match}", "matchInfo", "match_info", "Summary of a match.",
+          reply="MatchInfo", errors=(404, 410, 429)),
+    Route("GET", "/v1/matches/{match}/events", "events", "events",
+          "Events numbered above 'after'; held up to the hold time.",
+          reply="Events", query=("after", "wait"), seat="optional",
+          errors=(400, 401, 403, 404, 409, 410, 429, 503)),
+    Route("POST", "/v1/matches/{match}/moves", "move", "move",
+          "Relay a move text (any string); with ?wait=S, also wait for the reply.",
+          reply="SeqEvents", body="MoveBody", query=("wait",), seat="required", errors=_WRITE),
+    Route("POST", "/v1/matches/{match}/pass", "pass", "pass_turn",
+          "Pass the turn back to the partner (no legal move, or a voluntary pass).",
+          reply="Seq", body="AfterBody", seat="required", errors=_WRITE),
+    Route("POST", "/v1/matches/{match}/confirm", "confirm", "confirm",
+          "Agree or dispute that the partner's last move ended the game; the seat to move "
+          "may also dispute the partner's last move or pass (agree: false).",
+          reply="Seq", body="ConfirmBody", seat="required", errors=_WRITE),
+    Route("POST", "/v1/matches/{match}/resign", "resign", "resign",
+          "Resign: the match ends at once.",
+          reply="Seq", body="AnyBody", seat="required", errors=_WRITE),
+    Route("POST", "/v1/matches/{match}/cancel", "cancel", "cancel",
+          "Withdraw a seek nobody has joined.", reply="Cancelled", seat="required",
+          errors=_WRITE),
+    Route("GET", "/v1/matches/{match}/record", "record", "record",
+          "The match's record: JSON Lines, a header line and then every event of its log.",
+          errors=(404, 410, 429), content_type="application/jsonl"),
+    Route("GET", "/v1/matches/{match}/rematch", "rematch", "rematch_read",
+          "The rematch of a finished match; with 'after', held until its version is above it.",
+          reply="Rematch", query=("after", "wait"), seat="optional",
+          errors=(400, 401, 403, 404, 410, 429, 503)),
+    Route("POST", "/v1/matches/{match}/rematch", "offerRematch", "rematch_offer",
+          "Offer (or accept) a rematch of a finished match, or decline one (offer: false).",
+          reply="Rematch", body="RematchBody", seat="required", errors=_WRITE),
+    Route("GET", "/v1/player/matches", "playerMatches", "player_matches",
+          "Every match the player key (as the bearer) seated that the relay still holds: "
+          "its turn first, then the partner's, waiting, finished.",
+          reply="PlayerMatches", seat="player", errors=(401, 403, 429, 503)),
+    Route("GET", "/v1/lobby", "lobby", "lobby",
+          "A game's public open seeks, live and recent matches; with 'after', held until "
+          "the lobby's version is above it.",
+          reply="Lobby", query=("game", "after", "wait"), errors=(400, 429, 503)),
+    Route("GET", "/healthz", "healthz", "healthz",
+          "Liveness: 200 while the relay and its store answer.",
+          reply="Health", errors=(503,), limited=False),
+    Route("GET", "/metrics", "metrics", "metrics_text", "Prometheus metrics.",
+          limited=False, content_type="text/plain; version=0.0.4"),
+    Route("GET", "/v1/openapi.json", "openapi", "openapi", "This document.", limited=False),
+)  # fmt: skip
+"""Every endpoint of the relay but the web pages (relay/http/pages.py)."""
+
+
+KNOWN = 4096
+"""Method and path pairs whose route a Router keeps."""
+
+
+class Router:
+    """Finds the route of a request's method and raw path, as the front reads them."""
+
+    def __init__(self, routes: Sequence[Route] = ROUTES, prefix: str = "") -> None:
+        self._static: dict[bytes, dict[bytes, Route]] = {}
+        """Path -> method -> route, for the paths without a {match}."""
+        self._dynamic: dict[bytes, dict[bytes, dict[bytes, Route]]] = {}
+        """What comes before {match} -> what comes after it -> method -> route."""
+        for row in routes:
+            before, found, after = (prefix + row.path).partition("{match}")
+            if found:
+                by_rest = self._dynamic.setdefault(before.encode(), {})
+                by_rest.setdefault(after.encode(), {})[row.method.encode()] = row
+            else:
+                self._static.setdefault(before.encode(), {})[row.method.encode()] = row
+        self._segment = re.compile(f"({MATCH_ID})(.*)".encode(), re.S)
+        self._known: dict[tuple[bytes, bytes], tuple[Route, str]] = {}
+        """Requests found before: a match's paths come again and again."""
+
+    def find(self, method: bytes, path: bytes) -> tuple[Route, str] | None:
+        """Returns the route and the {match} of the path (or ''); None for any other request
+        (another method, path or spelling of it), which is aiohttp's to answer."""
+        key = (method, path)
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        found = self._find(method, path)
+        if found is not None:
+            if len(self._known) >= KNOWN:
+                self._known.clear()
+            self._known[key] = found
+        return found
+
+    def _find(self, method: bytes, path: bytes) -> tuple[Route, str] | None:
+        methods = self._static.get(path)
+        if methods is not None:
+            row = methods.get(method)
+            return None if row is None else (row, "")
+        for before, by_rest in self._dynamic.items():
+            if path.startswith(before):
+                found = self._segment.fullmatch(path, len(before))
+                if found is None:
+                    return None
+                methods = by_rest.get(found.group(2))
+                row = None if methods is None else methods.get(method)
+                return None if row is None else (row, found.group(1).decode())
+        return None

@@ -1,0 +1,46 @@
+"""A match's events as the bytes sent on the wire, built by formatting (docs/performance.md
+says why not with orjson.dumps)."""
+
+from __future__ import annotations
+
+import orjson
+
+from relay.core.clock import TimeControl, left_text
+from relay.core.model import Event, Seat
+
+__all__ = ["ended_event", "move_event", "pass_event", "started_event"]
+
+
+def started_event(seq: int, first: Seat, control: TimeControl | None = None) -> Event:
+    """Returns the event that opens play, giving the turn to `first`; with a time control,
+    it names the control and each seat's starting seconds."""
+    if control is None:
+        return b'{"seq":%d,"type":"started","first":%d}' % (seq, first)
+    start = left_text(control.base * 1000)
+    return b'{"seq":%d,"type":"started","first":%d,"time_control":%b,"left":[%b,%b]}' % (
+        seq, first, control.json(), start, start,
+    )  # fmt: skip
+
+
+def move_event(seq: int, seat: Seat, move: str, end: bool, left: int | None = None) -> Event:
+    """Returns the event carrying a seat's move, byte-exact; with a clock, the milliseconds
+    the mover has left after it."""
+    if left is None:
+        return b'{"seq":%d,"type":"move","seat":%d,"move":%b,"end":%b}' % (
+            seq, seat, orjson.dumps(move), b"true" if end else b"false",
+        )  # fmt: skip
+    return b'{"seq":%d,"type":"move","seat":%d,"move":%b,"end":%b,"left":%b}' % (
+        seq, seat, orjson.dumps(move), b"true" if end else b"false", left_text(left),
+    )  # fmt: skip
+
+
+def pass_event(seq: int, seat: Seat, left: int | None = None) -> Event:
+    """Returns the event of a seat passing its turn (with a clock, the time it has left)."""
+    if left is None:
+        return b'{"seq":%d,"type":"pass","seat":%d}' % (seq, seat)
+    return b'{"seq":%d,"type":"pass","seat":%d,"left":%b}' % (seq, seat, left_text(left))
+
+
+def ended_event(seq: int, reason: str, seat: Seat) -> Event:
+    """Returns the last event of a match: why it ended and which seat that is about."""
+    return b'{"seq":%d,"type":"ended","reason":%b,"seat":%d}' % (seq, orjson.dumps(reason), seat)

@@ -1,0 +1,188 @@
+"""The relay's data model: seats, events, matches, actions, ids and tokens, and the errors
+that refuse a write, shared by every store and the protocol's endpoints."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import string
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal, NamedTuple
+
+from relay.core.clock import Clock, TimeControl
+from relay.core.errors import RelayError
+
+__all__ = [
+    "ID_FIRST",
+    "TIMED_OUT",
+    "Action",
+    "ActionKind",
+    "Event",
+    "MatchInfo",
+    "Seat",
+    "Status",
+    "StoreSettings",
+    "Ticket",
+    "behind",
+    "control_mismatch",
+    "draw_first",
+    "finished",
+    "hash_token",
+    "new_action",
+    "new_match_id",
+    "new_token",
+    "too_long",
+]
+
+Seat = int
+"""A seat of a match: 0 (the first seeker) or 1 (the second)."""
+
+Event = bytes
+"""One event of a match's log, as the JSON object text sent on the wire, built by formatting
+(docs/performance.md says why not with orjson.dumps)."""
+
+ActionKind = Literal["move", "pass", "resign", "confirm", "cancel"]
+"""What a seat can do to a match."""
+
+
+class Status(StrEnum):
+    """The life of a match."""
+
+    WAITING = "waiting"
+    """One seat taken; waiting for a second seeker."""
+    PLAYING = "playing"
+    """Both seats taken; the seat whose turn it is may move or pass."""
+    ENDING = "ending"
+    """A move ended the game; the partner is to agree or dispute."""
+    FINISHED = "finished"
+    """Over; the log ends with an 'ended' event. Readable until it expires."""
+    EXPIRED = "expired"
+    """A seek that was cancelled or dropped before anyone joined."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """The answer to a seek: the match, the seat taken and its secret token."""
+
+    match: str
+    seat: Seat
+    token: str
+
+
+class Action(NamedTuple):
+    """A write by a seat: a move, a pass, a resignation, a confirm of game over, a cancel."""
+
+    kind: ActionKind
+    after: int | None = None
+    move: str = ""
+    end: bool = False
+    agree: bool = True
+
+
+new_action = tuple.__new__
+"""Makes an Action from all five fields at once: new_action(Action, (kind, after, move, end,
+agree)), as a move's Action is made (docs/performance.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """A summary of one match, for spectators and resuming clients."""
+
+    match: str
+    game: str
+    version: str
+    room: str | None
+    status: Status
+    turn: Seat | None
+    last: int
+    first: Seat | None
+    clock: Clock | None = None
+    """The match's time control and clocks; None for a match without one."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSettings:
+    """The timings and capacity a store enforces, the same in every relay process."""
+
+    grace: float = 60.0
+    """Seconds a seat may go without polling before it abandons (or its seek is dropped)."""
+    keep: float = 3600.0
+    """Seconds a finished or expired match stays readable before it is forgotten."""
+    max_waiting: int = 1000
+    """Matches that may wait for a second player, per game key."""
+    lobby_size: int = 50
+    """Entries each lobby list keeps, per game (the newest)."""
+    max_events: int = 10_000
+    """Events a match's log may hold before moves and passes are refused (match/too_long);
+    the seats can still resign or settle a game-over move, so every match can end."""
+
+
+def draw_first() -> Seat:
+    """Returns the seat that moves first: a fair coin from the system's random source."""
+    return secrets.randbelow(2)
+
+
+ID_FIRST = string.ascii_uppercase + string.ascii_lowercase + string.digits + "_"
+"""The characters a match id may begin with: URL-safe base64 but '-', so that an id never
+reads as an option on a command line (`--replay ID`)."""
+
+
+def new_match_id(first: str | None = None) -> str:
+    """Returns a fresh, unguessable match id (16 URL-safe characters, about 95 random bits),
+    beginning with `first` if given (one of ID_FIRST)."""
+    return (first or secrets.choice(ID_FIRST)) + secrets.token_urlsafe(12)[1:]
+
+
+def new_token() -> str:
+    """Returns a fresh seat token (256 random bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """Returns the digest a store keeps in place of a token (tokens are never stored)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def too_long(most: int) -> RelayError:
+    """Returns the error refusing a move or pass to a match whose log is full."""
+    return RelayError(
+        "match/too_long",
+        f"The match has {most} events, the most the relay keeps: no more moves or passes; "
+        "a seat can still resign.",
+    )
+
+
+def control_mismatch(
+    room: str, waiting: TimeControl | None, sought: TimeControl | None
+) -> RelayError:
+    """Returns the error refusing a room seek whose time control is not the waiting one's."""
+
+    def name(control: TimeControl | None) -> str:
+        return "no clock" if control is None else control.json().decode()
+
+    return RelayError(
+        "room/control_mismatch",
+        f"Room {room!r} waits for a match with {name(waiting)}, not {name(sought)}.",
+    )
+
+
+TIMED_OUT = (
+    "The seat to move ran out of time before this write arrived: the match ended, reason 'timeout'."
+)
+"""The message refusing a write to a match that its clock ended at that write."""
+
+
+def finished(timed_out: bool = False) -> RelayError:
+    """Returns the error refusing a write to a finished match (one that this very write found
+    out of time says so)."""
+    return RelayError("match/finished", TIMED_OUT if timed_out else "")
+
+
+def behind(after: int, last: int) -> RelayError:
+    """Returns the error of a read past the log's end: the log lost events its reader saw."""
+    return RelayError(
+        "match/behind",
+        f"'after' is {after} but the match's log ends at event {last}: events were lost by "
+        "the store; read from there and post your last move again.",
+    )

@@ -1,0 +1,157 @@
+"""Player keys and contact handles: a seeker's second key to its seats, and the matches it
+seated, listed for a correspondence player coming back days later."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from relay.core.clock import TimeControl
+from relay.core.errors import RelayError
+from relay.core.model import MatchInfo, Status
+
+__all__ = [
+    "BAD_CONTACT",
+    "BAD_PLAYER",
+    "CONTACT",
+    "CONTACT_MOST",
+    "LISTED",
+    "NOT_A_PLAYER_KEY",
+    "PLAYER",
+    "PlayerMatch",
+    "contact_field",
+    "listing",
+    "patience",
+    "player_field",
+    "same_player",
+    "too_many",
+]
+
+PLAYER = re.compile(r"[A-Za-z0-9_-]{32,128}")
+"""A player key: 32 to 128 URL-safe characters, which its client must draw at random."""
+
+BAD_PLAYER = "The field 'player' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
+
+CONTACT_MOST = 200
+"""Characters a contact handle may have."""
+
+CONTACT = re.compile(r"[^\x00-\x1f\x7f-\x9f]{1," + str(CONTACT_MOST) + "}")
+"""A contact handle: 1 to CONTACT_MOST characters, none of them a control character (C0, DEL
+or C1); OpenAPI states the same pattern."""
+
+BAD_CONTACT = (
+    f"The field 'contact' must be a string of 1 to {CONTACT_MOST} characters, none of them a "
+    "control character (U+0000 to U+001F, U+007F to U+009F)."
+)
+
+NOT_A_PLAYER_KEY = (
+    "The bearer is not a player key: 32 to 128 characters from A-Z a-z 0-9 _ -, drawn at random."
+)
+
+LISTED = 100
+"""Matches GET /v1/player/matches lists at most, and matches not finished a player key may
+have (a seek past it is refused with player/too_many)."""
+
+
+def player_field(body: dict[str, Any]) -> str | None:
+    """Returns a seek's 'player' field (None without one), or raises request/invalid."""
+    value = body.get("player")
+    if value is None:
+        return None
+    if not isinstance(value, str) or PLAYER.fullmatch(value) is None:
+        raise RelayError("request/invalid", BAD_PLAYER)
+    return value
+
+
+def contact_field(body: dict[str, Any]) -> str | None:
+    """Returns a seek's 'contact' field (None without one), or raises request/invalid."""
+    value = body.get("contact")
+    if value is None:
+        return None
+    if not isinstance(value, str) or CONTACT.fullmatch(value) is None:
+        raise RelayError("request/invalid", f"{BAD_CONTACT} Not {value!r:.80}.")
+    return value
+
+
+def patience(control: TimeControl | None, grace: float) -> float:
+    """Returns the seconds of polling silence a match waits out before a seek lapses or a
+    game-over move goes unconfirmed: --grace, or with a per-move deadline control the longer
+    of --grace and the control's time per move (a correspondence player polls seldom)."""
+    if control is not None and control.kind == "deadline":
+        return max(grace, float(control.base))
+    return grace
+
+
+def same_player(room: str) -> RelayError:
+    """Returns the error refusing a room seek by the player key of the seat waiting there."""
+    return RelayError(
+        "room/same_player",
+        f"Room {room!r} is held by a seek of this same player key: a player key never plays "
+        "itself.",
+    )
+
+
+def too_many() -> RelayError:
+    """Returns the error refusing a seek by a player key that has LISTED matches not over."""
+    return RelayError(
+        "player/too_many",
+        f"This player key already has {LISTED} matches not finished; finish or cancel some.",
+        retry_after=60.0,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMatch:
+    """One match a player key seated, as GET /v1/player/matches lists it."""
+
+    info: MatchInfo
+    seat: int
+    opened: float
+    """When the key's seek took the seat (seconds since the epoch)."""
+    since: float
+    """When the match last changed status (finished ones are listed newest first)."""
+    result: tuple[str, int] | None = None
+    """The ended event's reason and seat, once the match is finished."""
+
+
+def listing(found: list[PlayerMatch], now: float) -> list[dict[str, object]]:
+    """Returns the answer's list: the key's turn first (least time left first), then the
+    partner's turn, then waiting, then finished (newest first); at most LISTED."""
+
+    def left(entry: PlayerMatch) -> list[float] | None:
+        clock = entry.info.clock
+        return None if clock is None else list(clock.left_at(entry.info.turn, now))
+
+    def order(entry: PlayerMatch) -> tuple[int, float]:
+        info = entry.info
+        if info.status is Status.PLAYING and info.turn == entry.seat:
+            times = left(entry)
+            return 0, (float("inf") if times is None else times[entry.seat])
+        if info.status in (Status.PLAYING, Status.ENDING):
+            return 1, -entry.opened
+        if info.status is Status.WAITING:
+            return 2, -entry.opened
+        return 3, -entry.since
+
+    answer: list[dict[str, object]] = []
+    for entry in sorted(found, key=order)[:LISTED]:
+        info = entry.info
+        clock = info.clock
+        row: dict[str, object] = {
+            "match": info.match,
+            "game": info.game,
+            "version": info.version,
+            "room": info.room,
+            "seat": entry.seat,
+            "status": info.status.value,
+            "turn": info.turn,
+            "your_turn": info.status is Status.PLAYING and info.turn == entry.seat,
+            "time_control": None if clock is None else clock.control.as_dict(),
+            "left": left(entry),
+            "last": info.last,
+        }
+        if entry.result is not None:
+            row["result"] = {"reason": entry.result[0], "seat": entry.result[1]}
+        answer.append(row)
+    return answer

@@ -1,0 +1,166 @@
+"""The relay's aiohttp application: routes, error answers and background work."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+
+from relay.api.endpoints import Api, error_reply, retry_after_header
+from relay.api.metrics import RelayMetrics
+from relay.api.routes import ROUTES
+from relay.config import Config
+from relay.core.errors import CODES, RelayError
+from relay.http.handlers import handler as route_handler
+from relay.http.pages import add_pages
+from relay.http.proxy import behind_proxy
+from relay.http.state import API, CONFIG, METRICS, STORE
+from relay.store.base import Store
+from relay.store.memory.store import MemoryStore
+from relay.webhook.sender import HookSettings, Webhook
+from relay.webhook.state import shared_state
+
+__all__ = ["BadRequests", "create_app"]
+
+log = logging.getLogger("relay")
+
+_HTTP_CODES = {404: "route/not_found", 405: "route/method", 413: "request/too_large"}
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class BadRequests(logging.Filter):
+    """Logs a malformed request that aiohttp answered 400 as one INFO line, not as an ERROR
+    with a traceback: it is the client's fault, which a relay facing the internet sees often
+    (add it to the 'aiohttp.server' logger)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError) and 400 <= (exc.code or 0) < 500:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            # The exception's text may quote the request's headers, tokens among them.
+            record.msg = "malformed request from %s refused with %s (%s)"
+            record.args = (*(record.args or ()), exc.code, type(exc).__name__)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def error_response(error: RelayError) -> web.Response:
+    """Returns the JSON answer for an error: {"error": {"code": ..., "message": ...}}."""
+    headers = {"Content-Type": "application/json"}
+    if error.retry_after is not None:
+        headers["Retry-After"] = retry_after_header(error.retry_after)
+    status, body = error_reply(error)
+    return web.Response(body=body, status=status, headers=headers)
+
+
+@web.middleware
+async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Turns every failure into a documented JSON error; logs the unexpected ones."""
+    try:
+        return await handler(request)
+    except RelayError as error:
+        request.app[METRICS].errors[error.code] += 1
+        if error.code == "request/timeout":
+            return await _answer_and_close(request, error_response(error))
+        return error_response(error)
+    except web.HTTPException as exc:
+        code = _HTTP_CODES.get(exc.status)
+        if code is None:
+            raise
+        message = CODES[code][1]
+        if exc.status == 413:
+            message = f"The body is larger than {request.app[CONFIG].max_body} bytes."
+        request.app[METRICS].errors[code] += 1
+        return error_response(RelayError(code, message))
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        request.app[METRICS].errors["server/internal"] += 1
+        return error_response(RelayError("server/internal"))
+
+
+async def _answer_and_close(request: web.Request, response: web.Response) -> web.Response:
+    """Sends the answer, then closes the connection without waiting for the rest of a body
+    too slow to arrive (aiohttp would otherwise linger, reading it, for ten seconds more)."""
+    response.force_close()
+    await response.prepare(request)
+    await response.write_eof()
+    request.protocol.force_close()
+    return response
+
+
+def create_app(config: Config | None = None, store: Store | None = None) -> web.Application:
+    """Returns the relay application; the memory store unless another is given."""
+    config = config or Config()
+    app = web.Application(middlewares=[errors_as_json], client_max_size=config.max_body)
+    app[CONFIG] = config
+    app[STORE] = store if store is not None else MemoryStore(config.store)
+    app[METRICS] = RelayMetrics()
+    app[API] = Api(config, app[STORE], app[METRICS])
+    for route in ROUTES:
+        handle = route_handler(route)
+        if route.method == "GET":  # HEAD too, as aiohttp serves it
+            app.router.add_get(route.path, handle, name=route.endpoint)
+        else:
+            app.router.add_route(route.method, route.path, handle, name=route.endpoint)
+    if config.pages:
+        add_pages(app)
+        for folder in config.pages_dirs:
+            add_pages(app, Path(folder))
+    app.cleanup_ctx.append(_reaper)
+    if config.webhook_url:
+        app.cleanup_ctx.append(_webhook)  # stopped before the reaper closes the store
+    app.on_shutdown.append(_answer_held_polls)
+    served = behind_proxy(app, config)
+    if served is not app:
+        served[API] = app[API]
+    return served
+
+
+async def _reaper(app: web.Application) -> AsyncIterator[None]:
+    """Runs the store's housekeeping: abandonment, dropped seeks, expiry."""
+    store = app[STORE]
+    every = min(1.0, app[CONFIG].store.grace / 4)
+
+    async def loop() -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await store.reap(time.time())
+            except RelayError as error:
+                log.warning("housekeeping skipped: %s", error)
+            except Exception:
+                log.exception("housekeeping failed")
+
+    task = asyncio.create_task(loop())
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await store.close()
+
+
+async def _webhook(app: web.Application) -> AsyncIterator[None]:
+    """Sends your-turn notices of the store's correspondence matches to the webhook."""
+    config, store = app[CONFIG], app[STORE]
+    settings = HookSettings(config.webhook_url, config.webhook_secret, config.webhook_every)
+    sender = Webhook(settings, shared_state(store), app[METRICS].webhooks)
+    await sender.start()
+    store.turns = sender
+    yield
+    store.turns = None
+    await sender.close()
+
+
+async def _answer_held_polls(app: web.Application) -> None:
+    """At shutdown, answers every held poll with what it has instead of cutting it."""
+    app[API].lifecycle.closing = True
+    await app[STORE].wake_all()

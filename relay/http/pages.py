@@ -1,0 +1,125 @@
+"""Serves the browser pages and the JavaScript host (relay/pages) at /, with cache headers."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from aiohttp import web
+
+__all__ = [
+    "CACHE_CONTROL",
+    "PAGES_DIR",
+    "StaticFile",
+    "add_pages",
+    "check_pages_dirs",
+    "load_pages",
+]
+
+PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
+"""Where the static files live, inside the installed package."""
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+    ".txt": "text/plain; charset=utf-8",
+}
+"""The files served, by suffix; anything else in the folder is left out."""
+
+CACHE_CONTROL = "no-cache"
+"""Every file is revalidated before use (an ETag makes that a 304): file names carry no
+content hash, and a new page with an old cached module would break."""
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The pages load only their own scripts and styles and talk only to this origin."""
+
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+}
+
+NOT_A_FOLDER = "pages folder {root!r} is not a folder"
+TAKEN = "{url} of pages folder {root!r} is served already (by the relay or an earlier folder)"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass(frozen=True, slots=True)
+class StaticFile:
+    """One file ready to serve: its bytes, type and strong ETag."""
+
+    body: bytes
+    content_type: str
+    etag: str
+
+    @classmethod
+    def read(cls, path: Path) -> StaticFile:
+        """Returns the file at path, typed by its suffix, with an ETag of its content."""
+        body = path.read_bytes()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        return cls(body, CONTENT_TYPES[path.suffix], etag)
+
+
+def _files(root: Path) -> Iterator[Path]:
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in CONTENT_TYPES and not path.name.startswith("."):
+            yield path
+
+
+def load_pages(root: Path = PAGES_DIR) -> dict[str, StaticFile]:
+    """Returns every servable file under root by its URL path; '/' is index.html."""
+    pages = {
+        "/" + path.relative_to(root).as_posix(): StaticFile.read(path) for path in _files(root)
+    }
+    if "/index.html" in pages:
+        pages["/"] = pages["/index.html"]
+    return pages
+
+
+def _matches(if_none_match: str, etag: str) -> bool:
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags
+
+
+def _handler(page: StaticFile) -> Handler:
+    headers = {"Cache-Control": CACHE_CONTROL, "ETag": page.etag, **SECURITY_HEADERS}
+
+    async def serve(request: web.Request) -> web.Response:
+        if _matches(request.headers.get("If-None-Match", ""), page.etag):
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=page.body, headers={**headers, "Content-Type": page.content_type})
+
+    return serve
+
+
+def check_pages_dirs(folders: Iterable[str]) -> None:
+    """Raises ValueError unless each folder is one and serves no page another already does."""
+    taken = set(load_pages())
+    for folder in folders:
+        root = Path(folder)
+        if not root.is_dir():
+            raise ValueError(NOT_A_FOLDER.format(root=folder))
+        urls = set(load_pages(root)) - {"/"}
+        if urls & taken:
+            raise ValueError(TAKEN.format(url=min(urls & taken), root=folder))
+        taken |= urls
+
+
+def add_pages(app: web.Application, root: Path = PAGES_DIR) -> None:
+    """Adds a GET (and HEAD) route for each page, read once now; unknown paths stay 404.
+
+    A page whose path is served already (see check_pages_dirs) is left to the first folder."""
+    taken = {resource.canonical for resource in app.router.resources()}
+    for url, page in load_pages(root).items():
+        if url not in taken:
+            app.router.add_get(url, _handler(page))

@@ -1,0 +1,132 @@
+"""The store interface: the one source of truth for matches and their event logs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from relay.core.clock import TimeControl
+from relay.core.lobby import Lobby, LobbyKind
+from relay.core.model import Action, Event, MatchInfo, Seat, Status, Ticket
+from relay.core.players import PlayerMatch
+from relay.core.rematch import Rematch, RematchOp
+from relay.core.turns import TurnSink
+
+__all__ = ["Immediate", "Store", "Wake"]
+
+
+Wake = Callable[[list[Event] | None], None]
+"""Called once when a watched wait ends: with the events above its cursor (empty when its
+time ran out or the relay is closing), or None when the match expired meanwhile."""
+
+
+class Immediate(Protocol):
+    """What a store that needs no waiting to read or write (the memory store) offers besides
+    Store: a move applied and its reply awaited through callbacks, with no coroutine."""
+
+    def act_hashed(self, match: str, digest: str, action: Action, now: float) -> int:
+        """Store.act, at once, for a token already hashed (hash_token)."""
+
+    def watch(self, match: str, after: int, timeout: float, wake: Wake) -> Any:
+        """Calls wake with the events above after once there are any, or with [] after
+        timeout: at once (returning None) when there are some already, else later (returning
+        the wait, whose cancel() ends it without calling wake)."""
+
+
+class Store(Protocol):
+    """Holds every match; every relay process sharing a store may answer any request."""
+
+    turns: TurnSink | None
+    """Told of each turn given to a seat with a contact in a per-move-deadline match (see
+    relay.core.turns); None (the default) tells nobody."""
+
+    immediate: Immediate | None
+    """The store itself when it can answer at once (its coroutines then also finish at once,
+    or wait on plain futures only, and need no task); None for a store that waits on I/O."""
+
+    @property
+    def notices(self) -> int:
+        """Notices of new events this process heard from a shared store (0 for a store of
+        one process): with the Redis store, one per event per process waiting on its match."""
+
+    async def seek(
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        token: str | None = None,
+        control: TimeControl | None = None,
+        player: str | None = None,
+        contact: str | None = None,
+    ) -> Ticket:
+        """Joins the oldest compatible waiting match, or opens a new one, and returns the seat.
+
+        Only seekers of the same time control (or both of none) are paired. With a token (the
+        seeker's own, random), the seat gets that token, and the same seek repeated within the
+        grace period returns the same ticket instead of a second seat. With a player key, the
+        key is a second key to the seat, the seat is listed under it (player_matches), and a
+        seek never joins a seek of the same key (in a room: room/same_player); a key with
+        relay.players.LISTED matches not finished is refused (player/too_many). A contact is
+        kept for the seat's turn notices (see turns)."""
+
+    async def poll(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[Seat | None, list[Event]]:
+        """Returns the reader's seat (None for a spectator) and the events numbered above after.
+
+        A seat's poll also marks it present (see reap)."""
+
+    async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
+        """Returns the events numbered above after once there are any, or [] after timeout."""
+
+    async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
+        """Returns every match the player key seated that the store still holds (but
+        cancelled or dropped seeks), in no order; [] for a key it does not know."""
+
+    async def act(self, match: str, token: str, action: Action, now: float) -> int:
+        """Applies a seat's action once and returns the number of its event."""
+
+    async def info(self, match: str) -> MatchInfo:
+        """Returns a summary of the match."""
+
+    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+        """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or
+        has the token's seat offer or decline one (relay.rematch.step). When both seats
+        offered, the new match exists by the time this returns."""
+
+    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+        """Returns the rematch once its version is above after, or as it is after timeout."""
+
+    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+        """Lists a match in a game's lobby (newest first, at most lobby_size per kind)."""
+
+    async def lobby_promote(self, game: str, match: str, now: float) -> None:
+        """Moves a match from the game's open list to its live list, if it is listed."""
+
+    async def lobby(self, game: str) -> Lobby:
+        """Reads a game's lobby, dropping or moving entries whose match changed."""
+
+    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns once the game's lobby version may be above after, or after timeout."""
+
+    async def reap(self, now: float) -> int:
+        """Ends matches whose seats stopped polling or ran out of time, drops stale seeks,
+        forgets old matches. A match with a per-move deadline control never ends for want of
+        polls: only its clock ends it; its seek and a game-over move wait out
+        relay.players.patience, not just the grace period.
+
+        Returns how many matches it changed."""
+
+    async def counts(self) -> dict[Status, int]:
+        """Returns how many matches are in each status."""
+
+    async def endings(self) -> dict[str, int]:
+        """Returns how many matches the store has ended since it began, by the `ended`
+        event's reason (resigned, timeout...): every process's together on a shared store."""
+
+    async def wake_all(self) -> None:
+        """Answers every wait held in this process at once (used at shutdown)."""
+
+    async def close(self) -> None:
+        """Releases the store's connections."""

@@ -1,0 +1,757 @@
+"""The embedded store: every match in this process's memory; nothing to install."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import math
+from collections import Counter, deque
+
+import orjson
+
+from relay.core import model
+from relay.core.clock import Clock, TimeControl, millis
+from relay.core.errors import RelayError
+from relay.core.events import ended_event, move_event, pass_event, started_event
+from relay.core.lobby import Lobby, LobbyKind
+from relay.core.model import (
+    Action,
+    Event,
+    MatchInfo,
+    Status,
+    StoreSettings,
+    Ticket,
+    behind,
+    control_mismatch,
+    finished,
+    hash_token,
+    new_match_id,
+    new_token,
+    too_long,
+)
+from relay.core.players import PlayerMatch, patience, same_player
+from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
+from relay.core.turns import TurnNotice, TurnSink
+from relay.store.base import Immediate, Wake
+from relay.store.memory.lobby import MemoryLobbies
+from relay.store.memory.notices import Notices
+from relay.store.memory.players import MemoryPlayers
+
+__all__ = ["Held", "MemoryStore"]
+
+_Done = tuple[int, str, str, bool, bool]
+"""What an event records of the write that made it: seat, kind, move, end, agree."""
+
+_NO_WRITE: _Done = (-1, "", "", False, False)
+_PLAYS = ("move", "pass")
+"""The writes that hand the turn over: the seat to move may dispute the partner's last one."""
+
+WAITING, PLAYING, ENDING, FINISHED, EXPIRED = (
+    Status.WAITING, Status.PLAYING, Status.ENDING, Status.FINISHED, Status.EXPIRED
+)  # fmt: skip
+"""The statuses as module names, which a move compares several times (docs/performance.md)."""
+
+TICK = 0.1
+"""Seconds between the moments a held wait may time out: waits ending within the same tick
+share one timer, so a wait costs no timer of its own (a timeout is up to one tick late)."""
+
+
+class Held:
+    """A wait held by watch(): called back when an event arrives, or at its timeout."""
+
+    __slots__ = ("after", "due", "found", "wake")
+
+    def __init__(self, found: _Match, after: int, wake: Wake, due: set[Held]) -> None:
+        self.found = found
+        self.after = after
+        self.wake: Wake | None = wake
+        self.due = due
+        """The set of waits that time out at the same tick as this one."""
+
+    def fire(self) -> None:
+        """Ends the wait, calling its wake with what the match has for it now."""
+        wake = self.wake
+        if wake is None:
+            return
+        self.wake = None
+        self.due.discard(self)
+        found = self.found
+        wake(None if found.status is EXPIRED else found.events[self.after :])
+
+    def cancel(self) -> None:
+        """Ends the wait without calling its wake (its client went away)."""
+        self.wake = None
+        self.due.discard(self)
+
+
+class _Match:
+    """One match and its log; only MemoryStore touches it."""
+
+    __slots__ = (
+        "clock",
+        "contacts",
+        "control",
+        "done",
+        "ender",
+        "events",
+        "first",
+        "game",
+        "hashes",
+        "id",
+        "players",
+        "room",
+        "seen",
+        "since",
+        "status",
+        "turn",
+        "turn_at",
+        "version",
+        "waiters",
+    )
+
+    def __init__(
+        self, game: str, version: str, room: str | None, now: float, control: TimeControl | None
+    ) -> None:
+        self.id = new_match_id()
+        self.control = control
+        full = 0 if control is None else control.base * 1000
+        self.clock = [full, full]
+        """Each seat's milliseconds left when its turn last started or ended."""
+        self.turn_at = 0
+        """When the current turn started (ms since the epoch)."""
+        self.game = game
+        self.version = version
+        self.room = room
+        self.status = WAITING
+        self.hashes: list[str] = ["", ""]
+        self.players: list[str] = ["", ""]
+        """Each seat's player key digest ('' for none)."""
+        self.contacts: list[str | None] = [None, None]
+        """Each seat's contact handle, for its turn notices."""
+        self.seen: list[float] = [now, now]
+        self.since = now
+        self.events: list[Event] = []
+        self.done: list[_Done] = []
+        self.turn: int | None = None
+        self.first: int | None = None
+        self.ender = -1
+        self.waiters: list[Held] = []
+
+    def start(self, first: int, now: float) -> None:
+        """Opens play: the turn to first, both clocks full, the first turn starting now."""
+        self.status = PLAYING
+        self.first = self.turn = first
+        control = self.control
+        if control is not None:
+            self.clock = [control.base * 1000, control.base * 1000]
+            self.turn_at = millis(now)
+        self.append(started_event(1, first, control), _NO_WRITE)
+
+    def is_correspondence(self) -> bool:
+        """Whether the match has a per-move deadline control (it never ends for want of
+        polls)."""
+        control = self.control
+        return control is not None and control.kind == "deadline"
+
+    def is_out(self, now: float) -> bool:
+        """Whether the seat to move of a clocked match in play has run out of time (used more
+        than it had: the Redis reaper looks at a match once its deadline is past)."""
+        turn = self.turn
+        return turn is not None and millis(now) - self.turn_at > self.clock[turn]
+
+    def charge(self, seat: int, now: float) -> int:
+        """Ends the turn of seat (its time not out) and returns its milliseconds left."""
+        control = self.control
+        assert control is not None
+        at = millis(now)
+        left = self.clock[seat] - (at - self.turn_at)
+        if control.kind == "fischer":
+            left += control.increment * 1000
+            self.clock[seat] = left
+        else:
+            self.clock[seat] = control.base * 1000
+        self.turn_at = at
+        return left
+
+    def append(self, event: Event, done: _Done) -> int:
+        """Adds an event to the log and wakes every poll waiting for it, there and then."""
+        self.events.append(event)
+        self.done.append(done)
+        if self.waiters:
+            self.wake_all()
+        return len(self.events)
+
+    def wake_all(self) -> None:
+        """Ends every wait held on this match."""
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            waiter.fire()
+
+
+class _Seeker:
+    """Who seeks: the seat token, the player key's digest ('' for none), the contact."""
+
+    __slots__ = ("contact", "player", "token")
+
+    def __init__(self, token: str, player: str, contact: str | None) -> None:
+        self.token = token
+        self.player = player
+        self.contact = contact
+
+
+class MemoryStore:
+    """Keeps matches in memory: fast, single-process, lost on restart."""
+
+    notices = 0
+    """One process: nothing to hear from others (see Store.notices)."""
+
+    def __init__(self, settings: StoreSettings | None = None) -> None:
+        self.immediate: Immediate | None = self
+        """Answers at once (act_hashed, watch); see Store.immediate."""
+        self.turns: TurnSink | None = None
+        """Told of turns given in correspondence matches (see Store.turns)."""
+        self.settings = settings or StoreSettings()
+        self._matches: dict[str, _Match] = {}
+        self._endings: Counter[str] = Counter()
+        self._queues: dict[tuple[str, str], deque[_Match]] = {}
+        self._rooms: dict[tuple[str, str], _Match] = {}
+        self._waiting: dict[str, int] = {}
+        self._reseeks: dict[str, tuple[str, int, float]] = {}
+        self._players = MemoryPlayers()
+        """The matches each player key seated."""
+        """Token digest -> (match, seat, until): seeks to answer again, not seat twice."""
+        self._closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ticks: dict[int, set[Held]] = {}
+        """Tick number -> the waits that time out at that tick (see TICK)."""
+        self._rematches: dict[str, Rematch] = {}
+        """Match id -> its rematch, once someone offered one."""
+        self._notices = Notices()
+        """Wakes waits on rematches ('rematch:ID') and lobbies ('lobby:GAME')."""
+        self._lobbies = MemoryLobbies(self.settings.lobby_size, self._notices.notify)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _get(self, match: str) -> _Match:
+        found = self._matches.get(match)
+        if found is None:
+            raise RelayError("match/unknown", f"No match {match!r}.")
+        if found.status is EXPIRED:
+            raise RelayError("match/expired")
+        return found
+
+    def _seat(self, found: _Match, digest: str) -> int:
+        zero = hmac.compare_digest(digest, found.hashes[0])
+        one = hmac.compare_digest(digest, found.hashes[1])
+        if zero:
+            return 0
+        if one:
+            return 1
+        # A player key is a second key to the seats it took.
+        players = found.players
+        if players[0] and hmac.compare_digest(digest, players[0]):
+            return 0
+        if players[1] and hmac.compare_digest(digest, players[1]):
+            return 1
+        raise RelayError("auth/bad_token")
+
+    async def poll(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[int | None, list[Event]]:
+        """Returns the reader's seat and the events above after; marks a seat present."""
+        found = self._get(match)
+        seat = None
+        if token is not None:
+            seat = self._seat(found, hash_token(token))
+            found.seen[seat] = now
+        if after > len(found.events):
+            raise behind(after, len(found.events))
+        return seat, found.events[after:]
+
+    async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
+        """Returns the events above after once there are any, or [] after timeout."""
+        found = self._get(match)
+        if after >= len(found.events):
+            if after > len(found.events):
+                raise behind(after, len(found.events))
+            if not self._closing and timeout > 0:
+                return await self._held(found, after, timeout)
+        return found.events[after:]
+
+    async def _held(self, found: _Match, after: int, timeout: float) -> list[Event]:
+        """wait() once found has no event above after: until one comes, or the timeout."""
+        loop = self._running_loop()
+        future: asyncio.Future[list[Event] | None] = loop.create_future()
+
+        def wake(found: list[Event] | None) -> None:
+            if not future.done():
+                future.set_result(found)
+
+        held = self._hold(found, after, timeout, wake, loop)
+        try:
+            events = await future
+        finally:
+            held.cancel()
+        if events is None:
+            raise RelayError("match/expired")
+        return events
+
+    def watch(self, match: str, after: int, timeout: float, wake: Wake) -> Held | None:
+        """Calls wake with the events above after once there are any, or with [] after
+        timeout: at once (returning None) when there are some already, else later, from
+        whatever appends the next event (returning the wait, to cancel if need be)."""
+        found = self._get(match)
+        if after > len(found.events):
+            raise behind(after, len(found.events))
+        if len(found.events) > after or self._closing or timeout <= 0:
+            wake(found.events[after:])
+            return None
+        return self._hold(found, after, timeout, wake, self._running_loop())
+
+    def _hold(
+        self, found: _Match, after: int, timeout: float, wake: Wake, loop: asyncio.AbstractEventLoop
+    ) -> Held:
+        """Registers a wait on found until its next event, or its tick after timeout."""
+        tick = math.ceil((loop.time() + timeout) / TICK)
+        due = self._ticks.get(tick)
+        if due is None:
+            due = self._ticks[tick] = set()
+            loop.call_at(tick * TICK, self._time_out, tick)
+        held = Held(found, after, wake, due)
+        due.add(held)
+        found.waiters.append(held)
+        return held
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """Returns the loop waits use: the one kept, or the running one once that is closed
+        (tests run several in turn)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.get_running_loop()
+            self._ticks = {}
+        return loop
+
+    def _time_out(self, tick: int) -> None:
+        """Answers every wait still held whose time is up at this tick."""
+        for held in list(self._ticks.pop(tick, ())):
+            held.fire()
+
+    async def info(self, match: str) -> MatchInfo:
+        """Returns a summary of the match."""
+        return self._summary(self._get(match))
+
+    def _summary(self, found: _Match) -> MatchInfo:
+        return MatchInfo(
+            match=found.id,
+            game=found.game,
+            version=found.version,
+            room=found.room,
+            status=found.status,
+            turn=found.turn if found.status is PLAYING else None,
+            last=len(found.events),
+            first=found.first,
+            clock=None
+            if found.control is None
+            else Clock(found.control, (found.clock[0], found.clock[1]), found.turn_at),
+        )
+
+    async def counts(self) -> dict[Status, int]:
+        """Returns how many matches are in each status."""
+        counts = dict.fromkeys(Status, 0)
+        for found in self._matches.values():
+            counts[found.status] += 1
+        return counts
+
+    async def endings(self) -> dict[str, int]:
+        """Returns how many matches ended, by reason (see Store.endings)."""
+        return dict(self._endings)
+
+    # -- pairing ---------------------------------------------------------------------------
+
+    async def seek(
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        token: str | None = None,
+        control: TimeControl | None = None,
+        player: str | None = None,
+        contact: str | None = None,
+    ) -> Ticket:
+        """Joins the oldest compatible waiting match, or opens a new one."""
+        seeker = _Seeker(
+            new_token() if token is None else token,
+            "" if player is None else hash_token(player),
+            contact,
+        )
+        ticket = None
+        if token is not None:
+            prior = self._reseeks.get(hash_token(token))
+            if prior is not None and prior[2] >= now and prior[0] in self._matches:
+                ticket = Ticket(prior[0], prior[1], token)
+        if ticket is None:
+            self._players.check(seeker.player, self._status)
+            ticket = self._seek(game, version, room, now, seeker, control)
+            if token is not None:
+                until = now + patience(control, self.settings.grace)
+                self._reseeks[hash_token(token)] = (ticket.match, ticket.seat, until)
+        self._players.add(seeker.player, ticket.match, now)
+        return ticket
+
+    def _status(self, match: str) -> Status | None:
+        found = self._matches.get(match)
+        return None if found is None else found.status
+
+    def _seek(
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        seeker: _Seeker,
+        control: TimeControl | None,
+    ) -> Ticket:
+        if room is not None:
+            held = self._rooms.get((game, room))
+            if held is not None and held.status is WAITING and self._is_stale(held, now):
+                self._expire(held, now)
+            if held is not None and held.status is WAITING:
+                if seeker.player and held.players[0] == seeker.player:
+                    raise same_player(room)
+                if held.version != version:
+                    raise RelayError(
+                        "room/version_mismatch",
+                        f"Room {room!r} waits for {game!r} version {held.version!r}, "
+                        f"not {version!r}.",
+                    )
+                if held.control != control:
+                    raise control_mismatch(room, held.control, control)
+                return self._join(held, now, seeker)
+            if held is not None and held.status in (PLAYING, ENDING):
+                raise RelayError("room/full", f"Room {room!r} of {game!r} is full.")
+            ticket = self._open(game, version, room, now, seeker, control)
+            self._rooms[(game, room)] = self._matches[ticket.match]
+            return ticket
+        queue = self._queues.setdefault(
+            (game, version if control is None else f"{version}~{control.key}"), deque()
+        )
+        mine: list[_Match] = []
+        """Waiting seeks of the seeker's own player key: never joined, kept in their place."""
+        try:
+            while queue:
+                oldest = queue.popleft()
+                if oldest.status is not WAITING:
+                    continue
+                if self._is_stale(oldest, now):
+                    self._expire(oldest, now)
+                    continue
+                if seeker.player and oldest.players[0] == seeker.player:
+                    mine.append(oldest)
+                    continue
+                return self._join(oldest, now, seeker)
+            ticket = self._open(game, version, None, now, seeker, control)
+            queue.append(self._matches[ticket.match])
+            return ticket
+        finally:
+            queue.extendleft(reversed(mine))
+
+    def _is_stale(self, found: _Match, now: float) -> bool:
+        return found.seen[0] + patience(found.control, self.settings.grace) < now
+
+    def _open(
+        self,
+        game: str,
+        version: str,
+        room: str | None,
+        now: float,
+        seeker: _Seeker,
+        control: TimeControl | None,
+    ) -> Ticket:
+        if self._waiting.get(game, 0) >= self.settings.max_waiting:
+            raise RelayError(
+                "limit/waiting",
+                f"{self.settings.max_waiting} matches of {game!r} are waiting.",
+                retry_after=self.settings.grace,
+            )
+        opened = _Match(game, version, room, now, control)
+        opened.hashes[0] = hash_token(seeker.token)
+        opened.players[0] = seeker.player
+        opened.contacts[0] = seeker.contact
+        self._matches[opened.id] = opened
+        self._waiting[game] = self._waiting.get(game, 0) + 1
+        return Ticket(opened.id, 0, seeker.token)
+
+    def _join(self, found: _Match, now: float, seeker: _Seeker) -> Ticket:
+        found.hashes[1] = hash_token(seeker.token)
+        found.players[1] = seeker.player
+        found.contacts[1] = seeker.contact
+        found.seen[1] = now
+        found.since = now
+        self._waiting[found.game] -= 1
+        found.start(model.draw_first(), now)
+        self._tell_start(found)
+        return Ticket(found.id, 1, seeker.token)
+
+    def _tell_start(self, found: _Match) -> None:
+        """Tells the turn sink that a match with a per-move deadline began (its first mover)."""
+        first = found.first
+        if self.turns is not None and first is not None and found.is_correspondence():
+            self._tell(found, first, 1, (found.turn_at + found.clock[first]) / 1000)
+
+    def _tell(self, found: _Match, seat: int, seq: int, due: float) -> None:
+        """Tells the turn sink that event seq gave seat the turn, if the seat has a contact."""
+        sink, contact = self.turns, found.contacts[seat]
+        if sink is not None and contact is not None:
+            sink(TurnNotice(found.id, found.game, seat, seq, contact, due))
+
+    def _expire(self, found: _Match, now: float) -> None:
+        found.status = EXPIRED
+        found.since = now
+        self._waiting[found.game] -= 1
+        if found.room is not None and self._rooms.get((found.game, found.room)) is found:
+            del self._rooms[(found.game, found.room)]
+        found.wake_all()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    async def act(self, match: str, token: str, action: Action, now: float) -> int:
+        """Applies a seat's action once and returns the number of its event."""
+        return self.act_now(match, token, action, now)
+
+    def act_now(self, match: str, token: str, action: Action, now: float) -> int:
+        """act(), without a coroutine: the memory store needs no waiting to write."""
+        return self.act_hashed(match, hash_token(token), action, now)
+
+    def act_hashed(self, match: str, digest: str, action: Action, now: float) -> int:
+        """act_now() for a token already hashed (hash_token): the lean front hashes a
+        connection's token once, not on every move."""
+        found = self._matches.get(match)
+        if found is None:
+            raise RelayError("match/unknown", f"No match {match!r}.")
+        seat = self._seat(found, digest)
+        found.seen[seat] = now
+        status = found.status
+        kind = action.kind
+        if kind == "cancel":
+            if status is EXPIRED:
+                return 0
+            if status is not WAITING:
+                raise RelayError("match/started")
+            self._expire(found, now)
+            return 0
+        if status is EXPIRED:
+            raise RelayError("match/expired")
+        if status is WAITING:
+            raise RelayError("match/not_started")
+        late = status is PLAYING and found.control is not None and found.is_out(now)
+        if late:
+            # The seat to move ran out of time before this write: the match ended then.
+            self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
+            status = FINISHED
+        done: _Done = (seat, kind, action.move, action.end, action.agree)
+        events = found.events
+        if kind == "resign":
+            if status is FINISHED:
+                if found.done[-1][:2] == (seat, "resign"):
+                    return len(events)
+                raise finished(late)
+            return self._finish(found, "resigned", seat, done, now)
+        after = action.after if action.after is not None else -1
+        if 0 <= after < len(events):
+            # A write sent again (its answer was lost): it made event after + 1, and is still
+            # its seat's latest write (as the Redis store keeps only that one).
+            if found.done[after] == done and all(d[0] != seat for d in found.done[after + 1 :]):
+                return after + 1
+            if status is FINISHED:
+                raise finished(late)
+            raise RelayError(
+                "turn/stale", f"'after' is {after} but the last event is {len(events)}."
+            )
+        if after != len(events):
+            raise RelayError(
+                "turn/stale", f"'after' is {after} but the last event is {len(events)}."
+            )
+        if status is FINISHED:
+            raise finished(late)
+        if kind == "confirm":
+            last = found.done[-1]
+            if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in _PLAYS:
+                # The seat to move disputes the partner's last move or pass (its game says it
+                # ended the game, or broke the rules, or the partner had a move to make).
+                return self._finish(found, "disputed", seat, done, now)
+            if status is not ENDING:
+                raise RelayError("match/not_ending")
+            if seat == found.ender:
+                raise RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
+            return self._finish(found, "agreed" if action.agree else "disputed", seat, done, now)
+        if status is ENDING:
+            raise RelayError("match/ending")
+        if found.turn != seat:
+            raise RelayError("turn/not_yours")
+        if len(events) >= self.settings.max_events:
+            raise too_long(self.settings.max_events)
+        seq = after + 1
+        found.turn = 1 - seat
+        left = None if found.control is None else found.charge(seat, now)
+        if kind == "pass":
+            seq = found.append(pass_event(seq, seat, left), done)
+        else:
+            if action.end:
+                found.status = ENDING
+                found.ender = seat
+                found.since = now
+            seq = found.append(move_event(seq, seat, action.move, action.end, left), done)
+        if self.turns is not None and found.is_correspondence():
+            # The partner now has the turn, or, after a game-over move, its confirm to give.
+            due = (found.turn_at + found.clock[1 - seat]) / 1000
+            if found.status is ENDING:
+                due = now + patience(found.control, self.settings.grace)
+            self._tell(found, 1 - seat, seq, due)
+        return seq
+
+    def _finish(self, found: _Match, reason: str, seat: int, done: _Done, now: float) -> int:
+        self._endings[reason] += 1
+        found.status = FINISHED
+        found.since = now
+        found.turn = None
+        if found.room is not None and self._rooms.get((found.game, found.room)) is found:
+            del self._rooms[(found.game, found.room)]
+        return found.append(ended_event(len(found.events) + 1, reason, seat), done)
+
+    # -- rematches ------------------------------------------------------------------------
+
+    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+        """Reads a match's rematch, or has the token's seat offer or decline one."""
+        found = self._get(match)
+        seat = None if token is None else self._seat(found, hash_token(token))
+        if op != "read":
+            if seat is None:
+                raise RelayError("auth/required")
+            if found.status is not FINISHED:
+                raise not_finished()
+        old = self._rematches.get(match, NONE)
+        new = step(old, op, seat, now, self.settings.grace, new_match_id(), found.first)
+        if new is not old:
+            self._rematches[match] = new
+            if new.match is not None and new.match not in self._matches:
+                self._start_rematch(found, new.match, new.first or 0, now)
+            self._notices.notify(f"rematch:{match}")
+        return new
+
+    def _start_rematch(self, old: _Match, match: str, first: int, now: float) -> None:
+        """Opens the new match of an accepted rematch: the same seats, tokens and game."""
+        opened = _Match(old.game, old.version, None, now, old.control)
+        opened.id = match
+        opened.hashes = list(old.hashes)
+        opened.players = list(old.players)
+        opened.contacts = list(old.contacts)
+        self._matches[match] = opened
+        for player in opened.players:
+            self._players.add(player, match, now)
+        opened.start(first, now)
+        self._tell_start(opened)
+
+    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+        """Returns the rematch once its version is above after, or as it is after timeout."""
+        loop = self._running_loop()
+        start = loop.time()
+        while True:
+            at = now + loop.time() - start
+            current = await self.rematch(match, None, "read", at)
+            left = timeout - (loop.time() - start)
+            due = lapse_at(current, self.settings.grace)
+            if due is not None:
+                left = min(left, due - at + TICK)
+            if current.version > after or self._closing or left <= 0:
+                return current
+            await self._notices.wait(f"rematch:{match}", left)
+
+    # -- lobby -----------------------------------------------------------------------------
+
+    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+        """Lists a match in a game's lobby."""
+        self._lobbies.add(game, kind, match, now)
+
+    async def lobby_promote(self, game: str, match: str, now: float) -> None:
+        """Moves a listed open seek to the live list."""
+        self._lobbies.promote(game, match, now)
+
+    async def lobby(self, game: str) -> Lobby:
+        """Reads a game's lobby, healing entries whose match changed."""
+
+        def look(match: str) -> MatchInfo | None:
+            found = self._matches.get(match)
+            return None if found is None else self._summary(found)
+
+        return self._lobbies.read(game, look)
+
+    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns at the next change of the game's lobby, or after timeout."""
+        if not self._closing:
+            await self._notices.wait(f"lobby:{game}", timeout)
+
+    # -- housekeeping ----------------------------------------------------------------------
+
+    async def reap(self, now: float) -> int:
+        """Ends matches whose seats stopped polling, drops stale seeks, forgets old matches."""
+        grace, keep = self.settings.grace, self.settings.keep
+        changed = 0
+        self._reseeks = {d: seen for d, seen in self._reseeks.items() if seen[2] >= now}
+        for found in list(self._matches.values()):
+            status = found.status
+            if status is WAITING:
+                if self._is_stale(found, now):
+                    self._expire(found, now)
+                    changed += 1
+            elif status is PLAYING:
+                if found.control is not None and found.is_out(now):
+                    self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
+                    changed += 1
+                    continue
+                if found.is_correspondence():
+                    continue  # only its clock ends a correspondence match
+                absent = min((0, 1), key=lambda seat: found.seen[seat])
+                if found.seen[absent] + grace < now:
+                    self._finish(found, "abandoned", absent, _NO_WRITE, now)
+                    changed += 1
+            elif status is ENDING:
+                partner = 1 - found.ender
+                wait = patience(found.control, grace)
+                if found.since + wait < now or found.seen[partner] + wait < now:
+                    self._finish(found, "unconfirmed", partner, _NO_WRITE, now)
+                    changed += 1
+            elif found.since + keep < now:
+                del self._matches[found.id]
+                self._rematches.pop(found.id, None)
+                self._players.forget(found.id, found.players)
+                changed += 1
+        return changed
+
+    # -- player keys -----------------------------------------------------------------------
+
+    async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
+        """Returns the matches the player key seated that the store still holds."""
+        digest = hash_token(player)
+        listed: list[PlayerMatch] = []
+        for match, opened in self._players.listed(digest):
+            found = self._matches.get(match)
+            if found is None or found.status is EXPIRED:
+                continue
+            seat = 0 if found.players[0] == digest else 1
+            result = None
+            if found.status is FINISHED:
+                last = orjson.loads(found.events[-1])
+                result = (str(last["reason"]), int(last["seat"]))
+            listed.append(PlayerMatch(self._summary(found), seat, opened, found.since, result))
+        return listed
+
+    async def wake_all(self) -> None:
+        """Answers every wait held in this process at once, and holds no new ones."""
+        self._closing = True
+        for found in self._matches.values():
+            found.wake_all()
+        self._notices.notify_all()
+
+    async def close(self) -> None:
+        """Releases nothing: the memory store holds no connections."""

@@ -1,0 +1,87 @@
+"""The Redis store on a Redis Cluster: which master serves each key and channel.
+
+redis-py's cluster client finds the cluster from any one node, keeps the map of slots to
+masters and follows it through failovers; the store sends its hot calls on a pipelined
+connection per master (`relay.store.redis.pipe`) routed by that map, and its sharded channels on a
+connection per master (`relay.store.redis.notify`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from redis.asyncio.cluster import RedisCluster
+from redis.crc import key_slot
+from redis.exceptions import AskError, RedisClusterException, RedisError
+
+from relay.store.redis.notify import Connect
+from relay.store.redis.pipe import Pipe, packing
+
+__all__ = ["ClusterLinks"]
+
+log = logging.getLogger("relay.redis")
+
+
+class ClusterLinks:
+    """Links to the masters of a cluster, one pipelined connection each."""
+
+    def __init__(self, cluster: RedisCluster) -> None:
+        self.cluster = cluster
+        self._pipes: dict[str, Pipe] = {}
+        self._refreshing: asyncio.Task[None] | None = None
+
+    def _node(self, key: bytes) -> Any:
+        return self.cluster.nodes_manager.get_node_from_slot(key_slot(key))
+
+    def connect_to(self, host: str, port: int) -> Connect:
+        """Returns how to make a connection to a node, with the cluster's settings."""
+        some = next(iter(self.cluster.nodes_manager.nodes_cache.values()))
+        kwargs = {**some.connection_kwargs, "host": host, "port": port}
+        kind = packing(some.connection_class)
+        return lambda: kind(**kwargs)
+
+    def route(self, key: bytes) -> tuple[str, Connect]:
+        """Returns the name of the master serving a key or channel, and how to reach it."""
+        node = self._node(key)
+        return node.name, self.connect_to(node.host, node.port)
+
+    def _pipe(self, name: str, host: str, port: int) -> Pipe:
+        pipe = self._pipes.get(name)
+        if pipe is None:
+            pipe = self._pipes[name] = Pipe(self.connect_to(host, port))
+        return pipe
+
+    def pipe_for(self, key: str) -> Pipe:
+        """Returns the connection to the master that serves the key."""
+        node = self._node(key.encode())
+        return self._pipe(node.name, node.host, node.port)
+
+    async def redirected(self, error: AskError, asking: bool) -> Pipe:
+        """Returns the connection to the node a MOVED or ASK error names; after MOVED, the
+        slot's calls go there from now on."""
+        if not asking:
+            self.cluster.nodes_manager.update_moved_exception(error)  # type: ignore[no-untyped-call]
+        return self._pipe(f"{error.host}:{error.port}", error.host, error.port)
+
+    def broken(self, pipe: Pipe) -> None:
+        """Reloads the map of slots (once at a time): a master may have failed over."""
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = asyncio.create_task(self.refresh())
+
+    async def refresh(self) -> None:
+        """Reloads the cluster's map of slots to masters."""
+        try:
+            await self.cluster.nodes_manager.initialize()
+        except (RedisError, RedisClusterException, OSError) as exc:
+            # No node answered yet (a master just died): the next failure asks again.
+            log.warning("Redis Cluster map not reloaded: %s", exc)
+
+    async def close(self) -> None:
+        """Closes every connection."""
+        for pipe in self._pipes.values():
+            await pipe.close()
+        with contextlib.suppress(RedisError, OSError):
+            await self.cluster.aclose()

@@ -1,0 +1,153 @@
+"""Lobbies in the Redis store: their scripts and the calls that run them, kept apart.
+
+Each game's lobby has keys of its own, under the game's hash tag (`relay.store.redis.keys`),
+touched only by these scripts (never by a match's):
+
+- ``P{g:G}lobby:open``, ``P{g:G}lobby:live``, ``P{g:G}lobby:recent``  lists of match ids,
+  newest first, at most lobby_size each
+- ``P{g:G}lobby:t``  hash: match id -> when it was listed (the seek, or the start of play)
+- ``P{g:G}lobby:v``  string: the lobby's version, grown by one with each change
+- ``P{g:G}wl``       sharded channel: 'x' at each change
+
+A reader looks each listed match up and heals the lists (LOBBY_MOVE): an entry whose match
+is gone is dropped, one whose match started or ended moves on."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import cast
+
+from relay.core.lobby import KINDS, Lobby, LobbyEntry, LobbyKind, kind_of
+from relay.core.model import MatchInfo, Status
+from relay.store.redis import keys as redis_keys
+from relay.store.redis.link import Link
+
+__all__ = ["LOBBY_ADD", "LOBBY_MOVE", "TRIM", "RedisLobbies"]
+
+TRIM = r"""
+local function trim(list, times, most)
+  for _, id in ipairs(redis.call('LRANGE', list, most, -1)) do redis.call('HDEL', times, id) end
+  redis.call('LTRIM', list, 0, most - 1)
+end
+"""
+
+LOBBY_ADD = r"""
+-- KEYS[1..3] = the list, the times hash, the version
+-- ARGV[1..5] = match id, since, most entries, the lobby's channel, game
+redis.call('LREM', KEYS[1], 0, ARGV[1])
+redis.call('LPUSH', KEYS[1], ARGV[1])
+trim(KEYS[1], KEYS[2], tonumber(ARGV[3]))
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local v = redis.call('INCR', KEYS[3])
+redis.call('SPUBLISH', ARGV[4], 'x')
+return v
+"""
+"""Lists a match first in one of a game's lobby lists."""
+
+LOBBY_MOVE = r"""
+-- KEYS[1..4] = the list it is in, the list it moves to, the times hash, the version
+-- ARGV[1..6] = match id, new since ('' to keep it), most entries, the lobby's channel, game,
+--              '1' to drop the entry instead of moving it
+if redis.call('LREM', KEYS[1], 0, ARGV[1]) == 0 then return 0 end
+if ARGV[6] == '1' then
+  redis.call('HDEL', KEYS[3], ARGV[1])
+else
+  redis.call('LREM', KEYS[2], 0, ARGV[1])
+  redis.call('LPUSH', KEYS[2], ARGV[1])
+  if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2]) end
+  trim(KEYS[2], KEYS[3], tonumber(ARGV[3]))
+end
+local v = redis.call('INCR', KEYS[4])
+redis.call('SPUBLISH', ARGV[4], 'x')
+return v
+"""
+"""Moves a match from one lobby list of a game to another, or drops it; once."""
+
+
+class RedisLobbies:
+    """The Redis store's lobby calls (the store delegates to it)."""
+
+    def __init__(self, store: Link) -> None:
+        self.store = store
+        self.layout = redis_keys.Layout(store.prefix)
+
+    def _key(self, game: str, what: str) -> str:
+        return f"{self.store.prefix}{{g:{game}}}lobby:{what}"
+
+    def channel(self, game: str) -> str:
+        """Returns the channel on which changes to the game's lobby are announced."""
+        return f"{self.store.prefix}{{g:{game}}}wl"
+
+    async def add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+        """Lists match first in the game's list of that kind."""
+        keys = [self._key(game, kind), self._key(game, "t"), self._key(game, "v")]
+        args = [match, repr(float(now)), self.store.settings.lobby_size, self.channel(game), game]
+        await self.store.call("LOBBY_ADD", keys, args)
+
+    async def move(
+        self, game: str, match: str, old: LobbyKind, new: LobbyKind | None, since: str
+    ) -> int:
+        """Moves match from the list old to new (None: drops it); returns the version, or 0
+        when it was not on old (another reader moved it first)."""
+        keys = [
+            self._key(game, old),
+            self._key(game, new or old),
+            self._key(game, "t"),
+            self._key(game, "v"),
+        ]
+        size = self.store.settings.lobby_size
+        args = [match, since, size, self.channel(game), game, "1" if new is None else "0"]
+        return int(await self.store.call("LOBBY_MOVE", keys, args))
+
+    async def version(self, game: str) -> int:
+        """Returns the game's lobby version."""
+        reply = (await self.store.client()).get(self._key(game, "v"))
+        found = await self.store.guard(cast(Awaitable[bytes | None], reply))
+        return int(found or 0)
+
+    async def read(self, game: str) -> Lobby:
+        """Returns the game's lobby, healing entries whose match changed."""
+        store = self.store
+        client = await store.client()
+        pipe = client.pipeline(transaction=False)
+        pipe.get(self._key(game, "v"))
+        for kind in KINDS:
+            pipe.lrange(self._key(game, kind), 0, -1)
+        pipe.hgetall(self._key(game, "t"))
+        version_raw, *lists_raw, times_raw = await store.guard(pipe.execute())
+        lists: list[list[bytes]] = lists_raw
+        times: dict[bytes, bytes] = times_raw
+        version = int(version_raw or 0)
+        ids = [listed for each in lists for listed in each]
+        if not ids:
+            return Lobby(game, version, ())
+        pipe = client.pipeline(transaction=False)
+        for listed in ids:
+            pipe.hmget(self.layout.match(listed.decode()), list(redis_keys.INFO_FIELDS))
+        looked: list[list[bytes | None]] = await store.guard(pipe.execute())
+        infos = iter(looked)
+        entries: list[LobbyEntry] = []
+        for kind, members in zip(KINDS, lists, strict=True):
+            for raw in members:
+                match = raw.decode()
+                info = _info(match, next(infos))
+                now_kind = None if info is None else kind_of(info.status)
+                since = float(times.get(raw, b"0"))
+                if now_kind == kind and info is not None:
+                    entries.append(LobbyEntry(kind, since, info))
+                    continue
+                if now_kind is not None and KINDS.index(now_kind) < KINDS.index(kind):
+                    now_kind = None  # never back to an earlier list: a stale entry, dropped
+                moved = await self.move(game, match, kind, now_kind, "")
+                version = max(version, moved)
+                if now_kind is not None and info is not None:
+                    entries.append(LobbyEntry(now_kind, since, info))
+        order = {kind: i for i, kind in enumerate(KINDS)}
+        entries.sort(key=lambda e: (order[e.kind], -e.since))
+        return Lobby(game, version, tuple(entries))
+
+
+def _info(match: str, values: list[bytes | None]) -> MatchInfo | None:
+    """Returns the listed match's summary; None when it is gone or expired."""
+    found = redis_keys.match_info(match, values)
+    return None if found is None or found.status == Status.EXPIRED else found

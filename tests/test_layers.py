@@ -1,0 +1,120 @@
+"""The relay's packages are layers, imported one way only, with no import circle anywhere.
+
+Every import counts: at the top of a module, inside a function, or under `TYPE_CHECKING`.
+A new circle, or an import from a lower layer up, fails here by name."""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LAYERS: dict[str, set[str]] = {
+    "relay.core": set(),
+    "relay.store": {"relay.core"},
+    "relay.config": {"relay.core"},
+    "relay.api": {"relay.core", "relay.store", "relay.config"},
+    "relay.webhook": {"relay.core", "relay.store", "relay.config"},
+    "relay.http": {"relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook"},
+    "relay.workers": {"relay.config"},
+    "relay.__main__": {
+        "relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook",
+        "relay.http", "relay.workers",
+    },
+    "relay": {"relay.core", "relay.store", "relay.config", "relay.http"},
+}  # fmt: skip
+"""Each layer of the relay, and the layers it may import (besides itself). `relay` is the
+package's own __init__, its public face, which nothing inside the relay imports."""
+
+
+def module_of(path: Path) -> str:
+    """Returns the dotted name of the module at path (relative to the project root)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path, top: str, known: set[str]) -> set[str]:
+    """Returns the modules of package `top` that the module at path imports, wherever in it:
+    `from a.b import c` counts as a.b.c when that is a module, else as a.b."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] != top:
+                continue
+            for alias in node.names:
+                name = f"{node.module}.{alias.name}"
+                found.add(name if name in known else node.module)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.split(".")[0] == top}
+    return found
+
+
+def graph_of(top: str) -> dict[str, set[str]]:
+    """Returns each module of package `top` and the modules of `top` it imports."""
+    paths = {module_of(path): path for path in (ROOT / top).rglob("*.py")}
+    known = set(paths)
+    return {name: imports_of(path, top, known) & known - {name} for name, path in paths.items()}
+
+
+def layer_of(module: str) -> str:
+    """Returns the layer a relay module belongs to: its package under relay, or itself."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def circle_in(graph: dict[str, set[str]]) -> list[str] | None:
+    """Returns one import circle of graph, or None."""
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        circle: list[str] = error.args[1]
+        return circle
+    return None
+
+
+@pytest.mark.parametrize("top", ["relay"])
+def test_no_module_imports_itself_back_through_others(top: str) -> None:
+    circle = circle_in(graph_of(top))
+    assert circle is None, "import circle: " + " -> ".join(circle or [])
+
+
+def test_the_relay_imports_run_down_its_layers_only() -> None:
+    graph = graph_of("relay")
+    assert "relay.http.front" in graph and "relay.core.model" in graph  # the walk sees them
+    assert "relay.api.endpoints" in graph["relay.http.front"]  # and their imports
+    upward = sorted(
+        f"{module} imports {imported}"
+        for module, imported_set in graph.items()
+        for imported in imported_set
+        if layer_of(imported) != layer_of(module)
+        and layer_of(imported) not in LAYERS[layer_of(module)]
+    )
+    assert not upward, "imports against the layers:\n" + "\n".join(upward)
+    assert {layer_of(module) for module in graph} == set(LAYERS)
+
+
+def test_the_core_needs_neither_aiohttp_nor_redis() -> None:
+    for path in (ROOT / "relay" / "core").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            for name in names:
+                assert name.split(".")[0] not in {"aiohttp", "redis", "httptools"}, (path, name)
+
+
+def test_a_circle_and_an_upward_import_are_seen() -> None:
+    # The checks themselves: they find what they are for.
+    assert circle_in({"a": {"b"}, "b": {"a"}}) is not None
+    assert circle_in({"a": {"b"}, "b": set()}) is None
+    assert "relay.api" not in LAYERS["relay.core"]
+    assert layer_of("relay.store.redis.store") == "relay.store"
+    assert layer_of("relay.config") == "relay.config"
