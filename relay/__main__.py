@@ -16,7 +16,7 @@ from pathlib import Path
 from aiohttp import web
 
 from relay.api.metrics import hot_path
-from relay.config import Config
+from relay.config import STORE_ENV, Config, masked
 from relay.core.model import StoreSettings
 from relay.http.app import BadRequests, create_app
 from relay.http.front import SWEEP, Front
@@ -91,10 +91,17 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     )
     p.add_argument(
         "--store",
-        default=d.store_url,
         help="'memory', or redis://host:port/db or unix:///path for Redis (Redis 7 or later;"
         " any node of a Redis Cluster finds the whole cluster), or"
-        " redis+sentinel://host:port[,host:port...]/name for the primary Sentinels watch",
+        " redis+sentinel://host:port[,host:port...]/name for the primary Sentinels watch;"
+        f" default: --store-file's, else the environment variable {STORE_ENV}, else"
+        " 'memory'. A URL with a password belongs in the file or the environment: the"
+        " command line is readable by every user of the machine (ps)",
+    )
+    p.add_argument(
+        "--store-file",
+        metavar="PATH",
+        help="the file holding the store URL (keep it readable by the relay's user alone)",
     )
     p.add_argument(
         "--no-pages", action="store_true", help="serve no web pages at / (when nginx serves them)"
@@ -173,10 +180,14 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="logging level",
     )
     a = p.parse_args(argv)
+    try:
+        a.store = store_url(a.store, a.store_file)
+    except ValueError as exc:
+        p.error(str(exc))
     if a.store != "memory" and not a.store.startswith(STORE_SCHEMES):
         p.error(
-            f"unknown store {a.store!r}: use 'memory', redis://host:port/db, unix:///path or"
-            " redis+sentinel://host:port[,host:port...]/name"
+            f"unknown store {masked(a.store)!r}: use 'memory', redis://host:port/db,"
+            " unix:///path or redis+sentinel://host:port[,host:port...]/name"
         )
     if a.store.startswith("redis+sentinel://"):
         from relay.store.redis.store import sentinel_url
@@ -225,6 +236,20 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     return config, a.unix
 
 
+def store_url(given: str | None, path: str | None) -> str:
+    """Returns the store URL: the one given on the command line, else the file's content,
+    else the environment's (STORE_ENV), else 'memory'; raises ValueError when the file
+    cannot be read."""
+    if given:
+        return given
+    if path is not None:
+        try:
+            return Path(path).read_text().strip()
+        except OSError as exc:
+            raise ValueError(f"cannot read --store-file {path!r}: {exc.strerror}") from None
+    return os.environ.get(STORE_ENV, "").strip() or "memory"
+
+
 def webhook_secret(path: str | None) -> bytes:
     """Returns the webhook's secret: the file's content, else MOVEWIRE_WEBHOOK_SECRET's,
     without surrounding whitespace; raises ValueError when the file cannot be read."""
@@ -249,7 +274,7 @@ def open_store(config: Config) -> Store | None:
 
         return RedisStore.from_url(config.store_url, config.store)
     raise SystemExit(
-        f"error: unknown store {config.store_url!r}; use 'memory', redis://host:port/db, "
+        f"error: unknown store {masked(config.store_url)!r}; use 'memory', redis://host:port/db, "
         "unix:///path or redis+sentinel://host:port[,host:port...]/name"
     )
 
@@ -274,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     logging.getLogger("relay").info(
         "relay listening on %s (store %s, hold %ss, grace %ss, hot path %s)",
         where,
-        config.store_url,
+        masked(config.store_url),
         config.hold,
         config.store.grace,
         hot_path(),

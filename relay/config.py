@@ -35,6 +35,28 @@ def check_proxy_settings(prefix: str, trusted: Sequence[str]) -> None:
             raise ValueError(BAD_PROXY.format(entry)) from None
 
 
+STORE_ENV = "MOVEWIRE_STORE"
+"""The environment variable the store URL may come from (kept out of the command line)."""
+
+
+def masked(url: str) -> str:
+    """Returns a store URL fit for a log or an error: its password, and the value of any query
+    parameter whose name holds 'password', replaced by '***'."""
+    parts = urllib.parse.urlsplit(url)
+    shown = url
+    userinfo, at, hosts = parts.netloc.rpartition("@")
+    user, colon, _ = userinfo.partition(":")
+    if at and colon:
+        shown = shown.replace(parts.netloc, f"{user}:***@{hosts}", 1)
+    if "password" in parts.query.lower():
+        query = "&".join(
+            f"{name}=***" if "password" in name.lower() else f"{name}={value}"
+            for name, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+        )
+        shown = shown.replace("?" + parts.query, "?" + query, 1)
+    return shown
+
+
 SECRET_LEAST = 16
 """Bytes a webhook secret must have at least."""
 
@@ -80,8 +102,9 @@ class Config:
     polls_per_seat: int = 2
     """Requests one seat may hold open at once, event polls and move posts with ?wait=
     alike (per relay process)."""
-    store_url: str = "memory"
-    """Where matches live: 'memory' (embedded) or a Redis URL."""
+    store_url: str = field(default="memory", repr=False)
+    """Where matches live: 'memory' (embedded) or a Redis URL (which may hold a password:
+    shown only through `masked`)."""
     front: bool = True
     """Whether the lean front answers the protocol's requests (else aiohttp answers all)."""
     pages: bool = True

@@ -8,6 +8,7 @@ No worker is special: behind nginx, any of them answers any request."""
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -16,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from relay.config import Config
+from relay.config import STORE_ENV, Config
 
-__all__ = ["python_command", "supervise", "worker_address"]
+__all__ = ["python_command", "supervise", "without_store", "worker_address"]
 
 log = logging.getLogger("relay.workers")
 
@@ -35,12 +36,27 @@ def worker_address(config: Config, unix: str | None, number: int) -> list[str]:
     return ["--unix", f"{unix}.{number}"]
 
 
+def without_store(argv: Sequence[str]) -> list[str]:
+    """Returns the command-line arguments less --store and --store-file (and their values)."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--store", "--store-file"):
+            skip = True
+        elif not arg.startswith(("--store=", "--store-file=")):
+            kept.append(arg)
+    return kept
+
+
 class _Worker:
     """One relay process and when to start it again."""
 
-    def __init__(self, command: list[str], number: int) -> None:
+    def __init__(self, command: list[str], number: int, env: dict[str, str]) -> None:
         self.command = command
         self.number = number
+        self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
         self.pause = RESTART_PAUSE
         self.restart_at = 0.0
@@ -49,7 +65,7 @@ class _Worker:
     def start(self) -> None:
         # A group of its own: a terminal's Ctrl-C reaches the supervisor only, which then
         # stops each worker once (a second signal would cut a worker's clean shutdown short).
-        self.proc = subprocess.Popen(self.command, process_group=0)
+        self.proc = subprocess.Popen(self.command, process_group=0, env=self.env)
         self.started_at = time.monotonic()
         log.info("worker %d started (pid %d)", self.number, self.proc.pid)
 
@@ -93,9 +109,12 @@ def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
         stream=sys.stderr,
     )
-    base = [*python_command(), "-m", "relay", *argv, "--workers", "1"]
+    base = [*python_command(), "-m", "relay", *without_store(argv), "--workers", "1"]
+    # The store URL (a password, maybe) reaches the workers in their environment, which
+    # only their user can read, never on their command lines, which anyone can.
+    env = {**os.environ, STORE_ENV: config.store_url}
     workers = [
-        _Worker([*base, *worker_address(config, unix, number)], number)
+        _Worker([*base, *worker_address(config, unix, number)], number, env)
         for number in range(1, config.workers + 1)
     ]
     stopping: list[int] = []

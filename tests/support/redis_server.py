@@ -42,8 +42,17 @@ class RedisServer:
     openssl (the path of the openssl tool) it also listens for TLS on tls_port, with a
     self-signed certificate for 127.0.0.1 made in its temp dir (tls_url trusts it)."""
 
-    def __init__(self, binary: str, *, aof: bool = False, openssl: str | None = None) -> None:
+    def __init__(
+        self,
+        binary: str,
+        *,
+        aof: bool = False,
+        openssl: str | None = None,
+        password: str | None = None,
+    ) -> None:
         self.binary = binary
+        self.password = password
+        """The password clients must give (set once the server runs, so it is in no argv)."""
         self.aof = aof
         self.openssl = openssl
         self.tls_port = free_port() if openssl else 0
@@ -55,8 +64,9 @@ class RedisServer:
 
     @property
     def url(self) -> str:
-        """Returns the redis:// URL of database 0."""
-        return f"redis://127.0.0.1:{self.port}/0"
+        """Returns the redis:// URL of database 0 (with the password, if any)."""
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     @property
     def tls_url(self) -> str:
@@ -94,6 +104,8 @@ class RedisServer:
                     raise RuntimeError(f"redis-server exited: {self.log()}")
                 try:
                     if client.ping():
+                        if self.password:
+                            client.config_set("requirepass", self.password)
                         return self
                 except redis.RedisError:
                     time.sleep(0.02)
