@@ -71,7 +71,7 @@ def _cmdline(pid: int) -> bytes:
 def _healthy(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
-            return answer.status == 200
+            return bool(answer.status == 200)
     except OSError:
         return False
 
@@ -84,7 +84,8 @@ def _seek(port: int, room: str) -> int:
         method="POST",
     )
     with urllib.request.urlopen(request, timeout=5) as answer:
-        return answer.status
+        status: int = answer.status
+        return status
 
 
 @pytest.mark.parametrize("given", ["file", "environment", "command line"])
