@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import random
 import threading
 import time
@@ -338,8 +337,6 @@ class RelayHost(GameHost):
                     task.cancel()
                     await asyncio.wait([task])
         assert self._outcome is not None
-        if self._game is not None:
-            self._outcome = dataclasses.replace(self._outcome, game=self._game)
         return self._outcome
 
     async def _listen(self, client: RelayClient) -> list[Event] | None:
