@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # sdk.game imports this module: only the type checker needs Game here
-    from sdk.game import Game
 
 __all__ = ["Outcome", "Reason", "Result"]
 
@@ -67,8 +63,6 @@ class Outcome:
     """The seat the reason is about: who resigned, left, agreed, disputed or stayed silent."""
     message: str = ""
     """The dialog the host showed about the end, if any."""
-    game: Game | None = field(default=None, repr=False, compare=False)
-    """The game as the match left it (None if the match never started): its board, say."""
 
     @property
     def by_me(self) -> bool:

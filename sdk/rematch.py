@@ -6,21 +6,17 @@ learns of the partner's offer by long-polling it, never by reloading."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
-
-import aiohttp
+from typing import Any, Literal, Protocol, TypeVar
 
 from sdk.errors import HostStateError, ProtocolError
+from sdk.outcome import Outcome
+from sdk.state import State
 from sdk.ticket import Ticket
+from sdk.timing import Timing
 
-if TYPE_CHECKING:
-    from sdk.client import RelayClient
-    from sdk.relay_host import RelayHost
-
-__all__ = ["Rematch", "RematchState", "parse_rematch"]
+__all__ = ["Rematch", "RematchCalls", "RematchSeat", "RematchState", "parse_rematch"]
 
 RematchState = Literal["none", "offered", "accepted", "declined", "lapsed"]
 """No offer yet; one side offers; both did (a new match began); a side declined; the offer
@@ -72,67 +68,89 @@ def parse_rematch(answer: Any) -> Rematch:
         raise ProtocolError(NOT_A_REMATCH.format(body=answer)) from None
 
 
-@contextlib.asynccontextmanager
-async def _client(host: RelayHost) -> AsyncIterator[RelayClient]:
-    from sdk.client import RelayClient
-
-    session = host._session
-    if session is not None:
-        yield RelayClient(session, host.relay_url, host.timing, host._rng)
-        return
-    async with aiohttp.ClientSession() as own:
-        yield RelayClient(own, host.relay_url, host.timing, host._rng)
+Host = TypeVar("Host", covariant=True)
+"""The kind of host a seat makes for the rematch's new match."""
 
 
-def _ended_ticket(host: RelayHost) -> Ticket:
+class RematchCalls(Protocol):
+    """The relay calls a rematch takes (RelayClient makes them)."""
+
+    async def rematch(
+        self, ticket: Ticket | str, after: int | None = None, wait: int | None = None
+    ) -> Rematch:
+        """Returns the rematch; with `after`, held until its version is above `after`."""
+        ...
+
+    async def offer_rematch(self, ticket: Ticket, offer: bool = True) -> Rematch:
+        """Offers (or accepts) a rematch; offer=False declines."""
+        ...
+
+
+class RematchSeat(Protocol[Host]):
+    """What a rematch needs of the host of the finished match (RelayHost offers it)."""
+
+    @property
+    def state(self) -> State:
+        """Returns the host's state, for the error when the match is not over."""
+        ...
+
+    @property
+    def ticket(self) -> Ticket | None:
+        """Returns the seat that offers or declines."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Returns how the match ended (None: not yet, and no rematch can be offered)."""
+        ...
+
+    @property
+    def timing(self) -> Timing:
+        """Returns the host's timing: how long a wait for the partner's answer is held."""
+        ...
+
+    def open_client(self) -> AbstractAsyncContextManager[RematchCalls]:
+        """Opens a client to the relay for the rematch's calls."""
+        ...
+
+    def rematch_host(self, accepted: Rematch) -> Host:
+        """Returns the host of the accepted rematch's new match, from the same seat."""
+        ...
+
+
+def _ended_ticket(host: RematchSeat[Any]) -> Ticket:
+    """Returns the host's seat, once its match is over; raises HostStateError before."""
     ticket = host.ticket
     if host.outcome is None or ticket is None:
         raise HostStateError(NOT_OVER.format(state=host.state))
     return ticket
 
 
-async def offer(host: RelayHost) -> RelayHost | None:
+async def offer(host: RematchSeat[Host]) -> Host | None:
     """RelayHost.offer_rematch: offers (or accepts) a rematch, waits for the partner's answer;
     returns the host of the new match, or None when declined or lapsed."""
     ticket = _ended_ticket(host)
-    async with _client(host) as client:
+    async with host.open_client() as client:
         current = await client.offer_rematch(ticket, True)
         while current.state == "offered":
             current = await client.rematch(ticket, current.version, host.timing.poll_wait)
     if current.state != "accepted" or current.match is None:
         return None
-    return follow(host, current)
+    return host.rematch_host(current)
 
 
-async def decline(host: RelayHost) -> Rematch:
+async def decline(host: RematchSeat[Any]) -> Rematch:
     """RelayHost.decline_rematch: declines the partner's offer (or withdraws one's own)."""
     ticket = _ended_ticket(host)
-    async with _client(host) as client:
+    async with host.open_client() as client:
         return await client.offer_rematch(ticket, False)
 
 
-async def news(host: RelayHost, after: int) -> Rematch:
+async def news(host: RematchSeat[Any], after: int) -> Rematch:
     """RelayHost.next_rematch: returns the rematch once its version is above after."""
     ticket = _ended_ticket(host)
-    async with _client(host) as client:
+    async with host.open_client() as client:
         while True:
             current = await client.rematch(ticket, after, host.timing.poll_wait)
             if current.version > after:
                 return current
-
-
-def follow(host: RelayHost, rematch: Rematch) -> RelayHost:
-    """Returns a host that plays the accepted rematch from the same seat, with the same
-    game factory, sinks and timing (the seat keeps its token)."""
-    ticket = host.ticket
-    assert ticket is not None and rematch.match is not None
-    return type(host).resume(
-        host.relay_url,
-        Ticket(rematch.match, ticket.seat, ticket.token),
-        host._factory,
-        timing=host.timing,
-        dialog=host._dialog,
-        on_state=host._on_state,
-        session=host._session,
-        rng=host._rng,
-    )

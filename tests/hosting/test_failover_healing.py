@@ -151,8 +151,9 @@ class Table:
     def where(host: RelayHost) -> str:
         game = host.game
         seen = game.received if isinstance(game, Puppet) else None
-        inner = {k: getattr(host, k, None) for k in ("_cursor", "_reposts", "_write")}
-        return f"{host!r} received={seen} {inner} fed={host._feed.after} outcome={host.outcome}"
+        machine, driver = host._machine, host._driver
+        inner = {"cursor": machine.cursor, "reposts": driver._reposts, "write": machine._write}
+        return f"{host!r} received={seen} {inner} fed={driver.feed.after} outcome={host.outcome}"
 
     @property
     def match(self) -> str:

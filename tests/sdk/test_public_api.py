@@ -47,16 +47,17 @@ def documented(tree: ast.Module) -> set[str]:
 
 
 def test_every_public_name_is_documented() -> None:
-    for path in sorted(SDK.glob("[!_]*.py")):
-        module = __import__(f"sdk.{path.stem}", fromlist=["__all__"])
+    for path in sorted(SDK.rglob("[!_]*.py")):
+        name = ".".join(["sdk", *path.relative_to(SDK).with_suffix("").parts])
+        module = __import__(name, fromlist=["__all__"])
         missing = set(module.__all__) - documented(ast.parse(path.read_text()))
-        assert not missing, f"sdk/{path.name}: {sorted(missing)} have no docstring"
+        assert not missing, f"{path.relative_to(SDK.parent)}: {sorted(missing)} have no docstring"
     for name in sdk.__all__:
         assert getattr(sdk, name) is not None
 
 
 def test_every_module_has_a_docstring_future_annotations_and_all() -> None:
-    for path in sorted(SDK.glob("*.py")):
+    for path in sorted(SDK.rglob("*.py")):
         tree = ast.parse(path.read_text())
         assert ast.get_docstring(tree), path.name
         imports = [n for n in tree.body if isinstance(n, ast.ImportFrom)]
@@ -71,7 +72,7 @@ def test_the_package_is_typed() -> None:
 
 
 def test_the_sdk_never_imports_the_relay_but_in_its_test_helper() -> None:
-    for path in sorted(SDK.glob("*.py")):
+    for path in sorted(SDK.rglob("*.py")):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

@@ -53,7 +53,7 @@ async def test_normal_match_ends_agreed_with_exact_calls(relay: str) -> None:
         LISTENING, TO_MOVE, WAITING, WAIT_MOVE, TO_MOVE, WAITING, WAIT_MOVE, TO_MOVE, WAITING, ENDED
     ]  # fmt: skip
     for side, host in ((True, played.first), (False, played.second)):
-        assert host.game is not None and played.outcome(side).game is host.game
+        assert host.game is not None and host.outcome is played.outcome(side)
     assert played.second.calls == [
         ("created", "False", LISTENING),
         ("disable", "", WAIT_MOVE),

@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from sdk.client import RelayClient
 from sdk.errors import ProtocolError, RelayRefusedError
 from sdk.events import Ended, Event
+from sdk.host.machine import GAP
 from sdk.ticket import Ticket
 
-__all__ = ["BEHIND", "GAP", "WAKE", "Behind", "Failure", "Feed", "Inbox", "Wake", "poll_into"]
-
-GAP = "the relay skipped from event {cursor} to event {seq}"
+__all__ = ["BEHIND", "WAKE", "Behind", "Failure", "Feed", "Inbox", "Wake", "poll_into"]
 
 
 @dataclass(frozen=True, slots=True)
