@@ -1,8 +1,13 @@
-"""Fixtures shared by the whole suite."""
+"""Fixtures shared by the whole suite, and the order its files run in.
+
+The relay's compiled wheel takes a minute or two to build. In a parallel run the
+coordinating process starts building it as soon as the workers have collected tests that
+need it, while the workers run the rest; the files that need it run last."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -31,3 +36,34 @@ def installed() -> Path:
         if in_ci():
             pytest.fail(str(exc))
         pytest.skip(str(exc))
+
+
+def _needs_installed(item: pytest.Item) -> bool:
+    """Returns whether a test runs the relay as the wheel installs it (compiled)."""
+    return "installed" in getattr(item, "fixturenames", ()) or "compiled" in item.name
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Runs the files that need the compiled wheel last, so that it is built meanwhile (the
+    order is the same in every worker, as pytest-xdist requires)."""
+    late = {item.path for item in items if _needs_installed(item)}
+    items.sort(key=lambda item: item.path in late)
+
+
+def pytest_xdist_node_collection_finished(node: object, ids: Sequence[str]) -> None:
+    """Starts building the compiled wheel, in the coordinating process, once a worker has
+    collected a test that needs it (workers that need it wait for this build)."""
+    global _building
+    if _building is None and any("compiled" in test or "installed" in test for test in ids):
+        _building = threading.Thread(target=_build_quietly, name="wheel", daemon=True)
+        _building.start()
+
+
+_building: threading.Thread | None = None
+
+
+def _build_quietly() -> None:
+    try:
+        installed_tree()
+    except BuildError:
+        pass  # the test that needs it builds it again, and fails or skips by name

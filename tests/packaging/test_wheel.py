@@ -18,8 +18,11 @@ SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 
 
 def test_the_installed_tree_runs_the_hot_path_compiled(installed: Path) -> None:
-    compiled = {path.name for path in (installed / "relay").glob(f"*{SUFFIX}")}
-    assert {f"{name}{SUFFIX}" for name in ("web_front", "api", "memory_store")} <= compiled
+    compiled = {
+        path.relative_to(installed).as_posix() for path in installed.rglob(f"relay/**/*{SUFFIX}")
+    }
+    wanted = ("relay/http/front", "relay/api/endpoints", "relay/store/memory/store")
+    assert {f"{name}{SUFFIX}" for name in wanted} <= compiled
     run = subprocess.run(
         [sys.executable, "-P", "-c", "from relay.api.metrics import hot_path; print(hot_path())"],
         env={**os.environ, "PYTHONPATH": str(installed)},
