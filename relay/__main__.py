@@ -16,13 +16,13 @@ from pathlib import Path
 from aiohttp import web
 
 from relay.api.metrics import hot_path
-from relay.config import STORE_ENV, Config, masked
+from relay.config import STORE_ENV, Config
 from relay.core.model import StoreSettings
 from relay.http.app import BadRequests, create_app
 from relay.http.front import SWEEP, Front
 from relay.http.pages import check_pages_dirs
 from relay.http.state import API
-from relay.store.base import Store
+from relay.store.open import check_url, masked, open_store
 
 __all__ = ["main", "parse_args"]
 
@@ -184,18 +184,10 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         a.store = store_url(a.store, a.store_file)
     except ValueError as exc:
         p.error(str(exc))
-    if a.store != "memory" and not a.store.startswith(STORE_SCHEMES):
-        p.error(
-            f"unknown store {masked(a.store)!r}: use 'memory', redis://host:port/db,"
-            " unix:///path or redis+sentinel://host:port[,host:port...]/name"
-        )
-    if a.store.startswith("redis+sentinel://"):
-        from relay.store.redis.store import sentinel_url
-
-        try:
-            sentinel_url(a.store)
-        except ValueError as exc:
-            p.error(str(exc))
+    try:
+        check_url(a.store)
+    except ValueError as exc:
+        p.error(str(exc))
     try:
         config = Config(
             host=a.host,
@@ -261,24 +253,6 @@ def webhook_secret(path: str | None) -> bytes:
         raise ValueError(f"cannot read --webhook-secret-file {path!r}: {exc.strerror}") from None
 
 
-STORE_SCHEMES = ("redis://", "rediss://", "unix://", "redis+sentinel://")
-"""How a --store URL of the Redis store begins."""
-
-
-def open_store(config: Config) -> Store | None:
-    """Returns the store named by config.store_url (None for the embedded memory store)."""
-    if config.store_url == "memory":
-        return None
-    if config.store_url.startswith(STORE_SCHEMES):
-        from relay.store.redis.store import RedisStore
-
-        return RedisStore.from_url(config.store_url, config.store)
-    raise SystemExit(
-        f"error: unknown store {masked(config.store_url)!r}; use 'memory', redis://host:port/db, "
-        "unix:///path or redis+sentinel://host:port[,host:port...]/name"
-    )
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """Runs the relay until SIGINT or SIGTERM, then answers held polls and exits."""
     config, unix = parse_args(argv)
@@ -293,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         stream=sys.stderr,
     )
     logging.getLogger("aiohttp.server").addFilter(BadRequests())
-    store = open_store(config)
+    store = open_store(config.store_url, config.store)
     app = create_app(config, store)
     where = f"unix:{unix}" if unix else f"http://{config.host}:{config.port}"
     logging.getLogger("relay").info(

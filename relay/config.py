@@ -39,24 +39,6 @@ STORE_ENV = "MOVEWIRE_STORE"
 """The environment variable the store URL may come from (kept out of the command line)."""
 
 
-def masked(url: str) -> str:
-    """Returns a store URL fit for a log or an error: its password, and the value of any query
-    parameter whose name holds 'password', replaced by '***'."""
-    parts = urllib.parse.urlsplit(url)
-    shown = url
-    userinfo, at, hosts = parts.netloc.rpartition("@")
-    user, colon, _ = userinfo.partition(":")
-    if at and colon:
-        shown = shown.replace(parts.netloc, f"{user}:***@{hosts}", 1)
-    if "password" in parts.query.lower():
-        query = "&".join(
-            f"{name}=***" if "password" in name.lower() else f"{name}={value}"
-            for name, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
-        )
-        shown = shown.replace("?" + parts.query, "?" + query, 1)
-    return shown
-
-
 SECRET_LEAST = 16
 """Bytes a webhook secret must have at least."""
 

@@ -22,9 +22,8 @@ from relay.http.pages import add_pages
 from relay.http.proxy import behind_proxy
 from relay.http.state import API, CONFIG, METRICS, STORE
 from relay.store.base import Store
-from relay.store.memory.store import MemoryStore
+from relay.store.open import open_store
 from relay.webhook.sender import HookSettings, Webhook
-from relay.webhook.state import shared_state
 
 __all__ = ["BadRequests", "create_app"]
 
@@ -98,11 +97,12 @@ async def _answer_and_close(request: web.Request, response: web.Response) -> web
 
 
 def create_app(config: Config | None = None, store: Store | None = None) -> web.Application:
-    """Returns the relay application; the memory store unless another is given."""
+    """Returns the relay application, on store, else on the store config names (by default
+    the memory store)."""
     config = config or Config()
     app = web.Application(middlewares=[errors_as_json], client_max_size=config.max_body)
     app[CONFIG] = config
-    app[STORE] = store if store is not None else MemoryStore(config.store)
+    app[STORE] = store if store is not None else open_store(config.store_url, config.store)
     app[METRICS] = RelayMetrics()
     app[API] = Api(config, app[STORE], app[METRICS])
     for route in ROUTES:
@@ -152,7 +152,7 @@ async def _webhook(app: web.Application) -> AsyncIterator[None]:
     """Sends your-turn notices of the store's correspondence matches to the webhook."""
     config, store = app[CONFIG], app[STORE]
     settings = HookSettings(config.webhook_url, config.webhook_secret, config.webhook_every)
-    sender = Webhook(settings, shared_state(store), app[METRICS].webhooks)
+    sender = Webhook(settings, store.hook_state(), app[METRICS].webhooks)
     await sender.start()
     store.turns = sender
     yield

@@ -11,6 +11,7 @@ from relay.core.model import Action, Event, MatchInfo, Seat, Status, Ticket
 from relay.core.players import PlayerMatch
 from relay.core.rematch import Rematch, RematchOp
 from relay.core.turns import TurnSink
+from relay.store.hooks import HookState
 
 __all__ = ["Immediate", "Store", "Wake"]
 
@@ -130,3 +131,7 @@ class Store(Protocol):
 
     async def close(self) -> None:
         """Releases the store's connections."""
+
+    def hook_state(self) -> HookState:
+        """Returns the state the your-turn webhook keeps in this store, shared by every relay
+        process on it (the same object each call)."""

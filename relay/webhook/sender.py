@@ -3,9 +3,9 @@ a player with a contact handle the turn.
 
 The store tells the sender of each such turn (relay.core.turns); the sender only queues it, so a
 receiver that is down or slow never slows a move. Behind the queue, each turn is claimed once
-for the whole fleet (relay.webhook.state), then sent at once or, within the contact's throttle
-window, held for the digest sent when the window ends. Each delivery is retried with growing,
-jittered pauses while the receiver fails, under the same delivery id.
+for the whole fleet (in the store's Store.hook_state), then sent at once or, within the
+contact's throttle window, held for the digest sent when the window ends. Each delivery is
+retried with growing, jittered pauses while the receiver fails, under the same delivery id.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ import aiohttp
 import orjson
 
 from relay.core.turns import TurnNotice
+from relay.store.hooks import HookState
 from relay.webhook.sign import HEADER, sign
-from relay.webhook.state import HookState
 
 __all__ = ["DELIVERY", "HookSettings", "Webhook"]
 

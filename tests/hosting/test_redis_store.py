@@ -13,13 +13,13 @@ import orjson
 import pytest
 import redis.asyncio as aioredis
 
-from relay.__main__ import open_store
 from relay.config import Config
 from relay.core.clock import TimeControl
 from relay.core.errors import RelayError
 from relay.core.events import move_event, pass_event, started_event
 from relay.core.model import Action, ActionKind, Status, StoreSettings, Ticket, hash_token
 from relay.store.memory.store import MemoryStore
+from relay.store.open import open_store
 from relay.store.redis.keys import Layout
 from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import SETTINGS, StoreMaker
@@ -445,7 +445,7 @@ async def _settle(store: RedisStore, waiter: asyncio.Task[list[bytes]], match: s
 async def test_open_store_reads_redis_and_unix_urls(redis_server: RedisServer) -> None:
     tickets = []
     for url in (redis_server.url, redis_server.unix_url):
-        store = open_store(Config(store_url=url))
+        store = open_store(url, StoreSettings())
         assert isinstance(store, RedisStore)
         try:
             tickets.append(await store.seek("urls", "1", None, time.time()))
@@ -454,7 +454,9 @@ async def test_open_store_reads_redis_and_unix_urls(redis_server: RedisServer) -
     # Both URLs reach the same Redis: the second seeker joins the first.
     assert tickets[0].match == tickets[1].match
     assert [ticket.seat for ticket in tickets] == [0, 1]
-    assert open_store(Config()) is None
+    assert isinstance(open_store(Config().store_url, StoreSettings()), MemoryStore)
+    with pytest.raises(ValueError, match="unknown store 'mongodb://:\\*\\*\\*@host/0'"):
+        open_store("mongodb://:pw@host/0", StoreSettings())
 
 
 async def test_clocked_events_are_byte_identical_to_the_builders(make_store: StoreMaker) -> None:
@@ -480,8 +482,8 @@ async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
     connections the store opens new ones over TLS by itself."""
     openssl = require_binary("openssl", "openssl")
     with RedisServer(redis_binary(), openssl=openssl) as server:
-        one = open_store(Config(store_url=server.tls_url))
-        other = open_store(Config(store_url=server.tls_url))
+        one = open_store(server.tls_url, StoreSettings())
+        other = open_store(server.tls_url, StoreSettings())
         assert isinstance(one, RedisStore) and isinstance(other, RedisStore)
         try:
             a = await one.seek("tls", "1", None, time.time())

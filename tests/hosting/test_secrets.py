@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from relay.config import masked
+from relay.store.open import masked
 from tests.support.ports import free_ports
 from tests.support.redis_server import RedisServer, redis_binary
 from tests.support.relay_process import quick_flags

@@ -18,9 +18,10 @@ import pytest
 from relay import Store
 from relay.__main__ import parse_args
 from relay.core.turns import TurnNotice
+from relay.store.hooks import HookState
+from relay.store.memory.hooks import MemoryHookState
 from relay.webhook.sender import HookSettings, Webhook
 from relay.webhook.sign import sign, verify
-from relay.webhook.state import HookState, MemoryHookState, shared_state
 from tests.support.hook_receiver import Receiver
 from tests.support.relay_process import free_port
 
@@ -89,7 +90,7 @@ def test_the_verify_function_the_hosting_docs_quote_is_the_relays() -> None:
 async def test_a_turn_is_delivered_signed_with_the_contact_as_given(
     store: Store, receiver: Receiver
 ) -> None:
-    hook = await sender(receiver.url, shared_state(store))
+    hook = await sender(receiver.url, store.hook_state())
     try:
         hook(notice(contact="mailto:ann@example.org?x=1 2"))
         got = await settle(receiver, 1)
@@ -108,7 +109,7 @@ async def test_a_turn_is_delivered_signed_with_the_contact_as_given(
 async def test_a_turn_is_delivered_once_however_many_processes_are_told(
     store: Store, receiver: Receiver
 ) -> None:
-    state = shared_state(store)
+    state = store.hook_state()
     hooks = [await sender(receiver.url, state) for _ in range(2)]
     try:
         for hook in hooks:
@@ -125,7 +126,7 @@ async def test_a_turn_is_delivered_once_however_many_processes_are_told(
 async def test_turns_within_a_window_go_out_as_one_digest_when_it_ends(
     store: Store, receiver: Receiver
 ) -> None:
-    state = shared_state(store)
+    state = store.hook_state()
     hooks = [await sender(receiver.url, state, every=1.5) for _ in range(2)]
     try:
         hooks[0](notice("m1", seq=2))

@@ -33,11 +33,12 @@ from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.turns import TurnNotice, TurnSink
 from relay.store.base import Immediate, Wake
+from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
 from relay.store.memory.notices import Notices
 from relay.store.memory.players import MemoryPlayers
 
-__all__ = ["Held", "MemoryStore"]
+__all__ = ["Held", "MemoryStore", "open_url"]
 
 _Done = tuple[int, str, str, bool, bool]
 """What an event records of the write that made it: seat, kind, move, end, agree."""
@@ -219,7 +220,6 @@ class MemoryStore:
         self._reseeks: dict[str, tuple[str, int, float]] = {}
         self._players = MemoryPlayers()
         """The matches each player key seated."""
-        """Token digest -> (match, seat, until): seeks to answer again, not seat twice."""
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ticks: dict[int, set[Held]] = {}
@@ -229,6 +229,7 @@ class MemoryStore:
         self._notices = Notices()
         """Wakes waits on rematches ('rematch:ID') and lobbies ('lobby:GAME')."""
         self._lobbies = MemoryLobbies(self.settings.lobby_size, self._notices.notify)
+        self._hooks: MemoryHookState | None = None
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -755,3 +756,14 @@ class MemoryStore:
 
     async def close(self) -> None:
         """Releases nothing: the memory store holds no connections."""
+
+    def hook_state(self) -> MemoryHookState:
+        """Returns the webhook's state, in this process (see Store.hook_state)."""
+        if self._hooks is None:
+            self._hooks = MemoryHookState()
+        return self._hooks
+
+
+def open_url(url: str, settings: StoreSettings) -> MemoryStore:
+    """Returns a new memory store (its URL is 'memory'; see relay.store.open)."""
+    return MemoryStore(settings)

@@ -69,6 +69,7 @@ from relay.store.redis import keys as redis_keys
 from relay.store.redis import library as redis_library
 from relay.store.redis.batch import Batcher, OneRedis, Script
 from relay.store.redis.cluster import ClusterLinks
+from relay.store.redis.hooks import RedisHookState
 from relay.store.redis.keys import INFO_FIELDS, GameKeys, Layout, match_info
 from relay.store.redis.lobby import RedisLobbies
 from relay.store.redis.notify import Channel, Notifier, Waiter
@@ -76,7 +77,14 @@ from relay.store.redis.pipe import packing
 from relay.store.redis.players import RedisPlayers
 from relay.store.redis.rematch import RedisRematches
 
-__all__ = ["DEFAULT_PREFIX", "SENTINEL_SCHEME", "UNAVAILABLE", "RedisStore", "sentinel_url"]
+__all__ = [
+    "DEFAULT_PREFIX",
+    "SENTINEL_SCHEME",
+    "UNAVAILABLE",
+    "RedisStore",
+    "open_url",
+    "sentinel_url",
+]
 
 log = logging.getLogger("relay.redis")
 
@@ -165,6 +173,7 @@ class RedisStore:
         self._lobbies = RedisLobbies(self)
         self.players = RedisPlayers(self)
         """The lists of matches per player key."""
+        self._hooks: RedisHookState | None = None
         if client is not None:
             self._one_redis(client, listener or client)
 
@@ -798,6 +807,13 @@ class RedisStore:
         if self._notes is not None:
             self._notes.wake_all()
 
+    def hook_state(self) -> RedisHookState:
+        """Returns the webhook's state, in Redis under the store's prefix (see
+        Store.hook_state)."""
+        if self._hooks is None:
+            self._hooks = RedisHookState(self.client, self.prefix)
+        return self._hooks
+
     async def close(self) -> None:
         """Stops listening for notifications and closes the connections to Redis."""
         self._closing = True
@@ -807,6 +823,11 @@ class RedisStore:
             await self._batch.close()
         for client in self._clients:
             await client.aclose()
+
+
+def open_url(url: str, settings: StoreSettings) -> RedisStore:
+    """Returns a store on the Redis url names (see RedisStore.from_url, relay.store.open)."""
+    return RedisStore.from_url(url, settings)
 
 
 @contextlib.contextmanager
