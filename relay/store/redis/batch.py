@@ -2,7 +2,7 @@
 one pipeline per node (one write, one round trip), so a busy relay pays one round trip for
 many moves.
 
-The scripts are one Redis Functions library (`relay.redis_scripts.LIBRARY`), called by
+The scripts are one Redis Functions library (`relay.store.redis.library.LIBRARY`), called by
 FCALL; a node that does not have it (started afresh without its data) gets it loaded and
 the calls sent again. In a cluster, a call redirected by
 MOVED or ASK is sent again where the cluster says.

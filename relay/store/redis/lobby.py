@@ -1,4 +1,4 @@
-"""Lobbies in the Redis store: their scripts and the calls that run them, kept apart.
+"""Lobbies in the Redis store: the calls that run their scripts (lua/lobby_*.lua, lua/trim.lua).
 
 Each game's lobby has keys of its own, under the game's hash tag (`relay.store.redis.keys`),
 touched only by these scripts (never by a match's):
@@ -22,46 +22,7 @@ from relay.core.model import MatchInfo, Status
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.link import Link
 
-__all__ = ["LOBBY_ADD", "LOBBY_MOVE", "TRIM", "RedisLobbies"]
-
-TRIM = r"""
-local function trim(list, times, most)
-  for _, id in ipairs(redis.call('LRANGE', list, most, -1)) do redis.call('HDEL', times, id) end
-  redis.call('LTRIM', list, 0, most - 1)
-end
-"""
-
-LOBBY_ADD = r"""
--- KEYS[1..3] = the list, the times hash, the version
--- ARGV[1..5] = match id, since, most entries, the lobby's channel, game
-redis.call('LREM', KEYS[1], 0, ARGV[1])
-redis.call('LPUSH', KEYS[1], ARGV[1])
-trim(KEYS[1], KEYS[2], tonumber(ARGV[3]))
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-local v = redis.call('INCR', KEYS[3])
-redis.call('SPUBLISH', ARGV[4], 'x')
-return v
-"""
-"""Lists a match first in one of a game's lobby lists."""
-
-LOBBY_MOVE = r"""
--- KEYS[1..4] = the list it is in, the list it moves to, the times hash, the version
--- ARGV[1..6] = match id, new since ('' to keep it), most entries, the lobby's channel, game,
---              '1' to drop the entry instead of moving it
-if redis.call('LREM', KEYS[1], 0, ARGV[1]) == 0 then return 0 end
-if ARGV[6] == '1' then
-  redis.call('HDEL', KEYS[3], ARGV[1])
-else
-  redis.call('LREM', KEYS[2], 0, ARGV[1])
-  redis.call('LPUSH', KEYS[2], ARGV[1])
-  if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2]) end
-  trim(KEYS[2], KEYS[3], tonumber(ARGV[3]))
-end
-local v = redis.call('INCR', KEYS[4])
-redis.call('SPUBLISH', ARGV[4], 'x')
-return v
-"""
-"""Moves a match from one lobby list of a game to another, or drops it; once."""
+__all__ = ["RedisLobbies"]
 
 
 class RedisLobbies:

@@ -1,6 +1,6 @@
 """The Redis store: matches shared by every relay process on every box, durable with AOF.
 
-Each change to a match is one Lua script on one slot (see `relay.store.redis.scripts` and the key
+Each change to a match is one Lua script on one slot (see `relay/store/redis/lua/` and the key
 layout in `relay.store.redis.keys`), so two relay processes never pair one seeker twice, never
 accept two moves for one turn and never give two events one number. The calls made in one
 event-loop turn go to Redis as one pipeline (`relay.store.redis.batch`). A waiting poll is woken by

@@ -1,0 +1,127 @@
+-- Applies a seat's move, pass, confirm, resign or cancel, once. A cancel that expires the match
+-- answers its game and version, whose waiting list the store then updates; a move or pass of a
+-- correspondence match answers the partner's turn notice after its number, when the partner has
+-- a contact (a retry answered from its write digest answers none).
+-- ARGV[6..14] = token digest, kind, after (-1 for none), write digest, agree (1/0),
+--               end (1/0), the move as a JSON string, most events a log may hold,
+--               after + 1 as text (the number of the event a move or pass makes)
+local DIGEST, KIND = ARGV[6], ARGV[7]
+local AFTER = tonumber(ARGV[8])
+local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
+local m = KEYS[1]
+local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'ender', 'last', 'tc', 'l0',
+  'l1', 'tat')
+local status = f[1]
+if not status then return {'e', 'match/unknown'} end
+local seat = seat_of(m, DIGEST, f[2], f[3])
+if not seat then return {'e', 'auth/bad_token'} end
+local SEEN_SEAT = SEEN[seat]
+-- Every write marks its seat present: a move or pass with the fields it sets anyway.
+if KIND ~= 'move' and KIND ~= 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
+local function refuse(...)
+  if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
+  return {'e', ...}
+end
+
+if KIND == 'cancel' then
+  if status == 'expired' then return {'ok', 0} end
+  if status ~= 'waiting' then return {'e', 'match/started'} end
+  local game, version = expire(ID)
+  return {'ok', 0, game, version}
+end
+if status == 'expired' then return refuse('match/expired') end
+if status == 'waiting' then return refuse('match/not_started') end
+-- 'timeout' once the seat to move is found out of time by this write (the match ends then).
+local LATE = nil
+if status == 'playing' then
+  local late = out_of_time(f[7], f[4], f[8], f[9], f[10])
+  if late then
+    finish(ID, 'timeout', late, '')
+    status, f[6], LATE = 'finished', int(tonumber(f[6]) + 1), 'timeout'
+  end
+end
+
+local done = DIGITS[seat] .. ':' .. KIND .. ':' .. WRITE
+local last = tonumber(f[6])
+if KIND == 'resign' then
+  if status == 'finished' then
+    if wrote(m, seat, f[6], DIGITS[seat] .. ':resign:') then return {'ok', last} end
+    return {'e', 'match/finished', LATE}
+  end
+  return {'ok', finish(ID, 'resigned', seat, done)}
+end
+if AFTER >= 0 and AFTER < last then
+  if redis.call('HGET', m, 'w' .. DIGITS[seat]) == int(AFTER + 1) .. '|' .. done then
+    if KIND == 'move' or KIND == 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
+    return {'ok', AFTER + 1}
+  end
+  if status == 'finished' then return refuse('match/finished', LATE) end
+  return refuse('turn/stale', last)
+end
+if AFTER ~= last then return refuse('turn/stale', last) end
+if status == 'finished' then return refuse('match/finished', LATE) end
+if KIND == 'confirm' then
+  if status == 'playing' and not AGREE then
+    -- The seat to move disputes the partner's last move or pass.
+    local other = 1 - seat
+    if wrote(m, other, f[6], DIGITS[other] .. ':move:')
+        or wrote(m, other, f[6], DIGITS[other] .. ':pass:') then
+      return {'ok', finish(ID, 'disputed', seat, done)}
+    end
+  end
+  if status ~= 'ending' then return {'e', 'match/not_ending'} end
+  if seat == tonumber(f[5]) then return {'e', 'turn/not_yours', 'confirm'} end
+  local reason = 'disputed'
+  if AGREE then reason = 'agreed' end
+  return {'ok', finish(ID, reason, seat, done)}
+end
+if status == 'ending' then return refuse('match/ending') end
+if tonumber(f[4]) ~= seat then return refuse('turn/not_yours') end
+if last >= tonumber(ARGV[13]) then return refuse('match/too_long') end
+local SEQ = ARGV[14]
+local fields = {SEEN_SEAT, NOW_TEXT, 'turn', DIGITS[1 - seat]}
+local tail = ''
+if f[7] then
+  -- Charges the mover from its turn's start; Fischer adds the increment, a deadline control
+  -- gives the next turn its full time again.
+  local kind, base, inc = control_of(f[7])
+  local left = tonumber(f[8 + seat]) - (NOW_MS - tonumber(f[10]))
+  local keep = base
+  if kind == 'fischer' then
+    left = left + inc
+    keep = left
+  end
+  table.insert(fields, 'l' .. DIGITS[seat])
+  table.insert(fields, int(keep))
+  table.insert(fields, 'tat')
+  table.insert(fields, int(NOW_MS))
+  tail = ',"left":' .. left_text(left)
+  if not (KIND == 'move' and END) then
+    schedule_lt(ID, (NOW_MS + tonumber(f[9 - seat])) / 1000)
+  end
+end
+-- A correspondence match tells the partner it has the turn (or a game-over move to confirm).
+local function told(answer)
+  if not is_deadline(f[7]) then return answer end
+  local due = NOW_MS + tonumber(f[9 - seat])
+  if KIND == 'move' and END then due = NOW_MS + patience(f[7]) * 1000 end
+  for _, value in ipairs(notice(m, f[7], DIGITS[1 - seat], due)) do
+    table.insert(answer, value)
+  end
+  return answer
+end
+if KIND == 'pass' then
+  local event = '{"seq":' .. SEQ .. ',"type":"pass","seat":' .. DIGITS[seat] .. tail .. '}'
+  return told({'ok', append(ID, event, done, fields, SEQ)})
+end
+local ending = 'false'
+if END then
+  ending = 'true'
+  recount(status, 'ending')
+  for _, value in ipairs({'status', 'ending', 'ender', DIGITS[seat], 'since', NOW_TEXT}) do
+    table.insert(fields, value)
+  end
+end
+local event = '{"seq":' .. SEQ .. ',"type":"move","seat":' .. DIGITS[seat]
+  .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. tail .. '}'
+return told({'ok', append(ID, event, done, fields, SEQ)})

@@ -1,0 +1,232 @@
+-- Set at the start of each call (functions run one at a time).
+local TAGGED, ID, NOW_TEXT, NOW, NOW_MS, GRACE, KEEP, DEADLINES, COUNTS
+local function begin_match(ARGV)
+  TAGGED, ID, NOW_TEXT = ARGV[1], ARGV[2], ARGV[3]
+  NOW, GRACE, KEEP = tonumber(NOW_TEXT), tonumber(ARGV[4]), tonumber(ARGV[5])
+  NOW_MS = math.floor(NOW * 1000 + 0.5)
+  DEADLINES, COUNTS = TAGGED .. 'deadlines', TAGGED .. 'counts'
+end
+local DIGITS = {[0] = '0', [1] = '1'}
+local SEEN = {[0] = 'seen0', [1] = 'seen1'}
+
+local function mkey(id) return TAGGED .. 'm:' .. id end
+local function ekey(id) return TAGGED .. 'e:' .. id end
+-- The channel of the events numbered like `seq` (odd or even): a wait for event N follows the
+-- channel of N's parity, so each event is heard only by the waits it answers.
+local function wkey(id, seq) return TAGGED .. 'w:' .. id .. ':' .. (seq % 2) end
+local function int(n) return string.format('%d', n) end
+
+local function recount(old, new)
+  if old then redis.call('HINCRBY', COUNTS, old, -1) end
+  if new then redis.call('HINCRBY', COUNTS, new, 1) end
+end
+
+local function schedule(id, at)
+  redis.call('ZADD', DEADLINES, string.format('%.17g', at), id)
+end
+
+-- Makes the match's deadline earlier if `at` is (a turn of a clocked match starting).
+local function schedule_lt(id, at)
+  redis.call('ZADD', DEADLINES, 'LT', string.format('%.17g', at), id)
+end
+
+-- Milliseconds as the seconds an event carries (relay.clock.left_text).
+local function left_text(ms)
+  if ms < 0 then ms = 0 end
+  return string.format('%d.%03d', math.floor(ms / 1000), ms % 1000)
+end
+
+-- A time control's key ('fischer:B:I' or 'deadline:D'): its kind, base and increment in ms.
+local function control_of(key)
+  local kind, base, inc = string.match(key, '^(%a+):(%d+):?(%d*)$')
+  return kind, tonumber(base) * 1000, (tonumber(inc) or 0) * 1000
+end
+
+-- A clocked match starting play at now_ms: its clock fields, the started event's tail and
+-- the time its first turn runs out.
+local function clock_start(key, json, now_ms)
+  local _, base = control_of(key)
+  local start = left_text(base)
+  return {'l0', int(base), 'l1', int(base), 'tat', int(now_ms)},
+    ',"time_control":' .. json .. ',"left":[' .. start .. ',' .. start .. ']',
+    (now_ms + base) / 1000
+end
+
+-- Whether a time control's key is a per-move deadline's (a correspondence match).
+local function is_deadline(tc)
+  return tc ~= nil and tc ~= false and string.sub(tc, 1, 9) == 'deadline:'
+end
+
+-- Seconds of polling silence a seek or a game-over move waits out (relay.players.patience):
+-- the grace period, or with a per-move deadline the longer of it and the time per move.
+local function patience(tc)
+  if is_deadline(tc) then return math.max(GRACE, tonumber(string.sub(tc, 10))) end
+  return GRACE
+end
+
+-- The seat a key digest opens: its token's, else (read only then, off the hot path) its
+-- player key's; nil for neither.
+local function seat_of(m, digest, h0, h1)
+  if digest == h0 then return 0 elseif digest == h1 then return 1 end
+  local p = redis.call('HMGET', m, 'p0', 'p1')
+  if p[1] and digest == p[1] then return 0 elseif p[2] and digest == p[2] then return 1 end
+  return nil
+end
+
+-- The turn notice of a seat given the turn in a correspondence match, as a reply's tail:
+-- {'n', seat, contact, game, due in ms}; {} when the seat has no contact or the match no
+-- deadline control.
+local function notice(m, tc, seat, due_ms)
+  if not is_deadline(tc) then return {} end
+  local c = redis.call('HMGET', m, 'c' .. seat, 'game')
+  if not c[1] then return {} end
+  return {'n', seat, c[1], c[2], int(due_ms)}
+end
+
+-- The seat whose time ran out, of a clocked match in play (nil: none).
+local function out_of_time(tc, turn, l0, l1, tat)
+  if not tc or not turn or turn == '' then return nil end
+  local seat = tonumber(turn)
+  local left = tonumber(l0)
+  if seat == 1 then left = tonumber(l1) end
+  if NOW_MS - tonumber(tat) > left then return seat end
+  return nil
+end
+
+-- When the reaper must look at a match. A seat's poll makes this later and nothing makes it
+-- earlier, so the deadline a match is scheduled with at its opening is never late: the reaper
+-- looks, finds the match alive and schedules it again.
+local function deadline(id)
+  local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender', 'tc',
+    'turn', 'l0', 'l1', 'tat')
+  local status = f[1]
+  if status == 'waiting' then return tonumber(f[2]) + patience(f[6]) end
+  if status == 'playing' then
+    local at = math.min(tonumber(f[2]), tonumber(f[3])) + GRACE
+    if f[6] and f[7] and f[7] ~= '' then
+      local due = (tonumber(f[10]) + tonumber(f[8 + tonumber(f[7])])) / 1000
+      -- A correspondence match never ends for want of polls: only its clock matters.
+      if is_deadline(f[6]) then at = due else at = math.min(at, due) end
+    end
+    return at
+  end
+  if status == 'ending' then
+    return math.min(tonumber(f[4]), tonumber(f[3 - tonumber(f[5])])) + patience(f[6])
+  end
+  return tonumber(f[4]) + KEEP
+end
+
+-- Appends an event; the sharded notification carries it ('seq event') on the channel of its
+-- number's parity, so a poll waiting for exactly that event can answer with it.
+-- `done` is the write that made the event ('seat:kind:digest', '' for the relay's own): kept
+-- as its seat's latest write, 'w0' or 'w1' = 'seq|done', to answer that write sent again.
+-- `fields` are more fields of the match's hash to set with 'last'.
+-- `seq` is the event's number as text, when the caller knows it.
+local function append(id, event, done, fields, seq)
+  local number = redis.call('RPUSH', ekey(id), event)
+  seq = seq or int(number)
+  if done == '' then
+    redis.call('HSET', mkey(id), 'last', seq, unpack(fields or {}))
+  else
+    redis.call('HSET', mkey(id), 'last', seq, 'w' .. string.sub(done, 1, 1), seq .. '|' .. done,
+      unpack(fields or {}))
+  end
+  redis.call('SPUBLISH', wkey(id, number), seq .. ' ' .. event)
+  return number
+end
+
+-- Whether the seat's latest write made event seq and begins with `head` ('seat:kind:').
+local function wrote(m, seat, seq, head)
+  local w = redis.call('HGET', m, 'w' .. DIGITS[seat])
+  local prefix = seq .. '|' .. head
+  return w ~= false and string.sub(w, 1, #prefix) == prefix
+end
+
+local function free_room(id, game, room)
+  if room then
+    local key = TAGGED .. 'r:' .. game .. ':' .. room
+    if redis.call('GET', key) == id then redis.call('DEL', key) end
+  end
+end
+
+local function finish(id, reason, seat, done)
+  local m = mkey(id)
+  local f = redis.call('HMGET', m, 'status', 'game', 'room', 'last')
+  recount(f[1], 'finished')
+  redis.call('HINCRBY', COUNTS, 'ended:' .. reason, 1)
+  redis.call('HSET', m, 'status', 'finished', 'since', NOW_TEXT, 'turn', '')
+  free_room(id, f[2], f[3])
+  local event = '{"seq":' .. int(tonumber(f[4]) + 1) .. ',"type":"ended","reason":"'
+    .. reason .. '","seat":' .. int(seat) .. '}'
+  return append(id, event, done)
+end
+
+-- Ends a waiting match; returns its game and its queue's version: the version, and with a
+-- time control '~' and the control's key (its queue entry is the caller's).
+local function expire(id)
+  local m = mkey(id)
+  local f = redis.call('HMGET', m, 'status', 'game', 'version', 'room', 'tc')
+  recount(f[1], 'expired')
+  redis.call('HSET', m, 'status', 'expired', 'since', NOW_TEXT)
+  free_room(id, f[2], f[4])
+  redis.call('SPUBLISH', wkey(id, 0), 'x')
+  redis.call('SPUBLISH', wkey(id, 1), 'x')
+  if f[5] then return f[2], f[3] .. '~' .. f[5] end
+  return f[2], f[3]
+end
+
+-- Sets a seat's player key digest and contact handle ('' for none).
+local function set_player(m, seat, player, contact)
+  if player ~= '' then redis.call('HSET', m, 'p' .. seat, player) end
+  if contact ~= '' then redis.call('HSET', m, 'c' .. seat, contact) end
+end
+
+-- `control` and `json` are the time control's key and JSON text ('' for none); `player` and
+-- `contact` the seeker's player key digest and contact handle ('' for none).
+local function open(id, digest, game, version, room, control, json, player, contact)
+  local m = mkey(id)
+  redis.call('HSET', m, 'game', game, 'version', version, 'status', 'waiting', 'h0', digest,
+    'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT, 'last', 0, 'turn', '', 'first', '')
+  if room ~= '' then redis.call('HSET', m, 'room', room) end
+  if control ~= '' then redis.call('HSET', m, 'tc', control, 'tcj', json) end
+  set_player(m, '0', player, contact)
+  recount(false, 'waiting')
+  schedule(id, NOW + patience(control))
+end
+
+-- Takes the second seat and starts play; returns the first mover's turn notice (see notice).
+local function join(id, digest, first, player, contact)
+  local m = mkey(id)
+  local c = redis.call('HMGET', m, 'tc', 'tcj')
+  local fields, tail = {}, ''
+  if c[1] then
+    local due
+    fields, tail, due = clock_start(c[1], c[2], NOW_MS)
+    schedule_lt(id, due)
+  end
+  redis.call('HSET', m, 'h1', digest, 'seen1', NOW_TEXT, 'status', 'playing',
+    'since', NOW_TEXT, 'first', first, 'turn', first, unpack(fields))
+  set_player(m, '1', player, contact)
+  recount('waiting', 'playing')
+  append(id, '{"seq":1,"type":"started","first":' .. first .. tail .. '}', '')
+  if not c[1] then return {} end
+  local _, base = control_of(c[1])
+  return notice(m, c[1], first, NOW_MS + base)
+end
+
+-- What a seeker's own token got, for a repeated seek: 'id:seat:until'.
+local function recall(key)
+  local prior = redis.call('GET', key)
+  if prior then
+    local id, seat, till = string.match(prior, '^(.*):(%d):(.*)$')
+    if tonumber(till) >= NOW then return id, tonumber(seat) end
+  end
+  return nil, nil
+end
+
+-- For `span` seconds (default the grace period; a correspondence seek's patience).
+local function remember(key, id, seat, span)
+  span = span or GRACE
+  redis.call('SET', key, id .. ':' .. int(seat) .. ':' .. string.format('%.17g', NOW + span),
+    'PX', math.ceil(span * 1000))
+end

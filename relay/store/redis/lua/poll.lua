@@ -1,0 +1,17 @@
+-- Reads the log above `after`; a seat's read also marks it present.
+-- ARGV[6..7] = token digest ('' for a spectator), after
+local DIGEST = ARGV[6]
+local m = KEYS[1]
+local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'last')
+local status = f[1]
+if not status then return {'e', 'match/unknown'} end
+if status == 'expired' then return {'e', 'match/expired'} end
+local seat = -1
+if DIGEST ~= '' then
+  seat = seat_of(m, DIGEST, f[2], f[3])
+  if not seat then return {'e', 'auth/bad_token'} end
+  redis.call('HSET', m, SEEN[seat], NOW_TEXT)
+end
+-- A reader past the log's end saw events the store has lost since (a failover).
+if tonumber(ARGV[7]) > tonumber(f[4]) then return {'e', 'match/behind', f[4]} end
+return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status}
