@@ -118,9 +118,9 @@ async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
         assert len(await waits_o) == 1
         # x's post held for the reply (event 3), on two: waiting once its waiter is set.
         waits_x = asyncio.create_task(two.wait(a.match, 2, 10))
-        assert two._notes is not None
-        odd = two._notes.follow(layout.channel(a.match, 3))
-        two._notes.leave(odd)
+        notes = await two.link.notes()
+        odd = notes.follow(layout.channel(a.match, 3))
+        notes.leave(odd)
         for _ in range(500):
             if odd.waiters:
                 break
@@ -161,7 +161,7 @@ async def test_a_seek_cut_between_its_two_steps_is_queued_by_its_seekers_next_po
     t = time.time()
     token = new_token()
     # The seek's first step ran (the match is open), its second (queueing it) never did.
-    match = await store._open("cut", "1", "", t, hash_token(token), ("", ""))  # no clock
+    match = await store.seeks.open("cut", "1", "", t, hash_token(token), ("", ""))  # no clock
     assert (await store.info(match)).status == Status.WAITING
     # Its seeker polls as it waits; a while after the opening, that queues the match again.
     seat, events = await store.poll(match, token, 0, t + 6)
@@ -177,9 +177,9 @@ async def test_a_player_list_cut_between_the_seeks_steps_heals(
     t = time.time()
     token, player = new_token(), "P" * 40
     a = await store.seek("cut", "1", None, t, token, None, player)
-    key = store._keys.player(hash_token(player))
+    key = store.link.layout.player(hash_token(player))
     assert key.startswith(f"{store.prefix}{{p:") and key_slot(key.encode()) != key_slot(
-        store._keys.match(a.match).encode()
+        store.link.layout.match(a.match).encode()
     )
     client = aioredis.Redis.from_url(redis_server.url)
     try:

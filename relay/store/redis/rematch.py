@@ -22,6 +22,7 @@ from relay.core.rematch import NONE, Rematch, RematchOp, RematchState
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.link import Link
 from relay.store.redis.players import RedisPlayers
+from relay.store.redis.replies import Notice, notice_of
 
 __all__ = ["RedisRematches", "RematchLink"]
 
@@ -32,8 +33,8 @@ class RematchLink(Link, Protocol):
 
     players: RedisPlayers
 
-    def tell(self, match: str, tail: list[Any], seq: int) -> None:
-        """Tells the turn sink of the notice a script answered, for event seq."""
+    def tell(self, match: str, notice: Notice | None, seq: int) -> None:
+        """Tells the turn sink of a match's turn notice (if any), for event seq."""
 
 
 class RedisRematches:
@@ -82,7 +83,7 @@ class RedisRematches:
                 for player in (p0, p1):
                     if player:
                         await store.players.add(_text(player), new, now)
-                store.tell(new, started[2:], 1)
+                store.tell(new, notice_of(started[2:]), 1)
         return found
 
 

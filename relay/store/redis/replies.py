@@ -1,0 +1,137 @@
+"""The answers of the Redis store's scripts, decoded into named fields (lua/*.lua say what
+each script answers; a refusal {'e', code[, detail]} never gets here: see refusals)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+__all__ = ["Acted", "Joined", "Notice", "Picked", "Polled", "Reaped", "Roomed", "notice_of"]
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class Notice(NamedTuple):
+    """The turn notice of a seat given the turn in a correspondence match (it has a contact)."""
+
+    seat: int
+    contact: str
+    game: str
+    due: float
+    """When the seat's time runs out, in seconds since the epoch."""
+
+
+def notice_of(tail: list[Any]) -> Notice | None:
+    """Returns the notice a reply's tail carries ({'n', seat, contact, game, due in ms}), or
+    None for an empty tail (no contact, or no per-move deadline)."""
+    if len(tail) != 5 or tail[0] != b"n":
+        return None
+    seat, contact, game, due = (_text(value) for value in tail[1:])
+    return Notice(int(seat), contact, game, int(due) / 1000)
+
+
+class Polled(NamedTuple):
+    """POLL's answer {'ok', seat, events, status}: the reader's seat (None for a spectator),
+    the events above its cursor, and the match's status."""
+
+    seat: int | None
+    events: list[bytes]
+    status: bytes
+
+    @classmethod
+    def of(cls, answer: list[Any]) -> Polled:
+        """Decodes POLL's answer."""
+        _, seat, events, status = answer
+        return cls(None if seat < 0 else int(seat), list(events), status)
+
+
+class Acted(NamedTuple):
+    """ACT's answer: {'ok', seq}, {'ok', seq, <notice>} when the partner is given the turn in
+    a correspondence match, or {'ok', 0, game, queue} when a cancel expired a waiting match."""
+
+    seq: int
+    expired: tuple[str, str] | None
+    """The game and queue of a waiting match the cancel expired (to unlist it)."""
+    notice: Notice | None
+
+    @classmethod
+    def of(cls, answer: list[Any]) -> Acted:
+        """Decodes ACT's answer."""
+        expired = (_text(answer[2]), _text(answer[3])) if len(answer) == 4 else None
+        return cls(int(answer[1]), expired, notice_of(answer[2:]))
+
+
+class Joined(NamedTuple):
+    """JOIN's answer: {'ok', seat, <notice>}, {'skip'} when the match can no longer be joined,
+    or {'same'} when its other seat is the seeker's own player key."""
+
+    kind: str
+    """'ok', 'skip' or 'same'."""
+    seat: int
+    notice: Notice | None
+
+    @classmethod
+    def of(cls, answer: list[Any]) -> Joined:
+        """Decodes JOIN's answer."""
+        kind = _text(answer[0])
+        if kind != "ok":
+            return cls(kind, -1, None)
+        return cls(kind, int(answer[1]), notice_of(answer[2:]))
+
+
+class Picked(NamedTuple):
+    """PAIR's and PUSH's answer: {'open'} (open a match), {'ok'} (the match opened is
+    queued), {'join', id} (join that match), or {'memo', id, seat} (this seek was answered
+    before: the same seat again)."""
+
+    kind: str
+    match: str
+    seat: int
+
+    @classmethod
+    def of(cls, answer: list[Any]) -> Picked:
+        """Decodes PAIR's or PUSH's answer."""
+        match = _text(answer[1]) if len(answer) > 1 else ""
+        return cls(_text(answer[0]), match, int(answer[2]) if len(answer) > 2 else -1)
+
+
+class Roomed(NamedTuple):
+    """ROOM's answer: {'open', dropped} (the room may open a match, once its place is
+    reserved) or {'ok', id, seat, <notice>, dropped}; dropped names a stale match the room
+    held ('' for none), to unlist."""
+
+    kind: str
+    match: str
+    seat: int
+    notice: Notice | None
+    dropped: str
+
+    @classmethod
+    def of(cls, answer: list[Any]) -> Roomed:
+        """Decodes ROOM's answer."""
+        dropped = _text(answer[-1])
+        if answer[0] == b"open":
+            return cls("open", "", -1, None, dropped)
+        return cls("ok", _text(answer[1]), int(answer[2]), notice_of(answer[3:-1]), dropped)
+
+
+class Reaped(NamedTuple):
+    """REAP's answer on one shard: matches changed, matches looked at, the seeks it expired
+    (id, game, queue) and the matches it forgot (id, each seat's player key digest)."""
+
+    changed: int
+    looked: int
+    expired: list[tuple[str, str, str]]
+    gone: list[tuple[str, str, str]]
+
+    @classmethod
+    def of(cls, answer: list[Any]) -> Reaped:
+        """Decodes REAP's answer (its lists flat, three values an entry)."""
+        done, looked, expired, gone = answer
+
+        def triples(flat: list[Any]) -> list[tuple[str, str, str]]:
+            values = [_text(value) for value in flat]
+            return [(values[i], values[i + 1], values[i + 2]) for i in range(0, len(values), 3)]
+
+        return cls(int(done), int(looked), triples(expired), triples(gone))
