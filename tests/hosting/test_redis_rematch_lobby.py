@@ -65,7 +65,7 @@ async def test_an_acceptance_left_half_done_is_finished_by_the_next_reader(
     a, b = await finished(crashing, "x-half")
     await crashing.rematch(a.match, a.token, "offer", time.time())
 
-    call = crashing.call
+    call = crashing.link.call
 
     async def crash(name: str, keys: list[str], args: list[object]) -> object:
         if name == "REMATCH_START":  # the relay process lost Redis between the two calls
@@ -73,7 +73,7 @@ async def test_an_acceptance_left_half_done_is_finished_by_the_next_reader(
         return await call(name, keys, args)
 
     # Only the old match's script runs: the new match is not created.
-    monkeypatch.setattr(crashing, "call", crash)
+    monkeypatch.setattr(crashing.link, "call", crash)
     with pytest.raises(RelayError) as caught:
         await crashing.rematch(b.match, b.token, "offer", time.time())
     assert caught.value.code == "server/unavailable"

@@ -24,7 +24,7 @@ from relay.core.model import StoreSettings
 from relay.store.redis import library as redis_library
 from relay.store.redis.batch import Batcher, OneRedis, Script
 from relay.store.redis.cluster import ClusterLinks
-from relay.store.redis.keys import GameKeys, Layout
+from relay.store.redis.keys import SHARDS, GameKeys, Layout
 from relay.store.redis.notify import Channel, Notifier, Waiter
 from relay.store.redis.pipe import packing
 from relay.store.redis.refusals import DOWN, UNAVAILABLE, Refusal, loading, refusal_of
@@ -280,6 +280,14 @@ class Connection:
                     await sleep(waiter, min(left, self.recheck))
         finally:
             notes.leave(channel)
+
+    async def tallies(self) -> list[tuple[str, int]]:
+        """Returns every shard's counts: matches by status, and 'ended:<reason>' totals."""
+        pipe = (await self.client()).pipeline(transaction=False)
+        for shard in range(SHARDS):
+            pipe.hgetall(self.layout.shard(shard)[2])
+        found: list[dict[bytes, bytes]] = await self.guard(pipe.execute())
+        return [(name.decode(), int(count)) for held in found for name, count in held.items()]
 
     def unavailable(self, exc: BaseException) -> RelayError:
         """Returns the 503 answered while Redis cannot answer (logging the outage once)."""

@@ -16,7 +16,8 @@ calls leaves nothing half done."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from relay.core.rematch import NONE, Rematch, RematchOp, RematchState
 from relay.store.redis import keys as redis_keys
@@ -24,24 +25,21 @@ from relay.store.redis.link import Link
 from relay.store.redis.players import RedisPlayers
 from relay.store.redis.replies import Notice, notice_of
 
-__all__ = ["RedisRematches", "RematchLink"]
+__all__ = ["RedisRematches", "Tell"]
 
 
-class RematchLink(Link, Protocol):
-    """The store as the rematch part sees it: besides Link, the player-key lists a new match
-    joins, and the turn sink its first mover's notice goes to."""
-
-    players: RedisPlayers
-
-    def tell(self, match: str, notice: Notice | None, seq: int) -> None:
-        """Tells the turn sink of a match's turn notice (if any), for event seq."""
+Tell = Callable[[str, Notice | None, int], None]
+"""Tells the turn sink of a match's turn notice (if any), for its event seq."""
 
 
 class RedisRematches:
-    """The Redis store's rematch calls (the store delegates to it)."""
+    """The Redis store's rematch calls (the store delegates to it): scripts through `store`,
+    a new match listed under its players' keys, its first mover's notice told."""
 
-    def __init__(self, store: RematchLink) -> None:
+    def __init__(self, store: Link, players: RedisPlayers, tell: Tell) -> None:
         self.store = store
+        self.players = players
+        self.tell = tell
         self.layout = redis_keys.Layout(store.prefix)
 
     def channel(self, match: str) -> str:
@@ -82,8 +80,8 @@ class RedisRematches:
                 # The new match is listed under its players' keys in a step of its own.
                 for player in (p0, p1):
                     if player:
-                        await store.players.add(_text(player), new, now)
-                store.tell(new, notice_of(started[2:]), 1)
+                        await self.players.add(_text(player), new, now)
+                self.tell(new, notice_of(started[2:]), 1)
         return found
 
 

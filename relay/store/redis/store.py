@@ -90,7 +90,7 @@ class RedisStore:
         """The lists of matches per player key."""
         self.seeks = Seeks(self.link, self.players, self.tell)
         """Pairs seekers and opens matches."""
-        self._rematches = RedisRematches(self)
+        self._rematches = RedisRematches(self.link, self.players, self.tell)
         self._lobbies = RedisLobbies(self.link)
         self._hooks: RedisHookState | None = None
 
@@ -121,18 +121,6 @@ class RedisStore:
         On its first call the store asks Redis whether it is a node of a Redis Cluster; if it
         is, the store finds the whole cluster from it."""
         return cls(settings=settings, prefix=prefix, recheck=recheck, linger=linger, url=url)
-
-    async def client(self) -> Any:
-        """Returns the redis-py client for plain calls (connecting first)."""
-        return await self.link.client()
-
-    async def call(self, name: str, keys: list[str], args: list[Any]) -> Any:
-        """Runs a function of the library by its script's name (see Connection.call)."""
-        return await self.link.call(name, keys, args)
-
-    async def guard(self, reply: Awaitable[Any]) -> Any:
-        """Awaits a plain Redis reply (see Connection.guard)."""
-        return await self.link.guard(reply)
 
     def tell(self, match: str, notice: Notice | None, seq: int) -> None:
         """Tells the turn sink of a match's turn notice, if there is one, for event seq."""
@@ -205,7 +193,7 @@ class RedisStore:
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
         counts = dict.fromkeys(Status, 0)
-        for name, count in await self._tallies():
+        for name, count in await self.link.tallies():
             if not name.startswith("ended:"):
                 counts[Status(name)] += count
         return counts
@@ -213,19 +201,11 @@ class RedisStore:
     async def endings(self) -> dict[str, int]:
         """Returns how many matches ended, by reason (see Store.endings)."""
         endings: dict[str, int] = {}
-        for name, count in await self._tallies():
+        for name, count in await self.link.tallies():
             if name.startswith("ended:"):
                 reason = name.removeprefix("ended:")
                 endings[reason] = endings.get(reason, 0) + count
         return endings
-
-    async def _tallies(self) -> list[tuple[str, int]]:
-        """Returns every shard's counts: matches by status, and 'ended:<reason>' totals."""
-        pipe = (await self.link.client()).pipeline(transaction=False)
-        for shard in range(redis_keys.SHARDS):
-            pipe.hgetall(self.link.layout.shard(shard)[2])
-        found: list[dict[bytes, bytes]] = await self.link.guard(pipe.execute())
-        return [(name.decode(), int(count)) for held in found for name, count in held.items()]
 
     # -- seeking and writing ---------------------------------------------------------------
 
