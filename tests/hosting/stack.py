@@ -363,6 +363,7 @@ http {{
 APACHE_MODULES = [
     "mpm_event",
     "authz_core",
+    "authz_host",
     "log_config",
     "mime",
     "dir",
