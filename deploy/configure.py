@@ -6,7 +6,9 @@
 
 The shipped files run 2 workers at the root; this writes one upstream line (nginx) or
 BalancerMember (Apache) per worker, the unit's `--workers N`, and the prefix everywhere
-the relay's paths appear. Nothing but the standard library is needed.
+the relay's paths appear. /metrics goes to the supervisor's socket, which serves the
+box's metrics; with one worker there is no supervisor, and it goes to the worker. Nothing
+but the standard library is needed.
 """
 
 from __future__ import annotations
@@ -46,10 +48,30 @@ PREFIXED = {
             '"/healthz" "balancer://movewire/healthz"',
             '"{p}/healthz" "balancer://movewire{p}/healthz"',
         ),
+        ('"/metrics" "unix:', '"{p}/metrics" "unix:'),
+        ("|http://relay-metrics/metrics", "|http://relay-metrics{p}/metrics"),
+        ('<Location "/metrics">', '<Location "{p}/metrics">'),
     ],
     "systemd": [("--trusted-proxy unix", "--prefix {p} --trusted-proxy unix")],
 }
 """Where each file names the relay's paths, and how they read under a prefix."""
+
+SINGLE = {
+    "nginx": [
+        (
+            "proxy_pass http://unix:/run/movewire/relay-metrics.sock;",
+            "proxy_pass http://movewire_relay;",
+        )
+    ],
+    "apache": [
+        (
+            '"unix:/run/movewire/relay-metrics.sock|http://relay-metrics{p}/metrics"',
+            '"balancer://movewire{p}/metrics"',
+        )
+    ],
+    "systemd": [],
+}
+"""How /metrics reaches the relay when it runs one worker, the whole box ('{p}': the prefix)."""
 
 
 def configure(kind: str, workers: int = 2, prefix: str = "") -> str:
@@ -73,6 +95,9 @@ def configure(kind: str, workers: int = 2, prefix: str = "") -> str:
     if prefix:
         for old, new in PREFIXED[kind]:
             text = _replace(text, old, new.format(p=prefix))
+    if workers == 1:
+        for old, new in SINGLE[kind]:
+            text = _replace(text, old.format(p=prefix), new.format(p=prefix))
     return text
 
 

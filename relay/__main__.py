@@ -150,7 +150,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         type=int,
         default=d.workers,
         help="relay processes to run, on --port and the ports after it, or on --unix "
-        "PATH with {n} replaced by 1..N (needs --store redis://...)",
+        "PATH with {n} replaced by 1..N (needs --store redis://...); above 1, their "
+        "supervisor serves the box's /metrics, every one's summed, on the port after "
+        "theirs, or on PATH with {n} replaced by 'metrics'",
     )
     p.add_argument(
         "--webhook",

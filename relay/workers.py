@@ -3,7 +3,10 @@
 Worker k (1..N) listens on --port + k - 1, or on the --unix path with '{n}' replaced by k
 (PATH.k when the path has no '{n}'). The supervisor restarts a worker that dies, turns
 SIGTERM, SIGINT or SIGHUP into one SIGTERM to every worker, and exits once they all have.
-No worker is special: behind nginx, any of them answers any request."""
+No worker is special: behind nginx, any of them answers any request.
+
+The supervisor also serves the box's /metrics, every worker's summed (relay/box/), on the
+--unix path with '{n}' replaced by 'metrics' (PATH.metrics), or on --port + N."""
 
 from __future__ import annotations
 
@@ -13,13 +16,21 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
 
+from relay.box.serve import Address, BoxServer
 from relay.config import STORE_ENV, Config
 
-__all__ = ["python_command", "supervise", "without_store", "worker_address"]
+__all__ = [
+    "box_address",
+    "python_command",
+    "reachable",
+    "supervise",
+    "without_store",
+    "worker_address",
+]
 
 log = logging.getLogger("relay.workers")
 
@@ -34,6 +45,25 @@ def worker_address(config: Config, unix: str | None, number: int) -> list[str]:
     if "{n}" in unix:
         return ["--unix", unix.replace("{n}", str(number))]
     return ["--unix", f"{unix}.{number}"]
+
+
+def box_address(config: Config, unix: str | None) -> Address:
+    """Returns where the supervisor serves the box's /metrics: the --unix path with '{n}'
+    replaced by 'metrics' (PATH.metrics when it has no '{n}'), else --port + N on --host."""
+    if unix is None:
+        return (config.host, config.port + config.workers)
+    if "{n}" in unix:
+        return unix.replace("{n}", "metrics")
+    return f"{unix}.metrics"
+
+
+def reachable(config: Config, unix: str | None, number: int) -> Address:
+    """Returns where the supervisor reaches worker `number` (1..N): its socket, or its port
+    on --host (on the loopback address when --host is every address)."""
+    if unix is not None:
+        return worker_address(config, unix, number)[1]
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(config.host, config.host)
+    return (host, config.port + number - 1)
 
 
 def without_store(argv: Sequence[str]) -> list[str]:
@@ -53,10 +83,18 @@ def without_store(argv: Sequence[str]) -> list[str]:
 class _Worker:
     """One relay process and when to start it again."""
 
-    def __init__(self, command: list[str], number: int, env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        number: int,
+        env: dict[str, str],
+        exited: Callable[[int], None] | None = None,
+    ) -> None:
         self.command = command
         self.number = number
         self.env = env
+        self.exited = exited
+        """Told the worker's number when it has exited, before it starts again."""
         self.proc: subprocess.Popen[bytes] | None = None
         self.pause = RESTART_PAUSE
         self.restart_at = 0.0
@@ -84,6 +122,8 @@ class _Worker:
                 self.pause,
             )
             self.proc = None
+            if self.exited is not None:
+                self.exited(self.number)
             self.restart_at = now + self.pause
             self.pause = min(30.0, self.pause * 2)
         if self.proc is None and now >= self.restart_at:
@@ -113,9 +153,22 @@ def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
     # The store URL (a password, maybe) reaches the workers in their environment, which
     # only their user can read, never on their command lines, which anyone can.
     env = {**os.environ, STORE_ENV: config.store_url}
+    numbers = range(1, config.workers + 1)
+    box = BoxServer(
+        box_address(config, unix),
+        {number: reachable(config, unix, number) for number in numbers},
+        f"{config.prefix}/metrics",
+    )
+    exited: Callable[[int], None] | None = box.exited
+    try:
+        box.start()
+        log.info("serving the box's metrics at %s", box.listen)
+    except OSError as exc:
+        log.error("cannot serve the box's metrics at %s: %s", box.listen, exc)
+        exited = None
     workers = [
-        _Worker([*base, *worker_address(config, unix, number)], number, env)
-        for number in range(1, config.workers + 1)
+        _Worker([*base, *worker_address(config, unix, number)], number, env, exited)
+        for number in numbers
     ]
     stopping: list[int] = []
 
@@ -146,4 +199,5 @@ def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
             worker.proc.kill()
             worker.proc.wait()
             code = 1
+    box.stop()
     return code

@@ -20,7 +20,8 @@ LAYERS: dict[str, set[str]] = {
     "relay.api": {"relay.core", "relay.store", "relay.config"},
     "relay.webhook": {"relay.core", "relay.store", "relay.config"},
     "relay.http": {"relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook"},
-    "relay.workers": {"relay.config"},
+    "relay.box": {"relay.api"},
+    "relay.workers": {"relay.config", "relay.box"},
     "relay.__main__": {
         "relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook",
         "relay.http", "relay.workers",

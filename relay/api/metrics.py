@@ -14,7 +14,12 @@ from prometheus_client.registry import Collector
 
 from relay.core.model import Status
 
-__all__ = ["RelayMetrics", "hot_path"]
+__all__ = ["SHARED", "RelayMetrics", "hot_path"]
+
+SHARED = frozenset({"relay_matches", "relay_matches_ended", "relay_build_info"})
+"""The families every process of a box reads alike (from the shared store, or its build):
+the box's /metrics under --workers N (relay/box/) takes each once, where every other family,
+the process's own, is summed over the workers."""
 
 
 def hot_path() -> str:

@@ -172,10 +172,20 @@ class Workers:
             return False
 
     def start(self) -> Workers:
-        """Starts the supervisor (sockets open to all, as www-data must reach them here)."""
+        """Starts the supervisor (sockets open to all, as www-data must reach them here).
+
+        The unit's `python -P` keeps the working folder off the path, so PYTHONPATH names
+        this checkout: the relay under test is its sources, whatever else is installed (an
+        editable install of another checkout, say)."""
+        path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(
-                self.command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, umask=0
+                self.command,
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": path},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                umask=0,
             )
         _wait_for(self.healthy, "relay workers", self.proc, self.log_path)
         return self
@@ -353,6 +363,7 @@ http {{
 APACHE_MODULES = [
     "mpm_event",
     "authz_core",
+    "authz_host",
     "log_config",
     "mime",
     "dir",

@@ -11,6 +11,7 @@ import pytest
 
 from tests.hosting.players import check_logs, check_pages, play_matches, seek_statuses
 from tests.hosting.stack import Apache, Workers, make_pages, render
+from tests.hosting.test_box_metrics import get, samples
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary
 
@@ -58,6 +59,11 @@ async def test_matches_play_through_apache_on_two_relay_processes() -> None:
         by_worker = workers.moves_by_worker()
         print(f"\n30 matches, {moves} moves through Apache in {elapsed:.1f} s; {by_worker}")
         assert all(count > 0 for count in by_worker), (by_worker, apache.error_log())
+        # /metrics is the whole box (the supervisor's sum), and private to the loopback.
+        status, _, text = await get(apache.url + "/metrics")
+        assert status == 200, text
+        assert samples(text)["relay_moves_relayed_total"] == sum(by_worker) >= moves
+        assert (await get(apache.url + "/metrics", "127.0.0.2"))[0] == 403
         # The relays run --no-pages: every page comes from disk, as the relay would serve it.
         assert await check_pages(apache.url) > 5
 

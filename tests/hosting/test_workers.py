@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 
 from relay.config import Config
-from relay.workers import worker_address
+from relay.workers import box_address, reachable, worker_address
 from tests.hosting.stack import ROOT, UNIT, render, unit_command
 from tests.relay.wire import Wire
 from tests.support.components import require_binary
@@ -37,12 +37,20 @@ def test_worker_addresses() -> None:
     assert worker_address(config, None, 3) == ["--port", "8083"]
     assert worker_address(config, "/run/mw/relay-{n}.sock", 2) == ["--unix", "/run/mw/relay-2.sock"]
     assert worker_address(config, "/run/mw/relay.sock", 2) == ["--unix", "/run/mw/relay.sock.2"]
+    # The supervisor serves the box's metrics beside them, and reaches each worker.
+    two = Config(port=8081, workers=2, host="0.0.0.0")
+    assert box_address(two, None) == ("0.0.0.0", 8083)
+    assert box_address(two, "/run/mw/relay-{n}.sock") == "/run/mw/relay-metrics.sock"
+    assert box_address(two, "/run/mw/relay.sock") == "/run/mw/relay.sock.metrics"
+    assert reachable(two, None, 2) == ("127.0.0.1", 8082)
+    assert reachable(two, "/run/mw/relay-{n}.sock", 2) == "/run/mw/relay-2.sock"
 
 
 @pytest.fixture
 def three_workers(redis_server: RedisServer) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """Returns `python -m relay --workers 3` on three consecutive ports, and the first port."""
-    base = free_ports(3)
+    """Returns `python -m relay --workers 3` on three consecutive ports (the box's metrics on
+    the fourth), and the first port."""
+    base = free_ports(4)
     args = ["--workers", "3", "--host", "127.0.0.1", "--port", str(base)]
     args += ["--store", redis_server.url, "--hold", "5", "--grace", "30", "--no-access-log"]
     supervisor = subprocess.Popen([sys.executable, "-m", "relay", *args], cwd=ROOT)
@@ -75,12 +83,18 @@ async def test_workers_on_consecutive_ports_answer_any_request(
             events = await held
             assert time.monotonic() - sent < 1.0
             assert events[0]["move"] == "across"
+            # The port after the workers' is the supervisor's: one scrape, the whole box.
+            async with session.get(f"http://127.0.0.1:{base + 3}/metrics") as answer:
+                assert answer.status == 200
+                box = await answer.text()
+            assert "\nrelay_moves_relayed_total 1.0\n" in box
+            assert '\nrelay_workers{state="answered"} 3.0\n' in box
     finally:
         supervisor.send_signal(signal.SIGTERM)
         code = await asyncio.to_thread(supervisor.wait, 30)
     assert code == 0
     # No worker outlives the supervisor.
-    for port in range(base, base + 3):
+    for port in range(base, base + 4):
         with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
             pass
 
