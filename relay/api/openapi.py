@@ -504,7 +504,7 @@ _YOUR_TURN = {
         "responses": {
             "200": {
                 "description": "Received (any 2xx). 429 and 5xx are retried; other 4xx "
-                "are refusals, not retried."
+                "are refusals, not retried; a 3xx is not followed, and not retried."
             },
         },
     }

@@ -5,7 +5,9 @@ The store tells the sender of each such turn (relay.core.turns); the sender only
 receiver that is down or slow never slows a move. Behind the queue, each turn is claimed once
 for the whole fleet (relay.webhook.state), then sent at once or, within the contact's throttle
 window, held for the digest sent when the window ends. Each delivery is retried with growing,
-jittered pauses while the receiver fails, under the same delivery id.
+jittered pauses while the receiver fails, under the same delivery id. A redirect is never
+followed (it would re-send the signed body wherever the receiver points): it fails the
+delivery, like a refusal.
 """
 
 from __future__ import annotations
@@ -28,13 +30,19 @@ from relay.core.turns import TurnNotice
 from relay.webhook.sign import HEADER, sign
 from relay.webhook.state import HookState
 
-__all__ = ["DELIVERY", "HookSettings", "Webhook"]
+__all__ = ["DELIVERY", "REDIRECTED", "HookSettings", "Webhook"]
 
 log = logging.getLogger("relay.webhook")
 
 DELIVERY = "Movewire-Delivery"
 """The header naming a delivery: the same on each of its attempts, for the receiver to
 deduplicate by."""
+
+REDIRECTED = (
+    "webhook answered %s, a redirect, not followed: delivery %s not sent (a misconfigured "
+    "receiver: give --webhook the URL that answers 2xx)"
+)
+"""The log line of a delivery answered with a 3xx: a failure, not retried."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,9 +215,15 @@ class Webhook:
         }
         wait: float | None = None
         try:
-            async with self._session.post(s.url, data=delivery.body, headers=headers) as answer:
+            async with self._session.post(
+                s.url, data=delivery.body, headers=headers, allow_redirects=False
+            ) as answer:
                 if answer.status < 300:
                     self.counts["sent"] += 1
+                    return
+                if answer.status < 400:
+                    self.counts["failed"] += 1
+                    log.warning(REDIRECTED, answer.status, delivery.id)
                     return
                 if answer.status != 429 and answer.status < 500:
                     self.counts["failed"] += 1

@@ -192,6 +192,29 @@ async def test_a_receiver_that_was_down_gets_the_turns_once_it_is_up(
         await late.stop()
 
 
+async def test_a_receiver_that_redirects_gets_no_delivery_sent_on(
+    http: aiohttp.ClientSession, receiver: Receiver, stack: ExitStack
+) -> None:
+    target = await Receiver(SECRET.encode()).start()
+    try:
+        receiver.statuses, receiver.location = [302, 307], target.url
+        started = stack.enter_context(relay(receiver.url))
+        mover, other = await pair(http, (started.url, started.url))  # the mover's turn
+        await mover.move(1, "a")  # the other's turn
+        await receiver.wait_for(2, 10)
+        await asyncio.sleep(1.5)  # a retry's first pause is at most 1 s
+        assert target.got == [], "the redirect's target got a request"
+        assert len(receiver.got) == 2, "a redirect is not retried"
+        await other.move(2, "b")  # the receiver answers 200 again: deliveries go on
+        await receiver.wait_for(3, 10)
+    finally:
+        await target.stop()
+    metrics = await (await http.get(f"{started.url}/metrics")).text()
+    assert 'relay_webhook_deliveries_total{outcome="failed"} 2.0' in metrics
+    assert 'outcome="retried"' not in metrics
+    assert started.log().count("a redirect, not followed") == 2, started.log()
+
+
 async def test_two_relays_on_redis_send_each_turn_once_and_digest_within_the_window(
     http: aiohttp.ClientSession, receiver: Receiver, stack: ExitStack
 ) -> None:

@@ -190,6 +190,23 @@ async def test_a_refusal_is_not_retried(receiver: Receiver) -> None:
     assert len(got) == 1 and hook.counts == Counter(failed=1)
 
 
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+async def test_a_redirect_is_not_followed_nor_retried(receiver: Receiver, status: int) -> None:
+    target = await Receiver(SECRET).start()
+    try:
+        receiver.statuses, receiver.location = [status], target.url
+        hook = await sender(receiver.url, pause=0.05)
+        try:
+            hook(notice())
+            got = await settle(receiver, 1, quiet=0.5)
+        finally:
+            await hook.close()
+        assert target.got == [], "the redirect's target got a request"
+    finally:
+        await target.stop()
+    assert len(got) == 1 and hook.counts == Counter(failed=1)
+
+
 async def test_a_receiver_that_is_down_is_given_up_after_the_last_attempt() -> None:
     hook = await sender(f"http://127.0.0.1:{free_port()}/hook", pause=0.05, attempts=3)
     try:
