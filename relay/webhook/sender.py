@@ -5,7 +5,8 @@ The store tells the sender of each such turn (relay.core.turns); the sender only
 receiver that is down or slow never slows a move. Behind the queue, each turn is claimed once
 for the whole fleet (relay.webhook.state), then sent at once or, within the contact's throttle
 window, held for the digest sent when the window ends. Each delivery is retried with growing,
-jittered pauses while the receiver fails, under the same delivery id. A redirect is never
+jittered pauses while the receiver fails, under the same delivery id (each attempt signed
+anew, at its own time). A redirect is never
 followed (it would re-send the signed body wherever the receiver points): it fails the
 delivery, like a refusal.
 """
@@ -27,16 +28,12 @@ import aiohttp
 import orjson
 
 from relay.core.turns import TurnNotice
-from relay.webhook.sign import HEADER, sign
+from relay.webhook.sign import sign
 from relay.webhook.state import HookState
 
-__all__ = ["DELIVERY", "REDIRECTED", "HookSettings", "Webhook"]
+__all__ = ["REDIRECTED", "HookSettings", "Webhook"]
 
 log = logging.getLogger("relay.webhook")
-
-DELIVERY = "Movewire-Delivery"
-"""The header naming a delivery: the same on each of its attempts, for the receiver to
-deduplicate by."""
 
 REDIRECTED = (
     "webhook answered %s, a redirect, not followed: delivery %s not sent (a misconfigured "
@@ -51,8 +48,8 @@ class HookSettings:
 
     url: str
     """The receiver: an http:// or https:// URL."""
-    secret: bytes = field(repr=False)
-    """The key of the deliveries' HMAC-SHA256 signature."""
+    keys: tuple[bytes, ...] = field(repr=False)
+    """The keys of the deliveries' HMAC-SHA256 signatures (relay.webhook.sign), one each."""
     every: float = 600.0
     """Seconds of each contact's throttle window: at most one delivery per window (0: none)."""
     timeout: float = 5.0
@@ -210,8 +207,7 @@ class Webhook:
         s = self.settings
         headers = {
             "Content-Type": "application/json",
-            HEADER: sign(s.secret, delivery.body, time.time()),
-            DELIVERY: delivery.id,
+            **sign(s.keys, delivery.id, delivery.body, time.time()),
         }
         wait: float | None = None
         try:

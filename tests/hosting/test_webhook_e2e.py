@@ -5,15 +5,18 @@ that checks every signature. A receiver that is slow, or down, never slows a mov
 from __future__ import annotations
 
 import asyncio
+import base64
 import re
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 from jsonschema import Draft202012Validator
+from standardwebhooks import Webhook, WebhookVerificationError
 
 from tests.support.hook_receiver import Receiver
 from tests.support.redis_server import RedisServer, redis_binary
@@ -131,6 +134,37 @@ async def test_each_turn_reaches_its_players_contact_signed(
     ]
     due = got[0]["body"]["turns"][0]["due"]
     assert abs(due - (time.time() + 86400)) < 30
+
+
+async def test_the_standard_webhooks_library_verifies_a_delivery_with_either_secret(
+    http: aiohttp.ClientSession, stack: ExitStack, tmp_path: Path
+) -> None:
+    old = "old-raw-secret-0123456789"
+    new = "whsec_" + base64.b64encode(bytes(range(7, 39))).decode()
+    key = tmp_path / "hook.key"
+    key.write_text(f"{old}\n{new}\n")  # rotating: the old secret, and the new one
+    receiver = await Receiver(old.encode()).start()
+    try:
+        base = stack.enter_context(relay(receiver.url, "--webhook-secret-file", str(key))).url
+        await pair(http, (base, base))
+        delivery = (await receiver.wait_for(1, 10))[0]
+    finally:
+        await receiver.stop()
+    raw, headers = delivery["raw"], delivery["headers"]
+    assert headers["webhook-id"] == delivery["body"]["id"]
+    assert len(headers["webhook-signature"].split(" ")) == 2, "one signature per secret"
+    # The library takes a str secret as whsec_ or base64, bytes as the key itself.
+    assert Webhook(old.encode()).verify(raw, headers) == delivery["body"]
+    assert Webhook(new).verify(raw, headers) == delivery["body"]
+    refused: list[tuple[str | bytes, str, dict[str, str]]] = [
+        (b"another-secret-0123456789", raw, {}),
+        (new, raw.replace("mailto:", "mailto:x"), {}),
+        (new, raw, {"webhook-id": "0" * 32}),  # the id is signed: a replay under a new id fails
+        (new, raw, {"webhook-timestamp": str(int(headers["webhook-timestamp"]) - 1)}),
+    ]
+    for secret, body, changed in refused:
+        with pytest.raises(WebhookVerificationError):
+            Webhook(secret).verify(body, {**headers, **changed})
 
 
 async def test_no_notice_without_a_contact_or_without_a_deadline(
@@ -259,5 +293,8 @@ async def test_a_delivery_is_what_the_openapi_document_describes(
     validator = Draft202012Validator({**schema, "components": doc["components"]})
     for delivery in got:
         validator.validate(delivery["body"])
-    headers = {p["name"]: p["schema"]["pattern"] for p in hook["parameters"]}
-    assert re.fullmatch(headers["Movewire-Delivery"].strip("^$"), got[0]["id"])
+    patterns = {p["name"]: p["schema"]["pattern"] for p in hook["parameters"]}
+    assert sorted(patterns) == ["webhook-id", "webhook-signature", "webhook-timestamp"]
+    for delivery in got:
+        for name, pattern in patterns.items():
+            assert re.fullmatch(pattern.strip("^$"), delivery["headers"][name]), name

@@ -1,9 +1,11 @@
 """A real webhook receiver for tests: an aiohttp server that checks each delivery's signature
-and keeps what it got, run in this process (`Receiver`) or as its own process
+with one secret (relay.webhook.sign.verify) and keeps what it got, run in this process
+(`Receiver`) or as its own process
 (`python -m tests.support.hook_receiver --port P --secret S [--delay D] [--status N]`).
 
-`GET /deliveries` answers every delivery so far: its method, its id, whether its signature
-verified, its body as JSON (None when empty), and the time it arrived."""
+`GET /deliveries` answers every delivery so far: its method, its id (webhook-id), its headers
+(names in lowercase), its raw body as text, whether its signature verified, its body as JSON
+(None when empty), and the time it arrived."""
 
 from __future__ import annotations
 
@@ -16,8 +18,7 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from relay.webhook.sender import DELIVERY
-from relay.webhook.sign import HEADER, verify
+from relay.webhook.sign import ID, verify
 
 __all__ = ["Receiver"]
 
@@ -55,8 +56,10 @@ class Receiver:
         self.got.append(
             {
                 "method": request.method,
-                "id": request.headers.get(DELIVERY),
-                "verified": verify(self.secret, request.headers.get(HEADER, ""), body),
+                "id": request.headers.get(ID),
+                "headers": {name.lower(): value for name, value in request.headers.items()},
+                "raw": body.decode(errors="replace"),
+                "verified": verify(self.secret, request.headers, body),
                 "body": orjson.loads(body) if body else None,
                 "at": time.time(),
             }
