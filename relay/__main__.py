@@ -16,7 +16,7 @@ from pathlib import Path
 from aiohttp import web
 
 from relay.api.metrics import hot_path
-from relay.config import STORE_ENV, Config
+from relay.config import STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
 from relay.http.app import BadRequests, create_app
 from relay.http.front import SWEEP, Front
@@ -164,8 +164,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     p.add_argument(
         "--webhook-secret-file",
         metavar="PATH",
-        help="the file holding the webhook's signing secret (else the environment variable "
-        "MOVEWIRE_WEBHOOK_SECRET)",
+        help="the file holding the webhook's signing secret, or several separated by "
+        "whitespace while rotating them (else the environment variable MOVEWIRE_WEBHOOK_SECRET)",
     )
     p.add_argument(
         "--webhook-every",
@@ -219,7 +219,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             requests_per_second=a.requests_per_second,
             keepalive_timeout=a.keepalive_timeout,
             webhook_url=a.webhook,
-            webhook_secret=webhook_secret(a.webhook_secret_file) if a.webhook else b"",
+            webhook_keys=webhook_keys(webhook_secret(a.webhook_secret_file)) if a.webhook else (),
             webhook_every=a.webhook_every * 60,
         )
         if config.workers > 1 and config.store_url == "memory":
@@ -245,8 +245,9 @@ def store_url(given: str | None, path: str | None) -> str:
 
 
 def webhook_secret(path: str | None) -> bytes:
-    """Returns the webhook's secret: the file's content, else MOVEWIRE_WEBHOOK_SECRET's,
-    without surrounding whitespace; raises ValueError when the file cannot be read."""
+    """Returns the webhook's secrets as given: the file's content, else
+    MOVEWIRE_WEBHOOK_SECRET's, without surrounding whitespace; raises ValueError when the file
+    cannot be read."""
     if path is None:
         return os.environ.get("MOVEWIRE_WEBHOOK_SECRET", "").strip().encode()
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import ipaddress
 import re
 import urllib.parse
@@ -10,7 +12,18 @@ from dataclasses import dataclass, field
 
 from relay.core.model import StoreSettings
 
-__all__ = ["SECRET_LEAST", "UNIX", "Config", "check_proxy_settings", "check_webhook"]
+__all__ = [
+    "SECRET_LEAST",
+    "SECRET_SHORT",
+    "UNIX",
+    "WHSEC",
+    "WHSEC_BAD",
+    "Config",
+    "check_proxy_settings",
+    "check_webhook",
+    "webhook_key",
+    "webhook_keys",
+]
 
 UNIX = "unix"
 """The trusted-proxy entry that trusts whatever connects through the relay's unix socket."""
@@ -40,12 +53,47 @@ STORE_ENV = "MOVEWIRE_STORE"
 
 
 SECRET_LEAST = 16
-"""Bytes a webhook secret must have at least."""
+"""Bytes a webhook secret's key must have at least."""
+
+SECRET_SHORT = (
+    "--webhook needs a secret of at least {least} bytes (each one, when several are given, "
+    "separated by whitespace; a whsec_ one once decoded), from --webhook-secret-file PATH or "
+    "the environment variable MOVEWIRE_WEBHOOK_SECRET"
+)
+"""The refusal of a webhook with no secret, or one too short."""
+
+WHSEC = b"whsec_"
+"""The prefix of a secret given in the Standard Webhooks form: whsec_ and the key in base64."""
+
+WHSEC_BAD = (
+    "a webhook secret beginning whsec_ must go on with its key in base64 (A-Z, a-z, 0-9, + "
+    "and /, the = padding optional)"
+)
+"""The refusal of a whsec_ secret whose rest is not base64 (none of it shown)."""
 
 
-def check_webhook(url: str, secret: bytes, every: float) -> None:
+def webhook_key(secret: bytes) -> bytes:
+    """Returns a webhook secret's HMAC key: the base64 after `whsec_` decoded (padding
+    optional), else the secret's own bytes; raises ValueError for bad base64."""
+    if not secret.startswith(WHSEC):
+        return secret
+    rest = secret[len(WHSEC) :]
+    try:
+        return base64.b64decode(rest + b"=" * (-len(rest) % 4), validate=True)
+    except binascii.Error:
+        raise ValueError(WHSEC_BAD) from None
+
+
+def webhook_keys(secrets: bytes) -> tuple[bytes, ...]:
+    """Returns the HMAC keys of the webhook's secrets, separated by whitespace (one per line
+    while rotating keys), in their order; raises ValueError for a whsec_ one's bad base64."""
+    return tuple(webhook_key(secret) for secret in secrets.split())
+
+
+def check_webhook(url: str, keys: Sequence[bytes], every: float) -> None:
     """Raises ValueError unless a webhook URL ('' for none) is an http(s) URL with a host,
-    signed with a secret of SECRET_LEAST bytes or more, and its throttle window is >= 0."""
+    signed with one key or more, each of SECRET_LEAST bytes or more, and its throttle window
+    is >= 0."""
     if every < 0:
         raise ValueError(f"the webhook's throttle window must be >= 0 minutes, not {every / 60!r}")
     if not url:
@@ -53,11 +101,8 @@ def check_webhook(url: str, secret: bytes, every: float) -> None:
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"--webhook must be an http:// or https:// URL with a host, not {url!r}")
-    if len(secret) < SECRET_LEAST:
-        raise ValueError(
-            f"--webhook needs a secret of at least {SECRET_LEAST} bytes, from "
-            "--webhook-secret-file PATH or the environment variable MOVEWIRE_WEBHOOK_SECRET"
-        )
+    if not keys or min(len(key) for key in keys) < SECRET_LEAST:
+        raise ValueError(SECRET_SHORT.format(least=SECRET_LEAST))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +131,7 @@ class Config:
     alike (per relay process)."""
     store_url: str = field(default="memory", repr=False)
     """Where matches live: 'memory' (embedded) or a Redis URL (which may hold a password:
-    shown only through `masked`)."""
+    shown only through `relay.store.open.masked`)."""
     front: bool = True
     """Whether the lean front answers the protocol's requests (else aiohttp answers all)."""
     pages: bool = True
@@ -109,8 +154,8 @@ class Config:
     """Seconds an idle keep-alive connection stays open."""
     webhook_url: str = ""
     """Where to POST your-turn notices of correspondence matches ('' for nowhere)."""
-    webhook_secret: bytes = field(default=b"", repr=False)
-    """The key the webhook's deliveries are signed with (HMAC-SHA256)."""
+    webhook_keys: tuple[bytes, ...] = field(default=(), repr=False)
+    """The keys the webhook's deliveries are signed with (HMAC-SHA256), one signature each."""
     webhook_every: float = 600.0
     """Seconds of each contact's throttle window: one delivery per window at most (0: none)."""
 
@@ -126,7 +171,7 @@ class Config:
         for name in ("request_timeout", "keepalive_timeout", "requests_per_second"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
-        check_webhook(self.webhook_url, self.webhook_secret, self.webhook_every)
+        check_webhook(self.webhook_url, self.webhook_keys, self.webhook_every)
         for name in ("max_move", "max_body", "seeks_per_minute", "polls_per_seat", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)!r}")

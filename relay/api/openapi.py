@@ -482,19 +482,32 @@ _YOUR_TURN = {
         "summary": "A correspondence player got the turn (with --webhook; docs/hosting.md)",
         "parameters": [
             {
-                "name": "Movewire-Signature",
-                "in": "header",
-                "required": True,
-                "schema": {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"},
-                "description": "HMAC-SHA256 with the relay's webhook secret of '<t>.' and the "
-                "raw body, as lowercase hex; t is the Unix time it was signed.",
-            },
-            {
-                "name": "Movewire-Delivery",
+                "name": "webhook-id",
                 "in": "header",
                 "required": True,
                 "schema": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
-                "description": "The delivery's id, the same on each attempt.",
+                "description": "The delivery's id, the same on each attempt (Standard "
+                "Webhooks); the body's id.",
+            },
+            {
+                "name": "webhook-timestamp",
+                "in": "header",
+                "required": True,
+                "schema": {"type": "string", "pattern": "^[0-9]+$"},
+                "description": "The Unix seconds the attempt was signed at.",
+            },
+            {
+                "name": "webhook-signature",
+                "in": "header",
+                "required": True,
+                "schema": {
+                    "type": "string",
+                    "pattern": "^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$",
+                },
+                "description": "'v1,' and the base64 of HMAC-SHA256 over "
+                "'<webhook-id>.<webhook-timestamp>.<raw body>', one per secret the relay "
+                "has (its key: the base64 after whsec_, else the secret's bytes), separated "
+                "by spaces.",
             },
         ],
         "requestBody": {
@@ -504,7 +517,7 @@ _YOUR_TURN = {
         "responses": {
             "200": {
                 "description": "Received (any 2xx). 429 and 5xx are retried; other 4xx "
-                "are refusals, not retried."
+                "are refusals, not retried; a 3xx is not followed, and not retried."
             },
         },
     }

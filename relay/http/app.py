@@ -151,7 +151,7 @@ async def _reaper(app: web.Application) -> AsyncIterator[None]:
 async def _webhook(app: web.Application) -> AsyncIterator[None]:
     """Sends your-turn notices of the store's correspondence matches to the webhook."""
     config, store = app[CONFIG], app[STORE]
-    settings = HookSettings(config.webhook_url, config.webhook_secret, config.webhook_every)
+    settings = HookSettings(config.webhook_url, config.webhook_keys, config.webhook_every)
     sender = Webhook(settings, store.hook_state(), app[METRICS].webhooks)
     await sender.start()
     store.turns = sender

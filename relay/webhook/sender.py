@@ -5,7 +5,9 @@ The store tells the sender of each such turn (relay.core.turns); the sender only
 receiver that is down or slow never slows a move. Behind the queue, each turn is claimed once
 for the whole fleet (in the store's Store.hook_state), then sent at once or, within the
 contact's throttle window, held for the digest sent when the window ends. Each delivery is
-retried with growing, jittered pauses while the receiver fails, under the same delivery id.
+retried with growing, jittered pauses while the receiver fails, under the same delivery id
+(each attempt signed anew, at its own time). A redirect is never followed (it would re-send
+the signed body wherever the receiver points): it fails the delivery, like a refusal.
 """
 
 from __future__ import annotations
@@ -26,15 +28,17 @@ import orjson
 
 from relay.core.turns import TurnNotice
 from relay.store.hooks import HookState
-from relay.webhook.sign import HEADER, sign
+from relay.webhook.sign import sign
 
-__all__ = ["DELIVERY", "HookSettings", "Webhook"]
+__all__ = ["REDIRECTED", "HookSettings", "Webhook"]
 
 log = logging.getLogger("relay.webhook")
 
-DELIVERY = "Movewire-Delivery"
-"""The header naming a delivery: the same on each of its attempts, for the receiver to
-deduplicate by."""
+REDIRECTED = (
+    "webhook answered %s, a redirect, not followed: delivery %s not sent (a misconfigured "
+    "receiver: give --webhook the URL that answers 2xx)"
+)
+"""The log line of a delivery answered with a 3xx: a failure, not retried."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +47,8 @@ class HookSettings:
 
     url: str
     """The receiver: an http:// or https:// URL."""
-    secret: bytes = field(repr=False)
-    """The key of the deliveries' HMAC-SHA256 signature."""
+    keys: tuple[bytes, ...] = field(repr=False)
+    """The keys of the deliveries' HMAC-SHA256 signatures (relay.webhook.sign), one each."""
     every: float = 600.0
     """Seconds of each contact's throttle window: at most one delivery per window (0: none)."""
     timeout: float = 5.0
@@ -202,14 +206,19 @@ class Webhook:
         s = self.settings
         headers = {
             "Content-Type": "application/json",
-            HEADER: sign(s.secret, delivery.body, time.time()),
-            DELIVERY: delivery.id,
+            **sign(s.keys, delivery.id, delivery.body, time.time()),
         }
         wait: float | None = None
         try:
-            async with self._session.post(s.url, data=delivery.body, headers=headers) as answer:
+            async with self._session.post(
+                s.url, data=delivery.body, headers=headers, allow_redirects=False
+            ) as answer:
                 if answer.status < 300:
                     self.counts["sent"] += 1
+                    return
+                if answer.status < 400:
+                    self.counts["failed"] += 1
+                    log.warning(REDIRECTED, answer.status, delivery.id)
                     return
                 if answer.status != 429 and answer.status < 500:
                     self.counts["failed"] += 1

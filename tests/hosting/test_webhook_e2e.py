@@ -5,15 +5,18 @@ that checks every signature. A receiver that is slow, or down, never slows a mov
 from __future__ import annotations
 
 import asyncio
+import base64
 import re
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 from jsonschema import Draft202012Validator
+from standardwebhooks import Webhook, WebhookVerificationError
 
 from tests.support.hook_receiver import Receiver
 from tests.support.redis_server import RedisServer, redis_binary
@@ -133,6 +136,37 @@ async def test_each_turn_reaches_its_players_contact_signed(
     assert abs(due - (time.time() + 86400)) < 30
 
 
+async def test_the_standard_webhooks_library_verifies_a_delivery_with_either_secret(
+    http: aiohttp.ClientSession, stack: ExitStack, tmp_path: Path
+) -> None:
+    old = "old-raw-secret-0123456789"
+    new = "whsec_" + base64.b64encode(bytes(range(7, 39))).decode()
+    key = tmp_path / "hook.key"
+    key.write_text(f"{old}\n{new}\n")  # rotating: the old secret, and the new one
+    receiver = await Receiver(old.encode()).start()
+    try:
+        base = stack.enter_context(relay(receiver.url, "--webhook-secret-file", str(key))).url
+        await pair(http, (base, base))
+        delivery = (await receiver.wait_for(1, 10))[0]
+    finally:
+        await receiver.stop()
+    raw, headers = delivery["raw"], delivery["headers"]
+    assert headers["webhook-id"] == delivery["body"]["id"]
+    assert len(headers["webhook-signature"].split(" ")) == 2, "one signature per secret"
+    # The library takes a str secret as whsec_ or base64, bytes as the key itself.
+    assert Webhook(old.encode()).verify(raw, headers) == delivery["body"]
+    assert Webhook(new).verify(raw, headers) == delivery["body"]
+    refused: list[tuple[str | bytes, str, dict[str, str]]] = [
+        (b"another-secret-0123456789", raw, {}),
+        (new, raw.replace("mailto:", "mailto:x"), {}),
+        (new, raw, {"webhook-id": "0" * 32}),  # the id is signed: a replay under a new id fails
+        (new, raw, {"webhook-timestamp": str(int(headers["webhook-timestamp"]) - 1)}),
+    ]
+    for secret, body, changed in refused:
+        with pytest.raises(WebhookVerificationError):
+            Webhook(secret).verify(body, {**headers, **changed})
+
+
 async def test_no_notice_without_a_contact_or_without_a_deadline(
     http: aiohttp.ClientSession, receiver: Receiver, stack: ExitStack
 ) -> None:
@@ -192,6 +226,29 @@ async def test_a_receiver_that_was_down_gets_the_turns_once_it_is_up(
         await late.stop()
 
 
+async def test_a_receiver_that_redirects_gets_no_delivery_sent_on(
+    http: aiohttp.ClientSession, receiver: Receiver, stack: ExitStack
+) -> None:
+    target = await Receiver(SECRET.encode()).start()
+    try:
+        receiver.statuses, receiver.location = [302, 307], target.url
+        started = stack.enter_context(relay(receiver.url))
+        mover, other = await pair(http, (started.url, started.url))  # the mover's turn
+        await mover.move(1, "a")  # the other's turn
+        await receiver.wait_for(2, 10)
+        await asyncio.sleep(1.5)  # a retry's first pause is at most 1 s
+        assert target.got == [], "the redirect's target got a request"
+        assert len(receiver.got) == 2, "a redirect is not retried"
+        await other.move(2, "b")  # the receiver answers 200 again: deliveries go on
+        await receiver.wait_for(3, 10)
+    finally:
+        await target.stop()
+    metrics = await (await http.get(f"{started.url}/metrics")).text()
+    assert 'relay_webhook_deliveries_total{outcome="failed"} 2.0' in metrics
+    assert 'outcome="retried"' not in metrics
+    assert started.log().count("a redirect, not followed") == 2, started.log()
+
+
 async def test_two_relays_on_redis_send_each_turn_once_and_digest_within_the_window(
     http: aiohttp.ClientSession, receiver: Receiver, stack: ExitStack
 ) -> None:
@@ -236,5 +293,8 @@ async def test_a_delivery_is_what_the_openapi_document_describes(
     validator = Draft202012Validator({**schema, "components": doc["components"]})
     for delivery in got:
         validator.validate(delivery["body"])
-    headers = {p["name"]: p["schema"]["pattern"] for p in hook["parameters"]}
-    assert re.fullmatch(headers["Movewire-Delivery"].strip("^$"), got[0]["id"])
+    patterns = {p["name"]: p["schema"]["pattern"] for p in hook["parameters"]}
+    assert sorted(patterns) == ["webhook-id", "webhook-signature", "webhook-timestamp"]
+    for delivery in got:
+        for name, pattern in patterns.items():
+            assert re.fullmatch(pattern.strip("^$"), delivery["headers"][name]), name

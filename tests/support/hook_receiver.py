@@ -1,9 +1,11 @@
 """A real webhook receiver for tests: an aiohttp server that checks each delivery's signature
-and keeps what it got, run in this process (`Receiver`) or as its own process
+with one secret (relay.webhook.sign.verify) and keeps what it got, run in this process
+(`Receiver`) or as its own process
 (`python -m tests.support.hook_receiver --port P --secret S [--delay D] [--status N]`).
 
-`GET /deliveries` answers every delivery so far: its id, whether its signature verified,
-its body as JSON, and the time it arrived."""
+`GET /deliveries` answers every delivery so far: its method, its id (webhook-id), its headers
+(names in lowercase), its raw body as text, whether its signature verified, its body as JSON
+(None when empty), and the time it arrived."""
 
 from __future__ import annotations
 
@@ -16,20 +18,26 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from relay.webhook.sender import DELIVERY
-from relay.webhook.sign import HEADER, verify
+from relay.webhook.sign import ID, verify
 
 __all__ = ["Receiver"]
 
 
 class Receiver:
-    """Answers POST /hook (after `delay` seconds, with the statuses in `statuses` first,
-    then 200) and records each delivery."""
+    """Answers any request to /hook (after `delay` seconds, with the statuses in `statuses`
+    first, then 200; a 3xx with `Location: location`) and records each one."""
 
-    def __init__(self, secret: bytes, delay: float = 0.0, statuses: list[int] | None = None):
+    def __init__(
+        self,
+        secret: bytes,
+        delay: float = 0.0,
+        statuses: list[int] | None = None,
+        location: str = "",
+    ):
         self.secret = secret
         self.delay = delay
         self.statuses = list(statuses or [])
+        self.location = location
         self.got: list[dict[str, Any]] = []
         self.arrived = asyncio.Event()
         self.runner: web.AppRunner | None = None
@@ -38,25 +46,30 @@ class Receiver:
     def app(self) -> web.Application:
         """Returns the receiver's application."""
         app = web.Application()
-        app.router.add_post("/hook", self.hook)
+        app.router.add_route("*", "/hook", self.hook)
         app.router.add_get("/deliveries", self.deliveries)
         return app
 
     async def hook(self, request: web.Request) -> web.Response:
-        """Records a delivery, then answers it."""
+        """Records a delivery (any request), then answers it."""
         body = await request.read()
         self.got.append(
             {
-                "id": request.headers.get(DELIVERY),
-                "verified": verify(self.secret, request.headers.get(HEADER, ""), body),
-                "body": orjson.loads(body),
+                "method": request.method,
+                "id": request.headers.get(ID),
+                "headers": {name.lower(): value for name, value in request.headers.items()},
+                "raw": body.decode(errors="replace"),
+                "verified": verify(self.secret, request.headers, body),
+                "body": orjson.loads(body) if body else None,
                 "at": time.time(),
             }
         )
         self.arrived.set()
         if self.delay:
             await asyncio.sleep(self.delay)
-        return web.Response(status=self.statuses.pop(0) if self.statuses else 200)
+        status = self.statuses.pop(0) if self.statuses else 200
+        headers = {"Location": self.location} if 300 <= status < 400 else {}
+        return web.Response(status=status, headers=headers)
 
     async def deliveries(self, request: web.Request) -> web.Response:
         """Answers every delivery so far."""
