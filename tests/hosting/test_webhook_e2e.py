@@ -207,6 +207,15 @@ async def test_a_receiver_that_was_down_gets_the_turns_once_it_is_up(
     mover, other = await pair(http, (base, base))
     took = [await mover.move(1, "a"), await other.move(2, "b")]
     assert max(took) < 0.5, took
+    # The receiver is down until the relay has tried it and counted a retry (on a busy
+    # machine the first attempts may come later than the moves).
+    retried = 'relay_webhook_deliveries_total{outcome="retried"}'
+    deadline = time.monotonic() + 10
+    metrics = ""
+    while retried not in metrics:
+        assert time.monotonic() < deadline, "the relay never tried the receiver that was down"
+        metrics = await (await http.get(f"{base}/metrics")).text()
+        await asyncio.sleep(0.05)
     late = await Receiver(SECRET.encode()).start(port)
     try:
         got = await late.wait_for(3, 20)
@@ -216,11 +225,10 @@ async def test_a_receiver_that_was_down_gets_the_turns_once_it_is_up(
         # the receiver has it.
         sent = 'relay_webhook_deliveries_total{outcome="sent"} 3.0'
         deadline = time.monotonic() + 5
-        metrics = ""
         while sent not in metrics and time.monotonic() < deadline:
             metrics = await (await http.get(f"{base}/metrics")).text()
             await asyncio.sleep(0.05)
-        assert 'relay_webhook_deliveries_total{outcome="retried"}' in metrics
+        assert retried in metrics
         assert sent in metrics, [line for line in metrics.splitlines() if "webhook" in line]
     finally:
         await late.stop()
