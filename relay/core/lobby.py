@@ -13,7 +13,16 @@ from typing import Literal
 
 from relay.core.model import MatchInfo, Status
 
-__all__ = ["KINDS", "Lobby", "LobbyEntry", "LobbyKind", "kind_of", "lobby_entry_json", "moves_of"]
+__all__ = [
+    "KINDS",
+    "Lobby",
+    "LobbyEntry",
+    "LobbyKind",
+    "heal",
+    "kind_of",
+    "lobby_entry_json",
+    "moves_of",
+]
 
 LobbyKind = Literal["open", "live", "recent"]
 """A lobby list: seeks waiting for a player, matches being played, matches just finished."""
@@ -49,6 +58,17 @@ def kind_of(status: Status) -> LobbyKind | None:
     if status is Status.FINISHED:
         return "recent"
     return None
+
+
+def heal(kind: LobbyKind, info: MatchInfo | None) -> LobbyKind | None:
+    """Returns the list an entry listed under kind belongs in now that its match is info
+    (None: gone), or None when the entry is to be dropped. A match only moves on (open, then
+    live, then recent): an entry whose match would go back to an earlier list is stale, and
+    is dropped. Both stores heal their lists by this rule as they read them."""
+    now = None if info is None else kind_of(info.status)
+    if now is not None and KINDS.index(now) < KINDS.index(kind):
+        return None
+    return now
 
 
 def moves_of(info: MatchInfo) -> int:

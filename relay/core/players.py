@@ -4,6 +4,7 @@ seated, listed for a correspondence player coming back days later."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ from relay.core.model import MatchInfo, Status
 __all__ = [
     "BAD_CONTACT",
     "BAD_PLAYER",
+    "BUSY",
     "CONTACT",
     "CONTACT_MOST",
     "LISTED",
@@ -22,6 +24,7 @@ __all__ = [
     "PlayerMatch",
     "contact_field",
     "listing",
+    "over_limit",
     "patience",
     "player_field",
     "same_player",
@@ -90,6 +93,17 @@ def same_player(room: str) -> RelayError:
         f"Room {room!r} is held by a seek of this same player key: a player key never plays "
         "itself.",
     )
+
+
+BUSY = frozenset((Status.WAITING, Status.PLAYING, Status.ENDING))
+"""The statuses of a match not finished: a player key may have LISTED such matches (a
+finished match, a cancelled or dropped seek do not count)."""
+
+
+def over_limit(statuses: Iterable[Status]) -> bool:
+    """Returns whether a player key whose matches have these statuses may seek no more: it
+    has LISTED matches not finished (both stores refuse by this rule)."""
+    return sum(1 for status in statuses if status in BUSY) >= LISTED
 
 
 def too_many() -> RelayError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from relay.core.lobby import KINDS, Lobby, LobbyEntry, LobbyKind, kind_of
+from relay.core.lobby import KINDS, Lobby, LobbyEntry, LobbyKind, heal
 from relay.core.model import MatchInfo
 
 __all__ = ["MemoryLobbies"]
@@ -72,13 +72,13 @@ class MemoryLobbies:
         for kind in KINDS:
             for match, since in list(lists.kinds[kind]):
                 info = look(match)
-                now_kind = None if info is None else kind_of(info.status)
+                now_kind = heal(kind, info)
                 if now_kind == kind and info is not None:
                     read.append(LobbyEntry(kind, since, info))
                     continue
                 lists.kinds[kind].remove((match, since))
                 changed = True
-                if now_kind is not None and KINDS.index(now_kind) > KINDS.index(kind):
+                if now_kind is not None:
                     # Read again when its new list's turn comes (kinds are read in order).
                     lists.kinds[now_kind].appendleft((match, since))
         if changed:

@@ -5,12 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from relay.core.model import Status
-from relay.core.players import LISTED, too_many
+from relay.core.players import over_limit, too_many
 
 __all__ = ["MemoryPlayers"]
-
-_BUSY = (Status.WAITING, Status.PLAYING, Status.ENDING)
-"""The statuses of a match not finished (a player key may have LISTED of them)."""
 
 
 class MemoryPlayers:
@@ -34,14 +31,14 @@ class MemoryPlayers:
         entries = self._lists.get(digest) if digest else None
         if not entries:
             return
-        busy = 0
+        statuses = []
         for match in list(entries):
             found = status(match)
             if found is None:
                 del entries[match]
-            elif found in _BUSY:
-                busy += 1
-        if busy >= LISTED:
+            else:
+                statuses.append(found)
+        if over_limit(statuses):
             raise too_many()
 
     def forget(self, match: str, digests: list[str]) -> None:

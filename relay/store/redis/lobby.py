@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import cast
 
-from relay.core.lobby import KINDS, Lobby, LobbyEntry, LobbyKind, kind_of
+from relay.core.lobby import KINDS, Lobby, LobbyEntry, LobbyKind, heal
 from relay.core.model import MatchInfo, Status
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.link import Link
@@ -92,13 +92,11 @@ class RedisLobbies:
             for raw in members:
                 match = raw.decode()
                 info = _info(match, next(infos))
-                now_kind = None if info is None else kind_of(info.status)
+                now_kind = heal(kind, info)
                 since = float(times.get(raw, b"0"))
                 if now_kind == kind and info is not None:
                     entries.append(LobbyEntry(kind, since, info))
                     continue
-                if now_kind is not None and KINDS.index(now_kind) < KINDS.index(kind):
-                    now_kind = None  # never back to an earlier list: a stale entry, dropped
                 moved = await self.move(game, match, kind, now_kind, "")
                 version = max(version, moved)
                 if now_kind is not None and info is not None:

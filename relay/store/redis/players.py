@@ -15,13 +15,15 @@ from typing import Any
 import orjson
 
 from relay.core.model import Status
-from relay.core.players import LISTED, PlayerMatch, too_many
+from relay.core.players import PlayerMatch, over_limit, too_many
 from relay.store.redis.keys import INFO_FIELDS, Layout, match_info
 from relay.store.redis.link import Link
 
 __all__ = ["RedisPlayers"]
 
 _FIELDS = [*INFO_FIELDS, "p0", "h0", "h1", "since"]
+_STATUS, _SEATS = _FIELDS.index("status"), _FIELDS.index("h0")
+"""Where a row of _FIELDS holds the match's status, and its seats' token digests (two)."""
 """The fields of a listed match's hash that a list reads: its summary, seat 0's player key
 digest (which tells the key's seat), the seat tokens' digests and since."""
 
@@ -50,7 +52,7 @@ class RedisPlayers:
         )
         found, gone = [], []
         for (member, score), row in zip(listed, rows, strict=True):
-            status = row[3]
+            status = row[_STATUS]
             if status is None or status == b"expired":
                 gone.append(member)
             else:
@@ -63,10 +65,9 @@ class RedisPlayers:
         """Refuses a seek by a player key with LISTED matches not finished, unless a seat of
         one of them has the seek's token (by its digest): a repeated seek, answered the same."""
         found = await self._entries(digest)
-        if sum(1 for _, _, row in found if row[3] != b"finished") >= LISTED:
-            seats = len(INFO_FIELDS) + 1
-            if not any(token.encode() in row[seats : seats + 2] for _, _, row in found):
-                raise too_many()
+        busy = over_limit(Status(row[_STATUS].decode()) for _, _, row in found)
+        if busy and not any(token.encode() in row[_SEATS : _SEATS + 2] for _, _, row in found):
+            raise too_many()
 
     async def add(self, digest: str, match: str, now: float) -> None:
         """Lists a match under a player key (a repeat keeps the first time)."""
