@@ -2,7 +2,9 @@
 
 Worker k (1..N) listens on --port + k - 1, or on the --unix path with '{n}' replaced by k
 (PATH.k when the path has no '{n}'). The supervisor restarts a worker that dies, turns
-SIGTERM, SIGINT or SIGHUP into one SIGTERM to every worker, and exits once they all have.
+SIGTERM or SIGINT into one SIGTERM to every worker, and exits once they all have. SIGHUP
+restarts the workers one at a time (a rolling restart: each stops as SIGTERM stops it, and
+the next goes only once its replacement answers), so the box keeps answering throughout.
 No worker is special: behind nginx, any of them answers any request.
 
 The supervisor also serves the box's /metrics, every worker's summed (relay/box/), on the
@@ -17,10 +19,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from types import FrameType
 
-from relay.box.serve import Address, BoxServer
+from relay.box.serve import Address, BoxServer, ask
 from relay.config import STORE_ENV, Config
 
 __all__ = [
@@ -107,6 +110,32 @@ class _Worker:
         self.started_at = time.monotonic()
         log.info("worker %d started (pid %d)", self.number, self.proc.pid)
 
+    def replace(self, grace: float, ready: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Stops the worker as SIGTERM does (its held polls answered, its requests finished,
+        at most grace seconds), starts it again, and returns once the new process answers
+        (ready) or after timeout."""
+        proc = self.proc
+        if proc is not None:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(grace)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            log.info("worker %d (pid %d) stopped for the restart", self.number, proc.pid)
+            self.proc = None
+            if self.exited is not None:
+                self.exited(self.number)
+        self.pause = RESTART_PAUSE
+        self.start()
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if self.proc is None or self.proc.poll() is not None or time.monotonic() > deadline:
+                log.warning("worker %d did not answer after its restart", self.number)
+                return
+            time.sleep(0.05)
+
     def check(self, now: float) -> None:
         """Notices a worker that died and starts it again after a pause."""
         if self.proc is not None and self.proc.poll() is not None:
@@ -130,6 +159,11 @@ class _Worker:
             self.start()
 
 
+def _answers(address: Address, metrics: str) -> bool:
+    """Returns whether the worker at address answers (its /metrics, as the box asks it)."""
+    return ask(address, metrics) is not None
+
+
 def python_command() -> list[str]:
     """Returns the interpreter command of a worker, which must import the relay package this
     process runs: the working folder's (a checkout's sources) only when that is where this
@@ -142,8 +176,8 @@ def python_command() -> list[str]:
 
 
 def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
-    """Runs config.workers relay processes until SIGTERM, SIGINT or SIGHUP; returns the exit
-    code (0 when every worker stopped cleanly)."""
+    """Runs config.workers relay processes until SIGTERM or SIGINT, restarting them one at a
+    time at each SIGHUP; returns the exit code (0 when every worker stopped cleanly)."""
     logging.basicConfig(
         level=config.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
@@ -171,16 +205,34 @@ def supervise(argv: Sequence[str], config: Config, unix: str | None) -> int:
         for number in numbers
     ]
     stopping: list[int] = []
+    reloading: list[int] = []
 
     def stop(signum: int, frame: FrameType | None) -> None:
         stopping.append(signum)
 
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    def reload(signum: int, frame: FrameType | None) -> None:
+        reloading.append(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
+    signal.signal(signal.SIGHUP, reload)
     for worker in workers:
         worker.start()
+    metrics = f"{config.prefix}/metrics"
     while not stopping:
         time.sleep(0.2)
+        if reloading:
+            reloading.clear()
+            # One at a time, each back before the next goes: the others answer meanwhile.
+            log.info("restarting %d workers one at a time", len(workers))
+            for worker in workers:
+                if stopping:
+                    break
+                worker.replace(
+                    config.hold + 10,
+                    partial(_answers, reachable(config, unix, worker.number), metrics),
+                )
+            log.info("every worker restarted")
         for worker in workers:
             if not stopping:
                 worker.check(time.monotonic())

@@ -125,6 +125,44 @@ async def test_kill_9_of_one_relay_process_loses_nothing(nginx: Nginx, workers: 
     assert "exited with -9; restarting" in workers.log()
 
 
+async def test_a_rolling_restart_on_sighup_loses_nothing(nginx: Nginx, workers: Workers) -> None:
+    before = workers.pids()
+    assert len(before) == workers.count
+    restarted = asyncio.Event()
+
+    def logged_done() -> None:
+        deadline = time.monotonic() + 60
+        while "every worker restarted" not in workers.log():
+            assert time.monotonic() < deadline, workers.log()
+            time.sleep(0.05)
+
+    async def restart() -> None:
+        assert workers.proc is not None
+        workers.proc.send_signal(signal.SIGHUP)
+        await asyncio.to_thread(logged_done)
+        restarted.set()
+
+    # Waves of matches, seeking throughout the restart and one wave after it.
+    runs: list[Run] = []
+    rolling = asyncio.create_task(restart())
+    async with asyncio.timeout(120):
+        while not restarted.is_set() or len(runs) < 2:
+            done_before = restarted.is_set()
+            runs.append(await play_matches(nginx.url, 10, f"roll{len(runs)}"))
+            if done_before:
+                break
+    await rolling
+    for run in runs:
+        await check_logs(nginx.url, run, 10)
+    after = workers.pids()
+    assert set(after) == set(before)
+    # Every worker is a new process, and the box answered throughout: no match was lost.
+    assert not set(after.values()) & set(before.values()), (before, after)
+    assert workers.log().count("stopped for the restart") == workers.count
+    retries = sum(run.retries for run in runs)
+    print(f"\nrolling restart: {len(runs)} waves of 10 matches, {retries} requests retried")
+
+
 async def test_redis_restart_with_aof_mid_run_loses_nothing(
     nginx: Nginx, redis_server: RedisServer
 ) -> None:
