@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import ssl
 from dataclasses import dataclass, field
 
 import aiohttp
@@ -97,15 +98,17 @@ async def play_matches(
     run: Run | None = None,
     timing: Timing = TIMING,
     limit: float = 100.0,
+    tls: ssl.SSLContext | None = None,
 ) -> Run:
-    """Plays `count` matches of `game` with 2 * count SDK hosts seeking at once; fails by
-    name (TimeoutError) if they are not all over within `limit` seconds."""
+    """Plays `count` matches of `game` with 2 * count SDK hosts seeking at once (over HTTPS
+    trusting `tls`, if given); fails by name (TimeoutError) if they are not all over within
+    `limit` seconds."""
     run = run or Run()
 
     def factory(host: GameHost, first: bool) -> Game:
         return ScriptedGame(host, first, run)
 
-    connector = aiohttp.TCPConnector(limit=0)
+    connector = aiohttp.TCPConnector(limit=0, ssl=tls if tls is not None else True)
     async with aiohttp.ClientSession(connector=connector) as session:
         hosts = [
             RelayHost(url, game, factory, timing=timing, session=session, dialog=lambda _: None)

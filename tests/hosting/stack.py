@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 
 from tests.support.relay_process import free_port
+from tests.support.tls import authority
 
 __all__ = [
     "DEPLOY",
@@ -37,6 +38,9 @@ RUN_DIR = "/run/movewire/"
 """Where the shipped configs put the relays' sockets; tests put them in a temp dir."""
 PAGES = "/opt/movewire/relay/pages"
 """Where the shipped configs find the web pages."""
+SNAKEOIL_CERT = "/etc/ssl/certs/ssl-cert-snakeoil.pem"
+SNAKEOIL_KEY = "/etc/ssl/private/ssl-cert-snakeoil.key"
+"""The certificate the shipped sites serve HTTPS with until certbot installs its own."""
 
 
 def _temp_dir(prefix: str) -> Path:
@@ -271,6 +275,7 @@ class Nginx:
         self.binary = binary
         self.dir = _temp_dir("movewire-nginx-")
         self.port = free_port()
+        self.tls_port = free_port()
         replacements = {
             "listen 80;": f"listen 127.0.0.1:{self.port};",
             "listen [::]:80;": "",
@@ -278,7 +283,16 @@ class Nginx:
         }
         if workers is not None:
             replacements[RUN_DIR] = f"{workers.dir}/"
-        site = templated(site or (DEPLOY / "nginx" / "movewire.conf").read_text(), replacements)
+        site = site or (DEPLOY / "nginx" / "movewire.conf").read_text()
+        if "listen 443 ssl http2;" in site:  # the shipped site: HTTPS with the tests' CA
+            tls = authority()
+            replacements |= {
+                "listen 443 ssl http2;": f"listen 127.0.0.1:{self.tls_port} ssl http2;",
+                "listen [::]:443 ssl http2;": "",
+                SNAKEOIL_CERT: str(tls.cert),
+                SNAKEOIL_KEY: str(tls.key),
+            }
+        site = templated(site, replacements)
         (self.dir / "site.conf").write_text(site)
         user = "user root;" if os.geteuid() == 0 else ""
         temp = "\n".join(
@@ -309,6 +323,11 @@ http {{
     def url(self) -> str:
         """Returns nginx's base URL."""
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def https_url(self) -> str:
+        """Returns nginx's HTTPS base URL (the shipped site only)."""
+        return f"https://127.0.0.1:{self.tls_port}"
 
     def check(self) -> subprocess.CompletedProcess[str]:
         """Returns `nginx -t` run on the config."""
@@ -373,6 +392,10 @@ APACHE_MODULES = [
     "proxy_balancer",
     "lbmethod_byrequests",
     "slotmem_shm",
+    "macro",
+    "ssl",
+    "socache_shmcb",
+    "http2",
 ]
 """The modules the shipped Apache site needs (docs/hosting.md says which to a2enmod)."""
 
@@ -386,10 +409,15 @@ class Apache:
         self.binary = binary
         self.dir = _temp_dir("movewire-apache-")
         self.port = free_port()
+        self.tls_port = free_port()
+        tls = authority()
         site = templated(
             site or (DEPLOY / "apache" / "movewire.conf").read_text(),
             {
                 "<VirtualHost *:80>": f"<VirtualHost *:{self.port}>",
+                "<VirtualHost *:443>": f"<VirtualHost *:{self.tls_port}>",
+                SNAKEOIL_CERT: str(tls.cert),
+                SNAKEOIL_KEY: str(tls.key),
                 RUN_DIR: f"{workers.dir}/",
                 PAGES: str(pages),
             },
@@ -408,6 +436,7 @@ class Apache:
 {user}
 ServerName localhost
 Listen 127.0.0.1:{self.port}
+Listen 127.0.0.1:{self.tls_port}
 PidFile {self.dir}/httpd.pid
 DefaultRuntimeDir {self.dir}
 ErrorLog {self.dir}/error.log
@@ -426,6 +455,11 @@ Include {self.dir}/site.conf
     def url(self) -> str:
         """Returns Apache's base URL."""
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def https_url(self) -> str:
+        """Returns Apache's HTTPS base URL."""
+        return f"https://127.0.0.1:{self.tls_port}"
 
     def check(self, apache2ctl: str) -> subprocess.CompletedProcess[str]:
         """Returns `apache2ctl -t` run on the config."""

@@ -1,0 +1,137 @@
+"""TLS at the edge: the shipped nginx and Apache sites serve HTTPS (HTTP/2 to clients that
+offer it) beside plain HTTP on port 80, with a certificate from a CA the test makes; both
+SDKs check that certificate, and play a match over HTTPS once told to trust the CA."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sdk import Game, Reason, RelayHost, State, Timing
+from tests.hosting.players import check_logs, play_matches
+from tests.hosting.stack import Apache, Nginx, Workers, make_pages
+from tests.support.components import require_binary
+from tests.support.redis_server import RedisServer, redis_binary
+from tests.support.relay_process import quick_flags
+from tests.support.tls import authority
+
+pytestmark = pytest.mark.timeout(150)
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCH_SCRIPT = ROOT / "tests" / "js" / "tls_match.mjs"
+
+
+@pytest.fixture(scope="module")
+def edges() -> Iterator[dict[str, tuple[str, str]]]:
+    """Returns, for nginx and Apache with the shipped sites in front of two relay workers,
+    their plain and HTTPS base URLs."""
+    pages = make_pages()
+    try:
+        with (
+            RedisServer(redis_binary()) as redis_server,
+            Workers(redis_server.url, *quick_flags()) as workers,
+            Nginx(require_binary("nginx", "nginx"), workers, pages) as nginx,
+        ):
+            apache = Apache(require_binary("apache2", "apache2"), workers, pages)
+            checked = apache.check(require_binary("apache2ctl", "apache2"))
+            assert checked.returncode == 0, checked.stdout + checked.stderr
+            with apache:
+                yield {
+                    "nginx": (nginx.url, nginx.https_url),
+                    "apache": (apache.url, apache.https_url),
+                }
+    finally:
+        shutil.rmtree(pages.parent, ignore_errors=True)
+
+
+def _curl(*args: str) -> str:
+    curl = require_binary("curl", "curl")
+    done = subprocess.run(
+        [curl, "-s", "-o", "/dev/null", "-w", "%{http_code} %{http_version}", *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    return done.stdout
+
+
+@pytest.mark.parametrize("edge", ["nginx", "apache"])
+def test_https_with_http2_beside_plain_http(edge: str, edges: dict[str, tuple[str, str]]) -> None:
+    plain, secure = edges[edge]
+    ca = str(authority().ca)
+    assert _curl("--http2", "--cacert", ca, secure + "/") == "200 2"
+    assert _curl("--http1.1", "--cacert", ca, secure + "/healthz") == "200 1.1"
+    assert _curl(plain + "/healthz") == "200 1.1"  # plain HTTP on the other port
+    # A client that does not trust the CA gets no answer at all (curl's 000).
+    assert _curl(secure + "/healthz").startswith("000")
+
+
+@pytest.mark.parametrize("edge", ["nginx", "apache"])
+async def test_the_python_sdk_checks_the_certificate_and_plays_over_https(
+    edge: str, edges: dict[str, tuple[str, str]]
+) -> None:
+    plain, secure = edges[edge]
+    # Not told to trust the test's CA, the host refuses the relay's certificate.
+    brief = Timing(request_timeout=2.0, backoff_base=0.05, backoff_cap=0.2, first_contact=1.0)
+    host = RelayHost(secure, "tls-refused", _Idle, timing=brief, dialog=lambda _: None)
+    outcome = await host.play()
+    assert outcome.reason is Reason.CONNECTION_LOST
+    assert "ClientConnectorCertificateError" in outcome.message, outcome.message
+    assert host.state is State.NOT_CONNECTED
+    # Trusting it, ten matches are played over HTTPS, every move delivered once.
+    run = await play_matches(secure, 10, f"tls-{edge}", tls=authority().context())
+    await check_logs(plain, run, 10)
+
+
+@pytest.mark.parametrize("edge", ["nginx", "apache"])
+def test_the_javascript_host_checks_the_certificate_and_plays_over_https(
+    edge: str, edges: dict[str, tuple[str, str]]
+) -> None:
+    node = require_binary("node", "nodejs")
+    _, secure = edges[edge]
+
+    def play(extra: dict[str, str]) -> dict[str, object]:
+        env = {key: value for key, value in os.environ.items() if key != "NODE_EXTRA_CA_CERTS"}
+        done = subprocess.run(
+            [node, str(MATCH_SCRIPT)],
+            cwd=ROOT,
+            env={**env, "MOVEWIRE_RELAY": secure, **extra},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.stdout.strip(), done.stderr
+        found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+        return found
+
+    refused = play({})
+    assert refused.get("started") is False, refused
+    # Node's fetch (the host's) names why: the certificate is signed by a CA it does not know.
+    assert refused["refusal"] == "UNABLE_TO_VERIFY_LEAF_SIGNATURE", refused
+    played = play({"NODE_EXTRA_CA_CERTS": str(authority().ca)})
+    assert played.get("started") is True and played["refusal"] == "", played
+    outcomes = played["outcomes"]
+    assert isinstance(outcomes, list)
+    assert sorted(o["result"] for o in outcomes) == ["lost", "won"], played
+    assert {o["reason"] for o in outcomes} == {"agreed"}, played
+
+
+class _Idle(Game):
+    """A game that never gets to play (the relay's certificate is refused first)."""
+
+    def enable(self) -> None:
+        pass
+
+    def disable(self) -> None:
+        pass
+
+    def receive_move(self, move: str) -> State:
+        return State.PLAYING_TO_MOVE
