@@ -51,6 +51,10 @@ BAD_BOOL = "The field {!r} must be true or false, not {!r}."
 LOBBY_POLLS_PER_SEAT = 8
 """Held lobby polls a client address may have, per --polls-per-seat."""
 
+SPECTATOR_POLLS_PER_SEAT = 8
+"""Held spectator polls (event and rematch polls without a token) a client address may have,
+per --polls-per-seat: a household or an office watching several matches, not thousands."""
+
 LOBBY_RECHECK = 5.0
 """Seconds a held lobby poll trusts notifications before it reads the lobby again (a match
 that started or ended changes its lists only when a reader sees it)."""
@@ -192,8 +196,9 @@ class Api:
 
     async def _hold(self, call: Call, seat: int | None, after: int, hold: float) -> list[Event]:
         if seat is None:
-            return await self.store.wait(call.match, after, hold)
-        key = self._take_hold(call.match, self._seat_digest(call.authorization))
+            key = self._take_spectator_hold(call)
+        else:
+            key = self._take_hold(call.match, self._seat_digest(call.authorization))
         try:
             return await self.store.wait(call.match, after, hold)
         finally:
@@ -211,6 +216,12 @@ class Api:
         held[key] = count + 1
         self.metrics.held_polls += 1
         return key
+
+    def _take_spectator_hold(self, call: Call) -> tuple[str, str]:
+        """Counts one more held spectator poll of the client's address; raises limit/polls
+        past SPECTATOR_POLLS_PER_SEAT x --polls-per-seat."""
+        most = SPECTATOR_POLLS_PER_SEAT * self.config.polls_per_seat
+        return self._take_hold("spectator", call.client, most)
 
     def _release_hold(self, key: tuple[str, str]) -> None:
         """Ends one held request counted by _take_hold."""
@@ -418,15 +429,14 @@ class Api:
         if self.lifecycle.closing:
             raise RelayError("server/shutting_down", retry_after=1.0)
         key = (
-            None
+            self._take_spectator_hold(call)
             if token is None
             else self._take_hold(call.match, self._seat_digest(call.authorization))
         )
         try:
             current = await self.store.rematch_wait(call.match, after, hold, time.time())
         finally:
-            if key is not None:
-                self._release_hold(key)
+            self._release_hold(key)
         return 200, rematch_body(current)
 
     async def rematch_offer(self, call: Call) -> Reply:

@@ -13,6 +13,8 @@ class RateLimiter:
         self.burst = burst
         self.max_clients = max_clients
         self._buckets: dict[str, tuple[float, float]] = {}
+        self.sweeps = 0
+        """Times the limiter has looked over every client to make room (see _make_room)."""
 
     @classmethod
     def per_minute(cls, count: int) -> RateLimiter:
@@ -24,7 +26,7 @@ class RateLimiter:
         bucket = self._buckets.get(client)
         if bucket is None:
             if len(self._buckets) >= self.max_clients:
-                self._forget_full(now)
+                self._make_room(now)
             self._buckets[client] = (self.burst - 1.0, now)
             return 0.0
         tokens = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
@@ -34,11 +36,20 @@ class RateLimiter:
         self._buckets[client] = (tokens - 1.0, now)
         return 0.0
 
-    def _forget_full(self, now: float) -> None:
-        """Drops the clients whose buckets have refilled: they are as good as new."""
+    def _make_room(self, now: float) -> None:
+        """Drops the clients whose buckets have refilled (they are as good as new), and, while
+        fewer than a tenth of the clients could go, also the ones first seen longest ago (a
+        flood of new addresses): each look over every client makes room for a tenth more,
+        so a new client costs a tenth of a look at most, not a whole one."""
+        self.sweeps += 1
         refill = self.burst / self.rate
-        self._buckets = {
+        kept = {
             client: (tokens, then)
             for client, (tokens, then) in self._buckets.items()
             if now - then < refill
         }
+        spare = self.max_clients // 10 + 1
+        if self.max_clients - len(kept) < spare:
+            extra = len(kept) - (self.max_clients - spare)
+            kept = dict(list(kept.items())[extra:])
+        self._buckets = kept
