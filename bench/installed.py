@@ -21,7 +21,7 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["BuildError", "build_wheel", "installed_tree", "relay_command"]
+__all__ = ["BuildError", "build_wheel", "file_lock", "installed_tree", "relay_command"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,14 +74,14 @@ def installed_tree(progress: bool = False) -> Path:
     if (tree / "relay").is_dir():
         return tree
     # Parallel test workers build it once: the others wait for the first, then find it.
-    with _locked(tree.with_name("movewire-build.lock")):
+    with file_lock(tree.with_name("movewire-build.lock")):
         if (tree / "relay").is_dir():
             return tree
         return _build(tree, progress)
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def file_lock(path: Path) -> Iterator[None]:
     """Holds an exclusive lock on the file at path (made if need be) while in the block."""
     with path.open("a") as file:
         fcntl.flock(file, fcntl.LOCK_EX)

@@ -17,10 +17,8 @@ from playwright.sync_api import Browser, Playwright, expect
 
 from tests.browser.conftest import ARTIFACTS, CHROMIUM_FLAGS, WAIT_MS
 from tests.browser.players import DESKTOP, Player
-from tests.hosting.stack import Nginx, Workers, make_pages
+from tests.hosting.stack import nginx_stack
 from tests.support.components import require_binary
-from tests.support.redis_server import RedisServer, redis_binary
-from tests.support.relay_process import quick_flags
 from tests.support.tls import authority
 
 WIN = ["00", "10", "11", "20", "22"]
@@ -30,16 +28,8 @@ WIN = ["00", "10", "11", "20", "22"]
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     """Returns the HTTPS base URL of nginx with the shipped site, before two relay workers."""
-    pages = make_pages()
-    try:
-        with (
-            RedisServer(redis_binary()) as redis_server,
-            Workers(redis_server.url, *quick_flags()) as workers,
-            Nginx(require_binary("nginx", "nginx"), workers, pages) as nginx,
-        ):
-            yield nginx.https_url
-    finally:
-        shutil.rmtree(pages.parent, ignore_errors=True)
+    with nginx_stack() as (_, nginx):
+        yield nginx.https_url
 
 
 @pytest.fixture(scope="module")

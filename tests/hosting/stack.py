@@ -3,6 +3,7 @@ nginx and Apache with the shipped site configs (ports and paths templated to a t
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import shlex
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -25,6 +27,7 @@ __all__ = [
     "Nginx",
     "Workers",
     "make_pages",
+    "nginx_stack",
     "render",
     "templated",
     "unit_command",
@@ -273,6 +276,8 @@ class Nginx:
         self, binary: str, workers: Workers | None, pages: Path, *, site: str | None = None
     ) -> None:
         self.binary = binary
+        self.pages = pages
+        """The pages folder nginx serves."""
         self.dir = _temp_dir("movewire-nginx-")
         self.port = free_port()
         self.tls_port = free_port()
@@ -509,3 +514,24 @@ Include {self.dir}/site.conf
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+@contextlib.contextmanager
+def nginx_stack(*relay_options: str) -> Iterator[tuple[Workers, Nginx]]:
+    """Runs a redis-server, the systemd unit's relay workers on it (with relay_options, the
+    tests' quick ones by default), and nginx with the shipped site in front of them, on a
+    copy of the pages; yields the workers and nginx, and stops all three."""
+    from tests.support.components import require_binary
+    from tests.support.redis_server import RedisServer, redis_binary
+    from tests.support.relay_process import quick_flags
+
+    pages = make_pages()
+    try:
+        with (
+            RedisServer(redis_binary()) as redis_server,
+            Workers(redis_server.url, *(relay_options or quick_flags())) as workers,
+            Nginx(require_binary("nginx", "nginx"), workers, pages) as nginx,
+        ):
+            yield workers, nginx
+    finally:
+        shutil.rmtree(pages.parent, ignore_errors=True)

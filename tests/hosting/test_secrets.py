@@ -132,29 +132,27 @@ def test_two_workers_on_a_password_redis_show_the_password_to_no_one(
     assert PASSWORD not in text
 
 
-def test_an_unknown_store_is_refused_with_its_password_masked() -> None:
+def _refused(*args: str) -> str:
+    """Runs the relay with args, which it must refuse (exit 2); returns what it printed."""
     done = subprocess.run(
-        [sys.executable, "-m", "relay", "--store", f"mongodb://:{PASSWORD}@host/db"],
+        [sys.executable, "-m", "relay", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=30,
         check=False,
     )
-    assert done.returncode == 2
-    assert "unknown store 'mongodb://:***@host/db'" in done.stderr
-    assert PASSWORD not in done.stderr
+    assert done.returncode == 2, done.stderr
+    return done.stderr
+
+
+def test_an_unknown_store_is_refused_with_its_password_masked() -> None:
+    stderr = _refused("--store", f"mongodb://:{PASSWORD}@host/db")
+    assert "unknown store 'mongodb://:***@host/db'" in stderr
+    assert PASSWORD not in stderr
 
 
 def test_an_unreadable_store_file_is_refused_by_name(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
-    done = subprocess.run(
-        [sys.executable, "-m", "relay", "--store-file", str(missing)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert f"cannot read --store-file '{missing}'" in done.stderr
+    stderr = _refused("--store-file", str(missing))
+    assert f"cannot read --store-file '{missing}'" in stderr

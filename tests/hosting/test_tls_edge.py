@@ -6,19 +6,17 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from sdk import Game, Reason, RelayHost, State, Timing
+from sdk import Reason, RelayHost, State, Timing
 from tests.hosting.players import check_logs, play_matches
-from tests.hosting.stack import Apache, Nginx, Workers, make_pages
+from tests.hosting.stack import Apache, nginx_stack
+from tests.sdk.test_faults import Idle
 from tests.support.components import require_binary
-from tests.support.redis_server import RedisServer, redis_binary
-from tests.support.relay_process import quick_flags
 from tests.support.tls import authority
 
 pytestmark = pytest.mark.timeout(150)
@@ -31,23 +29,15 @@ MATCH_SCRIPT = ROOT / "tests" / "js" / "tls_match.mjs"
 def edges() -> Iterator[dict[str, tuple[str, str]]]:
     """Returns, for nginx and Apache with the shipped sites in front of two relay workers,
     their plain and HTTPS base URLs."""
-    pages = make_pages()
-    try:
-        with (
-            RedisServer(redis_binary()) as redis_server,
-            Workers(redis_server.url, *quick_flags()) as workers,
-            Nginx(require_binary("nginx", "nginx"), workers, pages) as nginx,
-        ):
-            apache = Apache(require_binary("apache2", "apache2"), workers, pages)
-            checked = apache.check(require_binary("apache2ctl", "apache2"))
-            assert checked.returncode == 0, checked.stdout + checked.stderr
-            with apache:
-                yield {
-                    "nginx": (nginx.url, nginx.https_url),
-                    "apache": (apache.url, apache.https_url),
-                }
-    finally:
-        shutil.rmtree(pages.parent, ignore_errors=True)
+    with nginx_stack() as (workers, nginx):
+        apache = Apache(require_binary("apache2", "apache2"), workers, nginx.pages)
+        checked = apache.check(require_binary("apache2ctl", "apache2"))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        with apache:
+            yield {
+                "nginx": (nginx.url, nginx.https_url),
+                "apache": (apache.url, apache.https_url),
+            }
 
 
 def _curl(*args: str) -> str:
@@ -80,7 +70,7 @@ async def test_the_python_sdk_checks_the_certificate_and_plays_over_https(
     plain, secure = edges[edge]
     # Not told to trust the test's CA, the host refuses the relay's certificate.
     brief = Timing(request_timeout=2.0, backoff_base=0.05, backoff_cap=0.2, first_contact=1.0)
-    host = RelayHost(secure, "tls-refused", _Idle, timing=brief, dialog=lambda _: None)
+    host = RelayHost(secure, "tls-refused", Idle, timing=brief, dialog=lambda _: None)
     outcome = await host.play()
     assert outcome.reason is Reason.CONNECTION_LOST
     assert "ClientConnectorCertificateError" in outcome.message, outcome.message
@@ -122,16 +112,3 @@ def test_the_javascript_host_checks_the_certificate_and_plays_over_https(
     assert isinstance(outcomes, list)
     assert sorted(o["result"] for o in outcomes) == ["lost", "won"], played
     assert {o["reason"] for o in outcomes} == {"agreed"}, played
-
-
-class _Idle(Game):
-    """A game that never gets to play (the relay's certificate is refused first)."""
-
-    def enable(self) -> None:
-        pass
-
-    def disable(self) -> None:
-        pass
-
-    def receive_move(self, move: str) -> State:
-        return State.PLAYING_TO_MOVE

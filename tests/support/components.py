@@ -6,17 +6,16 @@ lock, then find it installed; the package lists are updated once a run."""
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import functools
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from bench.installed import file_lock
 
 __all__ = ["in_ci", "require_binary"]
 
@@ -28,16 +27,6 @@ def in_ci() -> bool:
 
 LOCK = Path(tempfile.gettempdir()) / "movewire-apt.lock"
 """Held while a test worker runs apt-get."""
-
-
-@contextlib.contextmanager
-def _apt_lock() -> Iterator[None]:
-    with LOCK.open("a") as file:
-        fcntl.flock(file, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(file, fcntl.LOCK_UN)
 
 
 def _updated_stamp() -> Path:
@@ -98,7 +87,7 @@ def require_binary(binary: str, package: str) -> str:
     Fails the test in CI, and skips it elsewhere, when the binary cannot be had."""
     path = _found(binary)
     if path is None:
-        with _apt_lock():
+        with file_lock(LOCK):
             path = _found(binary)  # installed meanwhile by another worker
             why = "" if path is not None else _install(package)
         path = path or _found(binary)
