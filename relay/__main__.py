@@ -12,6 +12,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
@@ -21,6 +22,7 @@ from relay.core.model import StoreSettings
 from relay.http.app import BadRequests, create_app
 from relay.http.front import SWEEP, Front
 from relay.http.pages import check_pages_dirs
+from relay.http.server import Connections
 from relay.http.state import API
 from relay.store.base import Store
 
@@ -317,27 +319,30 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
 
     At the signal it stops accepting, answers held polls, finishes requests in progress
     (at most hold + 5 s), then closes the store."""
+    options: dict[str, Any] = {
+        "access_log": logging.getLogger("relay.access") if config.access_log else None,
+        "access_log_format": ACCESS_FORMAT,
+        # Connections handed to aiohttp idle no longer than the front's own.
+        "keepalive_timeout": config.keepalive_timeout,
+        # A body left unread is not read on by aiohttp: the connection closes by the Guard's
+        # bounded lingering close (relay/http/guard.py), as the front's own do.
+        "lingering_time": 0,
+    }
     runner = web.AppRunner(
         app,
         handle_signals=False,
-        access_log=logging.getLogger("relay.access") if config.access_log else None,
-        access_log_format=ACCESS_FORMAT,
         shutdown_timeout=config.hold + 5,
         handler_cancellation=True,
-        # Connections handed to aiohttp idle no longer than the front's own.
-        keepalive_timeout=config.keepalive_timeout,
-        # A body left unread is not read on by aiohttp: the connection closes by the Guard's
-        # bounded lingering close (relay/http/guard.py), as the front's own do.
-        lingering_time=0,
+        **options,
     )
     await runner.setup()
     api = app[API]
     front = Front(api, config)
-    front.handoff = runner.server
+    assert runner.server is not None
+    front.handoff = Connections(runner.server, options)
     loop = asyncio.get_running_loop()
     protocol: Callable[[], asyncio.BaseProtocol] = front.protocol
     if not config.front:
-        assert runner.server is not None
         protocol = front.aiohttp_protocol  # aiohttp answers everything itself
     server: asyncio.AbstractServer
     if unix:

@@ -198,6 +198,8 @@ _SHAPES: list[tuple[str, str, str, Expect, bytes]] = [
     ("field-vtab-in-value", "control-chars", "9110 §5.5", "reject", _with(b"X-Note: a\x0bb")),
     ("field-nul-in-authorization", "control-chars", "9110 §5.5", "reject",
      _MOVE.replace(b"$AUTH", b"Authorization: Bearer \x00$TOKEN", 1)),
+    ("field-ctl-after-token", "control-chars", "9110 §5.5", "reject",
+     _MOVE.replace(b"$AUTH", b"$AUTH\x01", 1)),
     ("field-duplicate-authorization", "fields", "9110 §5.3", "either",
      _with(b"Authorization: Bearer forged")),
     # -- obs-fold ----------------------------------------------------------------------------
