@@ -73,7 +73,6 @@ def statuses(answer: bytes) -> list[int]:
 # -- 1: HTTP versions ----------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="finding 1: not fixed yet")  # PENDING
 @pytest.mark.parametrize(
     "data",
     [
@@ -94,7 +93,6 @@ def test_a_version_other_than_http_1_is_answered_505(relay: RelayProcess, data: 
 # -- 2: Host -------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="finding 2: not fixed yet")  # PENDING
 @pytest.mark.parametrize("host", [b"a b", b"u@evil/x?y", b"relay/x", b"relay:80x", b"[::1"])
 def test_a_host_that_is_no_uri_host_is_refused(relay: RelayProcess, host: bytes) -> None:
     answer, closed = talk(relay, HEALTH.replace(b"Host: relay", b"Host: " + host))
