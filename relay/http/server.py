@@ -7,7 +7,10 @@ such a refusal with its status alone. `Connections` makes that handler for each 
 aiohttp serves, in the place of aiohttp's own, for the runner's server, and checks each
 request aiohttp parsed before the application sees it: an HTTP version other than 1.x
 (llhttp reads HTTP/2.0, and a request line without a version as HTTP/0.9) is answered `505`,
-a Host that is not a uri-host[:port] `400`, both in plain text, closing the connection."""
+a Host that is not a uri-host[:port] `400`, both in plain text, closing the connection. A
+request asking to switch protocols (`Connection: Upgrade`), which the relay never does, is
+answered as any other, then the connection is closed: aiohttp's parser stops at the end of
+its head, and drops whatever the read held after it."""
 
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ from relay.http.host import HOST
 __all__ = [
     "NOSNIFF",
     "RECEIVED_VERSION",
+    "UPGRADE",
     "Connections",
     "RelayRequestHandler",
     "refusal",
@@ -43,6 +47,10 @@ Handler = Callable[[BaseRequest], Awaitable[web.StreamResponse]]
 RECEIVED_VERSION = web.RequestKey("received_version", HttpVersion)
 """The HTTP version a request came with, when it is not 1.x (the request then reads as 1.1,
 so that its 505 is sent as HTTP/1.1)."""
+
+UPGRADE = web.RequestKey("upgrade", bool)
+"""Set in a request that asks to switch protocols (or a CONNECT): its connection is closed
+after the answer."""
 
 NOSNIFF = {"X-Content-Type-Options": "nosniff"}
 """Tells a browser to take an answer for its Content-Type, never to sniff it for markup."""
@@ -97,7 +105,8 @@ class Connections:
 
 def _versions_noted(make: RequestFactory) -> RequestFactory:
     """Returns make, but for a request of an HTTP version other than 1.x, which it makes as a
-    1.1 request that closes the connection, the version received noted in it."""
+    1.1 request that closes the connection, the version received noted in it; and noting in
+    a request that asks to switch protocols that it does."""
 
     def factory(
         message: RawRequestMessage,
@@ -108,7 +117,10 @@ def _versions_noted(make: RequestFactory) -> RequestFactory:
     ) -> BaseRequest:
         version = message.version
         if version.major == 1:
-            return make(message, payload, protocol, writer, task)
+            request = make(message, payload, protocol, writer, task)
+            if message.upgrade:
+                request[UPGRADE] = True
+            return request
         message = message._replace(version=HttpVersion11, should_close=True)
         request = make(message, payload, protocol, writer, task)
         request[RECEIVED_VERSION] = version
@@ -119,7 +131,8 @@ def _versions_noted(make: RequestFactory) -> RequestFactory:
 
 def _checked(handle: Handler) -> Handler:
     """Returns handle, but answering 505 to a version other than 1.x and 400 to a Host that is
-    no uri-host[:port], before the application sees the request."""
+    no uri-host[:port], before the application sees the request; and closing the connection
+    after answering a request that asks to switch protocols."""
 
     async def checked(request: BaseRequest) -> web.StreamResponse:
         if RECEIVED_VERSION in request:
@@ -127,6 +140,9 @@ def _checked(handle: Handler) -> Handler:
         host = request.headers.get("Host")
         if host is not None and HOST.fullmatch(host) is None:
             return refusal(400)
-        return await handle(request)
+        response = await handle(request)
+        if UPGRADE in request:
+            response.force_close()
+        return response
 
     return checked

@@ -325,6 +325,13 @@ _SHAPES: list[tuple[str, str, str, Expect, bytes]] = [
      _with(b"Connection: close") + b"$SMUGGLE"),
     ("pipe-after-http10", "pipelined", "9112 §9.3", "accept",
      _MOVE.replace(b"HTTP/1.1", b"HTTP/1.0", 1) + b"$SMUGGLE"),
+    ("pipe-after-http10-keepalive", "pipelined", "9112 §9.3", "accept",
+     _with(b"Connection: keep-alive").replace(b"HTTP/1.1", b"HTTP/1.0", 1) + b"$SMUGGLE"),
+    ("pipe-after-upgrade-h2c", "pipelined", "9110 §7.8", "accept",
+     _with(b"Connection: Upgrade, HTTP2-Settings", b"Upgrade: h2c",
+           b"HTTP2-Settings: AAMAAABkAAQAAP__") + b"$SMUGGLE"),
+    ("pipe-after-version-2", "pipelined", "9112 §2.3", "reject",
+     _MOVE.replace(b"HTTP/1.1", b"HTTP/2.0", 1) + b"$SMUGGLE"),
     ("pipe-after-rejected-request", "pipelined", "9112 §9.3.2", "reject",
      _with(b"X Bad: 1") + b"$SMUGGLE"),
     # -- over-long heads ---------------------------------------------------------------------
