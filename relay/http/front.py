@@ -289,7 +289,7 @@ class FrontProtocol(asyncio.Protocol):
                 extra += b"Connection: close\r\n"
             transport.write(
                 b"HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n"
-                b"Date: %s\r\n%s\r\n%s"
+                b"X-Content-Type-Options: nosniff\r\nDate: %s\r\n%s\r\n%s"
                 % (
                     status, REASONS.get(status, b"OK"), content_type.encode(), len(body),
                     self.front.date, extra, body,
