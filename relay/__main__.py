@@ -19,6 +19,7 @@ from aiohttp import web
 from relay.api.metrics import hot_path
 from relay.config import STORE_ENV, Config, masked
 from relay.core.model import StoreSettings
+from relay.http.access import AccessLog
 from relay.http.app import BadRequests, create_app
 from relay.http.front import SWEEP, Front
 from relay.http.pages import check_pages_dirs
@@ -30,9 +31,6 @@ __all__ = ["main", "parse_args"]
 
 BACKLOG = 2048
 """Connections the kernel queues before the relay accepts them (bursts of players)."""
-
-ACCESS_FORMAT = '%a "%r" %s %b %Tfs'
-"""Access log line: client, request line (no token ever travels in it), status, size, time."""
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
@@ -321,7 +319,7 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
     (at most hold + 5 s), then closes the store."""
     options: dict[str, Any] = {
         "access_log": logging.getLogger("relay.access") if config.access_log else None,
-        "access_log_format": ACCESS_FORMAT,
+        "access_log_class": AccessLog,  # the front's line, credentials in a URL masked
         # Connections handed to aiohttp idle no longer than the front's own.
         "keepalive_timeout": config.keepalive_timeout,
         # A body left unread is not read on by aiohttp: the connection closes by the Guard's
