@@ -12,15 +12,18 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
 from relay.api.metrics import hot_path
 from relay.config import STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
+from relay.http.access import AccessLog
 from relay.http.app import BadRequests, create_app
 from relay.http.front import SWEEP, Front
 from relay.http.pages import check_pages_dirs
+from relay.http.server import Connections
 from relay.http.state import API
 from relay.store.open import check_url, masked, open_store
 
@@ -28,9 +31,6 @@ __all__ = ["main", "parse_args"]
 
 BACKLOG = 2048
 """Connections the kernel queues before the relay accepts them (bursts of players)."""
-
-ACCESS_FORMAT = '%a "%r" %s %b %Tfs'
-"""Access log line: client, request line (no token ever travels in it), status, size, time."""
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
@@ -294,27 +294,30 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
 
     At the signal it stops accepting, answers held polls, finishes requests in progress
     (at most hold + 5 s), then closes the store."""
+    options: dict[str, Any] = {
+        "access_log": logging.getLogger("relay.access") if config.access_log else None,
+        "access_log_class": AccessLog,  # the front's line, credentials in a URL masked
+        # Connections handed to aiohttp idle no longer than the front's own.
+        "keepalive_timeout": config.keepalive_timeout,
+        # A body left unread is not read on by aiohttp: the connection closes by the Guard's
+        # bounded lingering close (relay/http/guard.py), as the front's own do.
+        "lingering_time": 0,
+    }
     runner = web.AppRunner(
         app,
         handle_signals=False,
-        access_log=logging.getLogger("relay.access") if config.access_log else None,
-        access_log_format=ACCESS_FORMAT,
         shutdown_timeout=config.hold + 5,
         handler_cancellation=True,
-        # Connections handed to aiohttp idle no longer than the front's own.
-        keepalive_timeout=config.keepalive_timeout,
-        # A body left unread is not read on by aiohttp: the connection closes by the Guard's
-        # bounded lingering close (relay/http/guard.py), as the front's own do.
-        lingering_time=0,
+        **options,
     )
     await runner.setup()
     api = app[API]
     front = Front(api, config)
-    front.handoff = runner.server
+    assert runner.server is not None
+    front.handoff = Connections(runner.server, options)
     loop = asyncio.get_running_loop()
     protocol: Callable[[], asyncio.BaseProtocol] = front.protocol
     if not config.front:
-        assert runner.server is not None
         protocol = front.aiohttp_protocol  # aiohttp answers everything itself
     server: asyncio.AbstractServer
     if unix:

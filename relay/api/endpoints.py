@@ -77,8 +77,12 @@ class Lifecycle:
 
 
 def error_reply(error: RelayError) -> Reply:
-    """Returns the answer to an error: {"error": {"code": ..., "message": ...}}."""
-    return error.status, orjson.dumps({"error": {"code": error.code, "message": error.message}})
+    """Returns the answer to an error: {"error": {"code": ..., "message": ...}}, markup in the
+    message (it may quote the request: a match id, a parameter) escaped as JSON allows."""
+    body = orjson.dumps({"error": {"code": error.code, "message": error.message}})
+    if b"<" in body or b">" in body or b"&" in body:
+        body = body.replace(b"&", b"\\u0026").replace(b"<", b"\\u003c").replace(b">", b"\\u003e")
+    return error.status, body
 
 
 def retry_after_header(seconds: float) -> str:

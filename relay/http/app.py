@@ -20,6 +20,7 @@ from relay.core.errors import CODES, RelayError
 from relay.http.handlers import handler as route_handler
 from relay.http.pages import add_pages
 from relay.http.proxy import behind_proxy
+from relay.http.server import NOSNIFF
 from relay.http.state import API, CONFIG, METRICS, STORE
 from relay.store.base import Store
 from relay.store.open import open_store
@@ -119,10 +120,17 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
     if config.webhook_url:
         app.cleanup_ctx.append(_webhook)  # stopped before the reaper closes the store
     app.on_shutdown.append(_answer_held_polls)
+    app.on_response_prepare.append(_nosniff)
     served = behind_proxy(app, config)
     if served is not app:
         served[API] = app[API]
+        served.on_response_prepare.append(_nosniff)
     return served
+
+
+async def _nosniff(request: web.Request, response: web.StreamResponse) -> None:
+    """Marks every answer nosniff: a browser takes it for its Content-Type, never for markup."""
+    response.headers.update(NOSNIFF)
 
 
 async def _reaper(app: web.Application) -> AsyncIterator[None]:

@@ -23,6 +23,7 @@ from relay.api.endpoints import Api, error_reply, retry_after_header
 from relay.api.routes import JSON, Router
 from relay.config import Config
 from relay.core.errors import RelayError
+from relay.http.access import LINE, masked
 from relay.http.guard import Guard, Reclaim, linger
 from relay.http.proxy import TrustedProxies
 from relay.http.reader import RequestReader
@@ -289,7 +290,7 @@ class FrontProtocol(asyncio.Protocol):
                 extra += b"Connection: close\r\n"
             transport.write(
                 b"HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n"
-                b"Date: %s\r\n%s\r\n%s"
+                b"X-Content-Type-Options: nosniff\r\nDate: %s\r\n%s\r\n%s"
                 % (
                     status, REASONS.get(status, b"OK"), content_type.encode(), len(body),
                     self.front.date, extra, body,
@@ -297,9 +298,9 @@ class FrontProtocol(asyncio.Protocol):
             )  # fmt: skip
             if self.front.config.access_log:
                 access_log.info(
-                    '%s "%s" %d %d %.6fs',
+                    LINE,
                     self.peer,
-                    self.target.decode("latin-1"),
+                    masked(self.target.decode("latin-1")),
                     status,
                     len(body),
                     time.monotonic() - self.began if self.began else 0.0,

@@ -21,6 +21,8 @@ import gc
 from collections.abc import Callable
 from typing import Any, cast
 
+from relay.http.framing import Framer
+
 __all__ = ["LINGER_BYTES", "LINGER_SECONDS", "Guard", "Reclaim", "linger"]
 
 LINGER_SECONDS = 5.0
@@ -105,8 +107,9 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 class Guard(asyncio.Protocol):
-    """Stands between one connection and aiohttp's protocol for it: passes everything on, but
-    stops reading while the client is more than `ahead` bytes past aiohttp's last answer, and
+    """Stands between one connection and aiohttp's protocol for it: passes everything on (cut
+    where a Framer says, so that aiohttp answers each request it reads whole), but stops
+    reading while the client is more than `ahead` bytes past aiohttp's last answer, and
     closes by `linger` when aiohttp closes."""
 
     def __init__(self, inner: asyncio.Protocol, ahead: int, reclaim: Reclaim) -> None:
@@ -121,6 +124,8 @@ class Guard(asyncio.Protocol):
         self.paused = False
         """Whether aiohttp stopped reading."""
         self.closed = False
+        self.framer = Framer()
+        """Cuts reads where aiohttp would refuse or drop a request read whole in them."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
@@ -130,7 +135,10 @@ class Guard(asyncio.Protocol):
         if self.closed:
             return
         self.unanswered += len(data)
-        self.inner.data_received(data)
+        for read in self.framer.cut(data):
+            if self.closed:
+                break
+            self.inner.data_received(read)
         if self.unanswered > self.ahead and not self.held and not self.closed:
             self.held = True
             self.reclaim.due = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,9 +50,12 @@ SECURITY_HEADERS = {
 }
 
 NOT_A_FOLDER = "pages folder {root!r} is not a folder"
+OUTSIDE = "pages folder %r: %s leads outside the folder (a symlink), not served"
 TAKEN = "{url} of pages folder {root!r} is served already (by the relay or an earlier folder)"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+log = logging.getLogger("relay")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,16 +74,25 @@ class StaticFile:
         return cls(body, CONTENT_TYPES[path.suffix], etag)
 
 
-def _files(root: Path) -> Iterator[Path]:
+def _files(root: Path, warn: bool) -> Iterator[Path]:
+    """Yields the servable files under root; a file that resolves outside root (a symlink
+    out of the folder) is left out, with a warning if warn."""
+    inside = root.resolve()
     for path in sorted(root.rglob("*")):
         if path.is_file() and path.suffix in CONTENT_TYPES and not path.name.startswith("."):
+            if not path.resolve().is_relative_to(inside):
+                if warn:
+                    log.warning(OUTSIDE, str(root), path.relative_to(root).as_posix())
+                continue
             yield path
 
 
-def load_pages(root: Path = PAGES_DIR) -> dict[str, StaticFile]:
-    """Returns every servable file under root by its URL path; '/' is index.html."""
+def load_pages(root: Path = PAGES_DIR, warn: bool = True) -> dict[str, StaticFile]:
+    """Returns every servable file under root by its URL path; '/' is index.html. A file that
+    leads outside root (a symlink) is never served (logged as a warning if warn)."""
     pages = {
-        "/" + path.relative_to(root).as_posix(): StaticFile.read(path) for path in _files(root)
+        "/" + path.relative_to(root).as_posix(): StaticFile.read(path)
+        for path in _files(root, warn)
     }
     if "/index.html" in pages:
         pages["/"] = pages["/index.html"]
@@ -104,12 +117,12 @@ def _handler(page: StaticFile) -> Handler:
 
 def check_pages_dirs(folders: Iterable[str]) -> None:
     """Raises ValueError unless each folder is one and serves no page another already does."""
-    taken = set(load_pages())
+    taken = set(load_pages(warn=False))
     for folder in folders:
         root = Path(folder)
         if not root.is_dir():
             raise ValueError(NOT_A_FOLDER.format(root=folder))
-        urls = set(load_pages(root)) - {"/"}
+        urls = set(load_pages(root, warn=False)) - {"/"}
         if urls & taken:
             raise ValueError(TAKEN.format(url=min(urls & taken), root=folder))
         taken |= urls

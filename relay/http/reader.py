@@ -3,12 +3,13 @@
 llhttp, Node.js's parser, reads every byte in its strict mode: request line, header syntax,
 Content-Length and Transfer-Encoding. On top of it the reader applies what aiohttp's own
 parser (also llhttp) checks besides: one Host in an HTTP/1.1 request, no repeated singleton
-header, its line, field and header-count limits. The front serves only the plainest
-requests of the route table: HTTP/1.1, origin-form, a Content-Length body (or none), no
-Expect, Upgrade or Transfer-Encoding. Anything else, and anything llhttp or those checks
-refuse, is handed to aiohttp from that request's first byte on, so aiohttp answers it as
-it answers every request with --no-front: the front never reads a request aiohttp would
-refuse, nor reads one differently."""
+header, its line, field and header-count limits; and what the relay checks of the requests
+aiohttp parses (relay/http/server.py): a Host that is a uri-host[:port]. The front serves
+only the plainest requests of the route table: HTTP/1.1, origin-form, a Content-Length body
+(or none), no Expect, Upgrade or Transfer-Encoding. Anything else, and anything llhttp or
+those checks refuse, is handed to aiohttp from that request's first byte on, so aiohttp
+answers it as it answers every request with --no-front: the front never reads a request
+aiohttp would refuse, nor reads one differently."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from aiohttp.helpers import parse_content_type
 from relay.api.calls import Call
 from relay.api.routes import Route, Router
 from relay.core.errors import RelayError
+from relay.http.host import HOST_BYTES
 
 __all__ = ["MAX_FIELD", "MAX_HEAD", "MAX_HEADERS", "MAX_LINE", "RequestReader", "message_start"]
 
@@ -110,6 +112,8 @@ class RequestReader:
         self._route: Route | None = None
         self._match = ""
         self._host = False
+        self._good_host = b"\x00"
+        """The last Host value found valid (a connection sends the same one again and again)."""
         self._authorization: str | None = None
         self._content_type: bytes | None = None
         self._forwarded: str | None = None
@@ -208,6 +212,10 @@ class RequestReader:
             raise _Stop  # a repeated singleton, Authorization or X-Forwarded-For
         self._seen |= bit
         if kind == _HOST:
+            if value != self._good_host:
+                if HOST_BYTES.fullmatch(value.rstrip(b" \t")) is None:
+                    raise _Stop  # not a uri-host[:port]: aiohttp refuses it
+                self._good_host = value
             self._host = True
         elif kind == _AUTHORIZATION:
             self._authorization = value.rstrip(b" \t").decode("utf-8", "surrogateescape")

@@ -3,9 +3,10 @@
 Each shape of `tests/relay/http_corpus.py` goes, on a fresh match, to a relay with the front
 and to one without. The two must give the same verdict: as many answers, each with the same
 status, and the same events added to the match. Where both refuse a message as HTTP the exact
-status may differ (`REJECTED`: RFC 9112 lets a server choose among 400, 413, 414, 431...),
-and where aiohttp's own reading depends on how the bytes arrive (`AIOHTTP_QUIRKS`) the front
-may give the reading RFC 9112 asks for instead. Where RFC 9112 asks for a rejection
+status may differ (`REJECTED`: RFC 9112 lets a server choose among 400, 413, 414, 431...).
+Requests sent behind another in the same write get the same answers from both (`PIPELINED`):
+the first served, then what follows it refused (garbage), or ignored and the connection
+closed (after `Connection: close`, HTTP/1.0 or `Upgrade`). Where RFC 9112 asks for a rejection
 (`expect="reject"`) the front may also refuse the message although aiohttp accepts it: it
 must read HTTP at least as strictly as aiohttp, not as laxly. Whether a server closes the
 connection is shown, not compared. Every shape is sent at once, each on its own connection
@@ -41,19 +42,18 @@ NAMED_IN_THE_ISSUE = (
 """The seven shapes the front answered with 201 when the issue was filed."""
 
 _MOVED = ("move", "mover", "outer", "false")
-AIOHTTP_QUIRKS: dict[str, tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = {
-    # aiohttp parses every request a read brings before it answers any: one bad or unwanted
-    # message behind a good one refuses both, when they arrive together.
+_RESIGNED = ("ended", "resigned", "partner")
+PIPELINED: dict[str, tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = {
+    "valid-pipelined-pair": (("200", "200"), (_MOVED, _RESIGNED)),
     "pipe-after-connection-close": (("200",), (_MOVED,)),
     "pipe-after-http10": (("200",), (_MOVED,)),
+    "pipe-after-http10-keepalive": (("200", "200"), (_MOVED, _RESIGNED)),
+    "pipe-after-upgrade-h2c": (("200",), (_MOVED,)),
     "pipe-garbage-between": (("200", "rejected"), (_MOVED,)),
-    # The same, where the good request is one whose 10-byte body is not JSON: its own 400
-    # (request/bad_json), then the bytes after it refused as malformed.
+    "pipe-after-version-2": (("rejected",), ()),
     "cl-short-leaves-garbage": (("rejected", "rejected"), ()),
 }
-"""Shapes where the front may give, instead of aiohttp's verdict, the one RFC 9112 asks for
-(the kinds of the answers, and the events): the first request answered, what follows it
-ignored (after Connection: close or HTTP/1.0) or refused (garbage)."""
+"""The answers (kinds) and events of requests sent behind another, from front and aiohttp."""
 
 CONCURRENT = 24
 """Shapes in flight at once per relay."""
@@ -91,8 +91,6 @@ def verdicts(request: pytest.FixtureRequest) -> Iterator[Verdicts]:
 def test_front_gives_the_verdict_aiohttp_gives(shape: Shape, verdicts: Verdicts) -> None:
     front, plain = verdicts[shape.name]
     allowed = [(plain.kinds, plain.effect)]
-    if shape.name in AIOHTTP_QUIRKS:
-        allowed.append(AIOHTTP_QUIRKS[shape.name])
     if shape.expect == "reject":
         # Stricter than aiohttp where RFC 9112 asks for a rejection: refused whole, no effect.
         allowed.append((("rejected",), ()))
@@ -130,3 +128,11 @@ def test_answers_are_read_through_pipelining_interim_answers_and_garbage() -> No
     assert answers.garbage == b"junk"
     verdict = Verdict(answers.statuses, (), True, answers.garbage)
     assert verdict.kinds == ("200", "rejected", "201", "garbage")
+
+
+@pytest.mark.parametrize("name", PIPELINED)
+def test_a_request_sent_behind_another_is_answered_as_rfc_9112_asks(
+    name: str, verdicts: Verdicts
+) -> None:
+    for verdict in verdicts[name]:
+        assert (verdict.kinds, verdict.effect) == PIPELINED[name], f"{name}: {verdict}"

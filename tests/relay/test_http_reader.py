@@ -139,3 +139,15 @@ def test_a_pipelining_client_keeps_what_the_reader_holds_bounded() -> None:
 def test_message_start_finds_each_request() -> None:
     stream = MOVE + POLL + PAGE
     assert [message_start(stream, i) for i in range(3)] == [0, len(MOVE), len(MOVE + POLL)]
+
+
+@pytest.mark.parametrize("host", [b"a b", b"u@evil/x?y", b"relay:80x", b"[::1"])
+def test_a_host_that_is_no_uri_host_is_handed_to_aiohttp(host: bytes) -> None:
+    found = read(POLL.replace(b"Host: relay", b"Host: " + host))
+    assert not found.ready and bytes(found.handoff or b"").startswith(b"GET ")
+
+
+def test_a_valid_host_is_read_again_without_a_second_check() -> None:
+    found = read(POLL + POLL.replace(b"after=2", b"after=3") + MOVE)
+    assert [call.route.endpoint for call, _, _ in found.ready] == ["events", "events", "move"]
+    assert found.handoff is None

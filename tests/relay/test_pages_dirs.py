@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
+
+import pytest
 
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
@@ -39,3 +42,21 @@ def test_a_missing_folder_or_a_clash_with_the_relays_pages_is_a_usage_error(
         )
         assert run.returncode == 2, run
         assert said in run.stderr
+
+
+def test_a_symlink_that_leads_out_of_the_folder_is_not_served(tmp_path: Path) -> None:
+    folder, outside = tmp_path / "pages", tmp_path / "private"
+    folder.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not for the web")
+    (folder / "inside.txt").write_text("for the web")
+    (folder / "leak.txt").symlink_to(outside / "secret.txt")
+    (folder / "alias.txt").symlink_to(folder / "inside.txt")  # inside the folder: served
+    with RelayProcess(*quick_flags(), "--pages-dir", str(folder)) as relay:
+        with urllib.request.urlopen(f"{relay.url}/alias.txt", timeout=10) as answer:
+            assert answer.read() == b"for the web"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{relay.url}/leak.txt", timeout=10)
+        assert refused.value.code == 404
+        assert b"not for the web" not in refused.value.read()
+        assert "leak.txt" in relay.log() and "outside" in relay.log()
