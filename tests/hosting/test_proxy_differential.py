@@ -1,7 +1,7 @@
 """Through real nginx and real Apache (the shipped sites), the relay reads every forwarded
 request of the corpus as the proxy that forwarded it did.
 
-Each shape of `tests/relay/http_corpus.py` goes on a fresh match to the proxy, in front of
+Each shape of `tests/relay/http/http_corpus.py` goes on a fresh match to the proxy, in front of
 relay workers as the systemd unit runs them (lean front on). The proxy's log says which
 requests it forwarded, the relay's access log which it read; `tests/hosting/desync.py`
 compares them, and checks that no event landed on the match that no forwarded request asked
@@ -31,7 +31,7 @@ from tests.hosting.desync import (
     relayed_requests,
 )
 from tests.hosting.stack import Apache, Nginx, Workers, make_pages
-from tests.relay.http_corpus import SHAPES, Shape, fill
+from tests.relay.http.http_corpus import SHAPES, Shape, fill
 from tests.support.components import require_binary
 from tests.support.raw_http import Answers, effect, exchange, seat_pair
 from tests.support.redis_server import RedisServer, redis_binary

@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.relay.http_corpus import Shape, fill
+from tests.relay.http.http_corpus import Shape, fill
 
 __all__ = [
     "Answers",

@@ -16,7 +16,7 @@ from relay.api.routes import ROUTES, Route, Router
 from relay.config import Config
 from relay.store.memory.store import MemoryStore
 
-RELAY = Path(__file__).resolve().parents[2] / "relay"
+RELAY = Path(__file__).resolve().parents[3] / "relay"
 
 
 def concrete(path: str) -> str:

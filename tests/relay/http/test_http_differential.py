@@ -1,6 +1,6 @@
 """The lean front reads every request of the corpus as aiohttp does (`--no-front`).
 
-Each shape of `tests/relay/http_corpus.py` goes, on a fresh match, to a relay with the front
+Each shape of `tests/relay/http/http_corpus.py` goes, on a fresh match, to a relay with the front
 and to one without. The two must give the same verdict: as many answers, each with the same
 status, and the same events added to the match. Where both refuse a message as HTTP the exact
 status may differ (`REJECTED`: RFC 9112 lets a server choose among 400, 413, 414, 431...).
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 import aiohttp
 import pytest
 
-from tests.relay.http_corpus import CATEGORIES, SHAPES, Shape
+from tests.relay.http.http_corpus import CATEGORIES, SHAPES, Shape
 from tests.support.raw_http import Verdict, parse_answers, probe
 from tests.support.relay_process import RelayProcess, quick_flags
 

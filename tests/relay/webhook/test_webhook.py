@@ -34,7 +34,7 @@ from tests.support.relay_process import free_port
 SECRET = b"s" * 32
 RAW = b"raw-secret-0123456789"
 WHSEC = "whsec_" + base64.b64encode(bytes(range(32))).decode()
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosting.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "hosting.md"
 
 
 def library(secret: bytes) -> str | bytes:

@@ -9,7 +9,7 @@ import pytest
 
 from relay import Action, Status, Store, Ticket
 from relay.core.clock import TimeControl
-from tests.relay.test_store_conformance import expect_error, move, parse
+from tests.relay.store.test_store_conformance import expect_error, move, parse
 
 FISCHER = TimeControl("fischer", 300, 3)
 DEADLINE = TimeControl("deadline", 60)

@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from relay import create_app
 from tests.relay.wire import Seat, Wire
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PROTOCOL = ROOT / "docs" / "protocol.md"
 
 

@@ -1,0 +1,1 @@
+"""Tests of the protocol's endpoints, routes, limits, metrics and OpenAPI (relay/api)."""

@@ -1,0 +1,1 @@
+"""Tests of the protocol over HTTP: the front, its reader, aiohttp, pages (relay/http)."""

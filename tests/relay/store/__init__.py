@@ -1,0 +1,1 @@
+"""Tests of the store interface and both backends (relay/store)."""

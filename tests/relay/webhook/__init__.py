@@ -1,0 +1,1 @@
+"""Tests of the your-turn webhook (relay/webhook)."""
