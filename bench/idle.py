@@ -48,6 +48,9 @@ class IdleResult:
     polls: int
     requested: int
     rss_before_mb: float
+    """With the idle players' matches made, before their polls (the relay's; Nchan has none)."""
+    rss_start_mb: float = 0.0
+    """Before the idle players' matches were made."""
     rss_held_mb: float = 0.0
     open_s: float = 0.0
     held: int | None = None
@@ -179,6 +182,7 @@ class hold_polls:
         return found
 
     def __enter__(self) -> hold_polls:
+        self.result.rss_start_mb = rss_mb(self.target.pids)
         for proc in self.procs:
             proc.start()
         try:
@@ -236,6 +240,7 @@ def idle_row(held: IdleResult, during: Result) -> dict[str, Any]:
         "requested": held.requested,
         "held_by_server": held.held,
         "bound": held.bound,
+        "rss_start_mb": round(held.rss_start_mb, 1),
         "rss_before_mb": round(held.rss_before_mb, 1),
         "rss_held_mb": round(held.rss_held_mb, 1),
         "kb_per_poll": round(held.kb_per_poll, 2),

@@ -27,13 +27,14 @@ def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
     if idle:
         lines += [
             *([""] if lines else []),
-            "| target | held polls | RSS before MB | RSS holding MB | KB/poll | open s | "
-            "p50 ms | p99 ms (paced moves meanwhile) |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| target | held polls | RSS at start MB | RSS before MB (matches made) | "
+            "RSS holding MB | KB/poll | open s | p50 ms | p99 ms (paced moves meanwhile) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in idle:
             lines.append(
-                f"| {row['target']} | {row['polls']:,} | {row['rss_before_mb']} | "
+                f"| {row['target']} | {row['polls']:,} | {row['rss_start_mb']} | "
+                f"{row['rss_before_mb']} | "
                 f"{row['rss_held_mb']} | {row['kb_per_poll']} | {row['open_s']} | "
                 f"{row['p50_ms']} | {row['p99_ms']} |"
             )
