@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import platform
+import resource
 import shutil
 import sys
 import time
@@ -20,7 +21,7 @@ from typing import Any
 
 from bench import targets
 from bench.cluster import Cluster, matches_per_master, redis_cluster
-from bench.idle import hold_polls
+from bench.idle import hold_polls, idle_row
 from bench.installed import BuildError, installed_tree
 from bench.report import ratios, table
 from bench.run import Result, measure
@@ -54,11 +55,13 @@ class Redis:
 
 @dataclass(frozen=True)
 class Entry:
-    """One target of the run: how it is measured and started, and the cluster it runs on."""
+    """One target of the run: how it is measured and started, the cluster it runs on, and
+    whether it is measured paced and holding idle polls too."""
 
     mode: str
     start: Starter
     cluster: Cluster | None = None
+    idle: bool = False
 
 
 def lineup(
@@ -66,6 +69,7 @@ def lineup(
     tree: Path | None,
     processes: tuple[int, ...] = (1, 2, 4, 8),
     clusters: tuple[Cluster, ...] = (),
+    idle_polls: int = 10_000,
 ) -> list[Entry]:
     """Returns the targets to compare; Redis's CPU counts too.
 
@@ -74,7 +78,8 @@ def lineup(
     the relay runs once per count in processes, and Nchan with 1, 2 and 8 workers; on each
     Redis Cluster, the relay with 1 and 2 processes. The bare aiohttp server runs with 1
     process, and with 2 and 8: what more processes than cores cost on this machine, with no
-    relay in it."""
+    relay in it. The relay on memory (compiled if it can be) and Nchan on its own memory are
+    also measured paced and holding idle_polls polls (Nchan's nginx sized to hold them)."""
     build = "compiled" if tree else "pure Python"
     aiohttp_only = f"relay, memory, 1 process, aiohttp only (--no-front), {build}"
     memory = memory_target(tree)
@@ -83,12 +88,15 @@ def lineup(
         Entry("plain", lambda: targets.relay(aiohttp_only, flags=no_front, tree=tree)),
         Entry("fast", lambda: targets.relay(aiohttp_only, flags=no_front, tree=tree)),
         Entry("plain", lambda: targets.relay(memory, tree=tree)),
-        Entry("fast", lambda: targets.relay(memory, tree=tree)),
+        Entry("fast", lambda: targets.relay(memory, tree=tree), idle=True),
     ]
     if tree:
         found.append(Entry("fast", lambda: targets.relay("relay, memory, 1 process, pure Python")))
     if not targets.nchan_available():
-        found.append(Entry("plain", targets.nchan))
+        # The idle polls and the paced matches', as many as the open files limit lets nginx hold.
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        connections = max(30_000, min(idle_polls + 2_000, hard))
+        found.append(Entry("plain", lambda: targets.nchan(connections=connections), idle=True))
     if redis:
         found += [Entry("fast", redis_relay(redis, tree, count)) for count in processes]
         if not targets.nchan_available():
@@ -97,6 +105,37 @@ def lineup(
         found += [Entry("fast", cluster_relay(cluster, tree, count), cluster) for count in (1, 2)]
     found += [Entry("plain", ceiling(count)) for count in (1, 2, 8)]
     return found
+
+
+def run_entry(
+    entry: Entry, a: argparse.Namespace, rows: list[dict[str, Any]], idle: list[dict[str, Any]]
+) -> None:
+    """Measures one target: at full speed, then (the idle-capacity targets) paced, and paced
+    again while holding `--idle-polls` polls; with --only-idle, the last alone."""
+    mode, cluster = entry.mode, entry.cluster
+    with entry.start() as target:
+        print(f"running {target.name} ({mode})...", file=sys.stderr)
+        if not a.only_idle:
+            result = measure(target, mode, a.matches, a.moves, a.workers)
+            rows.append(result.row())
+            if target.kind == "relay" and target.redis_pids:
+                notices = targets.store_notices(target) / max(1, result.moves)
+                rows[-1]["notices_per_move"] = round(notices, 2)
+            if cluster:
+                rows[-1]["matches_per_master"] = matches_per_master(cluster)
+            print(f"  {rows[-1]}", file=sys.stderr)
+        if not entry.idle:
+            return
+        if not a.only_idle:
+            paced: Result = measure(target, mode, a.matches, 50, a.workers, a.paced_think)
+            rows.append({**paced.row(), "mode": f"{mode}, paced {a.paced_think * 1000:g} ms"})
+        if a.idle_polls:
+            print(f"  holding {a.idle_polls:,} polls...", file=sys.stderr)
+            with hold_polls(target, a.idle_polls) as held:
+                print(f"  {held.result}", file=sys.stderr)
+                during = measure(target, mode, 20, 50, a.workers, a.paced_think)
+            idle.append(idle_row(held.result, during))
+            print(f"  {idle[-1]}", file=sys.stderr)
 
 
 def ceiling(processes: int) -> Starter:
@@ -178,10 +217,16 @@ def main(argv: list[str] | None = None) -> int:
         "--idle-polls",
         type=int,
         default=10_000,
-        help="held polls for the idle-capacity run (0 skips it)",
+        help="held polls for the idle-capacity run (0 skips it; 100000 is the box-capacity "
+        "run of docs/performance.md)",
     )
     p.add_argument(
         "--paced-think", type=float, default=0.02, help="think time (s) of the paced latency run"
+    )
+    p.add_argument(
+        "--only-idle",
+        action="store_true",
+        help="run the idle-capacity run alone (the relay on memory and Nchan, nothing else)",
     )
     p.add_argument("--no-redis", action="store_true", help="skip the Redis targets")
     p.add_argument("--no-cluster", action="store_true", help="skip the Redis Cluster targets")
@@ -208,48 +253,16 @@ def main(argv: list[str] | None = None) -> int:
     idle: list[dict[str, Any]] = []
     print(f"machine: {machine()}", file=sys.stderr)
     tree = built_tree(not a.sources_only)
+    on_redis = not a.no_redis and not a.only_idle
     with (
-        redis_server(not a.no_redis) as redis,
-        redis_cluster(not a.no_redis and not a.no_cluster, masters=1) as lone,
-        redis_cluster(not a.no_redis and not a.no_cluster, masters=3) as three,
+        redis_server(on_redis) as redis,
+        redis_cluster(on_redis and not a.no_cluster, masters=1) as lone,
+        redis_cluster(on_redis and not a.no_cluster, masters=3) as three,
     ):
         clusters = tuple(cluster for cluster in (lone, three) if cluster)
-        for entry in lineup(redis, tree, a.redis_processes, clusters):
-            mode, cluster = entry.mode, entry.cluster
-            with entry.start() as target:
-                print(f"running {target.name} ({mode})...", file=sys.stderr)
-                result = measure(target, mode, a.matches, a.moves, a.workers)
-                rows.append(result.row())
-                if target.kind == "relay" and target.redis_pids:
-                    notices = targets.store_notices(target) / max(1, result.moves)
-                    rows[-1]["notices_per_move"] = round(notices, 2)
-                if cluster:
-                    rows[-1]["matches_per_master"] = matches_per_master(cluster)
-                print(f"  {rows[-1]}", file=sys.stderr)
-                if target.kind == "ceiling" or (mode == "plain" and target.kind == "relay"):
-                    continue
-                if target.redis_pids or (
-                    target.kind == "relay" and target.name != memory_target(tree)
-                ):
-                    continue
-                paced: Result = measure(target, mode, a.matches, 50, a.workers, a.paced_think)
-                rows.append({**paced.row(), "mode": f"{mode}, paced {a.paced_think * 1000:g} ms"})
-                if a.idle_polls:
-                    print(f"  holding {a.idle_polls} polls...", file=sys.stderr)
-                    with hold_polls(target, a.idle_polls) as held:
-                        assert held.result is not None
-                        during = measure(target, mode, 20, 50, a.workers, a.paced_think)
-                    idle.append(
-                        {
-                            "target": target.name,
-                            "polls": held.result.polls,
-                            "rss_before_mb": round(held.result.rss_before_mb, 1),
-                            "rss_held_mb": round(held.result.rss_held_mb, 1),
-                            "kb_per_poll": round(held.result.kb_per_poll, 2),
-                            "p50_ms": round(during.percentile(0.5), 2),
-                            "p99_ms": round(during.percentile(0.99), 2),
-                        }
-                    )
+        for entry in lineup(redis, tree, a.redis_processes, clusters, a.idle_polls):
+            if entry.idle or not a.only_idle:
+                run_entry(entry, a, rows, idle)
     side_by_side = ratios(rows)
     report = {
         "machine": machine(),
@@ -275,10 +288,10 @@ def main(argv: list[str] | None = None) -> int:
         if "matches_per_master" in row:
             spread = ", ".join(str(count) for count in row["matches_per_master"])
             print(f"\n{row['target']}: matches held by each master so far: {spread}")
-    print(
-        f"\n{a.matches} matches x {a.moves} moves per run; took {report['seconds']} s; "
-        f"JSON in {a.json}"
-    )
+    load = f"{a.matches} matches x {a.moves} moves per run"
+    if a.only_idle:
+        load = f"the idle-capacity run alone, {a.idle_polls:,} polls asked for"
+    print(f"\n{load}; took {report['seconds']} s; JSON in {a.json}")
     return 0
 
 

@@ -8,12 +8,15 @@ __all__ = ["RATIOS", "ratios", "table"]
 
 
 def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
-    """Returns the figures as a markdown table."""
-    lines = [
-        "| target | mode | moves/s | server CPU µs/move | relay or nginx µs/move | "
-        "redis-server µs/move | p50 ms | p99 ms | peak RSS MB |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    """Returns the figures as markdown tables (the idle-capacity run's apart; none of the
+    runs' when only the idle-capacity run ran)."""
+    lines = []
+    if rows:
+        lines = [
+            "| target | mode | moves/s | server CPU µs/move | relay or nginx µs/move | "
+            "redis-server µs/move | p50 ms | p99 ms | peak RSS MB |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
     for row in rows:
         lines.append(
             f"| {row['target']} | {row['mode']} | {row['moves_per_s']:,} | "
@@ -23,17 +26,24 @@ def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
         )
     if idle:
         lines += [
-            "",
-            "| target | held polls | RSS before MB | RSS holding MB | KB/poll | "
-            "p50 ms | p99 ms (paced moves meanwhile) |",
-            "|---|---:|---:|---:|---:|---:|---:|",
+            *([""] if lines else []),
+            "| target | held polls | RSS at start MB | RSS before MB (matches made) | "
+            "RSS holding MB | KB/poll | open s | p50 ms | p99 ms (paced moves meanwhile) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in idle:
             lines.append(
-                f"| {row['target']} | {row['polls']:,} | {row['rss_before_mb']} | "
-                f"{row['rss_held_mb']} | {row['kb_per_poll']} | {row['p50_ms']} | "
-                f"{row['p99_ms']} |"
+                f"| {row['target']} | {row['polls']:,} | {row['rss_start_mb']} | "
+                f"{row['rss_before_mb']} | "
+                f"{row['rss_held_mb']} | {row['kb_per_poll']} | {row['open_s']} | "
+                f"{row['p50_ms']} | {row['p99_ms']} |"
             )
+        lines += [
+            f"\n{row['target']}: {row['requested']:,} polls asked for, {row['polls']:,} held: "
+            f"bounded by {row['bound']}"
+            for row in idle
+            if row["bound"]
+        ]
     return "\n".join(lines)
 
 

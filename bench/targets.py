@@ -27,11 +27,11 @@ NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 NCHAN_CONF = """
 load_module {module};
 worker_processes {workers};
-worker_rlimit_nofile 30000;
+worker_rlimit_nofile {connections};
 pid {dir}/nginx.pid;
 error_log {dir}/error.log error;
 daemon off;
-events {{ worker_connections 30000; }}
+events {{ worker_connections {connections}; }}
 http {{
     access_log off;
     client_body_temp_path {dir}/body;
@@ -206,10 +206,14 @@ def _children(pid: int) -> list[int]:
 
 @contextlib.contextmanager
 def nchan(
-    workers: int = 1, redis_port: int | None = None, redis_pids: list[int] | None = None
+    workers: int = 1,
+    redis_port: int | None = None,
+    redis_pids: list[int] | None = None,
+    connections: int = 30_000,
 ) -> Iterator[Target]:
-    """Runs nginx with Nchan (`workers` worker processes) on a free port; with redis_port, its
-    channels live in that redis-server (`nchan_redis_pass`, over TCP on 127.0.0.1)."""
+    """Runs nginx with Nchan (`workers` worker processes, `connections` connections and open
+    files each, as the system allows) on a free port; with redis_port, its channels live in
+    that redis-server (`nchan_redis_pass`, over TCP on 127.0.0.1)."""
     port = free_port()
     upstream = redis_pass = ""
     if redis_port is not None:
@@ -223,6 +227,7 @@ def nchan(
                 dir=tmp,
                 port=port,
                 workers=workers,
+                connections=connections,
                 upstream=upstream,
                 redis_pass=redis_pass,
             )
