@@ -92,7 +92,7 @@ def _seek(port: int, room: str) -> int:
 def test_two_workers_on_a_password_redis_show_the_password_to_no_one(
     given: str, redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    port = free_ports(2)
+    port = free_ports(3)  # two workers and the box's metrics, on the port after theirs
     args = [sys.executable, "-m", "relay", "--workers", "2", "--host", "127.0.0.1",
             "--port", str(port), "--no-pages", *quick_flags()]  # fmt: skip
     env = dict(os.environ)
