@@ -52,6 +52,10 @@ WAITING, PLAYING, ENDING, FINISHED, EXPIRED = (
 )  # fmt: skip
 """The statuses as module names, which a move compares several times (docs/performance.md)."""
 
+REAP_SLICE = 1000
+"""Matches reap() looks at between two turns of the event loop: a pass over a box's tens of
+thousands of matches lets the moves in meanwhile through, rather than holding them up."""
+
 TICK = 0.1
 """Seconds between the moments a held wait may time out: waits ending within the same tick
 share one timer, so a wait costs no timer of its own (a timeout is up to one tick late)."""
@@ -699,7 +703,11 @@ class MemoryStore:
         grace, keep = self.settings.grace, self.settings.keep
         changed = 0
         self._reseeks = {d: seen for d, seen in self._reseeks.items() if seen[2] >= now}
-        for found in list(self._matches.values()):
+        for index, found in enumerate(list(self._matches.values())):
+            if index and index % REAP_SLICE == 0:
+                await asyncio.sleep(0)
+            if self._matches.get(found.id) is not found:
+                continue  # forgotten while the loop turned (by a reap() begun meanwhile)
             status = found.status
             if status is WAITING:
                 if self._is_stale(found, now):
