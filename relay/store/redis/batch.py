@@ -11,12 +11,13 @@ MOVED or ASK is sent again where the cluster says.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from functools import partial
 from typing import Any, Protocol
 
 from redis.exceptions import AskError, ClusterDownError, MovedError, RedisError, ResponseError
 
+from relay.store.redis.dial import Opener
 from relay.store.redis.pipe import Pipe
 
 __all__ = ["Batcher", "Links", "OneRedis", "Script"]
@@ -206,8 +207,8 @@ class Links(Protocol):
 class OneRedis:
     """Links to one Redis server (or a replicated primary)."""
 
-    def __init__(self, connect: Callable[[], Any]) -> None:
-        self._pipe = Pipe(connect)
+    def __init__(self, opener: Opener) -> None:
+        self._pipe = Pipe(opener)
 
     def pipe_for(self, key: str) -> Pipe:
         """Returns the one connection."""

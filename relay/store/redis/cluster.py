@@ -17,8 +17,8 @@ from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 from redis.exceptions import AskError, RedisClusterException, RedisError
 
-from relay.store.redis.notify import Connect
-from relay.store.redis.pipe import Pipe, packing
+from relay.store.redis.dial import Dial, Opener, dial_of
+from relay.store.redis.pipe import Pipe
 
 __all__ = ["ClusterLinks"]
 
@@ -31,19 +31,23 @@ class ClusterLinks:
     def __init__(self, cluster: RedisCluster) -> None:
         self.cluster = cluster
         self._pipes: dict[str, Pipe] = {}
+        self._dials: dict[tuple[str, int], Dial] = {}
         self._refreshing: asyncio.Task[None] | None = None
 
     def _node(self, key: bytes) -> Any:
         return self.cluster.nodes_manager.get_node_from_slot(key_slot(key))
 
-    def connect_to(self, host: str, port: int) -> Connect:
-        """Returns how to make a connection to a node, with the cluster's settings."""
-        some = next(iter(self.cluster.nodes_manager.nodes_cache.values()))
-        kwargs = {**some.connection_kwargs, "host": host, "port": port}
-        kind = packing(some.connection_class)
-        return lambda: kind(**kwargs)
+    def connect_to(self, host: str, port: int) -> Opener:
+        """Returns how to open a connection to a node, with the cluster's settings (those of
+        its nodes' redis-py connections)."""
+        dial = self._dials.get((host, port))
+        if dial is None:
+            some = next(iter(self.cluster.nodes_manager.nodes_cache.values()))
+            options = {**some.connection_kwargs, "host": host, "port": port}
+            dial = self._dials[host, port] = dial_of(some.connection_class, options)
+        return dial.open
 
-    def route(self, key: bytes) -> tuple[str, Connect]:
+    def route(self, key: bytes) -> tuple[str, Opener]:
         """Returns the name of the master serving a key or channel, and how to reach it."""
         node = self._node(key)
         return node.name, self.connect_to(node.host, node.port)
