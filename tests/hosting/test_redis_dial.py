@@ -5,6 +5,7 @@ error replies read as the exceptions redis-py's parser gives them (relay.store.r
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from typing import Any
 
@@ -28,7 +29,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from relay.core.errors import RelayError
 from relay.core.model import StoreSettings
 from relay.store.open import open_store
-from relay.store.redis.dial import Dial, dial_for
+from relay.store.redis.dial import Dial, dial_for, dial_of
 from relay.store.redis.pipe import Pipe
 from relay.store.redis.refusals import DOWN, loading
 from relay.store.redis.store import RedisStore
@@ -73,6 +74,17 @@ def test_an_error_reply_is_the_exception_redis_py_gives_it(
     # The store answers 503 for Redis that cannot take the call now.
     if code in ("LOADING", "READONLY", "CLUSTERDOWN", "TRYAGAIN", "MASTERDOWN", "NOREPLICAS"):
         assert isinstance(error, DOWN) or (isinstance(error, ResponseError) and loading(error))
+
+
+def test_options_redis_py_leaves_unset_are_not_taken_for_values() -> None:
+    # redis-py 8's cluster nodes carry a marker object for keepalive options left unset.
+    options = {"host": "h", "port": "7001", "socket_keepalive_options": object(), "db": None}
+    dial = dial_of(aioredis.Connection, options)
+    assert (dial.host, dial.port, dial.db, dial.keepalive, dial.path, dial.tls) == (
+        "h", 7001, 0, None, None, None,
+    )  # fmt: skip
+    tcp = {socket.TCP_KEEPIDLE: 30}
+    assert dial_of(aioredis.Connection, {"socket_keepalive_options": tcp}).keepalive == tcp
 
 
 async def _info(pipe: Pipe) -> dict[str, str]:

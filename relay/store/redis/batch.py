@@ -98,19 +98,25 @@ class Batcher:
         cluster's redirection, and reports a lost connection (the topology may have changed)."""
         if isinstance(reply, ResponseError):
             if _unknown(reply):
-                self._spawn(self._load_and_send(pipe, call))
+                self._spawn(self._load_and_send(pipe, call), call)
                 return
             if isinstance(reply, AskError):  # MOVED too: the slot is served elsewhere
-                self._spawn(self._redirect(call, reply))
+                self._spawn(self._redirect(call, reply), call)
                 return
         elif isinstance(reply, (RedisError, OSError)):  # the call's connection failed
             self._links.broken(pipe)
         _settle(call[3], reply)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None], call: _Call) -> None:
         task = asyncio.create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(partial(self._ended, call))
+
+    def _ended(self, call: _Call, task: asyncio.Task[None]) -> None:
+        """Settles the call with what a follow-up raised unforeseen (a bug is told, not hung)."""
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _settle(call[3], task.exception())
 
     async def _load_and_send(self, pipe: Pipe, call: _Call) -> None:
         """Loads the library on a node that did not have it (once for all the calls that

@@ -154,6 +154,7 @@ def dial_of(kind: type[Any], options: Mapping[str, Any], locate: Any = None) -> 
         made = SSLConnection(**{k: v for k, v in options.items() if k.startswith("ssl_")})
         tls = made.ssl_context.get()
     timeout = options.get("socket_connect_timeout") or options.get("socket_timeout")
+    keepalive = options.get("socket_keepalive_options")  # redis-py 8: a marker when unset
     decode = None
     if options.get("decode_responses"):
         decode = (options.get("encoding", "utf-8"), options.get("encoding_errors", "strict"))
@@ -169,7 +170,7 @@ def dial_of(kind: type[Any], options: Mapping[str, Any], locate: Any = None) -> 
         client_name=options.get("client_name"),
         timeout=timeout,
         decode=decode,
-        keepalive=options.get("socket_keepalive_options") or None,
+        keepalive=keepalive if isinstance(keepalive, Mapping) else None,
         locate=locate,
     )
 

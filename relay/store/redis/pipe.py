@@ -152,7 +152,7 @@ class Pipe:
         self.send(commands, [partial(_set_reply, answer) for answer in answers])
         found = [await answer for answer in answers]
         for reply in found:
-            if isinstance(reply, (RedisError, OSError)) and not isinstance(reply, ResponseError):
+            if isinstance(reply, Exception) and not isinstance(reply, ResponseError):
                 raise reply
         return found
 
@@ -179,7 +179,7 @@ class Pipe:
         try:
             # Answers are awaited without a timer each (see _check).
             transport, reader = await self._opener(protocol)
-        except (RedisError, OSError) as exc:
+        except Exception as exc:  # unreachable (RedisError, OSError), or a bug: told, not hung
             queued, self._queued = self._queued, []
             for _, replies in queued:
                 for reply in replies:
