@@ -71,8 +71,9 @@ class Dial:
         else:
             host, port = (self.host, self.port) if self.locate is None else await self.locate()
             transport, _ = await loop.create_connection(lambda: setup, host, port, ssl=self.tls)
-            self._keep_alive(transport)
         try:
+            if self.path is None:
+                self._keep_alive(transport)
             commands = await self._setup_commands()
             if commands:
                 setup.wanted = len(commands)
