@@ -84,7 +84,7 @@ class Batcher:
             try:
                 pipe = self._links.pipe_for(call[1][0])
             except (RedisError, LookupError) as exc:  # a slot no master serves now
-                failure = ClusterDownError(f"No master serves {call[1][0]!r}: {exc}")  # type: ignore[no-untyped-call]
+                failure = ClusterDownError(f"No master serves {call[1][0]!r}: {exc}")  # type: ignore[no-untyped-call, unused-ignore]
                 _settle(call[3], failure)
                 continue
             groups.setdefault(pipe, []).append(call)
