@@ -165,7 +165,7 @@ def connections(ports: Sequence[int]) -> int:
     """Returns the clients connected to the nodes, less the one asking each node."""
     total = 0
     for port in ports:
-        info: dict[str, Any] = redis.Redis(host="127.0.0.1", port=port).info("clients")  # type: ignore[assignment]
+        info: dict[str, Any] = redis.Redis(host="127.0.0.1", port=port).info("clients")  # type: ignore[assignment, unused-ignore]
         total += int(info["connected_clients"]) - 1
     return total
 

@@ -9,30 +9,27 @@ from typing import Any
 
 import pytest
 import redis.asyncio
-from redis.asyncio.connection import UnixDomainSocketConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from relay.store.redis.pipe import Pipe, packing
+from relay.store.redis.dial import Dial
+from relay.store.redis.pipe import Pipe
 from tests.support.redis_server import RedisServer, until_blocked
 
 pytestmark = pytest.mark.timeout(30)
 
 
 class _Connections:
-    """Makes the pipe's connections to the test's Redis, and keeps them."""
+    """Opens the pipe's connections to the test's Redis, and counts them."""
 
     def __init__(self, server: RedisServer) -> None:
-        self.server = server
-        self.made: list[UnixDomainSocketConnection] = []
+        self.dial = Dial(path=server.socket, client_name="pipe-test")
+        self.made = 0
 
-    def __call__(self) -> UnixDomainSocketConnection:
-        kind: Any = packing(UnixDomainSocketConnection)
-        made = kind(path=self.server.socket, client_name="pipe-test")
-        assert isinstance(made, UnixDomainSocketConnection)
-        self.made.append(made)
-        return made
+    async def __call__(self, protocol: asyncio.Protocol) -> tuple[asyncio.Transport, Any]:
+        self.made += 1
+        return await self.dial.open(protocol)
 
 
 async def _held(pipe: Pipe, server: RedisServer, seconds: str) -> asyncio.Task[list[Any]]:
@@ -55,7 +52,7 @@ async def test_answers_come_in_order_and_batches_made_while_opening_are_kept(
         for n in range(50)
     ]
     answers = await asyncio.gather(*batches)
-    assert len(connections.made) == 1
+    assert connections.made == 1
     for n, (done, value, counted) in enumerate(answers[1:], start=1):
         assert (done, value) == (b"OK", str(n).encode())
         assert isinstance(counted, ResponseError) or counted > 0
@@ -75,12 +72,19 @@ async def test_a_write_refused_by_a_closed_transport_fails_every_call_in_flight_
 
     # The node dies and uvloop closes the transport before the pipe hears of it: the next
     # write is refused with a RuntimeError (as a cluster failover test saw).
+    real = pipe._transport
+    assert real is not None
+    closing = real.abort
+
     class Refusing:
         def is_closing(self) -> bool:
             return False
 
         def write(self, data: bytes) -> None:
             raise RuntimeError("unable to perform operation on <TCPTransport closed=True>")
+
+        def abort(self) -> None:
+            closing()
 
     pipe._transport = Refusing()  # type: ignore[assignment]
     with pytest.raises(RedisConnectionError):
@@ -90,7 +94,7 @@ async def test_a_write_refused_by_a_closed_transport_fails_every_call_in_flight_
         await held
     # And the next call connects again.
     assert await pipe.run([("GET", "pipe:k")]) == [b"v"]
-    assert len(connections.made) == 2
+    assert connections.made == 2
     await pipe.close()
 
 
@@ -109,7 +113,7 @@ async def test_a_connection_redis_closes_fails_the_calls_in_flight_and_the_next_
     with pytest.raises(RedisConnectionError):
         await asyncio.wait_for(held, 2)
     assert await pipe.run([("GET", "pipe:c")]) == [b"1"]
-    assert len(connections.made) == 2
+    assert connections.made == 2
     await pipe.close()
 
 
@@ -128,7 +132,7 @@ async def test_a_redis_that_hangs_is_given_up_after_the_stall_and_the_next_call_
     finally:
         await admin.aclose()
     assert await pipe.run([("GET", "pipe:h")]) == [b"1"]
-    assert len(connections.made) == 2
+    assert connections.made == 2
     await pipe.close()
 
 
@@ -145,13 +149,7 @@ async def test_close_waits_for_the_answers_in_flight(redis_server: RedisServer) 
 async def test_an_unreachable_redis_fails_the_queued_calls_with_a_connection_error(
     redis_server: RedisServer,
 ) -> None:
-    def nowhere() -> UnixDomainSocketConnection:
-        kind: Any = packing(UnixDomainSocketConnection)
-        made = kind(path=redis_server.socket + ".absent")
-        assert isinstance(made, UnixDomainSocketConnection)
-        return made
-
-    pipe = Pipe(nowhere)
+    pipe = Pipe(Dial(path=redis_server.socket + ".absent").open)
     results = await asyncio.gather(
         pipe.run([("PING",)]), pipe.run([("PING",)]), return_exceptions=True
     )

@@ -108,7 +108,7 @@ async def test_rematch_and_lobby_keys_are_their_own(
     assert key_slot(rematch.encode()) == key_slot(layout.match(a.match).encode())
     assert {f"{p}{{g:x-keys}}lobby:{k}" for k in ("open", "t", "v")} <= keys
     # The new match's seats are the old seats' token digests: nobody seeks again.
-    assert (new[b"h0"].decode(), new[b"h1"].decode()) == (
+    assert (new[b"h0"].decode(), new[b"h1"].decode()) == (  # type: ignore[union-attr, unused-ignore]
         hash_token(a.token if a.seat == 0 else b.token),
         hash_token(b.token if b.seat == 1 else a.token),
     )

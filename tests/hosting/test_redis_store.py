@@ -234,7 +234,7 @@ async def test_tokens_are_kept_only_as_digests(
     try:
         dump = []
         async for key in client.scan_iter(match=f"{store.prefix}*"):
-            kind = (await client.type(key)).decode()
+            kind = (await client.type(key)).decode()  # type: ignore[union-attr, unused-ignore]
             if kind == "hash":
                 dump.append(repr(await client.hgetall(key)))
             elif kind == "list":

@@ -101,17 +101,17 @@ class ClusterNode:
 
     def role(self) -> str:
         """Returns "master", "slave" or "sentinel", as the node says (ROLE)."""
-        answer: list[Any] = self.client().role()  # type: ignore[assignment]
+        answer: list[Any] = self.client().role()  # type: ignore[assignment, unused-ignore]
         return str(answer[0])
 
     def master_port(self) -> int | None:
         """Returns the port of this replica's master (None when the node is no replica)."""
-        answer: list[Any] = self.client().role()  # type: ignore[assignment]
+        answer: list[Any] = self.client().role()  # type: ignore[assignment, unused-ignore]
         return int(answer[2]) if answer[0] == "slave" else None
 
     def info(self, section: str) -> dict[str, Any]:
         """Returns a section of the node's INFO, parsed."""
-        answer: dict[str, Any] = self.client().info(section)  # type: ignore[assignment]
+        answer: dict[str, Any] = self.client().info(section)  # type: ignore[assignment, unused-ignore]
         return answer
 
     def log(self) -> str:
@@ -235,7 +235,7 @@ class RedisCluster(_Processes):
     def master_of(self, key: str) -> ClusterNode:
         """Returns the live master that serves the key's slot now."""
         client = self.masters[0].client()
-        slot = int(client.cluster("KEYSLOT", key))  # type: ignore[arg-type]
+        slot = int(client.cluster("KEYSLOT", key))  # type: ignore[arg-type, unused-ignore]
         for start, end, master, *_replicas in client.execute_command("CLUSTER", "SLOTS"):  # type: ignore[no-untyped-call]
             if int(start) <= slot <= int(end):
                 return next(node for node in self.nodes if node.port == int(master[1]))
@@ -265,7 +265,7 @@ class RedisCluster(_Processes):
         source = self.master_of(key)
         if source is to:
             raise ValueError(f"the slot of {key!r} is already on port {to.port}")
-        slot = int(source.client().cluster("KEYSLOT", key))  # type: ignore[arg-type]
+        slot = int(source.client().cluster("KEYSLOT", key))  # type: ignore[arg-type, unused-ignore]
         source_id, to_id = _node_id(source), _node_id(to)
         _cluster(to, "SETSLOT", slot, "IMPORTING", source_id)
         _cluster(source, "SETSLOT", slot, "MIGRATING", to_id)
@@ -328,7 +328,7 @@ def _node_id(node: ClusterNode) -> str:
 
 
 def _cluster_state(node: ClusterNode) -> str:
-    answer: dict[str, Any] = node.client().cluster("INFO")  # type: ignore[assignment]
+    answer: dict[str, Any] = node.client().cluster("INFO")  # type: ignore[assignment, unused-ignore]
     return str(answer["cluster_state"])
 
 

@@ -204,7 +204,7 @@ async def subscribers(url: str, channel: str) -> int:
     """Returns how many connections of the Redis at url are subscribed to a sharded channel."""
     client = aioredis.Redis.from_url(url)
     try:
-        found = await client.execute_command("PUBSUB", "SHARDNUMSUB", channel)
+        found = await client.execute_command("PUBSUB", "SHARDNUMSUB", channel)  # type: ignore[no-untyped-call, unused-ignore]
     finally:
         await client.aclose()
     return int(found[1])

@@ -11,12 +11,13 @@ MOVED or ASK is sent again where the cluster says.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from functools import partial
 from typing import Any, Protocol
 
 from redis.exceptions import AskError, ClusterDownError, MovedError, RedisError, ResponseError
 
+from relay.store.redis.dial import Opener
 from relay.store.redis.pipe import Pipe
 
 __all__ = ["Batcher", "Links", "OneRedis", "Script"]
@@ -83,7 +84,7 @@ class Batcher:
             try:
                 pipe = self._links.pipe_for(call[1][0])
             except (RedisError, LookupError) as exc:  # a slot no master serves now
-                failure = ClusterDownError(f"No master serves {call[1][0]!r}: {exc}")  # type: ignore[no-untyped-call]
+                failure = ClusterDownError(f"No master serves {call[1][0]!r}: {exc}")  # type: ignore[no-untyped-call, unused-ignore]
                 _settle(call[3], failure)
                 continue
             groups.setdefault(pipe, []).append(call)
@@ -97,19 +98,25 @@ class Batcher:
         cluster's redirection, and reports a lost connection (the topology may have changed)."""
         if isinstance(reply, ResponseError):
             if _unknown(reply):
-                self._spawn(self._load_and_send(pipe, call))
+                self._spawn(self._load_and_send(pipe, call), call)
                 return
             if isinstance(reply, AskError):  # MOVED too: the slot is served elsewhere
-                self._spawn(self._redirect(call, reply))
+                self._spawn(self._redirect(call, reply), call)
                 return
         elif isinstance(reply, (RedisError, OSError)):  # the call's connection failed
             self._links.broken(pipe)
         _settle(call[3], reply)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None], call: _Call) -> None:
         task = asyncio.create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(partial(self._ended, call))
+
+    def _ended(self, call: _Call, task: asyncio.Task[None]) -> None:
+        """Settles the call with what a follow-up raised unforeseen (a bug is told, not hung)."""
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _settle(call[3], task.exception())
 
     async def _load_and_send(self, pipe: Pipe, call: _Call) -> None:
         """Loads the library on a node that did not have it (once for all the calls that
@@ -206,8 +213,8 @@ class Links(Protocol):
 class OneRedis:
     """Links to one Redis server (or a replicated primary)."""
 
-    def __init__(self, connect: Callable[[], Any]) -> None:
-        self._pipe = Pipe(connect)
+    def __init__(self, opener: Opener) -> None:
+        self._pipe = Pipe(opener)
 
     def pipe_for(self, key: str) -> Pipe:
         """Returns the one connection."""

@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 from redis.exceptions import AskError, RedisClusterException, RedisError
 
-from relay.store.redis.notify import Connect
-from relay.store.redis.pipe import Pipe, packing
+from relay.store.redis.dial import Dial, Opener, dial_of
+from relay.store.redis.pipe import Pipe
 
 __all__ = ["ClusterLinks"]
 
@@ -31,22 +30,35 @@ class ClusterLinks:
     def __init__(self, cluster: RedisCluster) -> None:
         self.cluster = cluster
         self._pipes: dict[str, Pipe] = {}
+        self._dials: dict[tuple[str, int], Dial] = {}
+        self._moved: dict[int, tuple[str, str, int]] = {}
+        """The master each slot a MOVED named serves it now (its name, host and port), until
+        the map is next reloaded: kept here, as redis-py's way to note one differs by version."""
         self._refreshing: asyncio.Task[None] | None = None
 
-    def _node(self, key: bytes) -> Any:
-        return self.cluster.nodes_manager.get_node_from_slot(key_slot(key))
+    def _node(self, key: bytes) -> tuple[str, str, int]:
+        """Returns the name, host and port of the master that serves the key's slot."""
+        slot = key_slot(key)
+        moved = self._moved.get(slot)
+        if moved is not None:
+            return moved
+        node = self.cluster.nodes_manager.get_node_from_slot(slot)
+        return node.name, node.host, int(node.port)
 
-    def connect_to(self, host: str, port: int) -> Connect:
-        """Returns how to make a connection to a node, with the cluster's settings."""
-        some = next(iter(self.cluster.nodes_manager.nodes_cache.values()))
-        kwargs = {**some.connection_kwargs, "host": host, "port": port}
-        kind = packing(some.connection_class)
-        return lambda: kind(**kwargs)
+    def connect_to(self, host: str, port: int) -> Opener:
+        """Returns how to open a connection to a node, with the cluster's settings (those of
+        its nodes' redis-py connections)."""
+        dial = self._dials.get((host, port))
+        if dial is None:
+            some = next(iter(self.cluster.nodes_manager.nodes_cache.values()))
+            options = {**some.connection_kwargs, "host": host, "port": port}
+            dial = self._dials[host, port] = dial_of(some.connection_class, options)
+        return dial.open
 
-    def route(self, key: bytes) -> tuple[str, Connect]:
+    def route(self, key: bytes) -> tuple[str, Opener]:
         """Returns the name of the master serving a key or channel, and how to reach it."""
-        node = self._node(key)
-        return node.name, self.connect_to(node.host, node.port)
+        name, host, port = self._node(key)
+        return name, self.connect_to(host, port)
 
     def _pipe(self, name: str, host: str, port: int) -> Pipe:
         pipe = self._pipes.get(name)
@@ -56,15 +68,15 @@ class ClusterLinks:
 
     def pipe_for(self, key: str) -> Pipe:
         """Returns the connection to the master that serves the key."""
-        node = self._node(key.encode())
-        return self._pipe(node.name, node.host, node.port)
+        return self._pipe(*self._node(key.encode()))
 
     async def redirected(self, error: AskError, asking: bool) -> Pipe:
         """Returns the connection to the node a MOVED or ASK error names; after MOVED, the
         slot's calls go there from now on."""
+        name = f"{error.host}:{error.port}"
         if not asking:
-            self.cluster.nodes_manager.update_moved_exception(error)  # type: ignore[no-untyped-call]
-        return self._pipe(f"{error.host}:{error.port}", error.host, error.port)
+            self._moved[error.slot_id] = (name, error.host, error.port)
+        return self._pipe(name, error.host, error.port)
 
     def broken(self, pipe: Pipe) -> None:
         """Reloads the map of slots (once at a time): a master may have failed over."""
@@ -75,6 +87,7 @@ class ClusterLinks:
         """Reloads the cluster's map of slots to masters."""
         try:
             await self.cluster.nodes_manager.initialize()
+            self._moved.clear()
         except (RedisError, RedisClusterException, OSError) as exc:
             # No node answered yet (a master just died): the next failure asks again.
             log.warning("Redis Cluster map not reloaded: %s", exc)

@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
-from redis.backoff import ConstantBackoff, NoBackoff
+from redis.backoff import ConstantBackoff
 from redis.exceptions import ResponseError
 
 from relay.core.errors import RelayError
@@ -24,6 +24,7 @@ from relay.core.model import StoreSettings
 from relay.store.redis import library as redis_library
 from relay.store.redis.batch import Batcher, OneRedis, Script
 from relay.store.redis.cluster import ClusterLinks
+from relay.store.redis.dial import dial_for
 from relay.store.redis.keys import SHARDS, GameKeys, Layout
 from relay.store.redis.notify import Channel, Notifier, Waiter
 from relay.store.redis.pipe import packing
@@ -108,9 +109,9 @@ class Connection:
     def _one_redis(self, client: aioredis.Redis, listener: aioredis.Redis) -> None:
         self._redis = client
         self._clients = [client] if listener is client else [client, listener]
-        self._batch = Batcher(OneRedis(client.connection_pool.make_connection))
-        connect = listener.connection_pool.make_connection
-        self._notes = Notifier(lambda _: ("redis", connect), self.linger)
+        self._batch = Batcher(OneRedis(dial_for(client.connection_pool).open))
+        opener = dial_for(listener.connection_pool).open
+        self._notes = Notifier(lambda _: ("redis", opener), self.linger)
 
     async def _connect(self) -> tuple[Batcher, Notifier]:
         """Connects on the first call of a store made from a URL: to one Redis, or to the
@@ -160,17 +161,10 @@ class Connection:
             retry=Retry(ConstantBackoff(0.05), 1),
             health_check_interval=30,
         )
-        listener = aioredis.Redis.from_url(
-            url,
-            socket_connect_timeout=2.0,
-            socket_timeout=None,
-            # The notifier reconnects by itself (and wakes every poll) instead.
-            retry=Retry(NoBackoff(), 0),
-        )
-        for made in (client, listener):
-            pool = made.connection_pool
-            pool.connection_class = packing(pool.connection_class)
-        self._one_redis(client, listener)
+        pool = client.connection_pool
+        pool.connection_class = packing(pool.connection_class)
+        # The pipe and the notifier open their own connections with the client's options.
+        self._one_redis(client, client)
 
     def _on_sentinels(self, url: str) -> None:
         sentinels, name, options = sentinel_url(url)
@@ -178,11 +172,9 @@ class Connection:
             sentinels, socket_connect_timeout=2.0, socket_timeout=2.0
         )
         client = watcher.master_for(name, socket_connect_timeout=2.0, socket_timeout=5.0, **options)
-        listener = watcher.master_for(name, socket_connect_timeout=2.0, **options)
-        for made in (client, listener):
-            pool = made.connection_pool
-            pool.connection_class = packing(pool.connection_class)
-        self._one_redis(client, listener)
+        pool = client.connection_pool
+        pool.connection_class = packing(pool.connection_class)
+        self._one_redis(client, client)
 
     async def _on_cluster(self, url: str) -> None:
         cluster = RedisCluster.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0)

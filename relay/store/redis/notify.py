@@ -28,24 +28,22 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, RedisError, ResponseError
 
-from relay.store.redis.pipe import MORE, Feed, forget, take_over
+from relay.store.redis.dial import Opener
+from relay.store.redis.pipe import Feed
+from relay.store.redis.wire import MORE, pack
 
 __all__ = ["Channel", "Notifier", "Route", "Waiter"]
 
 log = logging.getLogger("relay.redis")
 
-Connect = Callable[[], Any]
-"""Makes a fresh, unconnected redis-py connection to one node."""
-
 Waiter = asyncio.Future[bool]
 """A wait sleeping on a channel: woken with True by a notice."""
 
-Route = Callable[[bytes], tuple[str, Connect]]
-"""Tells which node serves a channel: its name, and how to connect to it."""
+Route = Callable[[bytes], tuple[str, Opener]]
+"""Tells which node serves a channel: its name, and how to open a connection to it."""
 
 
 class Channel:
@@ -151,10 +149,10 @@ class Notifier:
     # -- links to the nodes ----------------------------------------------------------------
 
     def _subscribe(self, channel: Channel) -> None:
-        name, connect = self._route(channel.name)
+        name, opener = self._route(channel.name)
         link = self._links.get(name)
         if link is None or link.closed:
-            link = self._links[name] = _Link(self, name, connect)
+            link = self._links[name] = _Link(self, name, opener)
         channel.link = name
         link.request("SSUBSCRIBE", channel.name)
 
@@ -209,15 +207,15 @@ def _ended(lost: asyncio.Future[Exception | None], _: Feed, exc: Exception | Non
 
 class _Link:
     """One connection to a node, on which the channels it serves are subscribed. Messages are
-    read as they arrive, in the loop turn that reads them (relay.redis_pipe.take_over)."""
+    read as they arrive, in the loop turn that reads them (relay.store.redis.pipe.Feed)."""
 
-    def __init__(self, notifier: Notifier, name: str, connect: Connect) -> None:
+    def __init__(self, notifier: Notifier, name: str, opener: Opener) -> None:
         self._notifier = notifier
         self.name = name
-        self._connect = connect
+        self._opener = opener
         self._transport: asyncio.Transport | None = None
         self._protocol: Feed | None = None
-        self._reader: Any = None
+        self._hiredis: Any = None
         self._pending: list[tuple[str, bytes]] = []
         self._flushing = False
         self._resettling: asyncio.Task[None] | None = None
@@ -241,7 +239,7 @@ class _Link:
         commands: list[tuple[Any, ...]] = list(self._pending)
         self._pending = []
         try:
-            transport.write(b"".join(hiredis.pack_command(command) for command in commands))
+            transport.write(pack(commands))
         except (RuntimeError, OSError):  # closed meanwhile: the listener subscribes again
             transport.abort()
 
@@ -249,7 +247,7 @@ class _Link:
         """Hands each whole reply to the notifier."""
         if protocol is not self._protocol:
             return
-        reader, notifier = self._reader, self._notifier
+        reader, notifier = self._hiredis, self._notifier
         reader.feed(data)
         while True:
             try:
@@ -279,14 +277,11 @@ class _Link:
         while not notifier.closing:
             if not notifier.on_link(self.name) and not self._pending:
                 break  # nothing followed here any more
-            conn = None
+            transport = None
             try:
-                conn = self._connect()
-                conn.socket_timeout = None
-                await conn.connect()
                 lost: asyncio.Future[Exception | None] = loop.create_future()
                 protocol = Feed(self.received, partial(_ended, lost))
-                transport, self._reader = take_over(conn, protocol)
+                transport, self._hiredis = await self._opener(protocol)
                 if pause > 0.1:
                     log.warning("Redis notifications are back")
                 pause = 0.1
@@ -301,11 +296,11 @@ class _Link:
                 if pause == 0.1:
                     log.warning("Redis notifications lost (%s); polls re-read the log", exc)
             finally:
-                self._transport = self._protocol = self._reader = None
+                self._transport = self._protocol = self._hiredis = None
                 for channel in notifier.on_link(self.name):
                     channel.lost()
-                if conn is not None:
-                    forget(conn)  # aborts the transport, taken over or not
+                if transport is not None:
+                    transport.abort()
             self.resettle()
             await asyncio.sleep(pause)
             pause = min(2.0, pause * 2)

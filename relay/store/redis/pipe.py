@@ -12,7 +12,6 @@ from functools import partial
 from typing import Any
 
 import hiredis
-from redis._parsers.base import BaseParser
 from redis.asyncio.connection import (
     AbstractConnection,
     Connection,
@@ -23,7 +22,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-__all__ = ["MORE", "Feed", "Pipe", "Reply", "forget", "packing", "take_over"]
+from relay.store.redis.dial import Opener
+from relay.store.redis.wire import MORE, pack
+
+__all__ = ["Feed", "Pipe", "Reply", "packing"]
 
 log = logging.getLogger("relay.redis")
 
@@ -72,27 +74,8 @@ def packing(kind: type[AbstractConnection]) -> type[AbstractConnection]:
     return _PACKED.get(kind, kind)
 
 
-MORE = object()
-"""What a reader of take_over gives when no whole reply has arrived yet."""
-
-
-def take_over(conn: Any, protocol: asyncio.Protocol) -> tuple[asyncio.Transport, Any]:
-    """Takes the transport of an open redis-py connection for `protocol` (which reads it from
-    now on), and returns it with a hiredis reader that parses replies as redis-py's parser
-    does: an error reply as its redis-py exception, text decoded if the connection decodes."""
-    transport: asyncio.Transport = conn._writer.transport
-    reader = hiredis.Reader(
-        protocolError=InvalidResponse,
-        replyError=BaseParser.parse_error,
-        notEnoughData=MORE,
-        **_encoding(conn),
-    )
-    transport.set_protocol(protocol)
-    return transport, reader
-
-
 class Feed(asyncio.Protocol):
-    """The protocol of a connection once take_over has its transport: hands each read to
+    """The protocol of a connection once it is set up (see Opener): hands each read to
     `received`, and the connection's end to `lost`."""
 
     def __init__(
@@ -124,19 +107,18 @@ class Pipe:
     as it is made, without waiting for the answers of those before it, and each answer is
     handed to its caller's Reply as soon as it is read, in the loop turn that reads it.
 
-    redis-py opens the connection (socket or TLS, AUTH, SELECT, client name); the pipe then
-    takes over its transport and reads the answers with hiredis, as redis-py's parser does."""
+    `opener` opens the connection (socket or TLS, AUTH, SELECT, client name: Dial.open) and
+    gives the hiredis reader the answers are read with."""
 
-    def __init__(self, connect: Callable[[], Any], stall: float = 5.0) -> None:
-        self._connect = connect
-        """Makes a fresh (unconnected) redis-py connection to the node."""
+    def __init__(self, opener: Opener, stall: float = 5.0) -> None:
+        self._opener = opener
+        """Opens a fresh connection to the node."""
         self.stall = stall
         """Seconds without an answer, while some are awaited, after which the connection is
         given up (see _check)."""
-        self._conn: Any = None
         self._transport: asyncio.Transport | None = None
         self._protocol: Feed | None = None
-        self._reader: Any = None
+        self._hiredis: Any = None
         self._waiting: deque[Reply] = deque()
         """The Reply of every command written and not answered yet, oldest first."""
         self._queued: list[tuple[bytes, list[Reply]]] = []
@@ -150,7 +132,7 @@ class Pipe:
     def send(self, commands: list[tuple[Any, ...]], replies: list[Reply]) -> None:
         """Writes the commands (opening the connection first if need be); each answer goes to
         the Reply of the same rank. A Reply must not raise."""
-        data = b"".join(hiredis.pack_command(command) for command in commands)
+        data = pack(commands)
         transport = self._transport
         if transport is not None and transport.is_closing():  # lost, and not told yet
             self._drop(RedisConnectionError("Redis closed the connection"))
@@ -170,7 +152,7 @@ class Pipe:
         self.send(commands, [partial(_set_reply, answer) for answer in answers])
         found = [await answer for answer in answers]
         for reply in found:
-            if isinstance(reply, (RedisError, OSError)) and not isinstance(reply, ResponseError):
+            if isinstance(reply, Exception) and not isinstance(reply, ResponseError):
                 raise reply
         return found
 
@@ -193,11 +175,11 @@ class Pipe:
     async def _open(self) -> None:
         """Opens the connection and writes the batches queued meanwhile; fails them if it
         cannot be opened."""
+        protocol = Feed(self._received, self._lost)
         try:
-            conn = self._connect()
-            conn.socket_timeout = None  # answers are awaited without a timer each (see _check)
-            await conn.connect()
-        except (RedisError, OSError) as exc:
+            # Answers are awaited without a timer each (see _check).
+            transport, reader = await self._opener(protocol)
+        except Exception as exc:  # unreachable (RedisError, OSError), or a bug: told, not hung
             queued, self._queued = self._queued, []
             for _, replies in queued:
                 for reply in replies:
@@ -205,14 +187,7 @@ class Pipe:
             return
         finally:
             self._opening = None
-        protocol = Feed(self._received, self._lost)
-        transport, reader = take_over(conn, protocol)
-        self._conn, self._transport, self._protocol, self._reader = (
-            conn,
-            transport,
-            protocol,
-            reader,
-        )
+        self._transport, self._protocol, self._hiredis = transport, protocol, reader
         queued, self._queued = self._queued, []
         for data, replies in queued:
             if self._transport is transport:
@@ -225,7 +200,7 @@ class Pipe:
         """Hands each whole answer to the oldest Reply waiting."""
         if protocol is not self._protocol:
             return
-        reader, waiting = self._reader, self._waiting
+        reader, waiting = self._hiredis, self._waiting
         reader.feed(data)
         self._heard = asyncio.get_running_loop().time()
         while True:
@@ -263,10 +238,10 @@ class Pipe:
 
     def _drop(self, failure: RedisError | OSError) -> None:
         """Closes the connection and fails every command still awaiting an answer on it."""
-        conn = self._conn
-        self._conn = self._transport = self._protocol = self._reader = None
-        if conn is not None:
-            forget(conn)  # aborts the transport
+        transport = self._transport
+        self._transport = self._protocol = self._hiredis = None
+        if transport is not None:
+            transport.abort()
         waiting, self._waiting = self._waiting, deque()
         for reply in waiting:
             reply(failure)
@@ -287,20 +262,3 @@ class Pipe:
         if self._watch is not None:
             self._watch.cancel()
             self._watch = None
-
-
-def forget(conn: Any) -> None:
-    """Closes a redis-py connection at once, whether take_over took its transport or not, and
-    tells it so (it neither warns of it nor closes it again)."""
-    writer = conn._writer
-    if writer is not None:
-        writer.transport.abort()
-    conn._writer = conn._reader = None
-
-
-def _encoding(conn: Any) -> dict[str, str]:
-    """Returns the reader's decoding, as the connection's own parser would decode."""
-    encoder = conn.encoder
-    if encoder.decode_responses:
-        return {"encoding": encoder.encoding, "errors": encoder.encoding_errors}
-    return {}
