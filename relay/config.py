@@ -15,6 +15,7 @@ from relay.core.model import StoreSettings
 __all__ = [
     "SECRET_LEAST",
     "SECRET_SHORT",
+    "STORE_ENV",
     "UNIX",
     "WHSEC",
     "WHSEC_BAD",

@@ -209,7 +209,7 @@ class _Shield(asyncio.Transport):
         self._guard.close()
 
     def abort(self) -> None:
-        self._guard.closed = True
+        # The real transport's connection_lost then reaches aiohttp through the guard.
         self._transport.abort()
 
     def is_closing(self) -> bool:

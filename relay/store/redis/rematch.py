@@ -16,20 +16,15 @@ calls leaves nothing half done."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from relay.core.rematch import NONE, Rematch, RematchOp, RematchState
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.link import Link
 from relay.store.redis.players import RedisPlayers
-from relay.store.redis.replies import Notice, notice_of
+from relay.store.redis.replies import Tell, notice_of
 
-__all__ = ["RedisRematches", "Tell"]
-
-
-Tell = Callable[[str, Notice | None, int], None]
-"""Tells the turn sink of a match's turn notice (if any), for its event seq."""
+__all__ = ["RedisRematches"]
 
 
 class RedisRematches:

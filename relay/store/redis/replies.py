@@ -3,9 +3,10 @@ each script answers; a refusal {'e', code[, detail]} never gets here: see refusa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
-__all__ = ["Acted", "Joined", "Notice", "Picked", "Polled", "Reaped", "Roomed", "notice_of"]
+__all__ = ["Acted", "Joined", "Notice", "Picked", "Polled", "Reaped", "Roomed", "Tell", "notice_of"]
 
 
 def _text(value: Any) -> str:
@@ -20,6 +21,10 @@ class Notice(NamedTuple):
     game: str
     due: float
     """When the seat's time runs out, in seconds since the epoch."""
+
+
+Tell = Callable[[str, Notice | None, int], None]
+"""Tells the turn sink of a match's turn notice (if any), for its event seq."""
 
 
 def notice_of(tail: list[Any]) -> Notice | None:

@@ -3,8 +3,6 @@ script joins, so no script touches two slots) and seeking in a private room."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from relay.core import model
 from relay.core.clock import TimeControl
 from relay.core.model import Ticket, hash_token, new_token
@@ -14,15 +12,13 @@ from relay.store.redis.connection import SCRIPTS, Connection
 from relay.store.redis.keys import GameKeys
 from relay.store.redis.players import RedisPlayers
 from relay.store.redis.refusals import DOWN, Refusal, seek_error
-from relay.store.redis.replies import Joined, Notice, Picked, Roomed
+from relay.store.redis.replies import Joined, Picked, Roomed, Tell
 
-__all__ = ["Seeker", "Seeks", "Tell"]
+__all__ = ["Seeker", "Seeks"]
 
 Seeker = tuple[str, str, str]
 """A seeker: its token's digest, its player key's digest and its contact ('' for none)."""
 
-Tell = Callable[[str, Notice | None, int], None]
-"""Tells the turn sink of a match's notice (if any) for its event seq."""
 
 _SAME = -1
 """What _join answers for a match whose seat was taken with the seeker's own player key."""
