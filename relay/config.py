@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import ipaddress
 import re
 import urllib.parse
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from relay.core.model import StoreSettings
 
 __all__ = [
+    "CHAT_READERS",
     "SECRET_LEAST",
     "SECRET_SHORT",
     "STORE_ENV",
@@ -106,6 +108,10 @@ def check_webhook(url: str, keys: Sequence[bytes], every: float) -> None:
         raise ValueError(SECRET_SHORT.format(least=SECRET_LEAST))
 
 
+CHAT_READERS = ("off", "seats", "all")
+"""Who may read a match's chat (--chat)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """Everything `python -m relay` can be told; the defaults are the documented ones."""
@@ -157,6 +163,13 @@ class Config:
     """Where to POST your-turn notices of correspondence matches ('' for nowhere)."""
     webhook_keys: tuple[bytes, ...] = field(default=(), repr=False)
     """The keys the webhook's deliveries are signed with (HMAC-SHA256), one signature each."""
+    names: bool = True
+    """Whether seekers' display names are kept and shown (off: every name reads null)."""
+    chat: str = "seats"
+    """Who reads a match's chat: 'off' (no chat at all), 'seats' (the two seats, and the
+    record read with a seat's key) or 'all' (spectators and every record reader too)."""
+    chat_per_minute: int = 20
+    """Chat lines one seat may post a minute (in bursts of as many), per relay process."""
     webhook_every: float = 600.0
     """Seconds of each contact's throttle window: one delivery per window at most (0: none)."""
 
@@ -173,6 +186,14 @@ class Config:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
         check_webhook(self.webhook_url, self.webhook_keys, self.webhook_every)
-        for name in ("max_move", "max_body", "seeks_per_minute", "polls_per_seat", "workers"):
+        if self.chat not in CHAT_READERS:
+            raise ValueError(f"chat must be one of {', '.join(CHAT_READERS)}, not {self.chat!r}")
+        if self.store.hold != self.hold:
+            # The store times presence by the longest poll: the relay's hold, always.
+            object.__setattr__(self, "store", dataclasses.replace(self.store, hold=self.hold))
+        for name in (
+            "max_move", "max_body", "seeks_per_minute", "polls_per_seat", "workers",
+            "chat_per_minute",
+        ):  # fmt: skip
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)!r}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import math
 import re
 import time
@@ -30,6 +31,7 @@ from relay.api.limits import RateLimiter
 from relay.api.metrics import RelayMetrics
 from relay.api.openapi import openapi
 from relay.api.routes import ROUTES
+from relay.api.table import TableEndpoints
 from relay.config import Config
 from relay.core.clock import control_field
 from relay.core.errors import RelayError
@@ -37,9 +39,12 @@ from relay.core.lobby import KINDS, lobby_entry_json
 from relay.core.model import Action, Event, hash_token, new_action
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
 from relay.core.rematch import RematchOp, rematch_body
+from relay.core.table import name_field as display_name
 from relay.store.base import Immediate, Store
 
 __all__ = ["Api", "Lifecycle", "error_reply", "retry_after_header"]
+
+log = logging.getLogger("relay")
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A seeker's own token: 32 to 128 URL-safe characters, which it must draw at random."""
@@ -110,11 +115,15 @@ class Api:
         """Requests held open in this process (event polls, move posts with ?wait=), per
         match and seat (the digest of the seat's token)."""
         self.immediate: Immediate | None = store.immediate
+        self.tables = TableEndpoints(self)
         self.endpoints: dict[str, Endpoint] = {
-            route.endpoint: getattr(self, route.endpoint) for route in ROUTES
+            route.endpoint: getattr(self.tables if route.table else self, route.endpoint)
+            for route in ROUTES
         }
         """The coroutine method answering each route, by its name in the route table."""
         self._digests: dict[str, str] = {}
+        self._leaving: set[asyncio.Future[None]] = set()
+        """Notes to the store of held requests whose client left, still being written."""
 
     def handle(self, call: Call, answer: Answer) -> Pending | None:
         """Serves one request: calls answer(reply, None) or answer(None, error) once, at once
@@ -162,7 +171,10 @@ class Api:
         control = control_field(body)
         player = player_field(body)
         contact = contact_field(body)
-        ticket = await self.store.seek(game, version, room, now, token, control, player, contact)
+        name = display_name(body) if self.config.names else None
+        ticket = await self.store.seek(
+            game, version, room, now, token, control, player, contact, name
+        )
         # The lobby is kept by calls of its own, after the seek's: a lost one only leaves the
         # lobby behind until a reader heals it.
         if ticket.seat == 0 and public:
@@ -189,24 +201,66 @@ class Api:
         hold = self.config.hold
         if "wait" in query:
             hold = min(hold, query_seconds(query["wait"], "wait"))
-        seat, found = await self.store.poll(
-            call.match, bearer(call.authorization), after, time.time()
-        )
+        if "table" in query:
+            version = query_int(query["table"], "table", 0)
+            return await self.tables.events(call, after, version, hold)
+        now = time.time()
+        seat, found = await self.store.poll(call.match, bearer(call.authorization), after, now)
         if not found and hold > 0:
             if self.lifecycle.closing:
                 raise RelayError("server/shutting_down", retry_after=1.0)
-            found = await self._hold(call, seat, after, hold)
+            found = await self._hold(call, seat, after, hold, now)
         return 200, _events(found)
 
-    async def _hold(self, call: Call, seat: int | None, after: int, hold: float) -> list[Event]:
-        if seat is None:
-            key = self._take_spectator_hold(call)
-        else:
-            key = self._take_hold(call.match, self._seat_digest(call.authorization))
+    async def _hold(
+        self, call: Call, seat: int | None, after: int, hold: float, started: float
+    ) -> list[Event]:
+        key = self.hold_key(call, seat)
         try:
             return await self.store.wait(call.match, after, hold)
+        except (asyncio.CancelledError, GeneratorExit):
+            if seat is not None:
+                self.client_left(call, started)
+            raise
         finally:
             self._release_hold(key)
+
+    @property
+    def closing(self) -> bool:
+        """Whether the process is shutting down (held polls are turned away)."""
+        return self.lifecycle.closing
+
+    def hold_key(self, call: Call, seat: int | None) -> tuple[str, str]:
+        """Counts a held request of the call's seat, or of its address for a spectator."""
+        if seat is None:
+            return self._take_spectator_hold(call)
+        return self._take_hold(call.match, self._seat_digest(call.authorization))
+
+    def release_hold(self, key: tuple[str, str]) -> None:
+        """Ends a held request counted by hold_key."""
+        self._release_hold(key)
+
+    def seat_digest(self, call: Call) -> str:
+        """Returns the digest of the call's bearer (its seat token or player key)."""
+        return self._seat_digest(call.authorization)
+
+    def client_left(self, call: Call, started: float) -> None:
+        """Tells the store, in the background, that a held request of the call's seat begun
+        at `started` lost its client: the seat shows away soon unless it polls again."""
+        token = bearer(call.authorization)
+        if token is None:
+            return
+        note = asyncio.ensure_future(self.store.left(call.match, token, started, time.time()))
+        self._leaving.add(note)
+        note.add_done_callback(self._left_done)
+
+    def _left_done(self, note: asyncio.Future[None]) -> None:
+        self._leaving.discard(note)
+        error = None if note.cancelled() else note.exception()
+        if error is not None:
+            # Presence is a courtesy: a seat whose leaving the store missed stays shown here
+            # until it abandons, as before there was presence.
+            log.info("could not note a client gone: %s", error)
 
     def _take_hold(self, match: str, digest: str, most: int | None = None) -> tuple[str, str]:
         """Counts one more held request (an event poll or a move post with ?wait=) of the
@@ -249,10 +303,14 @@ class Api:
         # counted as a held poll of its seat from before the move is applied, so a seat at
         # --polls-per-seat is refused with nothing changed.
         key = self._take_hold(call.match, self._seat_digest(call.authorization))
+        started = time.time()
         try:
-            seq = await self.store.act(call.match, token, action, time.time())
+            seq = await self.store.act(call.match, token, action, started)
             self.metrics.moves += 1
             found = await self.store.wait(call.match, seq, self._reply_hold(wait))
+        except asyncio.CancelledError:
+            self.client_left(call, started)
+            raise
         finally:
             self._release_hold(key)
         return 200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))
@@ -270,13 +328,14 @@ class Api:
             answer((200, reply), None)
             return None
         key = self._take_hold(call.match, digest)
+        started = time.time()
         try:
-            seq = store.act_hashed(call.match, digest, action, time.time())
+            seq = store.act_hashed(call.match, digest, action, started)
         except BaseException:
             self._release_hold(key)
             raise
         self.metrics.moves += 1
-        release = _Release(self, key)
+        release = _Release(self, key, call, started)
 
         def wake(found: list[Event] | None) -> None:
             release.release()
@@ -385,6 +444,7 @@ class Api:
                 "last": info.last,
                 "time_control": None if clock is None else clock.control.as_dict(),
                 "left": None if clock is None else list(clock.left_at(info.turn, time.time())),
+                "names": list(info.names) if self.config.names else [None, None],
             }
         )
 
@@ -505,12 +565,15 @@ class _Release:
     """A held move post of the memory store: releases its seat's held count once, when
     answered or when its client goes away (then also ending the wait)."""
 
-    __slots__ = ("api", "held", "key")
+    __slots__ = ("api", "call", "held", "key", "started")
 
-    def __init__(self, api: Api, key: tuple[str, str]) -> None:
+    def __init__(self, api: Api, key: tuple[str, str], call: Call, started: float) -> None:
         self.api: Api | None = api
         self.key = key
         self.held: Pending | None = None
+        self.call = call
+        self.started = started
+        """When the move was applied (its seat marked present)."""
 
     def release(self) -> None:
         """Releases the count, once."""
@@ -519,11 +582,14 @@ class _Release:
             api._release_hold(self.key)
 
     def cancel(self) -> None:
-        """Releases the count (once) and ends the wait."""
+        """Releases the count (once) and ends the wait; its client left (see presence)."""
+        api = self.api
         self.release()
         held, self.held = self.held, None
         if held is not None:
             held.cancel()
+            if api is not None:
+                api.client_left(self.call, self.started)
 
 
 def _task_done(answer: Answer, task: asyncio.Future[Reply]) -> None:

@@ -9,6 +9,7 @@ import orjson
 
 from relay.api.fields import MAX_WHOLE
 from relay.api.routes import JSON, ROUTES, Route
+from relay.api.table_schemas import NAME, TABLE_REPLIES, TABLE_SCHEMAS, UNDO_EVENT
 from relay.core.clock import BASE, INCREMENT, PER_MOVE
 from relay.core.errors import CODES
 from relay.core.players import CONTACT, CONTACT_MOST, LISTED
@@ -301,6 +302,8 @@ _SCHEMAS: dict[str, Any] = {
                             "resigned",
                             "abandoned",
                             "timeout",
+                            "drawn",
+                            "stalled",
                         ],
                     },
                     "seat": _SEAT,
@@ -335,6 +338,14 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
+_SCHEMAS.update(TABLE_SCHEMAS)
+_SCHEMAS["Event"]["oneOf"].append(UNDO_EVENT)
+_SCHEMAS["Events"]["properties"]["table"] = _ref("Table")
+_SCHEMAS["SeekBody"]["properties"]["name"] = NAME
+_SCHEMAS["MatchInfo"]["properties"]["names"] = {
+    "type": "array", "items": NAME, "minItems": 2, "maxItems": 2
+}  # fmt: skip
+
 _SCHEMAS["PlayerMatch"] = {
     "type": "object",
     "required": [
@@ -359,7 +370,16 @@ _SCHEMAS["PlayerMatches"] = {
     "properties": {"matches": {"type": "array", "maxItems": LISTED, "items": _ref("PlayerMatch")}},
 }
 
-_QUERY: dict[str, dict[str, Any]] = {"after": _AFTER, "wait": _SECONDS, "game": _NAME}
+_QUERY: dict[str, dict[str, Any]] = {
+    "after": _AFTER,
+    "wait": _SECONDS,
+    "game": _NAME,
+    "table": {**_AFTER, "description": "The table version the poller has: the answer also "
+              "carries the table (key 'table') when its version is above it, and a table "
+              "change ends the hold."},
+    "chat": {**_AFTER, "description": "The number of the last chat line the reader has: "
+             "the table carries the lines above it."},
+}  # fmt: skip
 """The schema of each query parameter a route may read."""
 
 _REQUIRED_QUERY = frozenset({"game"})
@@ -376,6 +396,7 @@ _REPLIES = {
     "Lobby": "The game's lobby at its version.",
     "PlayerMatches": "The key's matches ([] for a key the relay does not know).",
     "Health": "Alive.",
+    **TABLE_REPLIES,
 }
 """What a successful answer of each reply schema says."""
 

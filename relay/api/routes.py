@@ -48,6 +48,8 @@ class Route:
     """Whether the request counts against the client's request rate (--requests-per-second)."""
     content_type: str = JSON
     """The media type of a successful answer."""
+    table: bool = False
+    """Whether the table's endpoints (relay.api.table) answer it, not the Api itself."""
 
 
 _COMMON = (400, 413, 415, 429, 503)
@@ -62,7 +64,7 @@ ROUTES: tuple[Route, ...] = (
           reply="MatchInfo", errors=(404, 410, 429)),
     Route("GET", "/v1/matches/{match}/events", "events", "events",
           "Events numbered above 'after'; held up to the hold time.",
-          reply="Events", query=("after", "wait"), seat="optional",
+          reply="Events", query=("after", "wait", "table", "chat"), seat="optional",
           errors=(400, 401, 403, 404, 409, 410, 429, 503)),
     Route("POST", "/v1/matches/{match}/moves", "move", "move",
           "Relay a move text (any string); with ?wait=S, also wait for the reply.",
@@ -90,6 +92,25 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/matches/{match}/rematch", "offerRematch", "rematch_offer",
           "Offer (or accept) a rematch of a finished match, or decline one (offer: false).",
           reply="Rematch", body="RematchBody", seat="required", errors=_WRITE),
+    Route("GET", "/v1/matches/{match}/table", "table", "table_read",
+          "The table around the match: names, presence, the last offer, the chat; with "
+          "'after', held until its version is above it.",
+          reply="Table", query=("after", "wait", "chat"), seat="optional",
+          errors=(400, 401, 403, 404, 410, 429, 503), table=True),
+    Route("POST", "/v1/matches/{match}/offer", "offer", "offer",
+          "Offer a draw, or ask to take back your last move, at the position after 'after'.",
+          reply="Table", body="OfferBody", seat="required", errors=_WRITE, table=True),
+    Route("POST", "/v1/matches/{match}/answer", "answer", "answer",
+          "Accept (its event joins the log) or decline the partner's standing offer; "
+          "accept: false also withdraws your own.",
+          reply="Answered", body="AnswerBody", seat="required", errors=_WRITE, table=True),
+    Route("POST", "/v1/matches/{match}/claim", "claim", "claim",
+          "Claim the win from a partner that has stalled on its turn past the claim time "
+          "(matches without a clock).",
+          reply="Seq", body="AfterBody", seat="required", errors=_WRITE, table=True),
+    Route("POST", "/v1/matches/{match}/chat", "chat", "chat",
+          "Say a line of chat to the partner.",
+          reply="ChatLine", body="ChatBody", seat="required", errors=_WRITE, table=True),
     Route("GET", "/v1/player/matches", "playerMatches", "player_matches",
           "Every match the player key (as the bearer) seated that the relay still holds: "
           "its turn first, then the partner's, waiting, finished.",

@@ -42,6 +42,23 @@ CODES: dict[str, tuple[int, str]] = {
     # rematch/...: playing again after a match ended.
     "rematch/not_finished": (409, "A rematch can be offered only once the match is over."),
     "rematch/accepted": (409, "Both seats accepted the rematch; it cannot be declined now."),
+    # offer/..., takeback/..., claim/..., chat/...: the table around a match.
+    "offer/none": (409, "No offer of the partner stands at this position to answer."),
+    "offer/pending": (409, "An offer stands already: answer it, or withdraw your own, first."),
+    "offer/declined": (
+        409,
+        "The partner declined this offer at this position: make a move before offering again.",
+    ),
+    "offer/not_playing": (409, "Offers are made only while the match is played."),
+    "takeback/none": (409, "There is no move of yours since the start to take back."),
+    "claim/not_stalled": (
+        409,
+        "The partner is not stalling: it is your turn, the match has a clock, or the claim "
+        "time has not passed yet.",
+    ),
+    "chat/off": (403, "This relay carries no chat, or not to spectators."),
+    "chat/full": (409, "The match's chat holds as many lines as the relay keeps."),
+    "chat/too_fast": (429, "Too many chat lines from this seat; retry after the given time."),
     # room/...: private rooms.
     "room/full": (409, "Two players already hold this room."),
     "room/version_mismatch": (409, "The player waiting in this room seeks another game version."),

@@ -42,8 +42,9 @@ Event = bytes
 """One event of a match's log, as the JSON object text sent on the wire, built by formatting
 (docs/performance.md says why not with orjson.dumps)."""
 
-ActionKind = Literal["move", "pass", "resign", "confirm", "cancel"]
-"""What a seat can do to a match."""
+ActionKind = Literal["move", "pass", "resign", "confirm", "cancel", "accept", "claim"]
+"""What a seat can do to a match: besides play, accept the partner's standing draw offer or
+takeback request (relay.core.table), or claim the win from a partner who stalls."""
 
 
 class Status(StrEnum):
@@ -99,6 +100,8 @@ class MatchInfo:
     first: Seat | None
     clock: Clock | None = None
     """The match's time control and clocks; None for a match without one."""
+    names: tuple[str | None, str | None] = (None, None)
+    """Each seat's display name, as its seek gave it (None: none given)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,16 @@ class StoreSettings:
     """Matches that may wait for a second player, per game key."""
     lobby_size: int = 50
     """Entries each lobby list keeps, per game (the newest)."""
+    hold: float = 25.0
+    """The longest a poll is held (--hold): a seat that began no poll for this long and
+    AWAY seconds more holds none, and is away."""
+    seek_grace: float = 5.0
+    """Seconds a seeker (without a per-move deadline) may go without a poll held once its
+    last one ended with its client gone, or once it began no poll for hold + this long,
+    before its seek is dropped and never paired."""
+    claim_after: float = 300.0
+    """Seconds the seat to move of a match without a clock may think before its partner may
+    claim the win (0: never)."""
     max_events: int = 10_000
     """Events a match's log may hold before moves and passes are refused (match/too_long);
     the seats can still resign or settle a game-over move, so every match can end."""

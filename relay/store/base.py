@@ -10,6 +10,7 @@ from relay.core.lobby import Lobby, LobbyKind
 from relay.core.model import Action, Event, MatchInfo, Seat, Status, Ticket
 from relay.core.players import PlayerMatch
 from relay.core.rematch import Rematch, RematchOp
+from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
 from relay.store.hooks import HookState
 
@@ -60,6 +61,7 @@ class Store(Protocol):
         control: TimeControl | None = None,
         player: str | None = None,
         contact: str | None = None,
+        name: str | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one, and returns the seat.
 
@@ -69,7 +71,8 @@ class Store(Protocol):
         key is a second key to the seat, the seat is listed under it (player_matches), and a
         seek never joins a seek of the same key (in a room: room/same_player); a key with
         relay.players.LISTED matches not finished is refused (player/too_many). A contact is
-        kept for the seat's turn notices (see turns)."""
+        kept for the seat's turn notices (see turns). A name is the seat's display name (see
+        relay.core.table), kept with the match and copied to its rematches."""
 
     async def poll(
         self, match: str, token: str | None, after: int, now: float
@@ -98,6 +101,33 @@ class Store(Protocol):
 
     async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
         """Returns the rematch once its version is above after, or as it is after timeout."""
+
+    async def table(
+        self, match: str, token: str | None, chat_after: int, now: float
+    ) -> tuple[Seat | None, Table]:
+        """Returns the reader's seat (None for a spectator) and the match's table, with the
+        chat lines numbered above chat_after."""
+
+    async def table_wait(self, match: str, after: int, version: int, timeout: float) -> None:
+        """Returns once the match's log has an event above after or its table a version above
+        version (or the match expired), or after timeout."""
+
+    async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
+        """Has the token's seat offer a draw or ask a takeback at the position after event
+        `after` (which must be the last), and returns the table; repeating a standing offer
+        changes nothing. The partner accepts it with act(kind 'accept')."""
+
+    async def decline(self, match: str, token: str, now: float) -> Table:
+        """Has the token's seat decline the partner's standing offer, or withdraw its own, and
+        returns the table (unchanged when no offer stands)."""
+
+    async def chat(self, match: str, token: str, text: str, now: float) -> int:
+        """Adds a line said by the token's seat to the match's chat and returns its number;
+        the same line sent again within relay.core.table.CHAT_SAME answers the same number."""
+
+    async def left(self, match: str, token: str, started: float, now: float) -> None:
+        """Notes that a held request of the token's seat, begun (and marked present) at
+        `started`, ended with its client gone; ignored if the seat polled or wrote since."""
 
     async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
         """Lists a match in a game's lobby (newest first, at most lobby_size per kind)."""

@@ -22,6 +22,18 @@ class Notices:
             if not future.done():
                 future.set_result(None)
 
+    def add(self, key: str, future: asyncio.Future[None]) -> None:
+        """Has the next notify of key answer future (a wait that times out on its own)."""
+        self._waiters.setdefault(key, []).append(future)
+
+    def drop(self, key: str, future: asyncio.Future[None]) -> None:
+        """Forgets a future added under key, if it is still there."""
+        waiters = self._waiters.get(key)
+        if waiters is not None and future in waiters:
+            waiters.remove(future)
+            if not waiters:
+                del self._waiters[key]
+
     def notify_all(self) -> None:
         """Answers every wait (at shutdown)."""
         for key in list(self._waiters):
@@ -33,17 +45,13 @@ class Notices:
             return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiters.setdefault(key, []).append(future)
+        self.add(key, future)
         timer = loop.call_later(timeout, _settle, future)
         try:
             await future
         finally:
             timer.cancel()
-            waiters = self._waiters.get(key)
-            if waiters is not None and future in waiters:
-                waiters.remove(future)
-                if not waiters:
-                    del self._waiters[key]
+            self.drop(key, future)
 
 
 def _settle(future: asyncio.Future[None]) -> None:

@@ -31,12 +31,14 @@ from relay.core.model import (
 )
 from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
+from relay.core.table import OfferKind, Table, undo_event
 from relay.core.turns import TurnNotice, TurnSink
 from relay.store.base import Immediate, Wake
 from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
 from relay.store.memory.notices import Notices
 from relay.store.memory.players import MemoryPlayers
+from relay.store.memory.table import TableState
 
 __all__ = ["Held", "MemoryStore", "open_url"]
 
@@ -108,6 +110,7 @@ class _Match:
         "seen",
         "since",
         "status",
+        "table",
         "turn",
         "turn_at",
         "version",
@@ -124,6 +127,7 @@ class _Match:
         """Each seat's milliseconds left when its turn last started or ended."""
         self.turn_at = 0
         """When the current turn started (ms since the epoch)."""
+        self.table = TableState()
         self.game = game
         self.version = version
         self.room = room
@@ -147,9 +151,9 @@ class _Match:
         self.status = PLAYING
         self.first = self.turn = first
         control = self.control
+        self.turn_at = millis(now)
         if control is not None:
             self.clock = [control.base * 1000, control.base * 1000]
-            self.turn_at = millis(now)
         self.append(started_event(1, first, control), _NO_WRITE)
 
     def is_correspondence(self) -> bool:
@@ -178,6 +182,21 @@ class _Match:
         self.turn_at = at
         return left
 
+    def rewind(self, asker: int, now: float) -> tuple[int, int] | None:
+        """Gives the turn back to asker for an accepted takeback: the seat to move is charged
+        its time so far (no increment), and asker's turn starts now (a deadline control
+        gives it its full time). Returns each seat's milliseconds left, with a clock."""
+        at = millis(now)
+        control = self.control
+        if control is not None and self.turn is not None:
+            if control.kind == "fischer":
+                self.clock[self.turn] -= at - self.turn_at
+            else:
+                self.clock[asker] = control.base * 1000
+        self.turn = asker
+        self.turn_at = at
+        return None if control is None else (self.clock[0], self.clock[1])
+
     def append(self, event: Event, done: _Done) -> int:
         """Adds an event to the log and wakes every poll waiting for it, there and then."""
         self.events.append(event)
@@ -194,14 +213,16 @@ class _Match:
 
 
 class _Seeker:
-    """Who seeks: the seat token, the player key's digest ('' for none), the contact."""
+    """Who seeks: the seat token, the player key's digest ('' for none), the contact, the
+    display name."""
 
-    __slots__ = ("contact", "player", "token")
+    __slots__ = ("contact", "name", "player", "token")
 
-    def __init__(self, token: str, player: str, contact: str | None) -> None:
+    def __init__(self, token: str, player: str, contact: str | None, name: str | None) -> None:
         self.token = token
         self.player = player
         self.contact = contact
+        self.name = name
 
 
 class MemoryStore:
@@ -269,6 +290,8 @@ class MemoryStore:
         if token is not None:
             seat = self._seat(found, hash_token(token))
             found.seen[seat] = now
+            if found.table.away[seat] is not None:
+                self._back(found, seat)
         if after > len(found.events):
             raise behind(after, len(found.events))
         return seat, found.events[after:]
@@ -358,6 +381,7 @@ class MemoryStore:
             clock=None
             if found.control is None
             else Clock(found.control, (found.clock[0], found.clock[1]), found.turn_at),
+            names=(found.table.names[0], found.table.names[1]),
         )
 
     async def counts(self) -> dict[Status, int]:
@@ -383,12 +407,14 @@ class MemoryStore:
         control: TimeControl | None = None,
         player: str | None = None,
         contact: str | None = None,
+        name: str | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one."""
         seeker = _Seeker(
             new_token() if token is None else token,
             "" if player is None else hash_token(player),
             contact,
+            name,
         )
         ticket = None
         if token is not None:
@@ -462,7 +488,18 @@ class MemoryStore:
             queue.extendleft(reversed(mine))
 
     def _is_stale(self, found: _Match, now: float) -> bool:
-        return found.seen[0] + patience(found.control, self.settings.grace) < now
+        """Whether a waiting seek's seeker is gone: without a per-move deadline, its last held
+        poll ended with its client gone --seek-grace ago, or it began no poll for --hold and
+        --seek-grace (within the grace period in any case); with one, it began no poll for
+        the control's patience."""
+        settings = self.settings
+        seen = found.seen[0]
+        if found.is_correspondence():
+            return seen + patience(found.control, settings.grace) < now
+        gone = found.table.gone[0]
+        if gone >= seen and gone + settings.seek_grace <= now:
+            return True
+        return seen + min(settings.grace, settings.hold + settings.seek_grace) < now
 
     def _open(
         self,
@@ -483,6 +520,7 @@ class MemoryStore:
         opened.hashes[0] = hash_token(seeker.token)
         opened.players[0] = seeker.player
         opened.contacts[0] = seeker.contact
+        opened.table.names[0] = seeker.name
         self._matches[opened.id] = opened
         self._waiting[game] = self._waiting.get(game, 0) + 1
         return Ticket(opened.id, 0, seeker.token)
@@ -491,6 +529,7 @@ class MemoryStore:
         found.hashes[1] = hash_token(seeker.token)
         found.players[1] = seeker.player
         found.contacts[1] = seeker.contact
+        found.table.names[1] = seeker.name
         found.seen[1] = now
         found.since = now
         self._waiting[found.game] -= 1
@@ -536,6 +575,8 @@ class MemoryStore:
             raise RelayError("match/unknown", f"No match {match!r}.")
         seat = self._seat(found, digest)
         found.seen[seat] = now
+        if found.table.away[seat] is not None:
+            self._back(found, seat)
         status = found.status
         kind = action.kind
         if kind == "cancel":
@@ -590,6 +631,10 @@ class MemoryStore:
             if seat == found.ender:
                 raise RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
             return self._finish(found, "agreed" if action.agree else "disputed", seat, done, now)
+        if kind == "accept":
+            return self._accept(found, seat, done, now)
+        if kind == "claim":
+            return self._claim(found, seat, done, now)
         if status is ENDING:
             raise RelayError("match/ending")
         if found.turn != seat:
@@ -598,7 +643,11 @@ class MemoryStore:
             raise too_long(self.settings.max_events)
         seq = after + 1
         found.turn = 1 - seat
-        left = None if found.control is None else found.charge(seat, now)
+        if found.control is None:
+            left = None
+            found.turn_at = millis(now)
+        else:
+            left = found.charge(seat, now)
         if kind == "pass":
             seq = found.append(pass_event(seq, seat, left), done)
         else:
@@ -614,6 +663,55 @@ class MemoryStore:
                 due = now + patience(found.control, self.settings.grace)
             self._tell(found, 1 - seat, seq, due)
         return seq
+
+    def _accept(self, found: _Match, seat: int, done: _Done, now: float) -> int:
+        """Accepts the partner's standing offer: a draw ends the match 'drawn'; a takeback
+        appends its undo event and gives the asker the turn."""
+        events = found.events
+        offer = found.table.offer_accepted(seat, len(events), found.status is PLAYING)
+        self._notices.notify(f"table:{found.id}")
+        if offer.kind == "draw":
+            return self._finish(found, "drawn", seat, done, now)
+        found.table.undone += offer.count + 1
+        left = found.rewind(offer.by, now)
+        seq = found.append(undo_event(len(events) + 1, offer.by, offer.count, left), done)
+        if self.turns is not None and found.is_correspondence():
+            self._tell(found, offer.by, seq, (found.turn_at + found.clock[offer.by]) / 1000)
+        return seq
+
+    def _claim(self, found: _Match, seat: int, done: _Done, now: float) -> int:
+        """Ends the match 'stalled' when its partner, to move without a clock, has thought
+        for --claim-after seconds; raises claim/not_stalled before."""
+        due = self._claim_at(found)
+        if due is None or found.turn != 1 - seat or due > now:
+            raise RelayError("claim/not_stalled", _claim_message(due, now, found.turn != seat))
+        return self._finish(found, "stalled", 1 - seat, done, now)
+
+    def _claim_at(self, found: _Match) -> float | None:
+        """Returns when the partner of the seat to move may claim the win, if it may."""
+        after = self.settings.claim_after
+        if found.status is not PLAYING or found.control is not None or after <= 0:
+            return None
+        return found.turn_at / 1000 + after
+
+    def _back(self, found: _Match, seat: int) -> None:
+        """Shows seat here again (it polled or wrote), telling the table's readers."""
+        if found.table.back(seat):
+            self._notices.notify(f"table:{found.id}")
+
+    def _presence(self, found: _Match, now: float) -> None:
+        """Shows away each seat of a match in play that holds no poll (TableState.absent)."""
+        table = found.table
+        changed = False
+        for seat in (0, 1):
+            if table.away[seat] is None:
+                since = table.absent(seat, found.seen[seat], now, self.settings.hold)
+                if since is not None:
+                    table.away[seat] = since
+                    changed = True
+        if changed:
+            table.version += 1
+            self._notices.notify(f"table:{found.id}")
 
     def _finish(self, found: _Match, reason: str, seat: int, done: _Done, now: float) -> int:
         self._endings[reason] += 1
@@ -651,6 +749,7 @@ class MemoryStore:
         opened.hashes = list(old.hashes)
         opened.players = list(old.players)
         opened.contacts = list(old.contacts)
+        opened.table.names = list(old.table.names)
         self._matches[match] = opened
         for player in opened.players:
             self._players.add(player, match, now)
@@ -671,6 +770,109 @@ class MemoryStore:
             if current.version > after or self._closing or left <= 0:
                 return current
             await self._notices.wait(f"rematch:{match}", left)
+
+    # -- the table ------------------------------------------------------------------------
+
+    async def table(
+        self, match: str, token: str | None, chat_after: int, now: float
+    ) -> tuple[int | None, Table]:
+        """Reads a match's table; returns the reader's seat (None for a spectator) with it."""
+        found = self._get(match)
+        seat = None if token is None else self._seat(found, hash_token(token))
+        return seat, self._view(found, chat_after)
+
+    def _view(self, found: _Match, chat_after: int = 0) -> Table:
+        """Returns found's table as its readers see it."""
+        away = found.table.away
+        grace = self.settings.grace
+        abandons = found.status is PLAYING and not found.is_correspondence()
+        abandon_at = (
+            found.seen[0] + grace if abandons and away[0] is not None else None,
+            found.seen[1] + grace if abandons and away[1] is not None else None,
+        )
+        return found.table.view(
+            len(found.events),
+            found.status is PLAYING,
+            chat_after,
+            abandon_at,
+            self._claim_at(found),
+        )
+
+    async def table_wait(self, match: str, after: int, version: int, timeout: float) -> None:
+        """Returns once the match's log has an event above after or its table a version above
+        version, or after timeout."""
+        found = self._get(match)
+        if len(found.events) > after or found.table.version > version:
+            return
+        if self._closing or timeout <= 0:
+            return
+        loop = self._running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+
+        def wake(_: list[Event] | None) -> None:
+            if not future.done():
+                future.set_result(None)
+
+        held = self._hold(found, after, timeout, wake, loop)
+        key = f"table:{match}"
+        self._notices.add(key, future)
+        try:
+            await future
+        finally:
+            held.cancel()
+            self._notices.drop(key, future)
+
+    async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
+        """Has the token's seat offer a draw or ask a takeback at the position after event
+        `after`; returns the table."""
+        found, seat = self._writer(match, token, now)
+        last = len(found.events)
+        if found.status is PLAYING and after != last:
+            raise RelayError("turn/stale", f"'after' is {after} but the last event is {last}.")
+        if found.table.offer_made(kind, seat, last, found.turn, found.status is PLAYING):
+            self._notices.notify(f"table:{match}")
+        return self._view(found)
+
+    async def decline(self, match: str, token: str, now: float) -> Table:
+        """Has the token's seat decline the partner's standing offer or withdraw its own."""
+        found, seat = self._writer(match, token, now)
+        if found.table.offer_declined(seat, len(found.events), found.status is PLAYING):
+            self._notices.notify(f"table:{match}")
+        return self._view(found)
+
+    async def chat(self, match: str, token: str, text: str, now: float) -> int:
+        """Adds a line to the match's chat from the token's seat; returns its number."""
+        found, seat = self._writer(match, token, now)
+        if found.status is WAITING:
+            raise RelayError("match/not_started")
+        version = found.table.version
+        n = found.table.said(seat, text, len(found.events), now)
+        if found.table.version != version:
+            self._notices.notify(f"table:{match}")
+        return n
+
+    async def left(self, match: str, token: str, started: float, now: float) -> None:
+        """Notes that a held poll of the token's seat, begun at `started`, ended with its
+        client gone: unless the seat polled or wrote since, it is away AWAY seconds on (a
+        waiting seeker, --seek-grace on) if it polls no more."""
+        found = self._matches.get(match)
+        if found is None or found.status in (FINISHED, EXPIRED):
+            return
+        try:
+            seat = self._seat(found, hash_token(token))
+        except RelayError:
+            return
+        if found.seen[seat] <= started:
+            found.table.gone[seat] = now
+
+    def _writer(self, match: str, token: str, now: float) -> tuple[_Match, int]:
+        """Returns a match and the token's seat, marked present."""
+        found = self._get(match)
+        seat = self._seat(found, hash_token(token))
+        found.seen[seat] = now
+        if found.table.away[seat] is not None:
+            self._back(found, seat)
+        return found, seat
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -714,6 +916,7 @@ class MemoryStore:
                     self._expire(found, now)
                     changed += 1
             elif status is PLAYING:
+                self._presence(found, now)
                 if found.control is not None and found.is_out(now):
                     self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
                     changed += 1
@@ -725,6 +928,7 @@ class MemoryStore:
                     self._finish(found, "abandoned", absent, _NO_WRITE, now)
                     changed += 1
             elif status is ENDING:
+                self._presence(found, now)
                 partner = 1 - found.ender
                 wait = patience(found.control, grace)
                 if found.since + wait < now or found.seen[partner] + wait < now:
@@ -770,6 +974,15 @@ class MemoryStore:
         if self._hooks is None:
             self._hooks = MemoryHookState()
         return self._hooks
+
+
+def _claim_message(due: float | None, now: float, yours: bool) -> str:
+    """Returns why a claim against a staller is refused."""
+    if yours:
+        return "It is your turn: a claim is against a partner that stalls on its own turn."
+    if due is None:
+        return "No claim in this match now: it has a clock, or is not being played."
+    return f"The partner has thought for less than the claim time: claim in {due - now:.0f} s."
 
 
 def open_url(url: str, settings: StoreSettings) -> MemoryStore:
