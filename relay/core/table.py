@@ -36,6 +36,7 @@ __all__ = [
     "Table",
     "chat_text",
     "name_field",
+    "not_stalled",
     "offer_kind",
     "settle",
     "table_body",
@@ -180,6 +181,18 @@ def undo_event(seq: int, seat: int, count: int, left: tuple[int, int] | None = N
     return b'{"seq":%d,"type":"undo","seat":%d,"count":%d,"left":[%b,%b]}' % (
         seq, seat, count, left_text(left[0]), left_text(left[1]),
     )  # fmt: skip
+
+
+def not_stalled(wait: float | None, yours: bool) -> RelayError:
+    """Returns the error refusing a claim: it is the claimer's own turn, the match has no
+    claim now (wait None: a clock, or not in play), or the claim time is `wait` s away."""
+    if yours:
+        message = "It is your turn: a claim is against a partner that stalls on its own turn."
+    elif wait is None:
+        message = "No claim in this match now: it has a clock, or is not being played."
+    else:
+        message = f"The partner has thought for less than the claim time: claim in {wait:.0f} s."
+    return RelayError("claim/not_stalled", message)
 
 
 def settle(offer: Offer | None, last: int, playing: bool) -> Offer | None:

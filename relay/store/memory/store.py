@@ -31,7 +31,7 @@ from relay.core.model import (
 )
 from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
-from relay.core.table import OfferKind, Table, undo_event
+from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
 from relay.store.base import Immediate, Wake
 from relay.store.memory.hooks import MemoryHookState
@@ -683,8 +683,10 @@ class MemoryStore:
         """Ends the match 'stalled' when its partner, to move without a clock, has thought
         for --claim-after seconds; raises claim/not_stalled before."""
         due = self._claim_at(found)
+        if found.turn == seat:
+            raise not_stalled(None, True)
         if due is None or found.turn != 1 - seat or due > now:
-            raise RelayError("claim/not_stalled", _claim_message(due, now, found.turn != seat))
+            raise not_stalled(None if due is None else due - now, False)
         return self._finish(found, "stalled", 1 - seat, done, now)
 
     def _claim_at(self, found: _Match) -> float | None:
@@ -974,15 +976,6 @@ class MemoryStore:
         if self._hooks is None:
             self._hooks = MemoryHookState()
         return self._hooks
-
-
-def _claim_message(due: float | None, now: float, yours: bool) -> str:
-    """Returns why a claim against a staller is refused."""
-    if yours:
-        return "It is your turn: a claim is against a partner that stalls on its own turn."
-    if due is None:
-        return "No claim in this match now: it has a clock, or is not being played."
-    return f"The partner has thought for less than the claim time: claim in {due - now:.0f} s."
 
 
 def open_url(url: str, settings: StoreSettings) -> MemoryStore:

@@ -21,6 +21,7 @@ from redis.exceptions import ResponseError
 
 from relay.core.errors import RelayError
 from relay.core.model import StoreSettings
+from relay.core.table import AWAY
 from relay.store.redis import library as redis_library
 from relay.store.redis.batch import Batcher, OneRedis, Script
 from relay.store.redis.cluster import ClusterLinks
@@ -38,6 +39,7 @@ __all__ = [
     "registered",
     "sentinel_url",
     "sleep",
+    "timings",
 ]
 
 log = logging.getLogger("relay.redis")
@@ -194,9 +196,9 @@ class Connection:
 
     def match_args(self, tagged: str, match: str, now: float, *rest: object) -> list[Any]:
         """Returns a match script's arguments: the shard's tagged prefix, the match, now,
-        grace and keep (MATCH_PRELUDE's begin_match), then rest."""
-        s = self.settings
-        return [tagged, match, repr(float(now)), repr(s.grace), repr(s.keep), *rest]
+        the store's timings and keep (MATCH_PRELUDE's begin_match), then rest."""
+        return [tagged, match, repr(float(now)), timings(self.settings), repr(self.settings.keep),
+                *rest]  # fmt: skip
 
     async def run(self, script: Script, keys: list[str], args: list[Any]) -> Any:
         """Runs a script and returns its answer, or raises Refusal with the error it gave.
@@ -368,3 +370,14 @@ def sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, dict[str, Any]]:
     if db:
         options["db"] = int(db[0])
     return sentinels, name, options
+
+
+def timings(settings: StoreSettings) -> str:
+    """Returns the store's timings as a match script reads them (MATCH_PRELUDE's ARGV[4]):
+    'grace:hold:seek_grace:claim_after:away'."""
+    return ":".join(
+        repr(float(value))
+        for value in (
+            settings.grace, settings.hold, settings.seek_grace, settings.claim_after, AWAY
+        )
+    )  # fmt: skip

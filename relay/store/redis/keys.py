@@ -165,13 +165,14 @@ class GameKeys:
 
 INFO_FIELDS = (
     "game", "version", "room", "status", "turn", "last", "first", "tc", "l0", "l1", "tat",
+    "n0", "n1",
 )  # fmt: skip
 """The fields of a match's hash that make its summary (match_info)."""
 
 
 def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
     """Returns the summary of a match from its hash's INFO_FIELDS (None: no such match)."""
-    game, version, room, status, turn, last, first, control, left0, left1, turn_at = (
+    game, version, room, status, turn, last, first, control, left0, left1, turn_at, n0, n1 = (
         None if value is None else value.decode() for value in values
     )
     if status is None:
@@ -191,4 +192,5 @@ def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
         last=int(last or 0),
         first=int(first) if first else None,
         clock=clock,
+        names=(n0, n1),
     )

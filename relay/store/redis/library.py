@@ -30,7 +30,8 @@ _MATCH, _GAME, _PLAIN = "begin_match(ARGV)", "begin_game(KEYS, ARGV)", ""
 
 _KINDS = {
     "POLL": _MATCH, "ACT": _MATCH, "OPEN": _MATCH, "JOIN": _MATCH, "ROOM": _MATCH,
-    "REAP": _MATCH, "PAIR": _GAME, "PUSH": _GAME, "ENSURE": _GAME, "REQUEUE": _GAME,
+    "REAP": _MATCH, "OFFER": _MATCH, "CHAT": _MATCH, "LEFT": _MATCH, "TABLE": _MATCH,
+    "PAIR": _GAME, "PUSH": _GAME, "ENSURE": _GAME, "REQUEUE": _GAME,
     "UNLIST": _PLAIN, "RESERVE": _PLAIN, "REMATCH": _PLAIN, "REMATCH_START": _PLAIN,
     "LOBBY_ADD": _PLAIN, "LOBBY_MOVE": _PLAIN,
 }  # fmt: skip

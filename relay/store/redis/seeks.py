@@ -16,8 +16,9 @@ from relay.store.redis.replies import Joined, Picked, Roomed, Tell
 
 __all__ = ["Seeker", "Seeks"]
 
-Seeker = tuple[str, str, str]
-"""A seeker: its token's digest, its player key's digest and its contact ('' for none)."""
+Seeker = tuple[str, str, str, str]
+"""A seeker: its token's digest, its player key's digest, its contact and its display name
+('' for none)."""
 
 
 _SAME = -1
@@ -46,6 +47,7 @@ class Seeks:
         control: TimeControl | None = None,
         player: str | None = None,
         contact: str | None = None,
+        name: str | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one; then lists it under
         the player key, in a step of its own (repeated by a repeated seek)."""
@@ -53,7 +55,7 @@ class Seeks:
         token = token if token is not None else new_token()
         digest = hash_token(token)
         clock = ("", "") if control is None else (control.key, control.json().decode())
-        seeker = (digest, "" if player is None else hash_token(player), contact or "")
+        seeker = (digest, "" if player is None else hash_token(player), contact or "", name or "")
         if seeker[1]:
             await self.players.check(seeker[1], digest)
         try:
@@ -139,15 +141,25 @@ class Seeks:
 
     async def open(
         self, game: str, version: str, room: str, now: float, digest: str,
-        clock: tuple[str, str], player: str = "", contact: str = "",
+        clock: tuple[str, str], player: str = "", contact: str = "", name: str = "",
     ) -> str:  # fmt: skip
-        """Opens a waiting match for a seeker (its token's digest, its player key's digest
-        and contact, '' for none); returns its id."""
+        """Opens a waiting match for a seeker (its token's digest, its player key's digest,
+        contact and display name, '' for none); returns its id."""
         while True:
             match = redis_keys.new_id()
             try:
                 await self.link.on_match(
-                    "OPEN", match, now, digest, game, version, room, *clock, player, contact
+                    "OPEN",
+                    match,
+                    now,
+                    digest,
+                    game,
+                    version,
+                    room,
+                    *clock,
+                    player,
+                    contact,
+                    name,
                 )
             except Refusal as refusal:
                 if refusal.code == "collision":  # a fresh id already taken: draw another

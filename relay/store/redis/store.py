@@ -26,6 +26,7 @@ from relay.core.lobby import Lobby, LobbyKind
 from relay.core.model import Action, Event, MatchInfo, Status, StoreSettings, Ticket, hash_token
 from relay.core.players import PlayerMatch
 from relay.core.rematch import Rematch, RematchOp, lapse_at
+from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnNotice, TurnSink
 from relay.store.base import Immediate
 from relay.store.redis import keys as redis_keys
@@ -37,6 +38,7 @@ from relay.store.redis.connection import (
     registered,
     sentinel_url,
     sleep,
+    timings,
 )
 from relay.store.redis.hooks import RedisHookState
 from relay.store.redis.keys import INFO_FIELDS, GameKeys, match_info
@@ -46,6 +48,7 @@ from relay.store.redis.refusals import UNAVAILABLE, Refusal, act_error, read_err
 from relay.store.redis.rematch import RedisRematches
 from relay.store.redis.replies import Acted, Notice, Polled, Reaped
 from relay.store.redis.seeks import Seeks
+from relay.store.redis.table import RedisTables, claim_error, first_of
 
 __all__ = [
     "DEFAULT_PREFIX",
@@ -91,6 +94,7 @@ class RedisStore:
         self.seeks = Seeks(self.link, self.players, self.tell)
         """Pairs seekers and opens matches."""
         self._rematches = RedisRematches(self.link, self.players, self.tell)
+        self._tables = RedisTables(self.link)
         self._lobbies = RedisLobbies(self.link)
         self._hooks: RedisHookState | None = None
 
@@ -219,9 +223,12 @@ class RedisStore:
         control: TimeControl | None = None,
         player: str | None = None,
         contact: str | None = None,
+        name: str | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one (see Seeks.seek)."""
-        return await self.seeks.seek(game, version, room, now, token, control, player, contact)
+        return await self.seeks.seek(
+            game, version, room, now, token, control, player, contact, name
+        )
 
     async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
         """Returns the matches the player key seated that the store still holds."""
@@ -242,6 +249,8 @@ class RedisStore:
                 )
             )  # fmt: skip
         except Refusal as refusal:
+            if refusal.code == "claim/not_stalled":
+                raise claim_error(refusal.detail) from None
             raise act_error(refusal, match, after, self.settings.max_events) from None
         if acted.expired is not None:  # a cancel that expired the match: unlist it
             await self.seeks.unlist(GameKeys(self.prefix, *acted.expired), match)
@@ -283,6 +292,39 @@ class RedisStore:
             if left <= 0:
                 return await self.rematch(match, None, "read", now + loop.time() - start)
 
+    # -- the table (relay.store.redis.table) -----------------------------------------------
+
+    async def table(
+        self, match: str, token: str | None, chat_after: int, now: float
+    ) -> tuple[int | None, Table]:
+        """Returns the reader's seat and the match's table."""
+        return await self._tables.read(match, token, chat_after, now)
+
+    async def table_wait(self, match: str, after: int, version: int, timeout: float) -> None:
+        """Returns once the log has an event above after or the table a version above
+        version, or after timeout."""
+        await first_of(
+            self.wait(match, after, timeout), self._tables.wait(match, after, version, timeout)
+        )
+
+    async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
+        """Has the token's seat offer a draw or ask a takeback; returns the table."""
+        await self._tables.offer(match, token, "offer", kind, after, now)
+        return (await self._tables.read(match, None, 0, now))[1]
+
+    async def decline(self, match: str, token: str, now: float) -> Table:
+        """Has the token's seat decline the partner's offer or withdraw its own."""
+        await self._tables.offer(match, token, "decline", "", 0, now)
+        return (await self._tables.read(match, None, 0, now))[1]
+
+    async def chat(self, match: str, token: str, text: str, now: float) -> int:
+        """Adds a chat line from the token's seat; returns its number."""
+        return await self._tables.chat(match, token, text, now)
+
+    async def left(self, match: str, token: str, started: float, now: float) -> None:
+        """Notes that a held request of the token's seat lost its client."""
+        await self._tables.left(match, token, started, now)
+
     # -- lobby (relay.store.redis.lobby) ---------------------------------------------------
 
     async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
@@ -323,7 +365,7 @@ class RedisStore:
         """reap() on one shard (the shards' first calls go to Redis in one pipeline)."""
         tagged, deadlines, _ = self.link.layout.shard(shard)
         s = self.settings
-        args = [tagged, "", repr(float(now)), repr(s.grace), repr(s.keep), batch]
+        args = [tagged, "", repr(float(now)), timings(s), repr(s.keep), batch]
         changed = 0
         for _ in range(max(1, most // batch)):
             reaped = Reaped.of(await self.link.run(SCRIPTS["REAP"], [deadlines], args))

@@ -1,4 +1,6 @@
--- Applies a seat's move, pass, confirm, resign or cancel, once. A cancel that expires the match
+-- Applies a seat's move, pass, confirm, resign or cancel, an acceptance of the partner's
+-- standing offer (a draw ends the match 'drawn', a takeback appends its undo event) or a claim
+-- against a staller ('stalled'), once. A cancel that expires the match
 -- answers its game and version, whose waiting list the store then updates; a move or pass of a
 -- correspondence match answers the partner's turn notice after its number, when the partner has
 -- a contact (a retry answered from its write digest answers none).
@@ -10,12 +12,13 @@ local AFTER = tonumber(ARGV[8])
 local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
 local m = KEYS[1]
 local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'ender', 'last', 'tc', 'l0',
-  'l1', 'tat')
+  'l1', 'tat', 'a0', 'a1')
 local status = f[1]
 if not status then return {'e', 'match/unknown'} end
 local seat = seat_of(m, DIGEST, f[2], f[3])
 if not seat then return {'e', 'auth/bad_token'} end
 local SEEN_SEAT = SEEN[seat]
+if f[11 + seat] then back(m, ID, seat) end
 -- Every write marks its seat present: a move or pass with the fields it sets anyway.
 if KIND ~= 'move' and KIND ~= 'pass' then redis.call('HSET', m, SEEN_SEAT, NOW_TEXT) end
 local function refuse(...)
@@ -75,13 +78,65 @@ if KIND == 'confirm' then
   if AGREE then reason = 'agreed' end
   return {'ok', finish(ID, reason, seat, done)}
 end
+if KIND == 'accept' then
+  local o = redis.call('HMGET', m, 'ok', 'ob', 'oa', 'os', 'oc')
+  if status ~= 'playing' or o[4] ~= 'offered' or tonumber(o[3]) ~= last
+      or tonumber(o[2]) == seat then
+    return {'e', 'offer/none'}
+  end
+  redis.call('HSET', m, 'os', 'accepted')
+  table_changed(ID)
+  if o[1] == 'draw' then return {'ok', finish(ID, 'drawn', seat, done)} end
+  -- A takeback: the seat to move is charged its time so far (no increment), and the asker's
+  -- turn starts now (a deadline control gives it its full time).
+  local asker, count = tonumber(o[2]), tonumber(o[5])
+  redis.call('HINCRBY', m, 'uz', count + 1)
+  local fields, tail, mine = {'turn', DIGITS[asker], 'tat', int(NOW_MS)}, '', 0
+  if f[7] then
+    local kind, base = control_of(f[7])
+    local l = {[0] = tonumber(f[8]), [1] = tonumber(f[9])}
+    if kind == 'fischer' then
+      local t = tonumber(f[4])
+      l[t] = l[t] - (NOW_MS - tonumber(f[10]))
+    else
+      l[asker] = base
+    end
+    for _, value in ipairs({'l0', int(l[0]), 'l1', int(l[1])}) do table.insert(fields, value) end
+    tail = ',"left":[' .. left_text(l[0]) .. ',' .. left_text(l[1]) .. ']'
+    mine = l[asker]
+    schedule_lt(ID, (NOW_MS + mine) / 1000)
+  end
+  local SEQ = ARGV[14]
+  local event = '{"seq":' .. SEQ .. ',"type":"undo","seat":' .. DIGITS[asker] .. ',"count":'
+    .. int(count) .. tail .. '}'
+  local answer = {'ok', append(ID, event, done, fields, SEQ)}
+  if is_deadline(f[7]) then
+    for _, value in ipairs(notice(m, f[7], DIGITS[asker], NOW_MS + mine)) do
+      table.insert(answer, value)
+    end
+  end
+  return answer
+end
+if KIND == 'claim' then
+  -- Against a partner that, to move in a match without a clock, thought CLAIM seconds.
+  if status ~= 'playing' then return {'e', 'claim/not_stalled', ''} end
+  if tonumber(f[4]) == seat then return {'e', 'claim/not_stalled', 'yours'} end
+  if f[7] or CLAIM <= 0 or not f[10] then return {'e', 'claim/not_stalled', ''} end
+  local due = tonumber(f[10]) / 1000 + CLAIM
+  if due > NOW then return {'e', 'claim/not_stalled', string.format('%.3f', due - NOW)} end
+  return {'ok', finish(ID, 'stalled', 1 - seat, done)}
+end
 if status == 'ending' then return refuse('match/ending') end
 if tonumber(f[4]) ~= seat then return refuse('turn/not_yours') end
 if last >= tonumber(ARGV[13]) then return refuse('match/too_long') end
 local SEQ = ARGV[14]
 local fields = {SEEN_SEAT, NOW_TEXT, 'turn', DIGITS[1 - seat]}
 local tail = ''
-if f[7] then
+if not f[7] then
+  -- The partner's turn starts now: the time a claim against a staller counts from.
+  table.insert(fields, 'tat')
+  table.insert(fields, int(NOW_MS))
+else
   -- Charges the mover from its turn's start; Fischer adds the increment, a deadline control
   -- gives the next turn its full time again.
   local kind, base, inc = control_of(f[7])

@@ -1,20 +1,21 @@
 -- Takes the second seat of a waiting match (or answers the seat this token already holds), then
 -- the first mover's turn notice, if any; 'skip' when the match can no longer be joined, 'same'
 -- when its seat was taken with the seeker's own player key.
--- ARGV[6..9] = token digest, first seat, player key digest and contact ('' for none)
+-- ARGV[6..10] = token digest, first seat, player key digest, contact and display name ('' for
+--               none)
 local PLAYER = ARGV[8]
 local f = redis.call('HMGET', KEYS[1], 'status', 'h0', 'h1', 'seen0', 'tc', 'p0')
 if not f[1] then return {'skip'} end
 if f[2] == ARGV[6] then return {'ok', 0} end
 if f[3] == ARGV[6] then return {'ok', 1} end
 if f[1] ~= 'waiting' then return {'skip'} end
-if tonumber(f[4]) + patience(f[5]) < NOW then
+if seek_stale(KEYS[1], f[4], f[5]) then
   expire(ID)
   return {'skip'}
 end
 if PLAYER ~= '' and f[6] == PLAYER then return {'same'} end
 local answer = {'ok', 1}
-for _, value in ipairs(join(ID, ARGV[6], ARGV[7], PLAYER, ARGV[9])) do
+for _, value in ipairs(join(ID, ARGV[6], ARGV[7], PLAYER, ARGV[9], ARGV[10])) do
   table.insert(answer, value)
 end
 return answer

@@ -1,8 +1,13 @@
--- Set at the start of each call (functions run one at a time).
+-- Set at the start of each call (functions run one at a time). ARGV[4] is the store's
+-- timings, 'grace:hold:seek_grace:claim_after:away' (relay.store.redis.connection.timings).
 local TAGGED, ID, NOW_TEXT, NOW, NOW_MS, GRACE, KEEP, DEADLINES, COUNTS
+local HOLD, SEEK_GRACE, CLAIM, AWAY
 local function begin_match(ARGV)
   TAGGED, ID, NOW_TEXT = ARGV[1], ARGV[2], ARGV[3]
-  NOW, GRACE, KEEP = tonumber(NOW_TEXT), tonumber(ARGV[4]), tonumber(ARGV[5])
+  local grace, hold, seek, claim, away = string.match(ARGV[4],
+    '^([^:]+):([^:]+):([^:]+):([^:]+):([^:]+)$')
+  NOW, GRACE, KEEP = tonumber(NOW_TEXT), tonumber(grace), tonumber(ARGV[5])
+  HOLD, SEEK_GRACE, CLAIM, AWAY = tonumber(hold), tonumber(seek), tonumber(claim), tonumber(away)
   NOW_MS = math.floor(NOW * 1000 + 0.5)
   DEADLINES, COUNTS = TAGGED .. 'deadlines', TAGGED .. 'counts'
 end
@@ -11,6 +16,9 @@ local SEEN = {[0] = 'seen0', [1] = 'seen1'}
 
 local function mkey(id) return TAGGED .. 'm:' .. id end
 local function ekey(id) return TAGGED .. 'e:' .. id end
+-- A match's chat (one JSON line per entry) and the channel its table's changes are told on.
+local function ckey(id) return TAGGED .. 'c:' .. id end
+local function tkey(id) return TAGGED .. 'wt:' .. id end
 -- The channel of the events numbered like `seq` (odd or even): a wait for event N follows the
 -- channel of N's parity, so each event is heard only by the waits it answers.
 local function wkey(id, seq) return TAGGED .. 'w:' .. id .. ':' .. (seq % 2) end
@@ -93,14 +101,74 @@ local function out_of_time(tc, turn, l0, l1, tat)
   return nil
 end
 
+-- A table change: its version grows and its readers are woken.
+local function table_changed(id)
+  redis.call('HINCRBY', mkey(id), 'tv', 1)
+  redis.call('SPUBLISH', tkey(id), 't')
+end
+
+-- A seat that polled or wrote while shown away is here again.
+local function back(m, id, seat)
+  redis.call('HDEL', m, 'a' .. seat)
+  table_changed(id)
+end
+
+-- Since when a seat that is not shown away holds no poll, or nil while it may hold one:
+-- its last held poll ended with its client gone AWAY seconds ago (gone, when no poll or write
+-- came since), or it began none for HOLD + AWAY seconds (relay.store.memory.table).
+local function absent(seen, gone)
+  seen = tonumber(seen)
+  gone = tonumber(gone or '0')
+  if gone >= seen and gone + AWAY <= NOW then return gone end
+  if seen + HOLD + AWAY < NOW then return seen end
+  return nil
+end
+
+-- When a seat that is not away may next be found absent (see absent).
+local function absent_at(seen, gone)
+  seen = tonumber(seen)
+  gone = tonumber(gone or '0')
+  local at = seen + HOLD + AWAY
+  if gone >= seen then at = math.min(at, gone + AWAY) end
+  return at
+end
+
+-- Whether a waiting seek's seeker is gone (relay.store.memory.store's _is_stale): with a
+-- per-move deadline, it began no poll for its patience; else its last held poll ended with its
+-- client gone SEEK_GRACE ago, or it began none for HOLD + SEEK_GRACE (within GRACE).
+local function seek_stale(m, seen0, tc)
+  seen0 = tonumber(seen0)
+  if is_deadline(tc) then return seen0 + patience(tc) < NOW end
+  local gone = tonumber(redis.call('HGET', m, 'g0') or '0')
+  if gone >= seen0 and gone + SEEK_GRACE <= NOW then return true end
+  return seen0 + math.min(GRACE, HOLD + SEEK_GRACE) < NOW
+end
+
+-- When a waiting seek may next be stale (see seek_stale).
+local function seek_due(seen0, tc, gone)
+  seen0 = tonumber(seen0)
+  if is_deadline(tc) then return seen0 + patience(tc) end
+  local at = seen0 + math.min(GRACE, HOLD + SEEK_GRACE)
+  gone = tonumber(gone or '0')
+  if gone >= seen0 then at = math.min(at, gone + SEEK_GRACE) end
+  return at
+end
+
 -- When the reaper must look at a match. A seat's poll makes this later and nothing makes it
 -- earlier, so the deadline a match is scheduled with at its opening is never late: the reaper
 -- looks, finds the match alive and schedules it again.
 local function deadline(id)
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender', 'tc',
-    'turn', 'l0', 'l1', 'tat')
+    'turn', 'l0', 'l1', 'tat', 'g0', 'g1', 'a0', 'a1')
   local status = f[1]
-  if status == 'waiting' then return tonumber(f[2]) + patience(f[6]) end
+  if status == 'waiting' then return seek_due(f[2], f[6], f[11]) end
+  -- A seat not shown away is looked at when it may be found absent.
+  local presence = math.huge
+  if status == 'playing' or status == 'ending' then
+    for seat = 0, 1 do
+      if not f[13 + seat] then presence = math.min(presence, absent_at(f[2 + seat], f[11 + seat])) end
+    end
+  end
   if status == 'playing' then
     local at = math.min(tonumber(f[2]), tonumber(f[3])) + GRACE
     if f[6] and f[7] and f[7] ~= '' then
@@ -108,10 +176,11 @@ local function deadline(id)
       -- A correspondence match never ends for want of polls: only its clock matters.
       if is_deadline(f[6]) then at = due else at = math.min(at, due) end
     end
-    return at
+    return math.min(at, presence)
   end
   if status == 'ending' then
-    return math.min(tonumber(f[4]), tonumber(f[3 - tonumber(f[5])])) + patience(f[6])
+    return math.min(presence,
+      math.min(tonumber(f[4]), tonumber(f[3 - tonumber(f[5])])) + patience(f[6]))
   end
   return tonumber(f[4]) + KEEP
 end
@@ -183,27 +252,31 @@ end
 
 -- `control` and `json` are the time control's key and JSON text ('' for none); `player` and
 -- `contact` the seeker's player key digest and contact handle ('' for none).
-local function open(id, digest, game, version, room, control, json, player, contact)
+local function open(id, digest, game, version, room, control, json, player, contact, name)
   local m = mkey(id)
+  if name and name ~= '' then redis.call('HSET', m, 'n0', name) end
   redis.call('HSET', m, 'game', game, 'version', version, 'status', 'waiting', 'h0', digest,
     'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT, 'last', 0, 'turn', '', 'first', '')
   if room ~= '' then redis.call('HSET', m, 'room', room) end
   if control ~= '' then redis.call('HSET', m, 'tc', control, 'tcj', json) end
   set_player(m, '0', player, contact)
   recount(false, 'waiting')
-  schedule(id, NOW + patience(control))
+  schedule(id, seek_due(NOW, control))
 end
 
 -- Takes the second seat and starts play; returns the first mover's turn notice (see notice).
-local function join(id, digest, first, player, contact)
+local function join(id, digest, first, player, contact, name)
   local m = mkey(id)
   local c = redis.call('HMGET', m, 'tc', 'tcj')
-  local fields, tail = {}, ''
+  local fields, tail = {'tat', int(NOW_MS)}, ''
   if c[1] then
     local due
     fields, tail, due = clock_start(c[1], c[2], NOW_MS)
     schedule_lt(id, due)
   end
+  if name and name ~= '' then redis.call('HSET', m, 'n1', name) end
+  -- The reaper looks at a match when a seat may first be found absent.
+  schedule_lt(id, NOW + HOLD + AWAY)
   redis.call('HSET', m, 'h1', digest, 'seen1', NOW_TEXT, 'status', 'playing',
     'since', NOW_TEXT, 'first', first, 'turn', first, unpack(fields))
   set_player(m, '1', player, contact)

@@ -2,7 +2,7 @@
 -- ARGV[6..7] = token digest ('' for a spectator), after
 local DIGEST = ARGV[6]
 local m = KEYS[1]
-local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'last')
+local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'last', 'a0', 'a1')
 local status = f[1]
 if not status then return {'e', 'match/unknown'} end
 if status == 'expired' then return {'e', 'match/expired'} end
@@ -11,6 +11,7 @@ if DIGEST ~= '' then
   seat = seat_of(m, DIGEST, f[2], f[3])
   if not seat then return {'e', 'auth/bad_token'} end
   redis.call('HSET', m, SEEN[seat], NOW_TEXT)
+  if f[5 + seat] then back(m, ID, seat) end
 end
 -- A reader past the log's end saw events the store has lost since (a failover).
 if tonumber(ARGV[7]) > tonumber(f[4]) then return {'e', 'match/behind', f[4]} end

@@ -9,14 +9,28 @@ local due = redis.call('ZRANGEBYSCORE', DEADLINES, '-inf', '(' .. NOW_TEXT,
 local changed, expired, gone = 0, {}, {}
 for _, id in ipairs(due) do
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender',
-    'tc', 'turn', 'l0', 'l1', 'tat')
+    'tc', 'turn', 'l0', 'l1', 'tat', 'g0', 'g1', 'a0', 'a1')
   local status = f[1]
   local seen0, seen1, since = tonumber(f[2]), tonumber(f[3]), tonumber(f[4])
   local late = nil
   if status == 'playing' then late = out_of_time(f[6], f[7], f[8], f[9], f[10]) end
+  if status == 'playing' or status == 'ending' then
+    -- A seat that holds no poll is shown away (relay.core.table).
+    local shown = false
+    for seat = 0, 1 do
+      if not f[13 + seat] then
+        local since = absent(f[2 + seat], f[11 + seat])
+        if since then
+          redis.call('HSET', mkey(id), 'a' .. seat, string.format('%.17g', since))
+          shown = true
+        end
+      end
+    end
+    if shown then table_changed(id) end
+  end
   if not status then
     redis.call('ZREM', DEADLINES, id)
-  elseif status == 'waiting' and seen0 + patience(f[6]) < NOW then
+  elseif status == 'waiting' and seek_stale(mkey(id), f[2], f[6]) then
     local game, version = expire(id)
     table.insert(expired, id)
     table.insert(expired, game)
@@ -34,7 +48,8 @@ for _, id in ipairs(due) do
     finish(id, 'abandoned', absent, '')
     schedule(id, NOW + KEEP)
     changed = changed + 1
-  elseif status == 'ending' and deadline(id) < NOW then
+  elseif status == 'ending'
+      and math.min(since, tonumber(f[3 - tonumber(f[5])])) + patience(f[6]) < NOW then
     finish(id, 'unconfirmed', 1 - tonumber(f[5]), '')
     schedule(id, NOW + KEEP)
     changed = changed + 1
@@ -45,7 +60,7 @@ for _, id in ipairs(due) do
       table.insert(gone, p[1] or '')
       table.insert(gone, p[2] or '')
     end
-    redis.call('DEL', mkey(id), ekey(id))
+    redis.call('DEL', mkey(id), ekey(id), ckey(id))
     redis.call('ZREM', DEADLINES, id)
     recount(status, false)
     changed = changed + 1

@@ -2,14 +2,14 @@
 -- keys and contacts; answers 1 and the first mover's turn notice (relay.store.redis.scripts'
 -- JOIN) when it opened it, 0 when it was open already.
 -- KEYS[1..4] = the new match's hash, log; the counts hash; the deadlines set
--- ARGV[1..15] = now, grace, game, version, digest of seat 0, of seat 1, first, the new
+-- ARGV[1..17] = now, grace, game, version, digest of seat 0, of seat 1, first, the new
 --               match's channel, the new match's id, the time control's key and JSON (''),
---               each seat's player key digest and contact ('' for none)
+--               each seat's player key digest and contact, and display name ('' for none)
 local M, E = KEYS[1], KEYS[2]
 if redis.call('EXISTS', M) == 1 then return {'ok', 0} end
 local NOW_TEXT, FIRST = ARGV[1], ARGV[7]
 local due = tonumber(NOW_TEXT) + tonumber(ARGV[2])
-local fields, tail = {}, ''
+local fields, tail = {'tat', string.format('%d', math.floor(tonumber(NOW_TEXT) * 1000 + 0.5))}, ''
 if ARGV[10] ~= '' then
   local at
   fields, tail, at = clock_start(ARGV[10], ARGV[11], math.floor(tonumber(NOW_TEXT) * 1000 + 0.5))
@@ -25,6 +25,7 @@ redis.call('HSET', M, 'game', ARGV[3], 'version', ARGV[4], 'status', 'playing',
 for seat = 0, 1 do
   if ARGV[12 + seat] ~= '' then redis.call('HSET', M, 'p' .. seat, ARGV[12 + seat]) end
   if ARGV[14 + seat] ~= '' then redis.call('HSET', M, 'c' .. seat, ARGV[14 + seat]) end
+  if ARGV[16 + seat] ~= '' then redis.call('HSET', M, 'n' .. seat, ARGV[16 + seat]) end
 end
 local event = '{"seq":1,"type":"started","first":' .. FIRST .. tail .. '}'
 redis.call('RPUSH', E, event)

@@ -1,0 +1,159 @@
+"""The table around a match in the Redis store (relay.core.table): its scripts' calls and
+answers. The table lives in the match's own hash (fields 'tv', 'n0'/'n1', 'g0'/'g1',
+'a0'/'a1', 'ok'/'ob'/'oa'/'os'/'oc', 'uz'; lua/offer.lua names them) and its chat in a list
+beside the log ('c:ID'); a change is told on the channel 'wt:ID' of the match's shard."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, cast
+
+import orjson
+
+from relay.core.errors import RelayError
+from relay.core.model import StoreSettings, hash_token
+from relay.core.table import (
+    CHAT_KEEP,
+    CHAT_SAME,
+    ChatLine,
+    Offer,
+    OfferKind,
+    OfferState,
+    Table,
+    not_stalled,
+    settle,
+)
+from relay.store.redis.connection import Connection
+from relay.store.redis.keys import Layout
+from relay.store.redis.refusals import Refusal, act_error, read_error
+
+__all__ = ["RedisTables", "claim_error", "first_of"]
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def claim_error(detail: str | int | None) -> RelayError:
+    """Returns the error of a refused claim, from the detail ACT answered: 'yours', '' (no
+    claim in this match now) or the seconds until one."""
+    text = "" if detail is None else str(detail)
+    if text == "yours":
+        return not_stalled(None, True)
+    return not_stalled(float(text) if text else None, False)
+
+
+class RedisTables:
+    """The Redis store's table calls (the store delegates to it)."""
+
+    def __init__(self, link: Connection) -> None:
+        self.link = link
+        self.layout = Layout(link.prefix)
+
+    @property
+    def settings(self) -> StoreSettings:
+        """The store's settings."""
+        return self.link.settings
+
+    def channel(self, match: str) -> str:
+        """Returns the channel on which changes to the match's table are told."""
+        return f"{self.layout.tagged(match)}wt:{match}"
+
+    async def read(
+        self, match: str, token: str | None, chat_after: int, now: float
+    ) -> tuple[int | None, Table]:
+        """Runs TABLE: the reader's seat and the match's table."""
+        digest = "" if token is None else hash_token(token)
+        try:
+            answer = await self.link.on_match("TABLE", match, now, digest, chat_after)
+        except Refusal as refusal:
+            raise read_error(refusal, match) from None
+        _, seat, status, values, lines = answer
+        return (None if seat < 0 else int(seat)), self._table(_text(status), values, lines)
+
+    def _table(self, status: str, values: list[Any], lines: list[bytes]) -> Table:
+        """Makes a table from TABLE's fields (lua/table.lua) as its readers see it."""
+        tv, n0, n1, a0, a1, seen0, seen1, kind, by, at, state, count, last, tc, tat = (
+            _text(value) for value in values
+        )
+        settings = self.settings
+        playing = status == "playing"
+        abandons = playing and not tc.startswith("deadline:")
+        abandon_at = (
+            float(seen0) + settings.grace if abandons and a0 else None,
+            float(seen1) + settings.grace if abandons and a1 else None,
+        )
+        offer = None
+        if kind in ("draw", "takeback"):
+            known_kind = cast(OfferKind, kind)
+            known_state = cast(OfferState, state)
+            offer = Offer(known_kind, int(by), int(at), known_state, int(count or 0))
+        claim_at = None
+        if playing and not tc and tat and settings.claim_after > 0:
+            claim_at = int(tat) / 1000 + settings.claim_after
+        chat = []
+        for raw in lines:
+            line = orjson.loads(raw)
+            chat.append(
+                ChatLine(int(line["n"]), int(line["seat"]), line["text"], line["at"], line["time"])
+            )
+        return Table(
+            int(tv or 0),
+            (n0 or None, n1 or None),
+            (float(a0) if a0 else None, float(a1) if a1 else None),
+            abandon_at,
+            settle(offer, int(last or 0), playing),
+            tuple(chat),
+            claim_at,
+        )
+
+    async def wait(self, match: str, after: int, version: int, timeout: float) -> None:
+        """Returns once the table's version is above version (read at each notice on its
+        channel), or after timeout."""
+
+        async def ready() -> bool:
+            try:
+                _, table = await self.read(match, None, CHAT_KEEP, 0.0)
+            except RelayError as error:
+                return error.code != "server/unavailable"  # gone: the caller reads it so
+            return table.version > version
+
+        await self.link.wait_notice(self.channel(match), ready, timeout)
+
+    async def offer(
+        self, match: str, token: str, op: str, kind: str, after: int, now: float
+    ) -> None:
+        """Runs OFFER: the token's seat offers (op 'offer') or declines (op 'decline')."""
+        try:
+            await self.link.on_match("OFFER", match, now, hash_token(token), op, kind, after)
+        except Refusal as refusal:
+            raise act_error(refusal, match, after, self.settings.max_events) from None
+
+    async def chat(self, match: str, token: str, text: str, now: float) -> int:
+        """Runs CHAT: a line said by the token's seat; answers its number."""
+        try:
+            answer = await self.link.on_match(
+                "CHAT", match, now, hash_token(token), orjson.dumps(text), CHAT_KEEP, CHAT_SAME
+            )
+        except Refusal as refusal:
+            raise read_error(refusal, match) from None
+        return int(answer[1])
+
+    async def left(self, match: str, token: str, started: float, now: float) -> None:
+        """Runs LEFT: a held request of the token's seat, begun at started, lost its client."""
+        with contextlib.suppress(Refusal):
+            await self.link.on_match("LEFT", match, now, hash_token(token), repr(float(started)))
+
+
+async def first_of(*waits: Any) -> None:
+    """Awaits the first of several waits to end, then cancels the others."""
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            if task.done() and not task.cancelled():
+                task.exception()

@@ -1,0 +1,337 @@
+"""The table around a match (relay.core.table), run unchanged against every store: names,
+presence, chat, draw offers, takebacks, claims against a staller, and seeks dropped once
+their seeker is gone."""
+
+from __future__ import annotations
+
+import asyncio
+
+from relay import Action, Status, Store, Ticket
+from relay.core.clock import TimeControl
+from relay.core.table import AWAY, CHAT_KEEP
+from tests.relay.conftest import SETTINGS
+from tests.relay.store.test_store_conformance import expect_error, move, mover, now, parse
+
+HOLD = SETTINGS.hold
+
+
+async def playing(store: Store, **names: str) -> tuple[Ticket, Ticket]:
+    """Pairs two named seekers; returns (seat to move, the other)."""
+    a = await store.seek("xand0", "1", None, now(), name=names.get("a"))
+    b = await store.seek("xand0", "1", None, now(), name=names.get("b"))
+    return await mover(store, a, b)
+
+
+async def events(store: Store, ticket: Ticket, after: int = 0) -> list[dict[str, object]]:
+    """Returns the match's events above after, as JSON."""
+    return parse((await store.poll(ticket.match, None, after, now()))[1])
+
+
+# -- names ---------------------------------------------------------------------------------
+
+
+async def test_names_are_kept_per_seat_and_follow_a_rematch(store: Store) -> None:
+    a = await store.seek("xand0", "1", None, now(), name="Ann")
+    b = await store.seek("xand0", "1", None, now(), name="Bö <b>")
+    assert (await store.info(a.match)).names == ("Ann", "Bö <b>")
+    _, table = await store.table(a.match, None, 0, now())
+    assert table.names == ("Ann", "Bö <b>")
+    await store.act(a.match, a.token, Action("resign"), now())
+    await store.rematch(a.match, a.token, "offer", now())
+    accepted = await store.rematch(b.match, b.token, "offer", now())
+    assert accepted.match is not None
+    assert (await store.info(accepted.match)).names == ("Ann", "Bö <b>")
+
+
+async def test_a_seat_without_a_name_reads_none(store: Store) -> None:
+    x, _ = await playing(store, a="Ann")
+    assert (await store.info(x.match)).names == ("Ann", None)
+
+
+# -- presence ------------------------------------------------------------------------------
+
+
+async def test_a_seat_whose_client_left_is_away_then_back_at_its_next_poll(store: Store) -> None:
+    x, y = await playing(store)
+    start = now()
+    await store.poll(x.match, y.token, 1, start)
+    _, table = await store.table(x.match, None, 0, start)
+    version = table.version
+    assert table.away == (None, None)
+    # y's held poll ends with its client gone; a moment later it is not yet shown away.
+    await store.left(x.match, y.token, start, start + 1)
+    await store.reap(start + 1 + AWAY / 2)
+    assert (await store.table(x.match, None, 0, start + 2))[1].away == (None, None)
+    await store.reap(start + 1 + AWAY + 0.5)
+    _, table = await store.table(x.match, x.token, 0, start + 5)
+    assert table.version > version
+    away = table.away[y.seat]
+    assert away is not None and abs(away - (start + 1)) < 0.01
+    assert table.away[x.seat] is None
+    # It abandons a grace period after its last poll began, unless it comes back.
+    abandon = table.abandon_at[y.seat]
+    assert abandon is not None and abs(abandon - (start + SETTINGS.grace)) < 0.01
+    await store.poll(x.match, y.token, 1, start + 6)
+    _, back = await store.table(x.match, None, 0, start + 6)
+    assert back.away == (None, None) and back.version > table.version
+
+
+async def test_a_leaving_client_is_not_counted_when_its_seat_polled_since(store: Store) -> None:
+    x, y = await playing(store)
+    start = now()
+    await store.poll(x.match, y.token, 1, start)
+    # A reload: the new page polls before the old page's connection is seen closing.
+    await store.poll(x.match, y.token, 1, start + 0.5)
+    await store.left(x.match, y.token, start, start + 0.6)
+    await store.reap(start + 0.6 + AWAY + 1)
+    assert (await store.table(x.match, None, 0, start + 5))[1].away == (None, None)
+
+
+async def test_a_seat_that_begins_no_poll_for_the_hold_is_away(store: Store) -> None:
+    x, y = await playing(store)
+    start = now()
+    await store.poll(x.match, x.token, 1, start + HOLD)
+    await store.reap(start + HOLD + AWAY + 1)
+    _, table = await store.table(x.match, None, 0, start + HOLD + AWAY + 1)
+    assert table.away[x.seat] is None
+    assert table.away[y.seat] is not None
+
+
+async def test_table_wait_wakes_at_a_table_change_and_at_an_event(store: Store) -> None:
+    x, y = await playing(store)
+    _, table = await store.table(x.match, None, 0, now())
+    waiting = asyncio.ensure_future(store.table_wait(x.match, 1, table.version, 5.0))
+    await asyncio.sleep(0.2)
+    assert not waiting.done()
+    await store.chat(x.match, y.token, "hello", now())
+    await asyncio.wait_for(waiting, 2.0)
+    _, table = await store.table(x.match, None, 0, now())
+    waiting = asyncio.ensure_future(store.table_wait(x.match, 1, table.version, 5.0))
+    await asyncio.sleep(0.2)
+    await store.act(x.match, x.token, move(1, "11"), now())
+    await asyncio.wait_for(waiting, 2.0)
+    started = asyncio.get_running_loop().time()
+    await store.table_wait(x.match, 2, table.version, 0.3)
+    assert 0.25 < asyncio.get_running_loop().time() - started < 2.0
+
+
+# -- the waiting room ----------------------------------------------------------------------
+
+
+async def test_a_seek_whose_seeker_left_is_dropped_and_never_paired(store: Store) -> None:
+    start = now()
+    ghost = await store.seek("xand0", "1", None, start)
+    await store.poll(ghost.match, ghost.token, 0, start)
+    await store.left(ghost.match, ghost.token, start, start + 1)
+    later = start + 1 + SETTINGS.seek_grace + 0.5
+    await store.reap(later)
+    await expect_error("match/expired", store.info(ghost.match))
+    fresh = await store.seek("xand0", "1", None, later)
+    assert fresh.match != ghost.match and fresh.seat == 0
+
+
+async def test_a_seek_is_not_paired_past_its_seek_grace_even_before_a_reap(store: Store) -> None:
+    start = now()
+    ghost = await store.seek("xand0", "1", None, start)
+    await store.poll(ghost.match, ghost.token, 0, start)
+    await store.left(ghost.match, ghost.token, start, start + 1)
+    fresh = await store.seek("xand0", "1", None, start + 1 + SETTINGS.seek_grace + 0.5)
+    assert fresh.match != ghost.match and fresh.seat == 0
+
+
+async def test_a_seeker_that_polls_again_keeps_its_seek(store: Store) -> None:
+    start = now()
+    seeker = await store.seek("xand0", "1", None, start)
+    await store.poll(seeker.match, seeker.token, 0, start)
+    await store.left(seeker.match, seeker.token, start, start + 1)
+    await store.poll(seeker.match, seeker.token, 0, start + 2)
+    later = start + 2 + SETTINGS.seek_grace + 1
+    await store.reap(later)
+    joined = await store.seek("xand0", "1", None, later)
+    assert (joined.match, joined.seat) == (seeker.match, 1)
+
+
+# -- chat ----------------------------------------------------------------------------------
+
+
+async def test_chat_lines_are_numbered_kept_as_text_and_read_above_a_cursor(store: Store) -> None:
+    x, y = await playing(store)
+    text = '<script>alert("x")</script> ☃ 𝄞'
+    assert await store.chat(x.match, x.token, text, now()) == 1
+    assert await store.chat(x.match, y.token, "gg", now()) == 2
+    _, table = await store.table(x.match, None, 0, now())
+    assert [(line.n, line.seat, line.text, line.at) for line in table.chat] == [
+        (1, x.seat, text, 1),
+        (2, y.seat, "gg", 1),
+    ]
+    _, table = await store.table(x.match, None, 1, now())
+    assert [line.n for line in table.chat] == [2]
+
+
+async def test_the_same_line_sent_again_is_said_once(store: Store) -> None:
+    x, _ = await playing(store)
+    said = now()
+    assert await store.chat(x.match, x.token, "hi", said) == 1
+    assert await store.chat(x.match, x.token, "hi", said + 1) == 1
+    assert await store.chat(x.match, x.token, "hi", said + 60) == 2
+    await store.act(x.match, x.token, move(1, "11"), said + 61)
+    assert await store.chat(x.match, x.token, "hi", said + 61) == 3
+
+
+async def test_chat_is_kept_after_the_end_refused_while_waiting_and_bounded(store: Store) -> None:
+    seeker = await store.seek("dots", "1", None, now())
+    await expect_error("match/not_started", store.chat(seeker.match, seeker.token, "hi", now()))
+    x, y = await playing(store)
+    await store.act(x.match, x.token, Action("resign"), now())
+    assert await store.chat(x.match, y.token, "gg", now()) == 1
+    for n in range(2, CHAT_KEEP + 1):
+        assert await store.chat(x.match, y.token, f"line {n}", now()) == n
+    await expect_error("chat/full", store.chat(x.match, x.token, "one more", now()))
+    await expect_error("auth/bad_token", store.chat(x.match, "x" * 43, "hi", now()))
+
+
+# -- draw offers ---------------------------------------------------------------------------
+
+
+async def test_an_accepted_draw_ends_the_match_drawn(store: Store) -> None:
+    x, y = await playing(store)
+    await store.act(x.match, x.token, move(1, "11"), now())
+    table = await store.offer(x.match, x.token, "draw", 2, now())
+    assert table.offer is not None
+    assert (table.offer.kind, table.offer.by, table.offer.at, table.offer.state) == (
+        "draw", x.seat, 2, "offered",
+    )  # fmt: skip
+    # Repeating it changes nothing; the offerer cannot accept its own offer.
+    assert (await store.offer(x.match, x.token, "draw", 2, now())).version == table.version
+    await expect_error("offer/none", store.act(x.match, x.token, Action("accept", 2), now()))
+    assert await store.act(x.match, y.token, Action("accept", 2), now()) == 3
+    # An acceptance sent again is answered the same.
+    assert await store.act(x.match, y.token, Action("accept", 2), now()) == 3
+    assert (await events(store, x, 2)) == [
+        {"seq": 3, "type": "ended", "reason": "drawn", "seat": y.seat}
+    ]
+    assert (await store.info(x.match)).status is Status.FINISHED
+    offer = (await store.table(x.match, None, 0, now()))[1].offer
+    assert offer is not None and offer.state == "accepted"
+
+
+async def test_a_declined_draw_cannot_be_offered_again_until_the_log_moves(store: Store) -> None:
+    x, y = await playing(store)
+    await store.offer(x.match, y.token, "draw", 1, now())
+    declined = await store.decline(x.match, x.token, now())
+    assert declined.offer is not None and declined.offer.state == "declined"
+    await expect_error("offer/declined", store.offer(x.match, y.token, "draw", 1, now()))
+    await expect_error("offer/none", store.act(x.match, x.token, Action("accept", 1), now()))
+    await store.act(x.match, x.token, move(1, "11"), now())
+    again = await store.offer(x.match, y.token, "draw", 2, now())
+    assert again.offer is not None and again.offer.state == "offered"
+
+
+async def test_an_offer_lapses_when_the_log_moves_and_can_be_withdrawn(store: Store) -> None:
+    x, y = await playing(store)
+    await store.offer(x.match, y.token, "draw", 1, now())
+    await store.act(x.match, x.token, move(1, "11"), now())
+    lapsed = (await store.table(x.match, None, 0, now()))[1].offer
+    assert lapsed is not None and lapsed.state == "lapsed"
+    await expect_error("offer/none", store.act(x.match, x.token, Action("accept", 2), now()))
+    await store.offer(x.match, y.token, "draw", 2, now())
+    await expect_error("offer/pending", store.offer(x.match, x.token, "takeback", 2, now()))
+    withdrawn = await store.decline(x.match, y.token, now())
+    assert withdrawn.offer is not None and withdrawn.offer.state == "withdrawn"
+    await expect_error("turn/stale", store.offer(x.match, y.token, "draw", 1, now()))
+
+
+async def test_offers_are_made_only_in_play(store: Store) -> None:
+    x, y = await playing(store)
+    await store.act(x.match, x.token, move(1, "11", end=True), now())
+    await expect_error("offer/not_playing", store.offer(x.match, y.token, "draw", 2, now()))
+
+
+# -- takebacks -----------------------------------------------------------------------------
+
+
+async def test_a_takeback_of_a_move_and_its_reply_gives_the_asker_the_turn(store: Store) -> None:
+    x, y = await playing(store)
+    await store.act(x.match, x.token, move(1, "11"), now())
+    await store.act(x.match, y.token, move(2, "00"), now())
+    table = await store.offer(x.match, x.token, "takeback", 3, now())
+    assert table.offer is not None and table.offer.count == 2
+    assert await store.act(x.match, y.token, Action("accept", 3), now()) == 4
+    assert await events(store, x, 3) == [{"seq": 4, "type": "undo", "seat": x.seat, "count": 2}]
+    info = await store.info(x.match)
+    assert (info.status, info.turn) == (Status.PLAYING, x.seat)
+    # Play goes on from the position before the move taken back.
+    assert await store.act(x.match, x.token, move(4, "22"), now()) == 5
+    # y's move was taken back: y has none to take back until it moves again.
+    await expect_error("takeback/none", store.offer(x.match, y.token, "takeback", 5, now()))
+    await store.act(x.match, y.token, move(5, "01"), now())
+    # y's own move taken back alone (it is x's turn now): one move.
+    table = await store.offer(x.match, y.token, "takeback", 6, now())
+    assert table.offer is not None and table.offer.count == 1
+    await store.decline(x.match, x.token, now())
+    await expect_error("offer/none", store.act(x.match, x.token, Action("accept", 6), now()))
+
+
+async def test_nothing_to_take_back_at_the_start(store: Store) -> None:
+    x, y = await playing(store)
+    await expect_error("takeback/none", store.offer(x.match, x.token, "takeback", 1, now()))
+    await expect_error("takeback/none", store.offer(x.match, y.token, "takeback", 1, now()))
+    await store.act(x.match, x.token, move(1, "11"), now())
+    # y has made no move: asking means its (no) move and x's reply.
+    await expect_error("takeback/none", store.offer(x.match, y.token, "takeback", 2, now()))
+    await store.offer(x.match, x.token, "takeback", 2, now())
+    await store.act(x.match, y.token, Action("accept", 2), now())
+    # The undone move does not count: nothing of x's is left to take back.
+    await expect_error("takeback/none", store.offer(x.match, x.token, "takeback", 3, now()))
+
+
+async def test_a_takeback_with_a_clock_charges_the_seat_to_move(store: Store) -> None:
+    control = TimeControl("fischer", 60, 2)
+    start = now()
+    a = await store.seek("xand0", "1", None, start, control=control)
+    b = await store.seek("xand0", "1", None, start, control=control)
+    x, y = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "11"), start + 10)
+    await store.offer(x.match, x.token, "takeback", 2, start + 11)
+    await store.act(x.match, y.token, Action("accept", 2), start + 15)
+    undo = (await events(store, x, 2))[0]
+    left = undo["left"]
+    assert isinstance(left, list)
+    # x used 10 s and got 2 back (52); y, to move, is charged its 5 s (55).
+    assert (left[x.seat], left[y.seat]) == (52.0, 55.0)
+    info = await store.info(x.match)
+    assert info.turn == x.seat and info.clock is not None
+
+
+# -- claims against a staller --------------------------------------------------------------
+
+
+async def test_a_staller_can_be_claimed_against_after_the_claim_time(store: Store) -> None:
+    x, y = await playing(store)
+    start = now()
+    await store.act(x.match, x.token, move(1, "11"), start)
+    table = (await store.table(x.match, None, 0, start))[1]
+    assert table.claim_at is not None and abs(table.claim_at - (start + SETTINGS.claim_after)) < 1
+    error = await expect_error(
+        "claim/not_stalled", store.act(x.match, x.token, Action("claim", 2), start + 10)
+    )
+    assert "claim in" in error.message
+    await expect_error(
+        "claim/not_stalled", store.act(x.match, y.token, Action("claim", 2), start + 10)
+    )
+    late = start + SETTINGS.claim_after + 1
+    assert await store.act(x.match, x.token, Action("claim", 2), late) == 3
+    assert await events(store, x, 2) == [
+        {"seq": 3, "type": "ended", "reason": "stalled", "seat": y.seat}
+    ]
+
+
+async def test_no_claim_in_a_match_with_a_clock(store: Store) -> None:
+    control = TimeControl("fischer", 60000, 0)
+    a = await store.seek("xand0", "1", None, now(), control=control)
+    b = await store.seek("xand0", "1", None, now(), control=control)
+    x, y = await mover(store, a, b)
+    assert (await store.table(x.match, None, 0, now()))[1].claim_at is None
+    await expect_error(
+        "claim/not_stalled", store.act(x.match, y.token, Action("claim", 1), now() + 1000)
+    )
