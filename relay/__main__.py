@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from relay.api.metrics import hot_path
-from relay.config import STORE_ENV, Config, webhook_keys
+from relay.config import CHAT_READERS, STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
 from relay.http.access import AccessLog
 from relay.http.app import BadRequests, create_app
@@ -54,6 +54,35 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     )
     p.add_argument(
         "--keep", type=float, default=s.keep, help="seconds a finished match stays readable"
+    )
+    p.add_argument(
+        "--seek-grace",
+        type=float,
+        default=s.seek_grace,
+        help="seconds a seeker whose page closed (or that began no poll for --hold and this"
+        " long) keeps its seek before it is dropped, never paired",
+    )
+    p.add_argument(
+        "--claim-after",
+        type=float,
+        default=s.claim_after,
+        help="seconds the seat to move of a match without a clock may think before its"
+        " partner may claim the win (0: never)",
+    )
+    p.add_argument(
+        "--no-names", action="store_true", help="keep and show no display names of seekers"
+    )
+    p.add_argument(
+        "--chat",
+        choices=CHAT_READERS,
+        default=d.chat,
+        help="who reads a match's chat: nobody (no chat), its two seats, or all (spectators too)",
+    )
+    p.add_argument(
+        "--chat-per-minute",
+        type=int,
+        default=d.chat_per_minute,
+        help="chat lines one seat may post a minute (per relay process)",
     )
     p.add_argument(
         "--max-waiting",
@@ -201,7 +230,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
                 max_waiting=a.max_waiting,
                 max_events=a.max_events,
                 lobby_size=a.lobby_size,
+                seek_grace=a.seek_grace,
+                claim_after=a.claim_after,
             ),
+            names=not a.no_names,
+            chat=a.chat,
+            chat_per_minute=a.chat_per_minute,
             max_move=a.max_move,
             max_body=a.max_body,
             seeks_per_minute=a.seeks_per_minute,

@@ -186,6 +186,11 @@ class Config:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
         check_webhook(self.webhook_url, self.webhook_keys, self.webhook_every)
+        if self.store.seek_grace <= 0 or self.store.claim_after < 0:
+            raise ValueError(
+                f"seek_grace must be > 0 and claim_after >= 0, not {self.store.seek_grace!r} "
+                f"and {self.store.claim_after!r}"
+            )
         if self.chat not in CHAT_READERS:
             raise ValueError(f"chat must be one of {', '.join(CHAT_READERS)}, not {self.chat!r}")
         if self.store.hold != self.hold:

@@ -450,10 +450,12 @@ class Api:
 
     async def record(self, call: Call) -> Reply:
         """GET /v1/matches/{match}/record: the match as JSON Lines (docs/protocol.md): a
-        header (the game, its version, the time control, the result once it ended), then
-        each event of the log, as the events endpoint sends them."""
+        header (the game, its version, the time control, the result once it ended, the
+        names), then each event of the log, as the events endpoint sends them, then each line
+        of its chat the reader may read."""
         info = await self.store.info(call.match)
         _, events = await self.store.poll(call.match, None, 0, time.time())
+        chat = await self.tables.record_chat(call)
         result = None
         if events and info.status.value == "finished":
             last = orjson.loads(events[-1])
@@ -471,9 +473,11 @@ class Api:
                 "status": info.status.value,
                 "result": result,
                 "events": len(events),
+                "names": list(info.names) if self.config.names else [None, None],
+                "chat": len(chat),
             }
         )
-        return 200, b"\n".join([header, *events]) + b"\n"
+        return 200, b"\n".join([header, *events, *chat]) + b"\n"
 
     async def rematch_read(self, call: Call) -> Reply:
         """GET /v1/matches/{match}/rematch[?after=V]: the rematch, held while its version is

@@ -342,6 +342,9 @@ _SCHEMAS.update(TABLE_SCHEMAS)
 _SCHEMAS["Event"]["oneOf"].append(UNDO_EVENT)
 _SCHEMAS["Events"]["properties"]["table"] = _ref("Table")
 _SCHEMAS["SeekBody"]["properties"]["name"] = NAME
+_SCHEMAS["LobbyEntry"]["properties"]["names"] = {
+    "type": "array", "items": NAME, "minItems": 2, "maxItems": 2
+}  # fmt: skip
 _SCHEMAS["MatchInfo"]["properties"]["names"] = {
     "type": "array", "items": NAME, "minItems": 2, "maxItems": 2
 }  # fmt: skip
@@ -405,7 +408,9 @@ _OTHER_REPLIES = {
     "openapi": {"description": "OpenAPI 3.1.", "schema": {"type": "object"}},
     "record": {
         "description": "JSON Lines: a header object (record, match, game, version, room, "
-        "first, time_control, status, result, events), then one line per event.",
+        "first, time_control, status, result, events, names, chat), then one line per event, "
+        "then one line per chat line the reader may read ({type: 'chat', n, seat, text, at, "
+        "time}).",
         "schema": {"type": "string"},
     },
 }

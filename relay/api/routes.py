@@ -83,8 +83,9 @@ ROUTES: tuple[Route, ...] = (
           "Withdraw a seek nobody has joined.", reply="Cancelled", seat="required",
           errors=_WRITE),
     Route("GET", "/v1/matches/{match}/record", "record", "record",
-          "The match's record: JSON Lines, a header line and then every event of its log.",
-          errors=(404, 410, 429), content_type="application/jsonl"),
+          "The match's record: JSON Lines, a header line, every event of its log, then the "
+          "chat lines the reader may read (a seat's key reads its match's chat).",
+          seat="optional", errors=(403, 404, 410, 429), content_type="application/jsonl"),
     Route("GET", "/v1/matches/{match}/rematch", "rematch", "rematch_read",
           "The rematch of a finished match; with 'after', held until its version is above it.",
           reply="Rematch", query=("after", "wait"), seat="optional",

@@ -7,6 +7,8 @@ import asyncio
 import time
 from typing import Protocol
 
+import orjson
+
 from relay.api.calls import Call, Reply
 from relay.api.fields import bearer, int_field, json_body, query_int, query_seconds, require_bearer
 from relay.api.limits import RateLimiter
@@ -56,6 +58,30 @@ class TableEndpoints:
         config = self.api.config
         chat = config.chat == "all" or (config.chat == "seats" and seat is not None)
         return table_body(table, time.time(), names=config.names, chat=chat)
+
+    async def record_chat(self, call: Call) -> list[bytes]:
+        """Returns the chat lines of a match's record, as the reader may read them: each
+        {"type": "chat", "n", "seat", "text", "at", "time"}."""
+        config = self.api.config
+        token = bearer(call.authorization)
+        if config.chat == "off" or (config.chat == "seats" and token is None):
+            return []
+        seat, table = await self.api.store.table(call.match, token, 0, time.time())
+        if config.chat == "seats" and seat is None:
+            return []
+        return [
+            orjson.dumps(
+                {
+                    "type": "chat",
+                    "n": line.n,
+                    "seat": line.seat,
+                    "text": line.text,
+                    "at": line.at,
+                    "time": line.time,
+                }
+            )
+            for line in table.chat
+        ]
 
     async def table_read(self, call: Call) -> Reply:
         """GET /v1/matches/{match}/table[?after=V&wait=S&chat=C]: the table, held while its

@@ -90,4 +90,5 @@ def lobby_entry_json(entry: LobbyEntry) -> dict[str, object]:
         "moves": moves_of(info),
         "since": round(entry.since, 3),
         "time_control": None if info.clock is None else info.clock.control.as_dict(),
+        "names": list(info.names),
     }

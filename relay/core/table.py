@@ -28,7 +28,6 @@ __all__ = [
     "AWAY",
     "CHAT_MOST",
     "NAME_MOST",
-    "NO_TABLE",
     "ChatLine",
     "Offer",
     "OfferKind",
@@ -117,10 +116,6 @@ class Table:
     claim_at: float | None = None
     """When the partner of the seat to move may claim the win from a staller (None: not in
     this match or not now)."""
-
-
-NO_TABLE = Table(0)
-"""The table of a match nothing has happened at."""
 
 
 def _clean(value: object, field: str, most: int) -> str:

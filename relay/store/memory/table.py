@@ -26,7 +26,8 @@ class TableState:
     __slots__ = ("away", "chat", "gone", "names", "offer", "undone", "version")
 
     def __init__(self) -> None:
-        self.version = 0
+        self.version = 1
+        """1 for a table nothing happened at: a reader with version 0 reads it at once."""
         self.names: list[str | None] = [None, None]
         self.gone = [0.0, 0.0]
         """When each seat's last held poll ended with its client gone (0: never since)."""

@@ -99,7 +99,7 @@ class RedisTables:
                 ChatLine(int(line["n"]), int(line["seat"]), line["text"], line["at"], line["time"])
             )
         return Table(
-            int(tv or 0),
+            int(tv or 0) + 1,
             (n0 or None, n1 or None),
             (float(a0) if a0 else None, float(a1) if a1 else None),
             abandon_at,

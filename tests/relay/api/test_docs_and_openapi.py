@@ -100,6 +100,18 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
         checker.check("/v1/seek", "POST", status, body)
         x, o = await wire.pair("openapi")
         headers = x.auth
+        table_calls: tuple[tuple[str, object, Seat], ...] = (
+            ("chat", {"text": "<b>hi</b>"}, o),
+            ("chat", {"text": ""}, o),
+            ("offer", {"kind": "draw", "after": 1}, o),
+            ("offer", {"kind": "takeback", "after": 1}, x),
+            ("answer", {"accept": False}, x),
+            ("answer", {"accept": True, "after": 1}, x),
+            ("claim", {"after": 1}, o),
+        )
+        for action, payload, who in table_calls:
+            status, body = await wire.post(who, action, payload)
+            checker.check(f"{m}/{action}", "POST", status, body)
         for action, payload, who in (
             ("moves", {"after": 1, "move": "a"}, x),
             ("moves", {"after": 1, "move": "a"}, o),
@@ -150,6 +162,11 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
             ("/v1/lobby?game=openapi&after=0", "/v1/lobby", None),
             ("/v1/lobby", "/v1/lobby", None),
             (f"/v1/matches/{x.match}/events?after=0", f"{m}/events", headers),
+            (f"/v1/matches/{x.match}/events?after=0&table=0", f"{m}/events", headers),
+            (f"/v1/matches/{x.match}/events?after=0&table=0&chat=0", f"{m}/events", None),
+            (f"/v1/matches/{x.match}/table", f"{m}/table", headers),
+            (f"/v1/matches/{x.match}/table?after=0&chat=1", f"{m}/table", None),
+            (f"/v1/matches/{x.match}/table?after=x", f"{m}/table", None),
             (f"/v1/matches/{x.match}/events?after=0", f"{m}/events", None),
             (f"/v1/matches/{x.match}/events?after=x", f"{m}/events", None),
             (f"/v1/matches/{x.match}/events", f"{m}/events", {"Authorization": "Bearer no"}),

@@ -69,6 +69,8 @@ async def test_a_finished_match_records_its_game_result_and_whole_log(wire: Wire
         "status": "finished",
         "result": {"reason": "agreed", "seat": o.seat},
         "events": 5,
+        "names": [None, None],
+        "chat": 0,
     }
     assert events == await wire.events(x.match, 0)
     assert [event.get("move") for event in events[1:4]] == moves
