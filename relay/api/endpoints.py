@@ -133,7 +133,7 @@ class Api:
             if route.limited:
                 self.admit(call.client)
             immediate = self.immediate
-            if immediate is not None and route.endpoint == "move":
+            if immediate is not None and route.endpoint == "move" and "table" not in call.query:
                 return self._move_now(immediate, call, answer)
             coro = self.endpoints[route.endpoint](call)
         except RelayError as error:
@@ -240,6 +240,10 @@ class Api:
         """Ends a held request counted by hold_key."""
         self._release_hold(key)
 
+    def count_move(self) -> None:
+        """Counts a move relayed (relay_moves_relayed_total)."""
+        self.metrics.moves += 1
+
     def seat_digest(self, call: Call) -> str:
         """Returns the digest of the call's bearer (its seat token or player key)."""
         return self._seat_digest(call.authorization)
@@ -295,6 +299,9 @@ class Api:
         token = require_bearer(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
+        if wait and "table" in call.query:
+            version = query_int(call.query["table"], "table", 0)
+            return await self.tables.move(call, token, action, wait, version)
         if not wait:
             seq = await self.store.act(call.match, token, action, time.time())
             self.metrics.moves += 1

@@ -341,6 +341,7 @@ _SCHEMAS: dict[str, Any] = {
 _SCHEMAS.update(TABLE_SCHEMAS)
 _SCHEMAS["Event"]["oneOf"].append(UNDO_EVENT)
 _SCHEMAS["Events"]["properties"]["table"] = _ref("Table")
+_SCHEMAS["SeqEvents"]["properties"]["table"] = _ref("Table")
 _SCHEMAS["SeekBody"]["properties"]["name"] = NAME
 _SCHEMAS["LobbyEntry"]["properties"]["names"] = {
     "type": "array", "items": NAME, "minItems": 2, "maxItems": 2

@@ -45,6 +45,9 @@ class Host(Protocol):
     def seat_digest(self, call: Call) -> str:
         """Returns the digest of the call's bearer."""
 
+    def count_move(self) -> None:
+        """Counts a move relayed (the relay's metrics)."""
+
 
 class TableEndpoints:
     """The table's endpoints of one Api (they share its store, limits and held counts)."""
@@ -129,6 +132,35 @@ class TableEndpoints:
         body = b'{"events":[' + b",".join(found) + b"]"
         if table.version > version:
             body += b',"table":' + self.body(table, seat)
+        return 200, body + b"}"
+
+    async def move(
+        self, call: Call, token: str, action: Action, wait: float, version: int
+    ) -> Reply:
+        """POST .../moves?wait=S&table=V: the move, then held like a table-aware poll until
+        the reply or a table above version V; answers its seq, the events above it and, when
+        its version is above V, the table."""
+        api = self.api
+        chat_after = query_int(call.query.get("chat"), "chat", 0)
+        key = api.hold_key(call, 0)
+        started = time.time()
+        try:
+            seq = await api.store.act(call.match, token, action, started)
+            api.count_move()
+            _, table = await api.store.table(call.match, None, chat_after, started)
+            if table.version <= version and not api.closing:
+                try:
+                    await api.store.table_wait(call.match, seq, version, wait)
+                except (asyncio.CancelledError, GeneratorExit):
+                    api.client_left(call, started)
+                    raise
+                _, table = await api.store.table(call.match, None, chat_after, time.time())
+        finally:
+            api.release_hold(key)
+        _, found = await api.store.poll(call.match, None, seq, time.time())
+        body = b'{"seq":%d,"events":[%b]' % (seq, b",".join(found))
+        if table.version > version:
+            body += b',"table":' + self.body(table, 0)
         return 200, body + b"}"
 
     async def hold(

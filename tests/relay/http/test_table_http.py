@@ -139,6 +139,28 @@ async def test_an_event_poll_with_table_carries_it_and_is_woken_by_it(make: Make
     assert "table" not in plain and plain["events"][0]["move"] == "11"
 
 
+async def test_a_held_move_post_with_table_is_woken_by_it(make: Make) -> None:
+    client = await make(hold=5.0)
+    x, y = await seat_pair(client)
+    version = (await x.ok("GET", "table"))["version"]
+    post = asyncio.ensure_future(
+        x.ok("POST", f"moves?wait=5&table={version}", {"after": 1, "move": "11"})
+    )
+    await asyncio.sleep(0.3)
+    assert not post.done()
+    await y.ok("POST", "offer", {"kind": "draw", "after": 2})
+    woken = await asyncio.wait_for(post, 3.0)
+    assert (woken["seq"], woken["events"]) == (2, [])
+    assert woken["table"]["offer"]["state"] == "offered"
+    # Held again with the new version, it answers at the reply, without a table.
+    newer = woken["table"]["version"]
+    await x.ok("POST", "answer", {"accept": False})
+    status, refused, _ = await x.call(
+        "POST", f"moves?wait=1&table={newer}", {"after": 2, "move": "00"}
+    )
+    assert refused["error"]["code"] == "turn/not_yours" and status == 409
+
+
 async def test_chat_to_everyone_and_in_the_record() -> None:
     with RelayProcess(*quick_flags(), "--chat", "all") as relay:
         async with aiohttp.ClientSession(relay.url) as client:
