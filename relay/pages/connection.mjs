@@ -45,6 +45,7 @@ export class ConnectionNotice {
     this.#element.setAttribute("role", "status");
     this.#element.hidden = true;
     this.#text = document.createElement("span");
+    this.#text.className = "connection-text";
     this.#retry = document.createElement("button");
     this.#retry.type = "button";
     this.#retry.textContent = "Retry";

@@ -350,7 +350,9 @@ export function runPage(page) {
       onState: (state) => {
         if (host === current) {
           if (state === State.PLAYING_TO_MOVE && !quiet) alert.yourTurn();
-          if (state !== State.LISTENING) quiet = false;
+          // The log read on taking the match up is handled at once (a partner's move not yet
+          // answered among it): turns from then on are news.
+          if (state !== State.LISTENING && quiet) setTimeout(() => (quiet = false), 0);
         }
         render();
       },

@@ -39,6 +39,14 @@ export class TurnAlert {
       this.#storage = null; // storage refused: the choice lasts as long as the page
     }
     this.#soundOn = this.#read() === "on";
+    // A browser lets a page make sound only after the player's touch or key: wake the audio
+    // then, when the tone is on (after a reload, the choice is remembered but no touch yet).
+    const wake = () => {
+      if (this.#soundOn) this.#audio();
+    };
+    for (const kind of ["pointerdown", "keydown"]) {
+      window.addEventListener(kind, wake, { capture: true, passive: true });
+    }
     window.document.addEventListener("visibilitychange", () => {
       if (!window.document.hidden && this.#flagged) {
         this.#flagged = false;
