@@ -153,7 +153,7 @@ def test_the_lobby_and_a_spectator_reconnect_by_themselves(
 def test_a_match_forgotten_in_a_restart_says_so_and_leads_back_to_the_lobby(
     player: MakePlayer, relay: RelayProcess
 ) -> None:
-    x, o, match = start_room(player("ann"), player("bob"))
+    x, o, _ = start_room(player("ann"), player("bob"))
     x.play_cell("11")
     expect(o.cell("11")).to_have_text("X")
     x.expect_state("PLAYING_WAIT_MOVE")  # the relay holds the move post: it has the move
