@@ -342,12 +342,7 @@ export class RelayHost extends GameHost {
     // relay's your-turn notices name (both for correspondence; see players.mjs).
     /** Poll holds, request timeouts, backoff and give-up time. */
     this.timing = options.timing ?? new Timing();
-    this.#client = new RelayClient({
-      ...options,
-      timing: this.timing,
-      signal: this.#abort.signal,
-      onReachable: (reachable, failure) => options.onReachable?.(reachable, failure),
-    });
+    this.#client = new RelayClient({ ...options, timing: this.timing, signal: this.#abort.signal });
   }
 
   /** Returns a host that takes up the seat `ticket` again (after a reload) when it plays. */

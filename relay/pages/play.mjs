@@ -11,7 +11,7 @@ import { LEVEL_NAMES, startComputer } from "./computer.mjs";
 import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
 import { FORGOTTEN, PAGE_TIMING, RECONNECTING, SENDING_OFFLINE, lostFor } from "./connection.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
-import { Reason, RelayClient, RelayHost, State } from "./movewire.mjs";
+import { Reason, RelayClient, RelayHost, State, Timing } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
 import { TurnAlert } from "./turn-alert.mjs";
@@ -192,8 +192,9 @@ export function runPage(page) {
   let forgotten = false; // the relay no longer knows the match
   let quiet = false; // a match taken up again (a reload): its first turn is not news
   const clockView = new ClockView(el.clocks, page.sides);
-  const client = new RelayClient({ relay: relayBeside(location.href), timing: PAGE_TIMING });
-  const alert = new TurnAlert({ title: page.title, onChange: () => render() });
+  // The page's own calls (a seek's withdrawal) are brief: when they fail, the host takes over.
+  const client = new RelayClient({ relay: relayBeside(location.href), timing: new Timing({ giveUp: 3 }) });
+  const turnAlert = new TurnAlert({ title: page.title, onChange: () => render() });
 
   const boardView = page.createView(el.board, { onPlay: (move) => game?.play(move) });
   const view = {
@@ -238,9 +239,9 @@ export function runPage(page) {
     document.body.dataset.thinking = String(thinking);
     document.body.dataset.reachable = String(host?.reachable ?? true);
     const turn = state === State.PLAYING_TO_MOVE ? "Your turn · " : "";
-    document.title = alert.title(`${turn}${page.title} · movewire`);
-    el.sound.checked = alert.sound;
-    el.notify.hidden = !alert.canAsk;
+    document.title = turnAlert.title(`${turn}${page.title} · movewire`);
+    el.sound.checked = turnAlert.sound;
+    el.notify.hidden = !turnAlert.canAsk;
 
     const started = game !== null;
     const over = state === State.GAME_ENDED || state === State.NOT_CONNECTED;
@@ -349,7 +350,7 @@ export function runPage(page) {
       },
       onState: (state) => {
         if (host === current) {
-          if (state === State.PLAYING_TO_MOVE && !quiet) alert.yourTurn();
+          if (state === State.PLAYING_TO_MOVE && !quiet) turnAlert.yourTurn();
           // The log read on taking the match up is handled at once (a partner's move not yet
           // answered among it): turns from then on are news.
           if (state !== State.LISTENING && quiet) setTimeout(() => (quiet = false), 0);
@@ -492,9 +493,9 @@ export function runPage(page) {
     el.status.focus?.();
   });
   el.sound.addEventListener("change", () => {
-    alert.sound = el.sound.checked; // this click lets the page make sound
+    turnAlert.sound = el.sound.checked; // this click lets the page make sound
   });
-  el.notify.addEventListener("click", () => alert.ask());
+  el.notify.addEventListener("click", () => turnAlert.ask());
   window.addEventListener("pagehide", leave);
   // Back from the browser's page cache after the seek was withdrawn: come back to it afresh.
   window.addEventListener("pageshow", (event) => {
