@@ -212,3 +212,34 @@ def run_ahead(sides: tuple[Player, ...], minutes: int) -> None:
         for side in sides:
             side.page.clock.fast_forward(5_000)
         sides[0].page.wait_for_timeout(30)
+
+
+def test_the_lobby_gives_up_only_after_minutes_and_retry_follows_it_again(
+    player: MakePlayer, relay: RelayProcess
+) -> None:
+    looker = player("looker")
+    looker.page.clock.install()
+    looker.open("/")
+    lobby = looker.page.locator("[data-lobby='xand0']")
+    expect(lobby).to_have_attribute("data-version", re.compile(r"\d+"))
+    notice = looker.page.locator(".connection")
+    retry = notice.get_by_role("button", name="Retry")
+
+    kill(relay)
+    expect(notice.locator(".connection-text")).to_have_text(RECONNECTING)
+    run_ahead((looker,), minutes=4)
+    expect(notice.locator(".connection-text")).to_have_text(RECONNECTING)
+    expect(retry).to_be_hidden()
+    run_ahead((looker,), minutes=2)
+    expect(notice.locator(".connection-text")).to_have_text(LOST)
+    expect(retry).to_be_visible()
+    looker.shot("lobby-lost")
+
+    relay.start()
+    retry.click()
+    expect(notice).to_be_hidden()
+    cat = player("cat")
+    cat.open("/xand0.html#room=after-retry&public")
+    cat.expect_state("LISTENING")
+    expect(lobby.locator(".open-list li[data-match]")).to_have_count(1)
+    forgive_failed_loads(looker)
