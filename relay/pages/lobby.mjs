@@ -1,11 +1,14 @@
 // The lobby: pick a game, then play a random opponent, open a private or public room, join
 // an open public game, watch a live match, or replay one just finished; and "Your games",
 // the correspondence matches of this browser's player key, each opened in one click. The lists follow the relay's lobby by
-// long-polling it (GET /v1/lobby?game=G&after=V), never by reloading.
+// long-polling it (GET /v1/lobby?game=G&after=V), never by reloading. While the relay does not
+// answer, a notice says so and the polls are sent again; they pick up where they were.
 
+import { ConnectionNotice, PAGE_TIMING, lostFor } from "./connection.mjs";
+import { ConnectionLostError } from "./errors.mjs";
 import { newRoomName, relayBeside, storageKey } from "./play.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
-import { RelayClient, Timing } from "./relay-client.mjs";
+import { RelayClient } from "./relay-client.mjs";
 
 for (const button of document.querySelectorAll("button[data-private]")) {
   button.addEventListener("click", () => {
@@ -78,6 +81,11 @@ function matchItem(entry, verb) {
   return li;
 }
 
+/** Returns what the lobby says when following it failed for good. */
+function failed(error) {
+  return error instanceof ConnectionLostError ? lostFor() : `The lobby could not be read: ${error.message}`;
+}
+
 /** Follows one game's lobby, redrawing its lists at each change. */
 async function follow(client, box) {
   const game = box.dataset.lobby;
@@ -89,10 +97,13 @@ async function follow(client, box) {
     let lobby;
     try {
       lobby = await client.lobby(game, version, version === null ? null : client.timing.pollWait);
-    } catch {
+    } catch (error) {
+      // Given up after minutes of retries: Retry follows again from the lobby's start.
       box.dataset.state = "offline";
-      return; // the relay is gone for good (the client retried for a minute)
+      notice.lost(failed(error), () => follow(client, box));
+      return;
     }
+    delete box.dataset.state;
     // Unchanged: poll again. (A lower version means the relay's lobby started afresh.)
     if (version !== null && lobby.version === version) continue;
     version = lobby.version;
@@ -136,18 +147,30 @@ async function showMine(client, section) {
     const rows = (await client.playerMatches(key)).map(parsePlayerMatch);
     items(list, rows, mineItem);
     section.dataset.state = "listed";
-  } catch {
+  } catch (error) {
     section.dataset.state = "offline";
+    notice.lost(failed(error), () => showMine(client, section));
   }
 }
 
-const client = new RelayClient({ relay: relayBeside(location.href), timing: new Timing() });
+const notice = new ConnectionNotice(document.querySelector("main"));
+const client = new RelayClient({
+  relay: relayBeside(location.href),
+  timing: PAGE_TIMING,
+  onReachable: (reachable) => {
+    document.body.dataset.reachable = String(reachable);
+    notice.reconnecting(!reachable);
+  },
+});
 for (const box of document.querySelectorAll("[data-lobby]")) follow(client, box);
 
 const mine = document.getElementById("your-games");
 if (mine !== null) {
   showMine(client, mine);
   const form = mine.querySelector("form");
+  // A key refused stays refused only until it is edited: a form whose field holds a custom
+  // error is never submitted, so the error must go with the text it was about.
+  form.querySelector("input").addEventListener("input", (event) => event.target.setCustomValidity(""));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const input = form.querySelector("input");

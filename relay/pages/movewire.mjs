@@ -285,7 +285,8 @@ export function lostWrites(delivered, last, seat, pending) {
  *
  * Options: relay (base URL; "" is the page's own origin), gameKey, createGame(host,
  * firstMove), version, room, timing (a Timing), onDialog(text), onState(state),
- * onTicket(ticket); for tests: fetch, random, clock.
+ * onTicket(ticket), onReachable(reachable, failure) (told when the relay stops answering, and
+ * when it answers again); for tests: fetch, random, clock.
  */
 export class RelayHost extends GameHost {
   #options;
@@ -383,6 +384,14 @@ export class RelayHost extends GameHost {
   /** Returns how many requests were sent again after a transient fault. */
   get retries() {
     return this.#client.retries;
+  }
+
+  /**
+   * Returns whether the relay answered the host's latest request: false from a failed
+   * request (the host retries it, with backoff) until the relay answers again.
+   */
+  get reachable() {
+    return this.#client.reachable;
   }
 
   /** Returns the number of the last event handled. */
@@ -782,17 +791,29 @@ export class RelayHost extends GameHost {
     }
   }
 
-  /** Posts a move held for the reply; the partner has the turn once the relay holds it. */
+  /**
+   * Posts a move held for the reply; the partner has the turn once the relay holds it: once
+   * an attempt to post it has been neither answered nor failed for ACCEPTED_AFTER_MS. While
+   * the attempts fail (the relay away), the move stays WAITING_SERVER_RESPONSE.
+   */
   async #postHeld(write) {
     const { after, move, end } = write;
-    const post = this.#client.moveAndWait(this.#ticket, after, move, end, this.timing.pollWait);
-    const timer = setTimeout(() => {
+    let timer = null;
+    const held = () => {
       if (this.#state === State.WAITING_SERVER_RESPONSE) {
         this.#setState(end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
       }
-    }, ACCEPTED_AFTER_MS);
+    };
+    const watch = {
+      sent: () => {
+        clearTimeout(timer);
+        timer = setTimeout(held, ACCEPTED_AFTER_MS);
+      },
+      failed: () => clearTimeout(timer),
+    };
+    const wait = this.timing.pollWait;
     try {
-      return await post;
+      return await this.#client.moveAndWait(this.#ticket, after, move, end, wait, undefined, watch);
     } finally {
       clearTimeout(timer);
     }

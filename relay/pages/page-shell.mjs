@@ -38,6 +38,8 @@ const MAIN = `
     <button id="cancel" type="button" hidden>Cancel</button>
     <button id="resign" type="button" hidden>Resign</button>
     <button id="again" type="button" class="primary" hidden>Play again</button>
+    <button id="retry" type="button" class="primary" hidden>Retry</button>
+    <a id="to-lobby" class="button" href="./" hidden>Back to the lobby</a>
   </div>
 
   <section id="rematch" class="rematch" hidden aria-label="Rematch">
@@ -49,6 +51,10 @@ const MAIN = `
     </div>
   </section>
   <p class="help"></p>
+  <div class="alerts" role="group" aria-label="Your turn">
+    <label><input id="turn-sound" type="checkbox"> Sound on your turn</label>
+    <button id="turn-notify" type="button" hidden>Notify me on my turn</button>
+  </div>
 `;
 
 const COMPUTER = `

@@ -3,15 +3,19 @@
 // The match id and seat token live in sessionStorage, so reloading the tab resumes the
 // same match (the board rebuilt from the log) and a second tab is a second player.
 // A private room is named in the page's fragment (#room=NAME): the fragment never reaches
-// a server log or a Referer header, and opening the link joins the room.
+// a server log or a Referer header, and opening the link joins the room. While the relay does
+// not answer, the status line says so and every request is sent again (connection.mjs).
 
 import { BoardGame } from "./board-game.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
 import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
+import { FORGOTTEN, PAGE_TIMING, RECONNECTING, SENDING_OFFLINE, lostFor } from "./connection.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
-import { Reason, RelayHost, State } from "./movewire.mjs";
+import { Reason, RelayClient, RelayHost, State, Timing } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
+import { TurnAlert } from "./turn-alert.mjs";
+import { afterLeaving, leaveSeeks } from "./waiting-room.mjs";
 
 /** Room names the relay accepts: 1 to 64 letters, digits, '.', '_' or '-'. */
 export const ROOM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -111,6 +115,10 @@ function save(gameKey, saved) {
   else sessionStorage.setItem(storageKey(gameKey), JSON.stringify(saved));
 }
 
+/** What the page says when the connection is given up, and how to take it up again. */
+export const LOST = (seated) =>
+  `${lostFor()} ${seated ? "Your seat is kept: press Retry to take the match up again." : "Press Retry to try again."}`;
+
 /** Returns whether a saved match answers what the fragment asks for. */
 export function shouldResume(saved, want) {
   if (saved === null) return false;
@@ -164,6 +172,10 @@ export function runPage(page) {
     rematchDecline: byId("rematch-decline"),
     timeControl: byId("time-control"),
     clocks: byId("clocks"),
+    retry: byId("retry"),
+    toLobby: byId("to-lobby"),
+    sound: byId("turn-sound"),
+    notify: byId("turn-notify"),
   };
   let rematch = null; // follows the rematch of the match just finished
   let host = null;
@@ -175,7 +187,14 @@ export function runPage(page) {
   let computer = null;
   let thinking = false;
   let clockChoice = ""; // the clock sought, as CLOCK_CHOICES names it ("" for none)
+  let seeking = null; // how the current match was sought, to seek the same on Retry
+  let lost = false; // the connection was given up: Retry takes the match up again
+  let forgotten = false; // the relay no longer knows the match
+  let quiet = false; // a match taken up again (a reload): its first turn is not news
   const clockView = new ClockView(el.clocks, page.sides);
+  // The page's own calls (a seek's withdrawal) are brief: when they fail, the host takes over.
+  const client = new RelayClient({ relay: relayBeside(location.href), timing: new Timing({ giveUp: 3 }) });
+  const turnAlert = new TurnAlert({ title: page.title, onChange: () => render() });
 
   const boardView = page.createView(el.board, { onPlay: (move) => game?.play(move) });
   const view = {
@@ -209,13 +228,20 @@ export function runPage(page) {
     if (state === State.GAME_ENDED) text = endText() ?? text;
     else if (state === State.NOT_CONNECTED && notice !== null) text = notice;
     if (state === State.PLAYING_WAIT_MOVE && thinking) text = THINKING;
+    const away = host !== null && !host.reachable && !lost;
+    if (away && state !== State.GAME_ENDED && state !== State.NOT_CONNECTED) {
+      text = state === State.WAITING_SERVER_RESPONSE ? SENDING_OFFLINE : RECONNECTING;
+    }
     if (host === null) text = notice ?? "Choose how to play.";
     el.status.textContent = text;
     clockView.update(host, game?.side ?? 0);
     document.body.dataset.state = host === null ? "IDLE" : Object.keys(State)[state];
     document.body.dataset.thinking = String(thinking);
+    document.body.dataset.reachable = String(host?.reachable ?? true);
     const turn = state === State.PLAYING_TO_MOVE ? "Your turn · " : "";
-    document.title = `${turn}${page.title} · movewire`;
+    document.title = turnAlert.title(`${turn}${page.title} · movewire`);
+    el.sound.checked = turnAlert.sound;
+    el.notify.hidden = !turnAlert.canAsk;
 
     const started = game !== null;
     const over = state === State.GAME_ENDED || state === State.NOT_CONNECTED;
@@ -223,7 +249,9 @@ export function runPage(page) {
     el.share.hidden = !(state === State.LISTENING && room !== null && level === null);
     el.cancel.hidden = !(state === State.LISTENING && host?.ticket !== null);
     el.resign.hidden = !started || over;
-    el.again.hidden = host === null || !over;
+    el.again.hidden = host === null || !over || lost;
+    el.retry.hidden = !lost;
+    el.toLobby.hidden = !forgotten;
     el.board.hidden = !started;
     el.rematch.hidden = rematch === null || !over;
     if (rematch !== null) {
@@ -252,10 +280,42 @@ export function runPage(page) {
       render();
       return;
     }
-    saved = { match: want.match, seat: want.seat, token: key, room: null, finished: false, level: null };
+    saved = { match: want.match, seat: want.seat, token: key, room: null, finished: false, level: null, correspondence: true };
     save(page.key, saved);
     history.replaceState(null, "", location.pathname + location.search);
     play(null, saved);
+  }
+
+  /** Takes a saved match up again, with the choices it was sought with. */
+  function resume(from) {
+    quiet = true; // its turn, if it is one, is not news
+    play(from.room ?? null, from, from.level ?? null, from.listed === true, from.clock ?? "");
+  }
+
+  /** Comes back to a seek withdrawn as the page was left: plays it, or seeks the same again. */
+  async function rejoin(left) {
+    el.status.textContent = STATUS[State.LISTENING];
+    if ((await afterLeaving(client, left)) === "resume") {
+      save(page.key, (saved = { ...left, withdrawn: false }));
+      resume(saved);
+      return;
+    }
+    save(page.key, (saved = null));
+    // Against the computer, a new room: the computer takes the other seat afresh.
+    const roomName = left.level ? newRoomName() : (left.room ?? null);
+    play(roomName, null, left.level ?? null, left.listed === true, left.clock ?? "");
+  }
+
+  /** Withdraws the seek of a page being left (pagehide); a reload comes back to it (rejoin). */
+  function leave() {
+    const ticket = host?.ticket ?? null;
+    if (host?.state !== State.LISTENING || ticket === null || saved?.match !== ticket.match) return;
+    // A correspondence seek waits for days, listed under "Your games": it outlives the page.
+    if (saved.correspondence) return;
+    const seats = [ticket];
+    if (computer?.host.state === State.LISTENING && computer.host.ticket !== null) seats.push(computer.host.ticket);
+    leaveSeeks(client, seats);
+    save(page.key, (saved = { ...saved, withdrawn: true }));
   }
 
   function play(roomName, resumeFrom = null, computerLevel = null, listed = false, clock = "") {
@@ -267,9 +327,13 @@ export function runPage(page) {
     thinking = false;
     level = computerLevel;
     notice = null;
+    lost = false;
+    forgotten = false;
     game = null;
     room = roomName;
     clockChoice = computerLevel === null ? clock : ""; // the computer plays without a clock
+    seeking = { roomName, computerLevel, listed, clock };
+    const correspondence = chosenControl(clockChoice)?.kind === "deadline";
     const options = {
       relay: relayBeside(location.href),
       gameKey: page.key,
@@ -277,25 +341,39 @@ export function runPage(page) {
       room: roomName,
       public: listed,
       timeControl: chosenControl(clockChoice),
+      timing: PAGE_TIMING,
       // A correspondence seat is listed under this browser's player key ("Your games").
-      player: chosenControl(clockChoice)?.kind === "deadline" ? ensurePlayerKey() : null,
+      player: correspondence ? ensurePlayerKey() : null,
       createGame: (h, firstMove) => {
         game = new BoardGame(h, firstMove, page.rules, view);
         return game;
       },
-      onState: render,
+      onState: (state) => {
+        if (host === current) {
+          if (state === State.PLAYING_TO_MOVE && !quiet) turnAlert.yourTurn();
+          // The log read on taking the match up is handled at once (a partner's move not yet
+          // answered among it): turns from then on are news.
+          if (state !== State.LISTENING && quiet) setTimeout(() => (quiet = false), 0);
+        }
+        render();
+      },
+      onReachable: () => render(),
       onDialog: (text) => {
         const refused = /\b(\w+\/\w+)\b/.exec(text)?.[1];
-        notice = REFUSALS[refused] ?? text;
+        // A match the relay forgot before its end: the relay restarted (or lost its store).
+        forgotten = refused === "match/unknown" && saved?.finished !== true;
+        notice = forgotten ? FORGOTTEN : (REFUSALS[refused] ?? text);
         render();
       },
       onTicket: (ticket) => {
-        saved = { ...ticket, room: roomName, finished: false, level: computerLevel };
+        const kept = { room: roomName, finished: false, level: computerLevel, listed, clock: clockChoice };
+        saved = { ...ticket, ...kept, correspondence };
         save(page.key, saved);
         if (roomName === null && location.hash !== "") {
           // A reload must resume this match, not seek another.
           history.replaceState(null, "", location.pathname + location.search);
         }
+        render(); // the seek is saved: Cancel can withdraw it now
       },
     };
     const current = resumeFrom === null ? new RelayHost(options) : RelayHost.resume(resumeFrom, options);
@@ -329,6 +407,7 @@ export function runPage(page) {
       room: roomName,
       level: computerLevel,
       rules: page.rules,
+      timing: PAGE_TIMING,
       resumeFrom: resuming ? seat : null,
       onTicket: (ticket) => {
         sessionStorage.setItem(computerKey(page.key), JSON.stringify({ ...ticket, room: roomName }));
@@ -348,8 +427,10 @@ export function runPage(page) {
       // Cancelled or refused: the seat is of no more use (a lost connection may come back).
       save(page.key, (saved = null));
     }
-    if (outcome.reason === Reason.CONNECTION_LOST && saved !== null) {
-      notice = `${outcome.message} Reload the page to take the match up again.`;
+    if (outcome.reason === Reason.CONNECTION_LOST) {
+      // Given up after minutes of retries: the seat is kept, and Retry takes it up again.
+      lost = true;
+      notice = LOST(saved !== null);
     }
     if (outcome.isFinished && level === null && current.ticket !== null) followRematch(current.ticket);
     if (outcome.reason === Reason.CANCELLED && !outcome.message) {
@@ -363,6 +444,7 @@ export function runPage(page) {
   function followRematch(ticket) {
     const watch = new RematchWatch({
       relay: relayBeside(location.href),
+      timing: PAGE_TIMING,
       ticket,
       onChange: (found) => {
         if (watch !== rematch) return;
@@ -405,6 +487,20 @@ export function runPage(page) {
     el.status.focus?.();
   });
   el.computer?.addEventListener("click", () => play(newRoomName(), null, el.level.value));
+  el.retry.addEventListener("click", () => {
+    if (saved !== null) resume(saved);
+    else play(seeking.roomName, null, seeking.computerLevel, seeking.listed, seeking.clock);
+    el.status.focus?.();
+  });
+  el.sound.addEventListener("change", () => {
+    turnAlert.sound = el.sound.checked; // this click lets the page make sound
+  });
+  el.notify.addEventListener("click", () => turnAlert.ask());
+  window.addEventListener("pagehide", leave);
+  // Back from the browser's page cache after the seek was withdrawn: come back to it afresh.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && saved?.withdrawn) location.reload();
+  });
   el.cancel.addEventListener("click", () => {
     // A partner may have come meanwhile: then the match simply goes on.
     if (host?.state === State.LISTENING) {
@@ -431,7 +527,8 @@ export function runPage(page) {
   const want = parseFragment(location.hash);
   saved = loadSaved(page.key);
   if (shouldResume(saved, want)) {
-    play(saved.room ?? null, saved, saved.level ?? null);
+    if (saved.withdrawn) rejoin(saved);
+    else resume(saved);
   } else {
     save(page.key, (saved = null));
     if (want.kind === "room") play(want.room, null, null, want.listed === true, want.clock);

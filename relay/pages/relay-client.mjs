@@ -187,6 +187,9 @@ export class RelayClient {
    * @param {() => number} [options.random] in [0, 1), for jitter
    * @param {{now(): number, sleep(ms: number, signal?: AbortSignal): Promise<void>}} [options.clock]
    * @param {AbortSignal} [options.signal] aborting it stops every call with ClosedError
+   * @param {(reachable: boolean, failure: string | null) => void} [options.onReachable] told
+   *   when the relay stops answering (a request failed and is being retried: false, with the
+   *   failure) and when it answers again (true)
    */
   constructor(options = {}) {
     this.relay = (options.relay ?? "").replace(/\/+$/, "");
@@ -198,6 +201,9 @@ export class RelayClient {
     this.signal = options.signal ?? null;
     /** How many times a request was sent again after a transient fault. */
     this.retries = 0;
+    this.onReachable = options.onReachable ?? null;
+    /** Whether the relay answered the latest request (false while one is retried). */
+    this.reachable = true;
   }
 
   /**
@@ -215,7 +221,7 @@ export class RelayClient {
     if (timeControl !== null && timeControl !== undefined) body.time_control = timeControl.toJson();
     if (keys.player) body.player = keys.player;
     if (keys.contact) body.contact = keys.contact;
-    const answer = await this.#call("POST", "/v1/seek", null, body, undefined, signal);
+    const answer = await this.#call("POST", "/v1/seek", null, body, { signal });
     const { match, seat: s, token } = answer ?? {};
     if (typeof match !== "string" || (s !== 0 && s !== 1) || typeof token !== "string") {
       throw new ProtocolError(NOT_AN_ANSWER("seek", answer));
@@ -229,13 +235,8 @@ export class RelayClient {
    */
   async events(ticket, after, wait = null, signal = undefined) {
     const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
-    let path = `/v1/matches/${encodeURIComponent(match)}/events?after=${after}`;
-    let timeout = this.timing.requestTimeout;
-    if (wait !== null) {
-      path += `&wait=${wait}`;
-      timeout += wait;
-    }
-    const answer = await this.#call("GET", path, token, null, timeout, signal);
+    const path = `/v1/matches/${encodeURIComponent(match)}/events?after=${after}`;
+    const answer = await this.#call("GET", path, token, null, { signal, ...this.#held(path, "&", wait) });
     if (!Array.isArray(answer?.events)) throw new ProtocolError(NOT_AN_ANSWER("events", answer));
     return answer.events.map(parseEvent);
   }
@@ -249,12 +250,13 @@ export class RelayClient {
    * Posts a move held up to `wait` seconds for the reply (`?wait=`): one request per move.
    * Resolves [the move's event number, the events above it] (none when the wait ran out); a
    * retry of a lost answer is answered the same number, with the events above it then.
+   * `watch.sent()` is told as each attempt is sent, `watch.failed()` as one fails.
    */
-  async moveAndWait(ticket, after, move, end, wait, signal = undefined) {
-    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/moves?wait=${wait}`;
-    const timeout = this.timing.requestTimeout + wait;
+  async moveAndWait(ticket, after, move, end, wait, signal = undefined, watch = null) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/moves`;
     const body = { after, move, end };
-    const answer = await this.#call("POST", path, ticket.token, body, timeout, signal);
+    const held = this.#held(path, "?", wait);
+    const answer = await this.#call("POST", path, ticket.token, body, { signal, watch, ...held });
     if (!Number.isInteger(answer?.seq) || !Array.isArray(answer?.events)) {
       throw new ProtocolError(NOT_AN_ANSWER("moves", answer));
     }
@@ -283,24 +285,44 @@ export class RelayClient {
   }
 
   /**
+   * Withdraws a seek as its page goes away (on `pagehide`): one request the browser sends
+   * even after the page is gone (`keepalive`), never retried, never awaited. sendBeacon
+   * would not do: it cannot carry the seat's Authorization header.
+   */
+  leave(ticket) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/cancel`;
+    const init = { method: "POST", keepalive: true, headers: { Authorization: `Bearer ${ticket.token}` } };
+    this.fetch(this.relay + path, init).catch(() => {}); // the relay drops a silent seek anyway
+  }
+
+  /**
+   * Returns what the relay says of a match (GET /v1/matches/{id}): {match, game, status,
+   * turn, ...}; a cancelled seek throws RelayRefusedError match/expired, a forgotten match
+   * match/unknown.
+   */
+  async matchInfo(match, signal = undefined) {
+    const path = `/v1/matches/${encodeURIComponent(match)}`;
+    const answer = await this.#call("GET", path, null, null, { signal });
+    if (typeof answer?.status !== "string") throw new ProtocolError(NOT_AN_ANSWER("match", answer));
+    return answer;
+  }
+
+  /**
    * Returns the rematch {version, state, offers, by, match, first} of a finished match; with
    * `after`, held up to `wait` seconds until its version is above `after`.
    */
   async rematch(ticket, after = null, wait = null, signal = undefined) {
     const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
-    let path = `/v1/matches/${encodeURIComponent(match)}/rematch`;
-    let timeout = this.timing.requestTimeout;
-    if (after !== null) {
-      path += `?after=${after}` + (wait === null ? "" : `&wait=${wait}`);
-      timeout += wait ?? 0;
-    }
-    return checkedRematch(await this.#call("GET", path, token, null, timeout, signal));
+    const path = `/v1/matches/${encodeURIComponent(match)}/rematch`;
+    if (after === null) return checkedRematch(await this.#call("GET", path, token, null, { signal }));
+    const held = this.#held(`${path}?after=${after}`, "&", wait);
+    return checkedRematch(await this.#call("GET", path, token, null, { signal, ...held }));
   }
 
   /** Offers (or accepts) a rematch of the finished match; offer=false declines. */
   async offerRematch(ticket, offer = true, signal = undefined) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/rematch`;
-    return checkedRematch(await this.#call("POST", path, ticket.token, { offer }, undefined, signal));
+    return checkedRematch(await this.#call("POST", path, ticket.token, { offer }, { signal }));
   }
 
   /**
@@ -309,12 +331,9 @@ export class RelayClient {
    */
   async lobby(game, after = null, wait = null, signal = undefined) {
     let path = `/v1/lobby?game=${encodeURIComponent(game)}`;
-    let timeout = this.timing.requestTimeout;
-    if (after !== null) {
-      path += `&after=${after}` + (wait === null ? "" : `&wait=${wait}`);
-      timeout += wait ?? 0;
-    }
-    const answer = await this.#call("GET", path, null, null, timeout, signal);
+    if (after !== null) path += `&after=${after}`;
+    const held = after === null ? {} : this.#held(path, "&", wait);
+    const answer = await this.#call("GET", path, null, null, { signal, ...held });
     if (!Number.isInteger(answer?.version) || !["open", "live", "recent"].every((k) => Array.isArray(answer[k]))) {
       throw new ProtocolError(NOT_AN_ANSWER("lobby", answer));
     }
@@ -326,7 +345,7 @@ export class RelayClient {
    * (GET /v1/player/matches): the key's turn first, then the partner's, waiting, finished.
    */
   async playerMatches(player, signal = undefined) {
-    const answer = await this.#call("GET", "/v1/player/matches", player, null, undefined, signal);
+    const answer = await this.#call("GET", "/v1/player/matches", player, null, { signal });
     if (!Array.isArray(answer?.matches)) {
       throw new ProtocolError(NOT_AN_ANSWER("player matches", answer));
     }
@@ -335,44 +354,74 @@ export class RelayClient {
 
   async #seq(ticket, action, body, signal = undefined) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/${action}`;
-    const answer = await this.#call("POST", path, ticket.token, body, undefined, signal);
+    const answer = await this.#call("POST", path, ticket.token, body, { signal });
     if (!Number.isInteger(answer?.seq)) throw new ProtocolError(NOT_AN_ANSWER(action, answer));
     return answer.seq;
   }
 
-  /** Returns the JSON answer to a request, sent again after each transient fault. */
-  async #call(method, path, token, body, timeout = undefined, signal = undefined) {
+  /**
+   * Returns the {path, quick, timeout} of a request held up to `wait` seconds (`wait=` joined
+   * to `path` by `joint`; null: the relay's hold): `quick` is the same request answered at
+   * once, sent while the relay is not known to answer, so that its answer says at once
+   * that the relay is back (a held one says nothing until its hold ends).
+   */
+  #held(path, joint, wait) {
+    if (wait === null || wait === undefined) {
+      return { path, quick: `${path}${joint}wait=0`, timeout: this.timing.requestTimeout };
+    }
+    const timeout = this.timing.requestTimeout + wait;
+    return { path: `${path}${joint}wait=${wait}`, quick: `${path}${joint}wait=0`, timeout };
+  }
+
+  /**
+   * Returns the JSON answer to a request, sent again after each transient fault. Options:
+   * `timeout` (seconds; default the timing's requestTimeout), `signal`, `quick` (the path to
+   * send instead while the relay is not answering, see #held), `watch` (told as each attempt
+   * is sent, `watch.sent()`, and as one fails, `watch.failed(failure)`).
+   */
+  async #call(method, path, token, body, options = {}) {
+    const { timeout, signal, watch = null, quick = null } = options;
+    path = options.path ?? path;
     const headers = token === null ? {} : { Authorization: `Bearer ${token}` };
     let data;
     if (body !== null) {
       headers["Content-Type"] = "application/json";
       data = JSON.stringify(body);
     }
-    const limitMs = (timeout ?? this.timing.requestTimeout) * 1000;
     const started = this.clock.now();
     for (let attempt = 0; ; attempt++) {
       let retryAfter = null;
       let failure;
+      let limited = false; // a rate limit: the relay answered, and asks for patience
+      const hurried = quick !== null && !this.reachable;
+      const limitMs = (hurried ? this.timing.requestTimeout : (timeout ?? this.timing.requestTimeout)) * 1000;
+      watch?.sent?.();
       try {
-        const answer = await this.#once(method, path, headers, data, limitMs, signal);
+        const answer = await this.#once(method, hurried ? quick : path, headers, data, limitMs, signal);
         retryAfter = retryAfterSeconds(answer.headers.get("Retry-After"));
         if (answer.status < 400) {
           try {
-            return JSON.parse(answer.text);
+            const parsed = JSON.parse(answer.text);
+            this.#heard(true, null);
+            return parsed;
           } catch {
             failure = `${answer.status} with a garbled body`;
           }
         } else {
           const [code, message] = errorOf(answer.text);
           if (answer.status < 500 && !RETRIED_STATUSES.has(answer.status)) {
+            this.#heard(true, null);
             throw new RelayRefusedError(answer.status, code, message);
           }
           failure = `${answer.status} ${code}`;
+          limited = answer.status === 429;
         }
       } catch (error) {
         if (error instanceof RelayRefusedError || error instanceof ClosedError) throw error;
         failure = `${error?.name ?? "Error"}: ${error?.message ?? error}`;
       }
+      watch?.failed?.(failure);
+      this.#heard(limited, limited ? null : failure);
       const delay = this.timing.backoff(attempt, this.random, retryAfter);
       const waited = (this.clock.now() - started) / 1000;
       if (waited + delay > this.timing.giveUp) {
@@ -381,6 +430,13 @@ export class RelayClient {
       this.retries += 1;
       await this.clock.sleep(delay * 1000, this.#combined(signal));
     }
+  }
+
+  /** Notes whether the relay answered, telling onReachable of each change. */
+  #heard(reachable, failure) {
+    if (reachable === this.reachable) return;
+    this.reachable = reachable;
+    this.onReachable?.(reachable, failure);
   }
 
   #combined(signal) {

@@ -1,10 +1,15 @@
-// The replay page: replay.html#match=ID shows a finished or live match move by move.
+// The replay page: replay.html#match=ID shows a finished or live match move by move. A live
+// match is followed as a spectator; while the relay does not answer, a notice says so and the
+// page polls again from the last move it has.
 
+import { ConnectionNotice, FORGOTTEN, PAGE_TIMING, lostFor } from "./connection.mjs";
 import * as connect4 from "./connect4.mjs";
 import { COLOURS, createConnect4View } from "./connect4-view.mjs";
 import { createDotsView } from "./dots-view.mjs";
 import * as dots from "./dots.mjs";
+import { ConnectionLostError, RelayRefusedError } from "./errors.mjs";
 import { relayBeside } from "./play.mjs";
+import { RelayClient } from "./relay-client.mjs";
 import { Replay, parseRecord, resultWords, sideOf } from "./replay.mjs";
 import * as xand0 from "./xand0.mjs";
 import { createXand0View } from "./xand0-view.mjs";
@@ -98,22 +103,45 @@ async function main() {
   show();
 
   // A live match: follow its log, as a spectator (no token).
-  while (ended === null) {
-    const url = `${relay}/v1/matches/${encodeURIComponent(match)}/events?after=${last}`;
-    const polled = await fetch(url);
-    if (!polled.ok) break;
-    const found = (await polled.json()).events;
-    if (found.length === 0) continue;
-    const atEnd = at === replay.moves;
-    replay.add(found);
-    last = found[found.length - 1].seq;
-    const end = found.find((event) => event.type === "ended");
-    if (end) {
-      const result = { reason: end.reason, seat: end.seat };
-      ended = resultWords({ result, first: header.first }, game.sides);
+  const notice = new ConnectionNotice(document.querySelector("main"));
+  const client = new RelayClient({
+    relay,
+    timing: PAGE_TIMING,
+    onReachable: (reachable) => {
+      document.body.dataset.reachable = String(reachable);
+      notice.reconnecting(!reachable);
+    },
+  });
+
+  async function follow() {
+    while (ended === null) {
+      let found;
+      try {
+        found = await client.events(match, last, client.timing.pollWait);
+      } catch (error) {
+        if (error instanceof RelayRefusedError && error.code === "match/unknown") {
+          ended = FORGOTTEN;
+          show();
+        } else if (error instanceof ConnectionLostError) {
+          notice.lost(lostFor(), follow);
+        } else {
+          notice.lost(`The match could not be followed: ${error.message}`, follow);
+        }
+        return;
+      }
+      if (found.length === 0) continue;
+      const atEnd = at === replay.moves;
+      replay.add(found);
+      last = found[found.length - 1].seq;
+      const end = found.find((event) => event.type === "ended");
+      if (end) {
+        const result = { reason: end.reason, seat: end.seat };
+        ended = resultWords({ result, first: header.first }, game.sides);
+      }
+      go(atEnd ? replay.moves : at);
     }
-    go(atEnd ? replay.moves : at);
   }
+  await follow();
 }
 
 main().catch((error) => {

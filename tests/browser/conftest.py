@@ -116,7 +116,7 @@ def player(
     yield make
     failed = request.node.stash.get(FAILED, False)
     for made in players:
-        if failed:
+        if failed and not made.page.is_closed():  # a test may close a page (a tab left)
             made.shot("at-failure")
         made.page.context.close()
     errors = [f"{made.name}: {error}" for made in players for error in made.errors]

@@ -137,3 +137,20 @@ def test_a_correspondence_game_sought_on_a_page_is_in_that_browsers_games(
     keys = {side.page.locator("#your-games .key-value").text_content() or "" for side in (ann, bob)}
     assert len(keys) == 2 and all(len(key) == 43 for key in keys)
     bob.shot("your-games-from-a-page")
+
+
+def test_the_right_key_is_taken_after_a_wrong_one(player: MakePlayer, relay: RelayProcess) -> None:
+    me = player("second-try")
+    me.open("/")
+    me.page.locator("#your-games summary").click()
+    field = me.page.locator("#player-key")
+    field.fill("too short")
+    field.press("Enter")
+    assert field.evaluate("input => input.validationMessage") == (
+        "A player key is 32 to 128 letters, digits, '-' or '_'."
+    )
+    field.fill(KEY)
+    field.press("Enter")
+    expect(me.page.locator("#your-games .key-value")).to_have_text(KEY)
+    assert field.evaluate("input => input.validity.customError") is False
+    assert me.page.evaluate("localStorage.getItem('movewire.player')") == KEY

@@ -238,6 +238,36 @@ describe("RelayHost", () => {
     b.close();
   });
 
+  test("a move posted while the relay is away waits unsent, told through onReachable", async () => {
+    const relay = new FakeRelay();
+    const told = [];
+    // Real time, short sleeps: the host retries without end while the test watches.
+    const clock = { now: () => performance.now(), sleep: () => new Promise((r) => setTimeout(r, 1)) };
+    const [a, b] = await pair(relay, { a: { clock, onReachable: (up) => told.push(up) } });
+    await until(() => a.state === State.PLAYING_TO_MOVE, "a's turn");
+    relay.failNext(MOVE, "network", 1_000_000);
+    a.move("11");
+    await until(() => told.length === 1, "the outage told");
+    assert.deepEqual(told, [false]);
+    assert.equal(a.reachable, false);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // past the 250 ms a held post takes
+    assert.equal(a.state, State.WAITING_SERVER_RESPONSE, "a failing post is not taken for held");
+    relay.faults.length = 0; // the relay is back
+    await until(() => b.game.received.includes("11"), "the move delivered");
+    await until(() => a.state === State.PLAYING_WAIT_MOVE, "a's move taken");
+    assert.deepEqual(told, [false, true]);
+    assert.equal(a.reachable, true);
+    // Held the first time; sent unheld (wait=0) while the relay was away, so that the post
+    // that got through said so at once.
+    const posts = relay.requests.filter((r) => r.line.endsWith("/moves"));
+    assert.equal(posts[0].wait, "20");
+    assert.ok(posts.length > 2 && posts.slice(1).every((r) => r.wait === "0"));
+    const log = relay.matches.get(a.ticket.match).log;
+    assert.deepEqual(log.filter((e) => e.type === "move").map((e) => e.move), ["11"]);
+    a.close();
+    b.close();
+  });
+
   test("a seek whose answer was lost is sent again and takes one seat, not two", async () => {
     const relay = new FakeRelay();
     relay.failNext((method, path) => path === "/v1/seek", "lost");

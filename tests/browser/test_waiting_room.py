@@ -1,0 +1,98 @@
+"""The waiting room in real Chromium: Cancel offered as soon as the seek is saved, and a seek
+withdrawn when its page is left, so that nobody is paired with a player who has gone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import MakePlayer
+from tests.browser.players import Player
+from tests.browser.relay_api import match_status, moves_of, until_status
+from tests.browser.test_xand0 import seated
+from tests.support.relay_process import RelayProcess
+
+CANCEL_WITHIN_MS = 2_000
+"""How soon after the seek's answer the Cancel button must show."""
+
+
+def waiting_match(side: Player) -> str:
+    """Returns the match of a side's saved seek, once the seek has been answered."""
+    side.expect_state("LISTENING")
+    side.page.wait_for_function("sessionStorage.getItem('movewire.match.xand0') !== null")
+    saved = side.saved_match()
+    assert saved is not None, f"{side} keeps no seek"
+    return str(saved["match"])
+
+
+@pytest.mark.parametrize("how", ["random", "private"])
+def test_cancel_shows_as_soon_as_the_seek_is_saved_and_withdraws_it(
+    player: MakePlayer, relay: RelayProcess, how: str
+) -> None:
+    ann = player("ann")
+    ann.open("/xand0.html")
+    name = "Play a random opponent" if how == "random" else "Create a private room"
+    ann.page.get_by_role("button", name=name).click()
+    ann.expect_status("Waiting for an opponent...")
+    cancel = ann.page.get_by_role("button", name="Cancel")
+    expect(cancel).to_be_visible(timeout=CANCEL_WITHIN_MS)
+    match = waiting_match(ann)
+    assert match_status(relay, match) == "waiting"
+    ann.shot(f"waiting-{how}")
+
+    cancel.click()
+    expect(ann.page.locator("#start")).to_be_visible()
+    ann.expect_status("Choose how to play.")
+    expect(cancel).to_be_hidden()
+    expect(ann.page).to_have_url(re.compile(r"/xand0\.html$"))  # no room left in the address
+    assert ann.saved_match() is None
+    until_status(relay, match, "match/expired")
+
+
+@pytest.mark.parametrize("leave", ["navigate", "close"])
+def test_a_seek_whose_page_is_left_is_withdrawn_and_its_ghost_meets_nobody(
+    player: MakePlayer, relay: RelayProcess, leave: str
+) -> None:
+    ann, bob, cat = player("ann"), player("bob"), player("cat")
+    ann.open("/xand0.html#play")
+    ghost = waiting_match(ann)
+    if leave == "navigate":
+        ann.open("/")
+    else:
+        ann.page.close(run_before_unload=True)
+    # The relay keeps a silent seeker for its grace period (30 s here): only the page's own
+    # withdrawal, sent as it goes, ends the seek this soon.
+    until_status(relay, ghost, "match/expired")
+
+    bob.open("/xand0.html#play")
+    mine = waiting_match(bob)
+    assert mine != ghost
+    bob.page.wait_for_timeout(1_000)
+    bob.expect_state("LISTENING")
+    bob.expect_status("Waiting for an opponent...")
+
+    cat.open("/xand0.html#play")
+    x, o = seated(bob, cat)
+    x.play_cell("11")
+    expect(o.cell("11")).to_have_text("X")
+    assert [event["move"] for event in moves_of(relay, mine)] == ["11"]
+
+
+def test_a_reload_while_waiting_keeps_waiting(player: MakePlayer, relay: RelayProcess) -> None:
+    ann, bob = player("ann"), player("bob")
+    ann.open("/xand0.html")
+    ann.page.get_by_role("button", name="Create a private room").click()
+    first = waiting_match(ann)
+    link = ann.page.locator("#share-link").input_value()
+    ann.page.reload()
+    ann.expect_status("Waiting for an opponent...")
+    again = waiting_match(ann)
+    expect(ann.page.get_by_role("button", name="Cancel")).to_be_visible()
+    assert match_status(relay, again) == "waiting"
+    assert match_status(relay, first) in ("waiting", "match/expired")
+
+    bob.open("/xand0.html#" + link.split("#", 1)[1])
+    seated(ann, bob)
+    assert (ann.saved_match() or {})["match"] == (bob.saved_match() or {})["match"] == again
