@@ -128,11 +128,12 @@ export function createComputerWorker() {
 
 /**
  * Seats the computer in a private room and plays the match; returns {host, done, close()}.
- * `resumeFrom` is a saved seat ticket to take up again; `onTicket(ticket)` is told the seat.
+ * `resumeFrom` is a saved seat ticket to take up again; `onTicket(ticket)` is told the seat;
+ * `timeControl` is the clock the person sought (null for none).
  */
 export function startComputer(options) {
   const { relay, gameKey, version, room, level, rules, onThinking, onTicket } = options;
-  const { resumeFrom = null, think = null } = options;
+  const { resumeFrom = null, think = null, timeControl = null } = options;
   const worker = think === null ? createComputerWorker() : null;
   const thinker = think ?? workerThinker(worker, gameKey, level);
   const settings = {
@@ -140,6 +141,7 @@ export function startComputer(options) {
     gameKey,
     version,
     room,
+    timeControl, // a room's two seekers name the same clock
     createGame: (host, firstMove) =>
       new ComputerGame(host, firstMove, { rules, think: thinker, onThinking }),
     onTicket,

@@ -3,6 +3,7 @@
 // the correspondence matches of this browser's player key, each opened in one click. The lists follow the relay's lobby by
 // long-polling it (GET /v1/lobby?game=G&after=V), never by reloading.
 
+import { setUpLobbyChoices } from "./computer-choice.mjs";
 import { newRoomName, relayBeside, storageKey } from "./play.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
 import { RelayClient, Timing } from "./relay-client.mjs";
@@ -18,6 +19,9 @@ for (const button of document.querySelectorAll("button[data-public]")) {
     location.assign(`${button.dataset.public}.html#room=${newRoomName()}&public`);
   });
 }
+
+// "Play the computer" at the level and clock chosen beside it, remembered for next time.
+setUpLobbyChoices(document);
 
 // A match still going on in this tab gets a way back to it.
 for (const link of document.querySelectorAll("a[data-resume]")) {

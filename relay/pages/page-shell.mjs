@@ -5,6 +5,12 @@
 
 import { CLOCK_CHOICES } from "./clock-view.mjs";
 
+const LEVEL_OPTIONS = `
+        <option value="easy">Easy</option>
+        <option value="medium" selected>Medium</option>
+        <option value="strong">Strong</option>
+`;
+
 const MAIN = `
   <p id="status" class="status" role="status" aria-live="polite" tabindex="-1">Loading...</p>
   <p id="you" class="you"></p>
@@ -32,22 +38,29 @@ const MAIN = `
     <p class="clock-spoken visually-hidden" aria-live="polite"></p>
   </div>
   <div id="board" class="board" hidden></div>
+  <p id="hint" class="hint" aria-live="polite"></p>
   <p id="last-move" class="last-move" aria-live="polite"></p>
+
+  <section id="rematch" class="rematch" hidden aria-label="Rematch">
+    <p id="rematch-status" class="rematch-status" role="status" aria-live="polite"></p>
+    <div class="actions">
+      <button id="rematch-offer" type="button" class="primary">Rematch</button>
+      <button id="rematch-accept" type="button" class="primary" hidden>Accept</button>
+      <button id="rematch-decline" type="button" hidden>Decline</button>
+    </div>
+  </section>
+
+  <section id="computer-again" class="computer-again" hidden aria-label="Play the computer again">
+    <button id="again-computer" type="button" class="primary">Play the computer again</button>
+    <label for="again-level">Level</label>
+    <select id="again-level">${LEVEL_OPTIONS}</select>
+  </section>
 
   <div class="actions">
     <button id="cancel" type="button" hidden>Cancel</button>
     <button id="resign" type="button" hidden>Resign</button>
     <button id="again" type="button" class="primary" hidden>Play again</button>
   </div>
-
-  <section id="rematch" class="rematch" hidden aria-label="Rematch">
-    <p id="rematch-status" class="rematch-status" role="status" aria-live="polite"></p>
-    <div class="actions">
-      <button id="rematch-offer" type="button">Rematch</button>
-      <button id="rematch-accept" type="button" class="primary" hidden>Accept</button>
-      <button id="rematch-decline" type="button" hidden>Decline</button>
-    </div>
-  </section>
   <p class="help"></p>
 `;
 
@@ -55,13 +68,15 @@ const COMPUTER = `
     <div class="computer-row">
       <button id="play-computer" type="button">Play the computer</button>
       <label for="computer-level">Level</label>
-      <select id="computer-level">
-        <option value="easy">Easy</option>
-        <option value="medium" selected>Medium</option>
-        <option value="strong">Strong</option>
-      </select>
+      <select id="computer-level">${LEVEL_OPTIONS}</select>
     </div>
 `;
+
+/** Returns help text for the screen in hand: "Tap" for "Click" where the pointer is a finger. */
+export function touchWords(text, window) {
+  const touch = window?.matchMedia?.("(pointer: coarse)").matches ?? false;
+  return touch ? text.replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap") : text;
+}
 
 const DIALOG = `
 <dialog id="confirm-resign" aria-labelledby="confirm-resign-title">
@@ -81,7 +96,7 @@ export function fillPage(document) {
   const main = document.querySelector("main");
   const help = main.dataset.help ?? "";
   main.innerHTML = MAIN;
-  main.querySelector(".help").textContent = help;
+  main.querySelector(".help").textContent = touchWords(help, document.defaultView);
   const choices = main.querySelector("#time-control");
   for (const [value, label] of CLOCK_CHOICES) choices.add(new Option(label, value));
   if (main.dataset.computer !== undefined) {

@@ -7,7 +7,11 @@
 
 import { BoardGame } from "./board-game.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
+import { cleanChoice, loadChoice, saveChoice } from "./computer-choice.mjs";
 import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
+import { endedHost, finishedGame, finishedRecord, isShownFinished } from "./finished.mjs";
+import { HintLine, whyNot } from "./move-hints.mjs";
+import { asOpponent, opponentOf, resignedWords } from "./opponent-words.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
@@ -46,7 +50,8 @@ export function newRoomName(length = 10) {
  * Returns what the fragment asks for: {kind: "room", room, listed, clock} (listed: a public
  * room, shown in the lobby, from #room=NAME&public; clock: the clock choice both seekers name,
  * from &clock=5%2B3, "" for none), {kind: "resume", match, seat} (a match of the player key,
- * from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer"} or
+ * from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer", level, clock}
+ * (from the lobby: #computer&level=strong&clock=5%2B3, each null when not named) or
  * {kind: "none"}.
  */
 export function parseFragment(hash) {
@@ -62,7 +67,7 @@ export function parseFragment(hash) {
     return { kind: "resume", match: resume, seat: Number(seatText) };
   }
   if (params.has("play")) return { kind: "play" };
-  if (params.has("computer")) return { kind: "computer" };
+  if (params.has("computer")) return { kind: "computer", level: params.get("level"), clock: params.get("clock") };
   return { kind: "none" };
 }
 
@@ -136,6 +141,9 @@ function byId(id) {
  * @param {object} page.rules the rules module (Board, parseMove, formatMove)
  * @param {string[]} page.sides the name of each side, e.g. ["X", "O"]
  * @param {(move: unknown) => string} page.where words for where a move went
+ * @param {(who: string, side: number, move: unknown) => string} [page.said] the last move's
+ *   words ("You drew ..."); by default "You played X at row 2, column 3."
+ * @param {string} page.taken what a click on a move that is not legal is told
  * @param {(element: HTMLElement, actions: {onPlay: (move: unknown) => void}) => {update: Function}} page.createView
  */
 export function runPage(page) {
@@ -164,6 +172,10 @@ export function runPage(page) {
     rematchDecline: byId("rematch-decline"),
     timeControl: byId("time-control"),
     clocks: byId("clocks"),
+    hint: byId("hint"),
+    computerAgain: byId("computer-again"),
+    againComputer: byId("again-computer"),
+    againLevel: byId("again-level"),
   };
   let rematch = null; // follows the rematch of the match just finished
   let host = null;
@@ -176,8 +188,17 @@ export function runPage(page) {
   let thinking = false;
   let clockChoice = ""; // the clock sought, as CLOCK_CHOICES names it ("" for none)
   const clockView = new ClockView(el.clocks, page.sides);
+  const hints = new HintLine(el.hint);
+  const opponent = () => opponentOf(level !== null);
 
-  const boardView = page.createView(el.board, { onPlay: (move) => game?.play(move) });
+  /** Plays a move chosen on the board, or says why it cannot be played. */
+  function choose(move) {
+    if (game === null) return;
+    if (game.play(move)) hints.clear();
+    else hints.show(whyNot(game, page.taken ?? "That move is not possible."));
+  }
+
+  const boardView = page.createView(el.board, { onPlay: choose, opponent: () => opponent().label });
   const view = {
     update(g, change) {
       boardView.update(g, change);
@@ -191,14 +212,16 @@ export function runPage(page) {
       return;
     }
     const mover = g.lastBy ?? 1 - g.board.turn;
-    const who = mover === g.side ? "You" : level === null ? "Opponent" : "The computer";
-    el.last.textContent = `${who} played ${page.sides[mover]} ${page.where(g.last)}.`;
+    const who = mover === g.side ? "You" : opponent().who;
+    el.last.textContent = page.said
+      ? page.said(who, mover, g.last)
+      : `${who} played ${page.sides[mover]} ${page.where(g.last)}.`;
   }
 
   function endText() {
     const outcome = host?.outcome ?? null;
     if (outcome?.reason === Reason.RESIGNED && outcome.byMe) {
-      return "You resigned: your partner wins.";
+      return resignedWords(level !== null);
     }
     return notice ?? game?.resultText ?? null;
   }
@@ -211,6 +234,7 @@ export function runPage(page) {
     if (state === State.PLAYING_WAIT_MOVE && thinking) text = THINKING;
     if (host === null) text = notice ?? "Choose how to play.";
     el.status.textContent = text;
+    clockView.opponent = opponent().label;
     clockView.update(host, game?.side ?? 0);
     document.body.dataset.state = host === null ? "IDLE" : Object.keys(State)[state];
     document.body.dataset.thinking = String(thinking);
@@ -223,7 +247,8 @@ export function runPage(page) {
     el.share.hidden = !(state === State.LISTENING && room !== null && level === null);
     el.cancel.hidden = !(state === State.LISTENING && host?.ticket !== null);
     el.resign.hidden = !started || over;
-    el.again.hidden = host === null || !over;
+    el.again.hidden = host === null || !over || level !== null;
+    el.computerAgain.hidden = host === null || !over || level === null;
     el.board.hidden = !started;
     el.rematch.hidden = rematch === null || !over;
     if (rematch !== null) {
@@ -233,6 +258,8 @@ export function runPage(page) {
       el.rematchAccept.hidden = !shown.accept;
       el.rematchDecline.hidden = !shown.decline;
     }
+    // Once a match is over, the same opponent again is the main choice; a stranger the lesser.
+    el.again.classList.toggle("primary", el.rematch.hidden);
     const against = level === null ? "" : ` against the computer (${LEVEL_NAMES[level]})`;
     el.you.textContent = started
       ? `You play ${page.sides[game.side]}${against}${game.side === 0 ? ", moving first" : ""}.`
@@ -269,7 +296,9 @@ export function runPage(page) {
     notice = null;
     game = null;
     room = roomName;
-    clockChoice = computerLevel === null ? clock : ""; // the computer plays without a clock
+    // The computer plays with a Fischer clock or none (it keeps no seat for days).
+    const fischer = chosenControl(clock)?.kind === "fischer";
+    clockChoice = computerLevel === null || fischer ? clock : "";
     const options = {
       relay: relayBeside(location.href),
       gameKey: page.key,
@@ -286,7 +315,7 @@ export function runPage(page) {
       onState: render,
       onDialog: (text) => {
         const refused = /\b(\w+\/\w+)\b/.exec(text)?.[1];
-        notice = REFUSALS[refused] ?? text;
+        notice = REFUSALS[refused] ?? asOpponent(text, level !== null);
         render();
       },
       onTicket: (ticket) => {
@@ -300,7 +329,9 @@ export function runPage(page) {
     };
     const current = resumeFrom === null ? new RelayHost(options) : RelayHost.resume(resumeFrom, options);
     host = current;
-    if (computerLevel !== null) computer = seatComputer(roomName, computerLevel, resumeFrom !== null);
+    if (computerLevel !== null) {
+      computer = seatComputer(roomName, computerLevel, resumeFrom !== null, chosenControl(clockChoice));
+    }
     render();
     current.play().then(
       (outcome) => finish(current, outcome),
@@ -313,7 +344,7 @@ export function runPage(page) {
     );
   }
 
-  function seatComputer(roomName, computerLevel, resuming) {
+  function seatComputer(roomName, computerLevel, resuming, timeControl) {
     let seat = null;
     try {
       seat = JSON.parse(sessionStorage.getItem(computerKey(page.key)) ?? "null");
@@ -328,6 +359,7 @@ export function runPage(page) {
       version: page.version,
       room: roomName,
       level: computerLevel,
+      timeControl,
       rules: page.rules,
       resumeFrom: resuming ? seat : null,
       onTicket: (ticket) => {
@@ -343,7 +375,8 @@ export function runPage(page) {
   function finish(current, outcome) {
     if (current !== host || outcome === null) return;
     if (outcome.isFinished) {
-      if (saved !== null) save(page.key, (saved = { ...saved, finished: true }));
+      // A reload then shows this end, and nothing is seated again.
+      if (saved !== null) save(page.key, (saved = { ...saved, ...finishedRecord(game, endText()) }));
     } else if (outcome.reason !== Reason.CONNECTION_LOST) {
       // Cancelled or refused: the seat is of no more use (a lost connection may come back).
       save(page.key, (saved = null));
@@ -404,7 +437,16 @@ export function runPage(page) {
     play(room, null, level, false, clockChoice || choiceOf(host?.clock?.control ?? null));
     el.status.focus?.();
   });
-  el.computer?.addEventListener("click", () => play(newRoomName(), null, el.level.value));
+  el.computer?.addEventListener("click", () => {
+    saveChoice({ level: el.level.value, clock: el.timeControl.value });
+    play(newRoomName(), null, el.level.value, false, el.timeControl.value);
+  });
+  el.againComputer.addEventListener("click", () => {
+    const choice = saveChoice({ level: el.againLevel.value, clock: loadChoice().clock });
+    save(page.key, (saved = null));
+    play(newRoomName(), null, choice.level, false, choice.clock);
+    el.status.focus?.();
+  });
   el.cancel.addEventListener("click", () => {
     // A partner may have come meanwhile: then the match simply goes on.
     if (host?.state === State.LISTENING) {
@@ -412,7 +454,10 @@ export function runPage(page) {
       computer?.host.cancel();
     }
   });
-  el.resign.addEventListener("click", () => el.confirm.showModal());
+  el.resign.addEventListener("click", () => {
+    el.confirm.querySelector("p").textContent = `Resign this game? ${opponent().name} wins.`;
+    el.confirm.showModal();
+  });
   el.confirm.addEventListener("close", () => {
     if (el.confirm.returnValue === "resign" && host?.outcome === null) host.resign();
   });
@@ -428,9 +473,25 @@ export function runPage(page) {
   // Opening another room's link in this tab changes only the fragment: start afresh.
   window.addEventListener("hashchange", () => location.reload());
 
+  if (el.level !== null) el.level.value = loadChoice().level;
+  el.againLevel.value = loadChoice().level;
+
+  /** Shows a finished match kept by the tab: its end, its final board, the ways to play on. */
+  function showFinished(kept) {
+    level = kept.level ?? null;
+    room = kept.room ?? null;
+    host = endedHost(kept);
+    game = finishedGame(kept, host, page.rules, view);
+    notice = kept.ended;
+    if (level === null) followRematch(host.ticket);
+    render();
+  }
+
   const want = parseFragment(location.hash);
   saved = loadSaved(page.key);
-  if (shouldResume(saved, want)) {
+  if (shouldResume(saved, want) && isShownFinished(saved)) {
+    showFinished(saved);
+  } else if (shouldResume(saved, want)) {
     play(saved.room ?? null, saved, saved.level ?? null);
   } else {
     save(page.key, (saved = null));
@@ -440,7 +501,9 @@ export function runPage(page) {
     else if (want.kind === "computer" && el.computer) {
       // From the lobby's "Play the computer": a reload then resumes this match.
       history.replaceState(null, "", location.pathname + location.search);
-      play(newRoomName(), null, el.level.value);
+      const choice = saveChoice(cleanChoice({ level: want.level ?? el.level.value, clock: want.clock ?? "" }));
+      el.level.value = choice.level;
+      play(newRoomName(), null, choice.level, false, choice.clock);
     } else render();
   }
 }
