@@ -22,7 +22,7 @@ def box_of(locator: Locator) -> dict[str, float]:
     expect(locator).to_be_visible()
     box = locator.bounding_box()
     assert box is not None, locator
-    return {key: float(value) for key, value in box.items()}
+    return {"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"]}
 
 
 def seated(a: Player, b: Player) -> tuple[Player, Player]:
