@@ -93,7 +93,7 @@ def test_a_live_match_is_followed_as_it_is_played(player: MakePlayer, relay: Rel
     expect(viewer.cell(WIN[2])).to_have_attribute("data-mark", "X")
     expect(viewer.page.locator("#position")).to_contain_text("Move 3 of 3")
     call(relay, f"/v1/matches/{match}/resign", {}, tokens[1])
-    expect(viewer.status).to_have_text("O resigned.")
+    expect(viewer.status).to_have_text("0 resigned.")
     viewer.shot("followed")
 
 

@@ -37,7 +37,7 @@ def test_two_strangers_from_the_lobby_play_xand0_to_a_win(player: MakePlayer) ->
     x.expect_status("Your turn.")
     o.expect_status("Opponent's turn...")
     expect(x.page.locator("#you")).to_have_text("You play X, moving first.")
-    expect(o.page.locator("#you")).to_have_text("You play O.")
+    expect(o.page.locator("#you")).to_have_text("You play 0.")
     for i, move in enumerate(WIN):
         mover, other = (x, o) if i % 2 == 0 else (o, x)
         mover.play_cell(move)
