@@ -1,7 +1,9 @@
 // The part every game page shares: the status line, the start section (with its clock choice)
-// and the share section, both clocks, the board's place, the actions and the resign dialog. A game page holds only its header and an empty
-// <main data-help="..."> that fillPage() fills, so that the pages are not copies of each other;
-// <main data-computer> adds "Play the computer" and its level to the start section.
+// and the share section, both clocks, the board's place and its hint line, the rematch and
+// "Play the computer again" sections, the actions and the resign dialog. A game page holds
+// only its header and an empty <main data-help="..."> that fillPage() fills, so that the pages
+// are not copies of each other; <main data-computer> adds "Play the computer" and its level
+// to the start section.
 
 import { CLOCK_CHOICES } from "./clock-view.mjs";
 
@@ -52,8 +54,10 @@ const MAIN = `
 
   <section id="computer-again" class="computer-again" hidden aria-label="Play the computer again">
     <button id="again-computer" type="button" class="primary">Play the computer again</button>
-    <label for="again-level">Level</label>
-    <select id="again-level">${LEVEL_OPTIONS}</select>
+    <span class="pick">
+      <label for="again-level">Level</label>
+      <select id="again-level">${LEVEL_OPTIONS}</select>
+    </span>
   </section>
 
   <div class="actions">
