@@ -1,4 +1,5 @@
-"""Serves the browser pages and the JavaScript host (relay/pages) at /, with cache headers."""
+"""Serves the browser pages and the JavaScript host (relay/pages) at /, with cache headers,
+gzipped for the clients that take it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aiohttp import web
+
+from relay.http.encodings import accepts_gzip, gzipped
 
 __all__ = [
     "CACHE_CONTROL",
@@ -60,18 +63,25 @@ log = logging.getLogger("relay")
 
 @dataclass(frozen=True, slots=True)
 class StaticFile:
-    """One file ready to serve: its bytes, type and strong ETag."""
+    """One file ready to serve: its bytes, type and strong ETag, and its gzipped bytes (None
+    when gzip does not make it smaller) with an ETag of their own."""
 
     body: bytes
     content_type: str
     etag: str
+    gzipped: bytes | None = None
+    gzip_etag: str = ""
 
     @classmethod
     def read(cls, path: Path) -> StaticFile:
-        """Returns the file at path, typed by its suffix, with an ETag of its content."""
+        """Returns the file at path, typed by its suffix, with an ETag of its content, and
+        gzipped once, now."""
         body = path.read_bytes()
-        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-        return cls(body, CONTENT_TYPES[path.suffix], etag)
+        digest = hashlib.sha256(body).hexdigest()[:32]
+        packed = gzipped(body)
+        # Each representation has a strong ETag of its own (RFC 9110, 8.8.3).
+        gzip_etag = f'"{digest}-gzip"' if packed is not None else ""
+        return cls(body, CONTENT_TYPES[path.suffix], f'"{digest}"', packed, gzip_etag)
 
 
 def _files(root: Path, warn: bool) -> Iterator[Path]:
@@ -106,11 +116,19 @@ def _matches(if_none_match: str, etag: str) -> bool:
 
 def _handler(page: StaticFile) -> Handler:
     headers = {"Cache-Control": CACHE_CONTROL, "ETag": page.etag, **SECURITY_HEADERS}
+    if page.gzipped is not None:
+        # Caches keep the two representations apart.
+        headers["Vary"] = "Accept-Encoding"
+    packed = {**headers, "ETag": page.gzip_etag}
 
     async def serve(request: web.Request) -> web.Response:
-        if _matches(request.headers.get("If-None-Match", ""), page.etag):
-            return web.Response(status=304, headers=headers)
-        return web.Response(body=page.body, headers={**headers, "Content-Type": page.content_type})
+        body, chosen, coded = page.body, headers, {}
+        if page.gzipped is not None and accepts_gzip(request.headers.get("Accept-Encoding", "")):
+            body, chosen, coded = page.gzipped, packed, {"Content-Encoding": "gzip"}
+        if _matches(request.headers.get("If-None-Match", ""), chosen["ETag"]):
+            return web.Response(status=304, headers=chosen)
+        typed = {**chosen, **coded, "Content-Type": page.content_type}
+        return web.Response(body=body, headers=typed)
 
     return serve
 

@@ -31,6 +31,8 @@ export class BoardGame extends Game {
     this.last = null;
     /** The side that played the last move (0 or 1), or null. */
     this.lastBy = null;
+    /** Every move so far: {move (its string), mine (played by this side)}. */
+    this.moves = [];
     this.enabled = false;
     /** The partner's move this game found illegal (and disputed), or null. */
     this.illegal = null;
@@ -77,6 +79,7 @@ export class BoardGame extends Game {
       this.board = this.board.push(this.rules.parseMove(played.move));
       this.last = this.rules.parseMove(played.move);
       this.lastBy = played.mine ? this.side : 1 - this.side;
+      this.moves.push({ move: played.move, mine: played.mine });
     }
     this.view.update(this, { animate: null });
   }
@@ -97,6 +100,7 @@ export class BoardGame extends Game {
     if (!this.canPlay(move)) return false;
     const next = this.board.push(move);
     this.host.move(this.rules.formatMove(move), next.outcome() !== null);
+    this.moves.push({ move: this.rules.formatMove(move), mine: true });
     this.board = next;
     this.last = move;
     this.lastBy = this.side;
@@ -121,6 +125,7 @@ export class BoardGame extends Game {
   #apply(text) {
     const move = this.rules.parseMove(text);
     this.board = this.board.push(move);
+    this.moves.push({ move: text, mine: false });
     this.last = move;
     this.lastBy = 1 - this.side;
     this.view.update(this, { animate: move });

@@ -29,9 +29,9 @@ export function choiceOf(control) {
 }
 
 /**
- * Returns what is read out of a clock, or the same text while nothing worth saying changed:
- * Fischer in whole minutes, then every 10 seconds under a minute; a deadline as formatLeft
- * (days and hours, then hours and minutes).
+ * Returns the true time left, as a screen reader says it: whole minutes from a minute up,
+ * else whole seconds ("2 seconds left"); a deadline as formatLeft (days and hours, then hours
+ * and minutes).
  */
 export function spokenLeft(seconds, control) {
   const whole = Math.max(0, Math.floor(seconds));
@@ -40,8 +40,20 @@ export function spokenLeft(seconds, control) {
     const minutes = Math.floor(whole / 60);
     return `${minutes} minute${minutes === 1 ? "" : "s"} left`;
   }
-  const tens = Math.ceil(whole / 10) * 10;
-  return `${tens} seconds left`;
+  return `${whole} second${whole === 1 ? "" : "s"} left`;
+}
+
+/**
+ * Returns the stretch of time a clock is in, which changes only when it is worth saying the
+ * time again: each minute, then each ten seconds under a minute, then each second from five.
+ * A deadline's stretch is its spoken words.
+ */
+export function spokenStep(seconds, control) {
+  const whole = Math.max(0, Math.floor(seconds));
+  if (control.kind === "deadline") return spokenLeft(whole, control);
+  if (whole >= 60) return `m${Math.floor(whole / 60)}`;
+  if (whole > 10) return `s${Math.ceil(whole / 10) * 10}`;
+  return `s${whole > 5 ? 10 : whole}`;
 }
 
 /**
@@ -58,6 +70,8 @@ export class ClockView {
     this.sides = sides;
     this.rows = [...element.querySelectorAll(".clock")];
     this.spoken = element.querySelector(".clock-spoken");
+    /** What the other side is called on its clock: "Opponent", or "Computer". */
+    this.opponent = "Opponent";
     this.host = null;
     this.side = 0;
     this.said = "";
@@ -90,15 +104,16 @@ export class ClockView {
     for (const [index, row] of this.rows.entries()) {
       const seat = index === 0 ? mine : 1 - mine;
       const name = this.sides[index === 0 ? this.side : 1 - this.side];
-      row.querySelector(".clock-who").textContent = `${index === 0 ? "You" : "Opponent"} (${name})`;
+      row.querySelector(".clock-who").textContent = `${index === 0 ? "You" : this.opponent} (${name})`;
       row.querySelector(".clock-time").textContent = formatLeft(left[seat], clock.control);
       row.dataset.running = String(clock.turn === seat);
       row.dataset.low = String(clock.control.kind === "fischer" && left[seat] < 10);
     }
-    const said = clock.turn === mine ? `Your clock: ${spokenLeft(left[mine], clock.control)}.` : "";
-    if (said !== this.said) {
-      this.said = said;
-      this.spoken.textContent = said;
+    // Said anew only at a step worth saying (not every second), with the true time then.
+    const step = clock.turn === mine ? spokenStep(left[mine], clock.control) : "";
+    if (step !== this.said) {
+      this.said = step;
+      this.spoken.textContent = step ? `Your clock: ${spokenLeft(left[mine], clock.control)}.` : "";
     }
   }
 }

@@ -129,11 +129,12 @@ export function createComputerWorker() {
 /**
  * Seats the computer in a private room and plays the match; returns {host, done, close()}.
  * `resumeFrom` is a saved seat ticket to take up again; `onTicket(ticket)` is told the seat;
- * `timing` (a Timing) is how long its requests are retried.
+ * `timing` (a Timing) is how long its requests are retried; `timeControl` is the clock the
+ * person sought (null for none).
  */
 export function startComputer(options) {
   const { relay, gameKey, version, room, level, rules, onThinking, onTicket } = options;
-  const { resumeFrom = null, think = null, timing } = options;
+  const { resumeFrom = null, think = null, timing, timeControl = null } = options;
   const worker = think === null ? createComputerWorker() : null;
   const thinker = think ?? workerThinker(worker, gameKey, level);
   const settings = {
@@ -142,6 +143,7 @@ export function startComputer(options) {
     version,
     room,
     timing,
+    timeControl, // a room's two seekers name the same clock
     createGame: (host, firstMove) =>
       new ComputerGame(host, firstMove, { rules, think: thinker, onThinking }),
     onTicket,

@@ -11,5 +11,6 @@ runPage({
   rules,
   sides: COLOURS,
   where: (column) => `in column ${column + 1}`,
+  taken: "That column is full.",
   createView: createConnect4View,
 });

@@ -98,7 +98,8 @@ export function createConnect4View(element, { onPlay }) {
     for (let col = 0; col < WIDTH; col++) {
       const playable = open && game.board.height(col) < HEIGHT;
       const here = open && col === selected;
-      slots[col].firstChild.className = here ? `disc p${game.side}` : "";
+      // No piece hovers over a full column: it could not go there.
+      slots[col].firstChild.className = here && playable ? `disc p${game.side}` : "";
       columns[col].classList.toggle("hover", here && playable);
     }
   }

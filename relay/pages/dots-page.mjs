@@ -1,6 +1,6 @@
 // The Dots and Boxes page.
 
-import { createDotsView } from "./dots-view.mjs";
+import { createDotsView, lineWords } from "./dots-view.mjs";
 import * as rules from "./dots.mjs";
 import { runPage } from "./play.mjs";
 
@@ -10,6 +10,8 @@ runPage({
   title: "Dots and Boxes",
   rules,
   sides: ["X", "O"],
-  where: (move) => `the line ${rules.formatMove(move)}`,
+  where: lineWords,
+  said: (who, side, move) => `${who} drew ${lineWords(move)}.`,
+  taken: "That line is drawn already.",
   createView: createDotsView,
 });

@@ -4,6 +4,7 @@
 // long-polling it (GET /v1/lobby?game=G&after=V), never by reloading. While the relay does not
 // answer, a notice says so and the polls are sent again; they pick up where they were.
 
+import { setUpLobbyChoices } from "./computer-choice.mjs";
 import { ConnectionNotice, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ConnectionLostError } from "./errors.mjs";
 import { newRoomName, relayBeside, storageKey } from "./play.mjs";
@@ -21,6 +22,9 @@ for (const button of document.querySelectorAll("button[data-public]")) {
     location.assign(`${button.dataset.public}.html#room=${newRoomName()}&public`);
   });
 }
+
+// "Play the computer" at the level and clock chosen beside it, remembered for next time.
+setUpLobbyChoices(document);
 
 // A match still going on in this tab gets a way back to it.
 for (const link of document.querySelectorAll("a[data-resume]")) {

@@ -1,9 +1,17 @@
 // The part every game page shares: the status line, the start section (with its clock choice)
-// and the share section, both clocks, the board's place, the actions and the resign dialog. A game page holds only its header and an empty
-// <main data-help="..."> that fillPage() fills, so that the pages are not copies of each other;
-// <main data-computer> adds "Play the computer" and its level to the start section.
+// and the share section, both clocks, the board's place and its hint line, the rematch and
+// "Play the computer again" sections, the actions and the resign dialog. A game page holds
+// only its header and an empty <main data-help="..."> that fillPage() fills, so that the pages
+// are not copies of each other; <main data-computer> adds "Play the computer" and its level
+// to the start section.
 
 import { CLOCK_CHOICES } from "./clock-view.mjs";
+
+const LEVEL_OPTIONS = `
+        <option value="easy">Easy</option>
+        <option value="medium" selected>Medium</option>
+        <option value="strong">Strong</option>
+`;
 
 const MAIN = `
   <p id="status" class="status" role="status" aria-live="polite" tabindex="-1">Loading...</p>
@@ -32,7 +40,25 @@ const MAIN = `
     <p class="clock-spoken visually-hidden" aria-live="polite"></p>
   </div>
   <div id="board" class="board" hidden></div>
+  <p id="hint" class="hint" aria-live="polite"></p>
   <p id="last-move" class="last-move" aria-live="polite"></p>
+
+  <section id="rematch" class="rematch" hidden aria-label="Rematch">
+    <p id="rematch-status" class="rematch-status" role="status" aria-live="polite"></p>
+    <div class="actions">
+      <button id="rematch-offer" type="button" class="primary">Rematch</button>
+      <button id="rematch-accept" type="button" class="primary" hidden>Accept</button>
+      <button id="rematch-decline" type="button" hidden>Decline</button>
+    </div>
+  </section>
+
+  <section id="computer-again" class="computer-again" hidden aria-label="Play the computer again">
+    <button id="again-computer" type="button" class="primary">Play the computer again</button>
+    <span class="pick">
+      <label for="again-level">Level</label>
+      <select id="again-level">${LEVEL_OPTIONS}</select>
+    </span>
+  </section>
 
   <div class="actions">
     <button id="cancel" type="button" hidden>Cancel</button>
@@ -41,15 +67,6 @@ const MAIN = `
     <button id="retry" type="button" class="primary" hidden>Retry</button>
     <a id="to-lobby" class="button" href="./" hidden>Back to the lobby</a>
   </div>
-
-  <section id="rematch" class="rematch" hidden aria-label="Rematch">
-    <p id="rematch-status" class="rematch-status" role="status" aria-live="polite"></p>
-    <div class="actions">
-      <button id="rematch-offer" type="button">Rematch</button>
-      <button id="rematch-accept" type="button" class="primary" hidden>Accept</button>
-      <button id="rematch-decline" type="button" hidden>Decline</button>
-    </div>
-  </section>
   <p class="help"></p>
   <div class="alerts" role="group" aria-label="Your turn">
     <label><input id="turn-sound" type="checkbox"> Sound on your turn</label>
@@ -61,13 +78,15 @@ const COMPUTER = `
     <div class="computer-row">
       <button id="play-computer" type="button">Play the computer</button>
       <label for="computer-level">Level</label>
-      <select id="computer-level">
-        <option value="easy">Easy</option>
-        <option value="medium" selected>Medium</option>
-        <option value="strong">Strong</option>
-      </select>
+      <select id="computer-level">${LEVEL_OPTIONS}</select>
     </div>
 `;
+
+/** Returns help text for the screen in hand: "Tap" for "Click" where the pointer is a finger. */
+export function touchWords(text, window) {
+  const touch = window?.matchMedia?.("(pointer: coarse)").matches ?? false;
+  return touch ? text.replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap") : text;
+}
 
 const DIALOG = `
 <dialog id="confirm-resign" aria-labelledby="confirm-resign-title">
@@ -87,7 +106,7 @@ export function fillPage(document) {
   const main = document.querySelector("main");
   const help = main.dataset.help ?? "";
   main.innerHTML = MAIN;
-  main.querySelector(".help").textContent = help;
+  main.querySelector(".help").textContent = touchWords(help, document.defaultView);
   const choices = main.querySelector("#time-control");
   for (const [value, label] of CLOCK_CHOICES) choices.add(new Option(label, value));
   if (main.dataset.computer !== undefined) {

@@ -8,8 +8,12 @@
 
 import { BoardGame } from "./board-game.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
+import { cleanChoice, loadChoice, saveChoice } from "./computer-choice.mjs";
 import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
 import { FORGOTTEN, PAGE_TIMING, RECONNECTING, SENDING_OFFLINE, lostFor } from "./connection.mjs";
+import { endedHost, finishedGame, finishedRecord, isShownFinished } from "./finished.mjs";
+import { HintLine, whyNot } from "./move-hints.mjs";
+import { asOpponent, opponentOf, resignedWords } from "./opponent-words.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { Reason, RelayClient, RelayHost, State, Timing } from "./movewire.mjs";
 import { fillPage } from "./page-shell.mjs";
@@ -50,7 +54,8 @@ export function newRoomName(length = 10) {
  * Returns what the fragment asks for: {kind: "room", room, listed, clock} (listed: a public
  * room, shown in the lobby, from #room=NAME&public; clock: the clock choice both seekers name,
  * from &clock=5%2B3, "" for none), {kind: "resume", match, seat} (a match of the player key,
- * from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer"} or
+ * from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer", level, clock}
+ * (from the lobby: #computer&level=strong&clock=5%2B3, each null when not named) or
  * {kind: "none"}.
  */
 export function parseFragment(hash) {
@@ -66,7 +71,7 @@ export function parseFragment(hash) {
     return { kind: "resume", match: resume, seat: Number(seatText) };
   }
   if (params.has("play")) return { kind: "play" };
-  if (params.has("computer")) return { kind: "computer" };
+  if (params.has("computer")) return { kind: "computer", level: params.get("level"), clock: params.get("clock") };
   return { kind: "none" };
 }
 
@@ -144,6 +149,9 @@ function byId(id) {
  * @param {object} page.rules the rules module (Board, parseMove, formatMove)
  * @param {string[]} page.sides the name of each side, e.g. ["X", "O"]
  * @param {(move: unknown) => string} page.where words for where a move went
+ * @param {(who: string, side: number, move: unknown) => string} [page.said] the last move's
+ *   words ("You drew ..."); by default "You played X at row 2, column 3."
+ * @param {string} page.taken what a click on a move that is not legal is told
  * @param {(element: HTMLElement, actions: {onPlay: (move: unknown) => void}) => {update: Function}} page.createView
  */
 export function runPage(page) {
@@ -176,6 +184,10 @@ export function runPage(page) {
     toLobby: byId("to-lobby"),
     sound: byId("turn-sound"),
     notify: byId("turn-notify"),
+    hint: byId("hint"),
+    computerAgain: byId("computer-again"),
+    againComputer: byId("again-computer"),
+    againLevel: byId("again-level"),
   };
   let rematch = null; // follows the rematch of the match just finished
   let host = null;
@@ -195,8 +207,17 @@ export function runPage(page) {
   // The page's own calls (a seek's withdrawal) are brief: when they fail, the host takes over.
   const client = new RelayClient({ relay: relayBeside(location.href), timing: new Timing({ giveUp: 3 }) });
   const turnAlert = new TurnAlert({ title: page.title, onChange: () => render() });
+  const hints = new HintLine(el.hint);
+  const opponent = () => opponentOf(level !== null);
 
-  const boardView = page.createView(el.board, { onPlay: (move) => game?.play(move) });
+  /** Plays a move chosen on the board, or says why it cannot be played. */
+  function choose(move) {
+    if (game === null) return;
+    if (game.play(move)) hints.clear();
+    else hints.show(whyNot(game, page.taken ?? "That move is not possible."));
+  }
+
+  const boardView = page.createView(el.board, { onPlay: choose, opponent: () => opponent().label });
   const view = {
     update(g, change) {
       boardView.update(g, change);
@@ -210,14 +231,16 @@ export function runPage(page) {
       return;
     }
     const mover = g.lastBy ?? 1 - g.board.turn;
-    const who = mover === g.side ? "You" : level === null ? "Opponent" : "The computer";
-    el.last.textContent = `${who} played ${page.sides[mover]} ${page.where(g.last)}.`;
+    const who = mover === g.side ? "You" : opponent().who;
+    el.last.textContent = page.said
+      ? page.said(who, mover, g.last)
+      : `${who} played ${page.sides[mover]} ${page.where(g.last)}.`;
   }
 
   function endText() {
     const outcome = host?.outcome ?? null;
     if (outcome?.reason === Reason.RESIGNED && outcome.byMe) {
-      return "You resigned: your partner wins.";
+      return resignedWords(level !== null);
     }
     return notice ?? game?.resultText ?? null;
   }
@@ -234,6 +257,7 @@ export function runPage(page) {
     }
     if (host === null) text = notice ?? "Choose how to play.";
     el.status.textContent = text;
+    clockView.opponent = opponent().label;
     clockView.update(host, game?.side ?? 0);
     document.body.dataset.state = host === null ? "IDLE" : Object.keys(State)[state];
     document.body.dataset.thinking = String(thinking);
@@ -249,7 +273,8 @@ export function runPage(page) {
     el.share.hidden = !(state === State.LISTENING && room !== null && level === null);
     el.cancel.hidden = !(state === State.LISTENING && host?.ticket !== null);
     el.resign.hidden = !started || over;
-    el.again.hidden = host === null || !over || lost;
+    el.again.hidden = host === null || !over || lost || level !== null;
+    el.computerAgain.hidden = host === null || !over || lost || level === null;
     el.retry.hidden = !lost;
     el.toLobby.hidden = !forgotten;
     el.board.hidden = !started;
@@ -261,6 +286,8 @@ export function runPage(page) {
       el.rematchAccept.hidden = !shown.accept;
       el.rematchDecline.hidden = !shown.decline;
     }
+    // Once a match is over, the same opponent again is the main choice; a stranger the lesser.
+    el.again.classList.toggle("primary", el.rematch.hidden);
     const against = level === null ? "" : ` against the computer (${LEVEL_NAMES[level]})`;
     el.you.textContent = started
       ? `You play ${page.sides[game.side]}${against}${game.side === 0 ? ", moving first" : ""}.`
@@ -331,7 +358,9 @@ export function runPage(page) {
     forgotten = false;
     game = null;
     room = roomName;
-    clockChoice = computerLevel === null ? clock : ""; // the computer plays without a clock
+    // The computer plays with a Fischer clock or none (it keeps no seat for days).
+    const fischer = chosenControl(clock)?.kind === "fischer";
+    clockChoice = computerLevel === null || fischer ? clock : "";
     seeking = { roomName, computerLevel, listed, clock };
     const correspondence = chosenControl(clockChoice)?.kind === "deadline";
     const options = {
@@ -362,7 +391,7 @@ export function runPage(page) {
         const refused = /\b(\w+\/\w+)\b/.exec(text)?.[1];
         // A match the relay forgot before its end: the relay restarted (or lost its store).
         forgotten = refused === "match/unknown" && saved?.finished !== true;
-        notice = forgotten ? FORGOTTEN : (REFUSALS[refused] ?? text);
+        notice = forgotten ? FORGOTTEN : (REFUSALS[refused] ?? asOpponent(text, level !== null));
         render();
       },
       onTicket: (ticket) => {
@@ -378,7 +407,9 @@ export function runPage(page) {
     };
     const current = resumeFrom === null ? new RelayHost(options) : RelayHost.resume(resumeFrom, options);
     host = current;
-    if (computerLevel !== null) computer = seatComputer(roomName, computerLevel, resumeFrom !== null);
+    if (computerLevel !== null) {
+      computer = seatComputer(roomName, computerLevel, resumeFrom !== null, chosenControl(clockChoice));
+    }
     render();
     current.play().then(
       (outcome) => finish(current, outcome),
@@ -391,7 +422,7 @@ export function runPage(page) {
     );
   }
 
-  function seatComputer(roomName, computerLevel, resuming) {
+  function seatComputer(roomName, computerLevel, resuming, timeControl) {
     let seat = null;
     try {
       seat = JSON.parse(sessionStorage.getItem(computerKey(page.key)) ?? "null");
@@ -406,6 +437,7 @@ export function runPage(page) {
       version: page.version,
       room: roomName,
       level: computerLevel,
+      timeControl,
       rules: page.rules,
       timing: PAGE_TIMING,
       resumeFrom: resuming ? seat : null,
@@ -422,7 +454,8 @@ export function runPage(page) {
   function finish(current, outcome) {
     if (current !== host || outcome === null) return;
     if (outcome.isFinished) {
-      if (saved !== null) save(page.key, (saved = { ...saved, finished: true }));
+      // A reload then shows this end, and nothing is seated again.
+      if (saved !== null) save(page.key, (saved = { ...saved, ...finishedRecord(game, endText()) }));
     } else if (outcome.reason !== Reason.CONNECTION_LOST) {
       // Cancelled or refused: the seat is of no more use (a lost connection may come back).
       save(page.key, (saved = null));
@@ -486,7 +519,16 @@ export function runPage(page) {
     play(room, null, level, false, clockChoice || choiceOf(host?.clock?.control ?? null));
     el.status.focus?.();
   });
-  el.computer?.addEventListener("click", () => play(newRoomName(), null, el.level.value));
+  el.computer?.addEventListener("click", () => {
+    saveChoice({ level: el.level.value, clock: el.timeControl.value });
+    play(newRoomName(), null, el.level.value, false, el.timeControl.value);
+  });
+  el.againComputer.addEventListener("click", () => {
+    const choice = saveChoice({ level: el.againLevel.value, clock: loadChoice().clock });
+    save(page.key, (saved = null));
+    play(newRoomName(), null, choice.level, false, choice.clock);
+    el.status.focus?.();
+  });
   el.retry.addEventListener("click", () => {
     if (saved !== null) resume(saved);
     else play(seeking.roomName, null, seeking.computerLevel, seeking.listed, seeking.clock);
@@ -508,7 +550,10 @@ export function runPage(page) {
       computer?.host.cancel();
     }
   });
-  el.resign.addEventListener("click", () => el.confirm.showModal());
+  el.resign.addEventListener("click", () => {
+    el.confirm.querySelector("p").textContent = `Resign this game? ${opponent().name} wins.`;
+    el.confirm.showModal();
+  });
   el.confirm.addEventListener("close", () => {
     if (el.confirm.returnValue === "resign" && host?.outcome === null) host.resign();
   });
@@ -524,9 +569,25 @@ export function runPage(page) {
   // Opening another room's link in this tab changes only the fragment: start afresh.
   window.addEventListener("hashchange", () => location.reload());
 
+  if (el.level !== null) el.level.value = loadChoice().level;
+  el.againLevel.value = loadChoice().level;
+
+  /** Shows a finished match kept by the tab: its end, its final board, the ways to play on. */
+  function showFinished(kept) {
+    level = kept.level ?? null;
+    room = kept.room ?? null;
+    host = endedHost(kept);
+    game = finishedGame(kept, host, page.rules, view);
+    notice = kept.ended;
+    if (level === null) followRematch(host.ticket);
+    render();
+  }
+
   const want = parseFragment(location.hash);
   saved = loadSaved(page.key);
-  if (shouldResume(saved, want)) {
+  if (shouldResume(saved, want) && isShownFinished(saved)) {
+    showFinished(saved);
+  } else if (shouldResume(saved, want)) {
     if (saved.withdrawn) rejoin(saved);
     else resume(saved);
   } else {
@@ -537,7 +598,9 @@ export function runPage(page) {
     else if (want.kind === "computer" && el.computer) {
       // From the lobby's "Play the computer": a reload then resumes this match.
       history.replaceState(null, "", location.pathname + location.search);
-      play(newRoomName(), null, el.level.value);
+      const choice = saveChoice(cleanChoice({ level: want.level ?? el.level.value, clock: want.clock ?? "" }));
+      el.level.value = choice.level;
+      play(newRoomName(), null, choice.level, false, choice.clock);
     } else render();
   }
 }

@@ -5,21 +5,21 @@
 import { ConnectionNotice, FORGOTTEN, PAGE_TIMING, lostFor } from "./connection.mjs";
 import * as connect4 from "./connect4.mjs";
 import { COLOURS, createConnect4View } from "./connect4-view.mjs";
-import { createDotsView } from "./dots-view.mjs";
+import { createDotsView, lineWords } from "./dots-view.mjs";
 import * as dots from "./dots.mjs";
 import { ConnectionLostError, RelayRefusedError } from "./errors.mjs";
 import { relayBeside } from "./play.mjs";
 import { RelayClient } from "./relay-client.mjs";
 import { Replay, parseRecord, resultWords, sideOf } from "./replay.mjs";
 import * as xand0 from "./xand0.mjs";
-import { createXand0View } from "./xand0-view.mjs";
+import { SYMBOLS, createXand0View } from "./xand0-view.mjs";
 
 /** The games this page can show, by game key. */
 const GAMES = {
   xand0: {
     title: "X and 0",
     rules: xand0,
-    sides: ["X", "O"],
+    sides: SYMBOLS,
     where: (move) => `at row ${move.row + 1}, column ${move.col + 1}`,
     createView: createXand0View,
   },
@@ -34,12 +34,18 @@ const GAMES = {
     title: "Dots and Boxes",
     rules: dots,
     sides: ["X", "O"],
-    where: (move) => `the line ${dots.formatMove(move)}`,
+    where: lineWords,
+    said: (side, move) => `${side} drew ${lineWords(move)}.`,
     createView: createDotsView,
   },
 };
 
 const $ = (id) => document.getElementById(id);
+
+/** Returns what a move did, as the replay says it: "X played at row 2, column 2." */
+function saidBy(game) {
+  return game.said ?? ((side, move) => `${side} played ${game.where(move)}.`);
+}
 const relay = relayBeside(location.href);
 const match = new URLSearchParams(location.hash.replace(/^#/, "")).get("match");
 
@@ -67,6 +73,7 @@ async function main() {
   replay.add(events);
   const board = $("board");
   const view = game.createView(board, { onPlay: () => {} });
+  const said = saidBy(game);
   board.hidden = false;
   let at = replay.moves;
   let ended = resultWords(header, game.sides);
@@ -79,7 +86,7 @@ async function main() {
     $("position").textContent =
       at === 0
         ? `Start: ${replay.moves} moves in all.`
-        : `Move ${at} of ${replay.moves}: ${side} played ${game.where(position.last)}.`;
+        : `Move ${at} of ${replay.moves}: ${said(side, position.last)}`;
     $("status").textContent = ended ?? "Still being played: new moves appear as they are made.";
     $("first").disabled = $("back").disabled = at === 0;
     $("forward").disabled = $("last").disabled = at === replay.moves;

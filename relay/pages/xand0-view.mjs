@@ -1,6 +1,9 @@
 // The X and 0 board in the page: nine buttons, arrow keys between them, Enter or Space to play.
 
-import { MARKS, SIZE, sameMove } from "./xand0.mjs";
+import { SIZE, sameMove } from "./xand0.mjs";
+
+/** Each side's mark as the page shows it: X, and 0 (zero), as in the game's name. */
+export const SYMBOLS = Object.freeze(["X", "0"]);
 
 /** Returns the view of an X and 0 board drawn in `element`; `onPlay(move)` on a choice. */
 export function createXand0View(element, { onPlay }) {
@@ -73,7 +76,7 @@ export function createXand0View(element, { onPlay }) {
           const move = { col, row };
           const cell = cellAt(move);
           const piece = game.board.pieceAt(col, row);
-          const mark = piece === null ? "" : MARKS[piece];
+          const mark = piece === null ? "" : SYMBOLS[piece];
           if (cell.textContent !== mark) {
             const span = document.createElement("span");
             span.className = "mark";

@@ -51,8 +51,8 @@ def test_a_fischer_match_shows_both_clocks_ticking_on_desktop_and_phone(
     expect(o.page.locator("#clocks .clock-time").nth(1)).to_have_text(
         re.compile(r"4:5\d"), timeout=TICK
     )
-    assert clock(o, 0)[:2] == ("You (O)", "5:00")
-    assert clock(x, 1)[:2] == ("Opponent (O)", "5:00")
+    assert clock(o, 0)[:2] == ("You (0)", "5:00")
+    assert clock(x, 1)[:2] == ("Opponent (0)", "5:00")
     expect(x.page.locator(".clock-spoken")).to_have_text("Your clock: 4 minutes left.")
     x.shot("fischer-clocks")
     phone.shot("fischer-clocks")
@@ -70,7 +70,7 @@ def test_a_fischer_match_shows_both_clocks_ticking_on_desktop_and_phone(
     expect(x.page.locator("#clocks .clock-time").nth(0)).to_have_text(re.compile(r"5:0\d|4:5\d"))
     o.page.get_by_role("button", name="Resign").click()
     o.page.get_by_role("button", name="Resign", exact=True).last.click()
-    x.expect_status("Your partner resigned: you win.")
+    x.expect_status("Your opponent resigned: you win.")
     stopped = x.page.locator("#clocks .clock-time").nth(1).inner_text()
     x.page.wait_for_timeout(1500)
     assert x.page.locator("#clocks .clock-time").nth(1).inner_text() == stopped

@@ -31,7 +31,7 @@ def start_by_keyboard(person: Player, page: str, level: str) -> None:
     person.open(page)
     person.expect_state("IDLE")
     button = person.page.get_by_role("button", name="Play the computer")
-    level_box = person.page.get_by_label("Level")
+    level_box = person.page.locator("#start").get_by_label("Level")
     # Tab from the top of the page until the level box has the focus, then choose by arrows.
     for _ in range(10):
         person.page.keyboard.press("Tab")
@@ -172,3 +172,94 @@ def free_cells(person: Player) -> list[str]:
         "cells => cells.filter(c => !c.textContent.trim()).map(c => c.dataset.cell)"
     )
     return [str(cell) for cell in found]
+
+
+def play_out(person: Player) -> None:
+    """Plays X and 0 to its end, each time in the first free cell, by keyboard."""
+    while not your_turn_or_end(person):
+        person.key_to_cell(free_cells(person)[0])
+    expect(person.status).to_have_text(ENDINGS)
+
+
+def test_the_lobby_chooses_the_computers_level_and_clock_remembers_them_and_plays_again(
+    player: MakePlayer,
+) -> None:
+    person = player("person")
+    person.open("/")
+    card = person.page.locator("#game-xand0")
+    card.get_by_label("Level of the computer at X and 0").select_option(label="Strong")
+    card.get_by_label("Clock against the computer at X and 0").select_option(label="5 min + 3 s")
+    link = card.get_by_role("link", name="Play the computer")
+    expect(link).to_have_attribute("href", "xand0.html#computer&level=strong&clock=5%2B3")
+    link.click()
+    expect(person.page.locator("#you")).to_contain_text("against the computer (Strong)")
+    # The computer plays with the clock chosen: both clocks show, the computer's named.
+    expect(person.page.locator("#clocks")).to_be_visible()
+    expect(person.page.locator("#clocks .clock-who").nth(1)).to_have_text(
+        re.compile(r"^Computer \((X|0)\)$")
+    )
+    expect(person.page.locator("#clocks .clock-time").nth(1)).to_have_text(re.compile(r"^[45]:"))
+    kept = person.page.evaluate("JSON.parse(localStorage.getItem('movewire.computer-choice'))")
+    assert kept == {"level": "strong", "clock": "5+3"}, kept
+    play_out(person)
+    person.shot("ended-strong")
+
+    # After the game: the computer again, at a level chosen here; Play again (a stranger's
+    # game) is not offered against the computer.
+    again = person.page.get_by_role("button", name="Play the computer again")
+    expect(again).to_be_visible()
+    expect(person.page.get_by_role("button", name="Play again", exact=True)).to_be_hidden()
+    level = person.page.locator("#again-level")
+    expect(level).to_have_value("strong")
+    level.select_option("easy")
+    again.click()
+    expect(person.page.locator("#you")).to_contain_text("against the computer (Easy)")
+    expect(person.page.locator("body")).to_have_attribute("data-state", re.compile("PLAYING_"))
+    expect(person.page.locator("#clocks")).to_be_visible()  # the clock chosen last, kept
+    kept = person.page.evaluate("JSON.parse(localStorage.getItem('movewire.computer-choice'))")
+    assert kept == {"level": "easy", "clock": "5+3"}, kept
+
+    # The lobby shows the last choice, for both games.
+    person.open("/")
+    for game, name in (("xand0", "X and 0"), ("connect4", "Connect Four")):
+        card = person.page.locator(f"#game-{game}")
+        expect(card.get_by_label(f"Level of the computer at {name}")).to_have_value("easy")
+        expect(card.get_by_label(f"Clock against the computer at {name}")).to_have_value("5+3")
+        expect(card.get_by_role("link", name="Play the computer")).to_have_attribute(
+            "href", f"{game}.html#computer&level=easy&clock=5%2B3"
+        )
+    person.shot("lobby-remembers")
+
+
+def test_a_reload_after_the_end_shows_the_result_and_seats_nobody_again(
+    player: MakePlayer,
+) -> None:
+    person = player("person", PHONE)
+    person.open("/xand0.html#computer&level=strong")
+    expect(person.page.locator("#you")).to_contain_text("against the computer (Strong)")
+    play_out(person)
+    ended = person.status.inner_text()
+    board = person.board_text()
+    last = person.page.locator("#last-move").inner_text()
+
+    asked: list[str] = []
+    person.page.context.on("request", lambda request: asked.append(request.url))
+    person.page.reload()
+    person.expect_status(ended)
+    person.expect_state("GAME_ENDED")
+    assert person.board_text() == board
+    expect(person.page.locator("#last-move")).to_have_text(last)
+    expect(person.page.locator("#you")).to_contain_text("against the computer (Strong)")
+    expect(person.page.get_by_role("button", name="Play the computer again")).to_be_visible()
+    expect(person.page.get_by_role("button", name="Resign")).to_be_hidden()
+    expect(person.page.locator(".x0-board")).not_to_have_class(re.compile("enabled"))
+    person.page.wait_for_timeout(1000)
+    # Nothing was asked of the relay: no seat taken up again, no computer started.
+    relayed = [url for url in asked if "/v1/" in url or "computer-worker" in url]
+    assert not relayed, relayed
+    person.shot("reloaded-after-the-end")
+
+    person.page.get_by_role("button", name="Play the computer again").click()
+    expect(person.page.locator("body")).to_have_attribute("data-state", re.compile("PLAYING_"))
+    expect(person.page.locator(".x0-cell[data-mark='']")).not_to_have_count(0)
+    assert any("/v1/seek" in url for url in asked), asked

@@ -86,8 +86,8 @@ def test_resign_ends_the_match_and_play_again_meets_in_the_same_room(
     expect(dialog).to_be_visible()
     second.shot("confirm-resign")
     dialog.get_by_role("button", name="Resign").click()
-    second.expect_status("You resigned: your partner wins.")
-    first.expect_status("Your partner resigned: you win.")
+    second.expect_status("You resigned: your opponent wins.")
+    first.expect_status("Your opponent resigned: you win.")
     for side in (first, second):
         side.expect_state("GAME_ENDED")
         expect(side.page.get_by_role("button", name="Resign")).to_be_hidden()

@@ -82,7 +82,7 @@ def test_two_players_play_xand0_over_https_and_http2(trusting: Browser, site: st
         for i, move in enumerate(WIN):
             mover, other = (x, o) if i % 2 == 0 else (o, x)
             mover.play_cell(move)
-            expect(other.cell(move)).to_have_text("XO"[i % 2])
+            expect(other.cell(move)).to_have_text("X0"[i % 2])
         x.expect_status("You win!")
         o.expect_status("You lose.")
         x.shot("https-won")

@@ -41,7 +41,7 @@ def play_win(x: Player, o: Player, watcher: Player | None = None) -> None:
     for i, move in enumerate(WIN):
         mover, other = (x, o) if i % 2 == 0 else (o, x)
         mover.key_to_cell(move)
-        expect(other.cell(move)).to_have_text("XO"[i % 2])
+        expect(other.cell(move)).to_have_text("X0"[i % 2])
         if watcher is not None and i >= 2:
             expect(watcher.page.locator("#position")).to_contain_text(f"Move {i + 1} of {i + 1}")
     x.expect_status("You win!")
@@ -76,12 +76,12 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
     expect(live).to_have_text("Watch")
     for i, move in enumerate(WIN[:2]):
         (x, o)[i % 2].key_to_cell(move)
-        expect((o, x)[i % 2].cell(move)).to_have_text("XO"[i % 2])
+        expect((o, x)[i % 2].cell(move)).to_have_text("X0"[i % 2])
     watcher.shot("lobby-live-match")
     tab_to(watcher, live)
     expect(watcher.page).to_have_url(re.compile(rf"/replay\.html#match={re.escape(match)}$"))
     expect(watcher.page.locator("#position")).to_have_text(
-        re.compile(r"^Move 2 of 2: O played at row 1, column 2\.$")
+        re.compile(r"^Move 2 of 2: 0 played at row 1, column 2\.$")
     )
     watcher.page.keyboard.press("Home")
     watcher.page.keyboard.press("ArrowRight")
@@ -92,11 +92,11 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
     for i, move in enumerate(WIN[2:], start=2):  # the rest, followed live by the watcher
         mover, other = (x, o) if i % 2 == 0 else (o, x)
         mover.key_to_cell(move)
-        expect(other.cell(move)).to_have_text("XO"[i % 2])
+        expect(other.cell(move)).to_have_text("X0"[i % 2])
         expect(watcher.page.locator("#position")).to_contain_text(f"Move {i + 1} of {i + 1}")
     x.expect_status("You win!")
     o.expect_status("You lose.")
-    expect(watcher.page.locator("#status")).to_have_text("O agreed the game was over.")
+    expect(watcher.page.locator("#status")).to_have_text("0 agreed the game was over.")
     watcher.shot("watched-to-the-end")
     # In every lobby the finished match moves on to the ones just finished, to replay.
     watcher.open("/")
@@ -120,7 +120,7 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
     again_x, again_o = seated(x, o)
     assert (again_x, again_o) == (o, x), "the first move goes to the other side"
     expect(o.page.locator("#you")).to_have_text("You play X, moving first.")
-    expect(x.page.locator("#you")).to_have_text("You play O.")
+    expect(x.page.locator("#you")).to_have_text("You play 0.")
     assert (o.saved_match() or {})["match"] != match
     play_win(again_x, again_o)
     assert guest.fits_viewport()

@@ -59,7 +59,7 @@ def test_a_finished_match_is_stepped_through_by_keyboard(
     viewer = player("viewer", viewport)
     viewer.open(f"/replay.html#match={match}")
     expect(viewer.page.locator("#title")).to_have_text("Replay: X and 0")
-    expect(viewer.status).to_have_text("O agreed the game was over.")
+    expect(viewer.status).to_have_text("0 agreed the game was over.")
     expect(viewer.page.locator(".x0-cell.win")).to_have_count(3)
     viewer.shot("end")
     viewer.page.keyboard.press("Home")
@@ -67,7 +67,7 @@ def test_a_finished_match_is_stepped_through_by_keyboard(
     expect(viewer.page.locator(".x0-cell[data-mark='']")).to_have_count(9)
     for step, move in enumerate(WIN[:3], start=1):
         viewer.page.keyboard.press("ArrowRight")
-        expect(viewer.cell(move)).to_have_attribute("data-mark", "XO"[(step - 1) % 2])
+        expect(viewer.cell(move)).to_have_attribute("data-mark", "X0"[(step - 1) % 2])
     expect(viewer.page.locator("#position")).to_have_text(
         "Move 3 of 5: X played at row 2, column 2."
     )
@@ -87,13 +87,13 @@ def test_a_live_match_is_followed_as_it_is_played(player: MakePlayer, relay: Rel
     viewer.open(f"/replay.html#match={match}")
     expect(viewer.status).to_have_text("Still being played: new moves appear as they are made.")
     expect(viewer.page.locator("#position")).to_have_text(
-        "Move 2 of 2: O played at row 1, column 2."
+        "Move 2 of 2: 0 played at row 1, column 2."
     )
     call(relay, f"/v1/matches/{match}/moves", {"after": 3, "move": WIN[2]}, tokens[0])
     expect(viewer.cell(WIN[2])).to_have_attribute("data-mark", "X")
     expect(viewer.page.locator("#position")).to_contain_text("Move 3 of 3")
     call(relay, f"/v1/matches/{match}/resign", {}, tokens[1])
-    expect(viewer.status).to_have_text("O resigned.")
+    expect(viewer.status).to_have_text("0 resigned.")
     viewer.shot("followed")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
@@ -13,6 +14,7 @@ from aiohttp.test_utils import TestClient
 from relay.__main__ import parse_args
 from relay.config import Config
 from relay.http.app import create_app
+from relay.http.encodings import accepts_gzip
 from relay.http.pages import CACHE_CONTROL, PAGES_DIR, load_pages
 from tests.support.relay_process import RelayProcess
 
@@ -48,7 +50,7 @@ async def test_modules_are_served_as_javascript_so_browsers_run_them(
         assert answer.headers["Content-Type"] == "text/javascript; charset=utf-8", path
     css = await client.get("/style.css")
     assert css.headers["Content-Type"] == "text/css; charset=utf-8"
-    head = await client.head("/xand0.html")
+    head = await client.head("/xand0.html", headers={"Accept-Encoding": "identity"})
     assert head.status == 200
     assert int(head.headers["Content-Length"]) == len((PAGES_DIR / "xand0.html").read_bytes())
 
@@ -107,3 +109,70 @@ def test_a_relay_process_serves_the_pages_through_its_front_with_revalidation() 
             urllib.request.urlopen(bare.url + "/", timeout=5)
         missing.value.close()
         assert missing.value.code == 404
+
+
+def fetch(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """Returns the status, headers and raw body (never decompressed) of a GET."""
+    named = {name.replace("_", "-"): value for name, value in headers.items()}
+    request = urllib.request.Request(url, headers=named)
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, dict(error.headers), error.read()
+
+
+@pytest.mark.parametrize("front", ["front", "--no-front"])
+def test_pages_are_served_gzipped_to_clients_that_take_it_with_conditional_requests(
+    front: str,
+) -> None:
+    options = ("--hold", "5") if front == "front" else ("--hold", "5", "--no-front")
+    with RelayProcess(*options) as relay:
+        text = [path for path in load_pages() if path != "/" and not path.endswith(".svg")]
+        packed = unpacked = 0
+        for path in text:
+            status, headers, body = fetch(relay.url + path, Accept_Encoding="gzip, deflate, br")
+            assert status == 200, path
+            assert headers.get("Content-Encoding") == "gzip", path
+            assert headers["Vary"] == "Accept-Encoding", path
+            assert gzip.decompress(body) == (PAGES_DIR / path[1:]).read_bytes(), path
+            assert int(headers["Content-Length"]) == len(body), path
+            packed, unpacked = packed + len(body), unpacked + len(gzip.decompress(body))
+        assert packed * 2 < unpacked, (packed, unpacked)  # the text is less than half as long
+
+        url = relay.url + "/style.css"
+        status, plain, body = fetch(url)
+        assert status == 200 and "Content-Encoding" not in plain
+        assert plain["Vary"] == "Accept-Encoding"
+        assert body == (PAGES_DIR / "style.css").read_bytes()
+        refused = fetch(url, Accept_Encoding="gzip;q=0, identity")
+        assert "Content-Encoding" not in refused[1] and refused[2] == body
+        status, zipped, _ = fetch(url, Accept_Encoding="gzip")
+        assert zipped["ETag"] != plain["ETag"]  # two representations, two strong tags
+        # Each representation revalidates with its own tag, and only with it.
+        again = fetch(url, Accept_Encoding="gzip", If_None_Match=zipped["ETag"])
+        assert again[0] == 304 and again[2] == b""
+        assert again[1]["ETag"] == zipped["ETag"] and again[1]["Vary"] == "Accept-Encoding"
+        assert fetch(url, If_None_Match=plain["ETag"])[0] == 304
+        assert fetch(url, Accept_Encoding="gzip", If_None_Match=plain["ETag"])[0] == 200
+        assert fetch(url, If_None_Match=zipped["ETag"])[0] == 200
+
+        # The protocol's JSON is left as it is.
+        status, api, _ = fetch(relay.url + "/v1/openapi.json", Accept_Encoding="gzip")
+        assert status == 200 and "Content-Encoding" not in api
+
+
+def test_accept_encoding_is_read_with_its_weights() -> None:
+    assert accepts_gzip("gzip")
+    assert accepts_gzip("deflate, gzip;q=0.5, br")
+    assert accepts_gzip("x-gzip")
+    assert accepts_gzip("*")
+    assert accepts_gzip("GZIP ; Q=1.0")
+    assert not accepts_gzip("")
+    assert not accepts_gzip("identity")
+    assert not accepts_gzip("br, deflate")
+    assert not accepts_gzip("gzip;q=0")
+    assert not accepts_gzip("gzip;q=0.000, *")
+    assert not accepts_gzip("*;q=0")
+    assert not accepts_gzip("gzip;q=nope")

@@ -37,11 +37,11 @@ def test_two_strangers_from_the_lobby_play_xand0_to_a_win(player: MakePlayer) ->
     x.expect_status("Your turn.")
     o.expect_status("Opponent's turn...")
     expect(x.page.locator("#you")).to_have_text("You play X, moving first.")
-    expect(o.page.locator("#you")).to_have_text("You play O.")
+    expect(o.page.locator("#you")).to_have_text("You play 0.")
     for i, move in enumerate(WIN):
         mover, other = (x, o) if i % 2 == 0 else (o, x)
         mover.play_cell(move)
-        expect(other.cell(move)).to_have_text("XO"[i % 2])
+        expect(other.cell(move)).to_have_text("X0"[i % 2])
         expect(other.cell(move)).to_have_class(re.compile(r"\blast\b"))
     x.expect_status("You win!")
     o.expect_status("You lose.")
@@ -66,7 +66,7 @@ def test_xand0_draw_played_with_the_keyboard_one_side_on_a_phone(player: MakePla
     for i, move in enumerate(DRAW):
         mover, other = (x, o) if i % 2 == 0 else (o, x)
         mover.key_to_cell(move)
-        expect(other.cell(move)).to_have_text("XO"[i % 2])
+        expect(other.cell(move)).to_have_text("X0"[i % 2])
     for side in (x, o):
         side.expect_status("Draw.")
         expect(side.page.locator(".x0-cell.win")).to_have_count(0)

@@ -7,6 +7,7 @@ unicode, quotes, JSON-looking text)."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import random
 import ssl
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from sdk import Game, GameHost, Outcome, Reason, RelayHost, State, Timing
 __all__ = [
     "TIMING",
     "Run",
+    "check_gzipped_pages",
     "check_logs",
     "check_pages",
     "play_matches",
@@ -185,4 +187,28 @@ async def check_pages(url: str) -> int:
                 for header, value in SECURITY_HEADERS.items():
                     assert answer.headers.get(header) == value, (path, header)
                 assert answer.headers.get("Cache-Control") == CACHE_CONTROL, path
+    return len(pages)
+
+
+async def check_gzipped_pages(url: str) -> int:
+    """Checks the web server sends the text pages gzipped to a client that takes gzip, each
+    unpacking to the file's bytes, marked Vary: Accept-Encoding, and revalidated by its ETag
+    (304); and sends them as they are to a client that does not. Returns how many it checked."""
+    pages = {path: page for path, page in load_pages().items() if page.gzipped is not None}
+    async with aiohttp.ClientSession(auto_decompress=False) as session:
+        for path, page in pages.items():
+            taking = {"Accept-Encoding": "gzip"}
+            async with session.get(url + path, headers=taking) as answer:
+                assert answer.status == 200, path
+                assert answer.headers.get("Content-Encoding") == "gzip", path
+                assert "accept-encoding" in answer.headers.get("Vary", "").lower(), path
+                assert gzip.decompress(await answer.read()) == page.body, path
+                etag = answer.headers["ETag"]
+            again = {**taking, "If-None-Match": etag}
+            async with session.get(url + path, headers=again) as answer:
+                assert answer.status == 304, (path, etag)
+            plain = {"Accept-Encoding": "identity"}
+            async with session.get(url + path, headers=plain) as answer:
+                assert "Content-Encoding" not in answer.headers, path
+                assert await answer.read() == page.body, path
     return len(pages)

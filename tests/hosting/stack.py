@@ -397,6 +397,8 @@ APACHE_MODULES = [
     "proxy_balancer",
     "lbmethod_byrequests",
     "slotmem_shm",
+    "filter",
+    "deflate",
     "macro",
     "ssl",
     "socache_shmcb",

@@ -9,7 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.hosting.players import check_logs, check_pages, play_matches, seek_statuses
+from tests.hosting.players import (
+    check_gzipped_pages,
+    check_logs,
+    check_pages,
+    play_matches,
+    seek_statuses,
+)
 from tests.hosting.stack import Apache, Workers, make_pages, render
 from tests.hosting.test_box_metrics import get, samples
 from tests.support.components import require_binary
@@ -66,6 +72,7 @@ async def test_matches_play_through_apache_on_two_relay_processes() -> None:
         assert (await get(apache.url + "/metrics", "127.0.0.2"))[0] == 403
         # The relays run --no-pages: every page comes from disk, as the relay would serve it.
         assert await check_pages(apache.url) > 5
+        assert await check_gzipped_pages(apache.url) > 5
 
 
 async def test_seek_limit_counts_the_client_behind_apache() -> None:

@@ -15,7 +15,14 @@ import aiohttp
 import orjson
 import pytest
 
-from tests.hosting.players import Run, check_logs, play_matches, seek_statuses
+from tests.hosting.players import (
+    Run,
+    check_gzipped_pages,
+    check_logs,
+    check_pages,
+    play_matches,
+    seek_statuses,
+)
 from tests.hosting.stack import Nginx, Workers, make_pages, render, unix_get
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary
@@ -81,10 +88,13 @@ async def test_nginx_serves_the_pages_and_the_relay_answers_v1(nginx: Nginx, pag
             assert await answer.read() == (pages / "index.html").read_bytes()
         async with session.get(nginx.url + "/v1/openapi.json") as answer:
             assert answer.status == 200
+            assert "Content-Encoding" not in answer.headers  # the relay's JSON, as it is
             assert (await answer.json())["openapi"].startswith("3.1")
         async with session.get(nginx.url + "/v1/matches/nope/events?after=0") as answer:
             assert answer.status == 404
             assert (await answer.json())["error"]["code"] == "match/unknown"
+    assert await check_pages(nginx.url) > 5
+    assert await check_gzipped_pages(nginx.url) > 5
 
 
 async def test_seek_limit_counts_the_client_behind_nginx(

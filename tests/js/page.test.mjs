@@ -12,7 +12,7 @@ import {
   shouldResume,
 } from "../../relay/pages/play.mjs";
 import { TimeControl } from "../../relay/pages/clock.mjs";
-import { CLOCK_CHOICES, choiceOf, chosenControl, spokenLeft } from "../../relay/pages/clock-view.mjs";
+import { CLOCK_CHOICES, choiceOf, chosenControl, spokenLeft, spokenStep } from "../../relay/pages/clock-view.mjs";
 import { rematchView } from "../../relay/pages/rematch.mjs";
 
 describe("the game page", () => {
@@ -23,7 +23,8 @@ describe("the game page", () => {
     assert.deepEqual(parseFragment(""), { kind: "none" });
     assert.deepEqual(parseFragment("#room=../../etc"), { kind: "none" }, "not a room name");
     assert.deepEqual(parseFragment("#room=k3v9&public"), { kind: "room", room: "k3v9", listed: true, clock: "" });
-    assert.deepEqual(parseFragment("#computer"), { kind: "computer" });
+    assert.deepEqual(parseFragment("#computer"), { kind: "computer", level: null, clock: null });
+    assert.deepEqual(parseFragment("#computer&level=strong&clock=5%2B3"), { kind: "computer", level: "strong", clock: "5+3" });
   });
 
   test("writes a room link's fragment with the clock both seekers name", () => {
@@ -44,15 +45,24 @@ describe("the game page", () => {
     assert.equal(choiceOf(null), "");
   });
 
-  test("reads a clock out by the minute, by ten seconds in the last one, by the hour on a deadline", () => {
+  test("reads a clock's true time out by the minute, by ten seconds in the last one, then by the second", () => {
     const fischer = TimeControl.fischer(300, 3);
     assert.equal(spokenLeft(299.5, fischer), "4 minutes left");
     assert.equal(spokenLeft(241, fischer), "4 minutes left");
     assert.equal(spokenLeft(61, fischer), "1 minute left");
-    assert.equal(spokenLeft(59, fischer), "60 seconds left");
-    assert.equal(spokenLeft(41, fischer), "50 seconds left");
-    assert.equal(spokenLeft(3, fischer), "10 seconds left");
+    assert.equal(spokenLeft(59, fischer), "59 seconds left");
+    assert.equal(spokenLeft(41, fischer), "41 seconds left");
+    assert.equal(spokenLeft(2.4, fischer), "2 seconds left");
+    assert.equal(spokenLeft(1.5, fischer), "1 second left");
     assert.equal(spokenLeft(2 * 86400 + 4 * 3600 + 30, TimeControl.deadline(259200)), "2 days 4 hours left");
+    // Said again only when the step changes: each minute, each ten seconds, each second from 5.
+    const steps = (from, to) => new Set(Array.from({ length: from - to + 1 }, (_, i) => spokenStep(from - i, fischer)));
+    assert.equal(steps(179, 120).size, 1);
+    assert.equal(steps(50, 41).size, 1);
+    assert.equal(steps(10, 6).size, 1);
+    assert.equal(steps(5, 0).size, 6);
+    assert.notEqual(spokenStep(60, fischer), spokenStep(59, fischer));
+    assert.notEqual(spokenStep(11, fischer), spokenStep(10, fischer));
   });
 
   test("words a rematch as each side sees it, with the buttons to show", () => {
