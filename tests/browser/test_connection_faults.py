@@ -92,7 +92,7 @@ def test_a_relay_restart_is_shown_and_a_move_made_meanwhile_is_sent_once(
     for side in (x, o):
         expect_reconnecting(side)
     o.play_cell("00")  # while the relay is away
-    expect(o.cell("00")).to_have_text("O")
+    expect(o.cell("00")).to_have_text("0")
     expect_reconnecting(o, SENDING)
     o.page.wait_for_timeout(2_000)  # retried all along: neither taken for sent nor given up
     o.expect_state("WAITING_SERVER_RESPONSE")
@@ -104,7 +104,7 @@ def test_a_relay_restart_is_shown_and_a_move_made_meanwhile_is_sent_once(
     relay.start()
     o.expect_status("Opponent's turn...")
     x.expect_status("Your turn.")
-    expect(x.cell("00")).to_have_text("O")
+    expect(x.cell("00")).to_have_text("0")
     for side in (x, o):
         expect(side.page.locator("body")).to_have_attribute("data-reachable", "true")
     x.play_cell("22")
@@ -200,7 +200,7 @@ def test_the_connection_is_called_lost_only_after_minutes_and_retry_takes_the_ma
     o.expect_status("Your turn.")
     x.expect_status("Opponent's turn...")
     o.play_cell("00")
-    expect(x.cell("00")).to_have_text("O")
+    expect(x.cell("00")).to_have_text("0")
     assert [event["move"] for event in moves_of(relay, match)] == ["11", "00"]
     forgive_failed_loads(x, o)
 
