@@ -14,7 +14,7 @@ from sdk.errors import (
     RelayRefusedError,
     RelayUnreachableError,
 )
-from sdk.events import Ended, Event, Moved, Passed, Started
+from sdk.events import Ended, Event, Moved, Passed, Started, Undone
 from sdk.game import Game, GameFactory, GameHost, Played
 from sdk.lobby import Lobby, LobbyEntry
 from sdk.outcome import Outcome, Reason, Result
@@ -23,10 +23,12 @@ from sdk.record import Record
 from sdk.relay_host import RelayHost
 from sdk.rematch import Rematch
 from sdk.state import State
+from sdk.table import ChatLine, Offer, Presence, Table
 from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = [
+    "ChatLine",
     "Clock",
     "ConnectionLostError",
     "Ended",
@@ -40,10 +42,12 @@ __all__ = [
     "MoveRejected",
     "Moved",
     "NotYourTurnError",
+    "Offer",
     "Outcome",
     "Passed",
     "Played",
     "PlayerMatch",
+    "Presence",
     "ProtocolError",
     "Reason",
     "Record",
@@ -55,9 +59,11 @@ __all__ = [
     "Result",
     "Started",
     "State",
+    "Table",
     "Ticket",
     "TimeControl",
     "Timing",
+    "Undone",
     "format_left",
     "load_player_key",
     "new_player_key",

@@ -9,10 +9,12 @@ from sdk.outcome import Reason, Result
 
 __all__ = [
     "CONNECTION_LOST",
+    "DRAWN",
     "LOCAL_DISPUTE",
     "PARTNER_ABANDONED",
     "PARTNER_DISPUTED",
     "PARTNER_RESIGNED",
+    "PARTNER_STALLED",
     "PARTNER_TIMEOUT",
     "PARTNER_UNCONFIRMED",
     "PASS_DISPUTE",
@@ -20,6 +22,7 @@ __all__ = [
     "SEEK_DROPPED",
     "SELF_ABANDONED",
     "SELF_DISPUTED",
+    "SELF_STALLED",
     "SELF_TIMEOUT",
     "SELF_UNCONFIRMED",
     "UNREACHABLE",
@@ -37,6 +40,9 @@ PARTNER_UNCONFIRMED = "Your partner did not confirm the end of the game in time.
 SELF_UNCONFIRMED = "The match ended before this side could confirm the end of the game."
 LOCAL_DISPUTE = "Your game says the game is over, but your partner's move did not end it: disputed."
 PASS_DISPUTE = "Your game says your partner had a move to make, but your partner passed: disputed."
+DRAWN = "The draw was agreed."
+PARTNER_STALLED = "Your partner stopped moving and you claimed the win."
+SELF_STALLED = "Your partner claimed the win: you took too long to move."
 UNREACHABLE = "Could not reach the relay: {error}."
 CONNECTION_LOST = "Lost the connection to the relay for good: {error}."
 REFUSED = "The relay refused this side's request: {error}."
@@ -59,6 +65,12 @@ def ending(
         return (
             (Result.LOST, reason, SELF_TIMEOUT) if mine else (Result.WON, reason, PARTNER_TIMEOUT)
         )
+    if reason is Reason.DRAWN:
+        return Result.DRAWN, reason, DRAWN
+    if reason is Reason.STALLED:
+        if mine:
+            return Result.LOST, reason, SELF_STALLED
+        return Result.WON, reason, PARTNER_STALLED
     if reason is Reason.DISPUTED:
         return Result.UNKNOWN, reason, SELF_DISPUTED if mine else PARTNER_DISPUTED
     if reason is Reason.UNCONFIRMED:

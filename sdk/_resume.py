@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sdk.events import Ended, Event, Moved, Passed
+from sdk.events import Ended, Event, Moved, Passed, Undone
 from sdk.game import Played
 
 __all__ = ["history", "split_log", "turn_after"]
@@ -25,13 +25,16 @@ def split_log(events: Sequence[Event], seat: int) -> tuple[list[Event], list[Eve
 
 
 def history(events: Sequence[Event], seat: int) -> list[Played]:
-    """Returns the moves and passes of `events` as this side sees them."""
-    played = []
+    """Returns the moves and passes of `events` as this side sees them, without those an
+    accepted takeback (an `undo` event) took back."""
+    played: list[Played] = []
     for event in events:
         if isinstance(event, Moved):
             played.append(Played(event.seat == seat, event.move, event.end))
         elif isinstance(event, Passed):
             played.append(Played(event.seat == seat, None))
+        elif isinstance(event, Undone):
+            del played[len(played) - event.count :]
     return played
 
 
@@ -42,4 +45,6 @@ def turn_after(first: int, events: Sequence[Event]) -> tuple[int, bool]:
         if isinstance(event, Moved | Passed):
             turn = 1 - event.seat
             ending = isinstance(event, Moved) and event.end
+        elif isinstance(event, Undone):
+            turn, ending = event.seat, False
     return turn, ending

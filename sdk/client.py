@@ -22,6 +22,7 @@ from sdk.lobby import Lobby, parse_lobby
 from sdk.players import PlayerMatch
 from sdk.record import Record, parse_record
 from sdk.rematch import Rematch, parse_rematch
+from sdk.table import OfferKind, Table, parse_table
 from sdk.ticket import Ticket
 from sdk.timing import Timing
 
@@ -73,11 +74,13 @@ class RelayClient:
         time_control: TimeControl | None = None,
         player: str | None = None,
         contact: str | None = None,
+        name: str | None = None,
     ) -> Ticket:
         """Returns a seat in a waiting match of `game`, or in a new one (listed in the game's
         lobby when public), of that time control (None: no clock). With a player key the
         seat is listed under it (see player_matches); with a contact handle the relay's
-        your-turn notices of a correspondence match name it."""
+        your-turn notices of a correspondence match name it; a name is the seat's display
+        name, shown to the partner, spectators, the lobby and records."""
         # The seat's token is drawn here: a retried seek then answers the same seat.
         body: dict[str, Any] = {"game": game, "token": secrets.token_urlsafe(32)}
         if version:
@@ -92,6 +95,8 @@ class RelayClient:
             body["player"] = player
         if contact is not None:
             body["contact"] = contact
+        if name is not None:
+            body["name"] = name
         answer = await self._call("POST", "/v1/seek", None, body)
         try:
             return Ticket(str(answer["match"]), int(answer["seat"]), str(answer["token"]))
@@ -106,12 +111,27 @@ class RelayClient:
         A Ticket reads as its seat (which tells the relay the seat is present); a bare match id
         reads as a spectator.
         """
+        return (await self.read(ticket, after, wait))[0]
+
+    async def read(
+        self,
+        ticket: Ticket | str,
+        after: int,
+        wait: int | None = None,
+        table: int | None = None,
+        chat: int = 0,
+    ) -> tuple[list[Event], Table | None]:
+        """Returns the events above `after` and, with `table` (the table version the reader
+        has, 0 for none), the table when it is newer (with the chat lines above `chat`): held
+        up to `wait` seconds until there is either."""
         match, token = _match_and_token(ticket)
         path = f"/v1/matches/{match}/events?after={after}"
         timeout = self.timing.request_timeout
         if wait is not None:
             path += f"&wait={wait}"
             timeout += wait
+        if table is not None:
+            path += f"&table={table}&chat={chat}"
         answer = await self._call("GET", path, token, None, timeout)
         try:
             raw = answer["events"]
@@ -119,7 +139,8 @@ class RelayClient:
                 raise TypeError
         except (KeyError, TypeError):
             raise ProtocolError(NOT_AN_ANSWER.format(what="events", body=answer)) from None
-        return [parse_event(item) for item in raw]
+        found = answer.get("table")
+        return [parse_event(item) for item in raw], None if found is None else parse_table(found)
 
     async def move(self, ticket: Ticket, after: int, move: str, end: bool = False) -> int:
         """Posts a move on the position after event `after`; returns the move's event number."""
@@ -134,7 +155,24 @@ class RelayClient:
         Returns the move's event number and the events above it (none when the wait ran out).
         A retry of the lost answer is answered the same number, with the events above it then.
         """
+        seq, events, _ = await self.move_held(ticket, after, move, end, wait)
+        return seq, events
+
+    async def move_held(
+        self,
+        ticket: Ticket,
+        after: int,
+        move: str,
+        end: bool,
+        wait: int,
+        table: int | None = None,
+        chat: int = 0,
+    ) -> tuple[int, list[Event], Table | None]:
+        """move_and_wait(); with `table` (the version the poster has), the post also ends at a
+        change of the table, and answers the table when it is newer."""
         path = f"/v1/matches/{ticket.match}/moves?wait={wait}"
+        if table is not None:
+            path += f"&table={table}&chat={chat}"
         body = {"after": after, "move": move, "end": end}
         timeout = self.timing.request_timeout + wait
         answer = await self._call("POST", path, ticket.token, body, timeout)
@@ -144,7 +182,61 @@ class RelayClient:
                 raise TypeError
         except (KeyError, TypeError):
             raise ProtocolError(NOT_AN_ANSWER.format(what="moves", body=answer)) from None
-        return seq, [parse_event(item) for item in raw]
+        found = answer.get("table")
+        events = [parse_event(item) for item in raw]
+        return seq, events, None if found is None else parse_table(found)
+
+    async def table(
+        self,
+        ticket: Ticket | str,
+        after: int | None = None,
+        wait: int | None = None,
+        chat: int = 0,
+    ) -> Table:
+        """Returns the match's table (names, presence, the last offer, the chat above `chat`);
+        with `after`, held (up to `wait` seconds) until its version is above `after`."""
+        match, token = _match_and_token(ticket)
+        path = f"/v1/matches/{match}/table?chat={chat}"
+        timeout = self.timing.request_timeout
+        if after is not None:
+            path += f"&after={after}" + ("" if wait is None else f"&wait={wait}")
+            timeout += wait or 0
+        return parse_table(await self._call("GET", path, token, None, timeout))
+
+    async def offer(self, ticket: Ticket, kind: OfferKind, after: int) -> Table:
+        """Offers a draw, or asks to take back this seat's last move, at the position after
+        event `after` (the log's last); returns the table."""
+        path = f"/v1/matches/{ticket.match}/offer"
+        body = {"kind": kind, "after": after}
+        return parse_table(await self._call("POST", path, ticket.token, body))
+
+    async def answer(self, ticket: Ticket, accept: bool, after: int | None = None) -> int | None:
+        """Accepts the partner's standing offer made at event `after` (returns the number of
+        the event it appended), or declines it, or withdraws this seat's own (returns None)."""
+        body: dict[str, Any] = {"accept": accept}
+        if accept:
+            body["after"] = after
+        answer = await self._call("POST", f"/v1/matches/{ticket.match}/answer", ticket.token, body)
+        seq = answer.get("seq") if isinstance(answer, dict) else None
+        if seq is not None and type(seq) is not int:
+            raise ProtocolError(NOT_AN_ANSWER.format(what="answer", body=answer))
+        return seq
+
+    async def claim(self, ticket: Ticket, after: int) -> int:
+        """Claims the win from a partner that stalled on its turn past the relay's claim time;
+        returns the number of the `ended` event."""
+        return await self._seq(ticket, "claim", {"after": after})
+
+    async def say(self, ticket: Ticket, text: str) -> int:
+        """Says a line of chat to the partner; returns its number in the chat (the same line
+        sent again at once is said once)."""
+        answer = await self._call(
+            "POST", f"/v1/matches/{ticket.match}/chat", ticket.token, {"text": text}
+        )
+        n = answer.get("n") if isinstance(answer, dict) else None
+        if type(n) is not int:
+            raise ProtocolError(NOT_AN_ANSWER.format(what="chat", body=answer))
+        return n
 
     async def pass_turn(self, ticket: Ticket, after: int) -> int:
         """Posts a pass (no legal move) after event `after`; returns the pass's event number."""

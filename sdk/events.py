@@ -8,9 +8,23 @@ from typing import Any
 from sdk.clock import TimeControl
 from sdk.errors import ProtocolError
 
-__all__ = ["ENDED_REASONS", "Ended", "Event", "Moved", "Passed", "Started", "parse_event"]
+__all__ = [
+    "ENDED_REASONS",
+    "Ended",
+    "Event",
+    "Moved",
+    "Passed",
+    "Started",
+    "Undone",
+    "parse_event",
+]
 
-ENDED_REASONS = frozenset({"agreed", "disputed", "unconfirmed", "resigned", "abandoned", "timeout"})
+ENDED_REASONS = frozenset(
+    {
+        "agreed", "disputed", "unconfirmed", "resigned", "abandoned", "timeout", "drawn",
+        "stalled",
+    }
+)  # fmt: skip
 """The reasons an `ended` event may give."""
 
 BAD_EVENT = "the relay sent an event protocol v1 does not define: {event!r}"
@@ -52,6 +66,18 @@ class Passed:
 
 
 @dataclass(frozen=True, slots=True)
+class Undone:
+    """An accepted takeback: the last `count` moves and passes (1 or 2) are taken back, and
+    `seat` (the seat that asked) has the turn."""
+
+    seq: int
+    seat: int
+    count: int
+    left: tuple[float, float] | None = field(default=None, compare=False)
+    """With a time control, each seat's seconds left after it."""
+
+
+@dataclass(frozen=True, slots=True)
 class Ended:
     """The match is over (always the last event); `seat` is the seat the reason is about."""
 
@@ -60,7 +86,7 @@ class Ended:
     seat: int
 
 
-Event = Started | Moved | Passed | Ended
+Event = Started | Moved | Passed | Undone | Ended
 """One numbered event of a match's log."""
 
 
@@ -80,6 +106,9 @@ def parse_event(raw: Any) -> Event:
                 return Moved(seq, _seat(raw["seat"], raw), move, end, _left(raw.get("left"), raw))
         elif kind == "pass":
             return Passed(seq, _seat(raw["seat"], raw), _left(raw.get("left"), raw))
+        elif kind == "undo" and raw["count"] in (1, 2) and type(raw["count"]) is int:
+            left = None if raw.get("left") is None else _lefts(raw["left"], raw)
+            return Undone(seq, _seat(raw["seat"], raw), raw["count"], left)
         elif kind == "ended" and raw["reason"] in ENDED_REASONS:
             return Ended(seq, raw["reason"], _seat(raw["seat"], raw))
     except (KeyError, TypeError, ValueError):

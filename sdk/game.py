@@ -9,13 +9,18 @@ from dataclasses import dataclass
 from sdk.clock import Clock
 from sdk.outcome import Result
 from sdk.state import State
+from sdk.table import Offer
 
-__all__ = ["Game", "GameFactory", "GameHost", "Played"]
+__all__ = ["Game", "GameFactory", "GameHost", "Played", "can_undo"]
 
 NO_PASS = "{name} cannot pass a turn: it does not implement GameHost.pass_turn()"
 NO_RESTORE = (
     "{name} cannot be resumed: it does not override Game.restore(history) "
     "to rebuild its position from the match log"
+)
+NO_UNDO = (
+    "{name} cannot take moves back: it does not override Game.undo(count); its host declines "
+    "every takeback and asks for none"
 )
 
 
@@ -135,6 +140,36 @@ class Game(abc.ABC):
         Called only when the log holds moves or passes.
         """
         raise NotImplementedError(NO_RESTORE.format(name=type(self).__name__))
+
+    def undo(self, count: int) -> None:
+        """Takes back the last `count` moves and passes (1 or 2, both sides' alike), after a
+        takeback both sides agreed to (docs/protocol.md, "The table").
+
+        Optional: the default refuses, and a host whose game keeps it never asks for a
+        takeback and declines every one asked of it. `count` is 1 when the asker takes back
+        its own last move before the partner replied, 2 with the partner's reply. Afterwards
+        the host calls `enable()` if this side asked (it has the turn again), else
+        `disable()`. A pass counts as a move here: undoing one gives the turn back.
+        """
+        raise NotImplementedError(NO_UNDO.format(name=type(self).__name__))
+
+    def consider_offer(self, offer: Offer) -> bool | None:
+        """Answers the partner's draw offer or takeback request as it arrives: True accepts,
+        False declines, None leaves it standing for the player (the UI answers it through
+        `RelayHost.answer_offer`), until the position changes.
+
+        Optional: the default leaves every offer to the player, but declines a takeback
+        when the game cannot undo. A bot answers here. Called from the host's loop, once
+        per offer.
+        """
+        if offer.kind == "takeback" and not can_undo(self):
+            return False
+        return None
+
+
+def can_undo(game: Game) -> bool:
+    """Returns whether the game takes moves back (its class overrides Game.undo)."""
+    return type(game).undo is not Game.undo
 
 
 GameFactory = Callable[[GameHost, bool], Game]

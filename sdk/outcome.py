@@ -22,7 +22,7 @@ class Result(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a match ended. The first six are the relay's `ended` reasons."""
+    """Why a match ended. The first eight are the relay's `ended` reasons."""
 
     AGREED = "agreed"
     """A move ended the game and the partner's game agreed."""
@@ -36,6 +36,10 @@ class Reason(StrEnum):
     """A side stopped polling the relay for its grace period."""
     TIMEOUT = "timeout"
     """The side to move ran out of time on its clock."""
+    DRAWN = "drawn"
+    """A side offered a draw and the other accepted it."""
+    STALLED = "stalled"
+    """The side to move stalled (a match without a clock) and the other claimed the win."""
     CANCELLED = "cancelled"
     """The seek was withdrawn (or dropped by the relay) before a partner came."""
     CONNECTION_LOST = "connection_lost"

@@ -13,16 +13,17 @@ from sdk import rematch as rematches
 from sdk.client import RelayClient
 from sdk.clock import Clock, TimeControl
 from sdk.errors import HostStateError
-from sdk.game import Game, GameFactory, GameHost
+from sdk.game import NO_UNDO, Game, GameFactory, GameHost, can_undo
 from sdk.host.controls import Controls
 from sdk.host.driver import Driver
 from sdk.host.machine import Machine
 from sdk.outcome import Outcome
 from sdk.state import State
+from sdk.table import ChatLine, Table
 from sdk.ticket import Ticket
 from sdk.timing import Timing
 
-__all__ = ["DialogSink", "RelayHost", "StateSink", "TicketSink"]
+__all__ = ["DialogSink", "RelayHost", "StateSink", "TableSink", "TicketSink"]
 
 DialogSink = Callable[[str], None]
 """Shows a dialog text to the player (the default prints it)."""
@@ -30,6 +31,11 @@ StateSink = Callable[[State], None]
 """Told each new state of a host, as it changes."""
 TicketSink = Callable[[Ticket], None]
 """Told the seat a seek got, so that it can be kept for resuming."""
+TableSink = Callable[[Table], None]
+"""Told each newer table of the match (names, presence, the last offer, new chat lines)."""
+
+NOT_SEATED = "{what} needs a match in play through this host's play(), not state {state!r}"
+NO_OFFER = "no offer of the partner stands to answer"
 
 NOT_TEXT = "a move must be a str that UTF-8 can encode, not {move!r}"
 PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)"
@@ -55,10 +61,12 @@ class RelayHost(GameHost):
         time_control: TimeControl | None = None,
         player: str | None = None,
         contact: str | None = None,
+        name: str | None = None,
         timing: Timing | None = None,
         dialog: DialogSink | None = None,
         on_state: StateSink | None = None,
         on_ticket: TicketSink | None = None,
+        on_table: TableSink | None = None,
         session: aiohttp.ClientSession | None = None,
         rng: random.Random | None = None,
     ) -> None:
@@ -76,11 +84,14 @@ class RelayHost(GameHost):
         """The player key the seat is listed under (sdk.players), or None."""
         self.contact = contact
         """The contact handle the relay's your-turn notices name, or None."""
+        self.name = name
+        """The display name the seek gives (keep it with the player key), or None."""
         self.timing = timing or Timing()
         """Poll holds, request timeouts, backoff and give-up time."""
         self._factory = game_factory
         self._dialog = dialog or _print
         self._on_state = on_state
+        self._on_table = on_table
         self._session = session
         self._rng = rng
         self._played = False
@@ -89,7 +100,13 @@ class RelayHost(GameHost):
             if self._on_state is not None:
                 self._on_state(state)
 
-        self._machine = Machine(self, game_factory, lambda text: self.show_dialog(text), notify)
+        def told(table: Table) -> None:
+            if self._on_table is not None:
+                self._on_table(table)
+
+        self._machine = Machine(
+            self, game_factory, lambda text: self.show_dialog(text), notify, told
+        )
         self._driver = Driver(self._machine, on_ticket)
         self._controls = Controls(self._machine, self._driver)
 
@@ -103,6 +120,7 @@ class RelayHost(GameHost):
         timing: Timing | None = None,
         dialog: DialogSink | None = None,
         on_state: StateSink | None = None,
+        on_table: TableSink | None = None,
         session: aiohttp.ClientSession | None = None,
         rng: random.Random | None = None,
     ) -> Self:
@@ -118,6 +136,7 @@ class RelayHost(GameHost):
             timing=timing,
             dialog=dialog,
             on_state=on_state,
+            on_table=on_table,
             session=session,
             rng=rng,
         )
@@ -155,6 +174,17 @@ class RelayHost(GameHost):
     def outcome(self) -> Outcome | None:
         """Returns how the match ended, once it has."""
         return self._machine.outcome
+
+    @property
+    def table(self) -> Table | None:
+        """Returns the match's table as last reported: names, presence, the last offer, the
+        chat lines of that report, when a staller may be claimed against (None before)."""
+        return self._machine.table
+
+    @property
+    def chat(self) -> list[ChatLine]:
+        """Returns every chat line heard so far, in order (show them as text)."""
+        return list(self._machine.chat)
 
     @property
     def retries(self) -> int:
@@ -226,6 +256,7 @@ class RelayHost(GameHost):
                 time_control=self.time_control,
                 player=self.player,
                 contact=self.contact,
+                name=self.name,
             )
 
         async with self.open_client() as client:
@@ -240,6 +271,60 @@ class RelayHost(GameHost):
             return
         async with aiohttp.ClientSession() as session:
             yield RelayClient(session, self.relay_url, self.timing, self._rng)
+
+    # -- the table (docs/protocol.md, "The table") -------------------------------------------
+
+    def _seated(self, what: str) -> tuple[RelayClient, Ticket]:
+        """Returns the client and seat of the match in play, or raises HostStateError."""
+        client, ticket = self._driver.client, self._machine.ticket
+        if client is None or ticket is None or self._machine.game is None:
+            raise HostStateError(NOT_SEATED.format(what=what, state=self.state))
+        return client, ticket
+
+    async def say(self, text: str) -> int:
+        """Says a line of chat to the partner; returns its number (raises RelayRefusedError
+        `chat/off`, `chat/too_fast`... when the relay refuses it)."""
+        client, ticket = self._seated("say()")
+        return await client.say(ticket, text)
+
+    async def offer_draw(self) -> Table:
+        """Offers the partner a draw at the position this side has; returns the table. The
+        match ends `drawn` if the partner accepts (play() then returns)."""
+        client, ticket = self._seated("offer_draw()")
+        table = await client.offer(ticket, "draw", self._machine.cursor)
+        self._machine.table_news(table)
+        return table
+
+    async def ask_takeback(self) -> Table:
+        """Asks the partner to take back this side's last move (with the partner's reply, if
+        it made one); on acceptance the game's `undo()` is called. Raises HostStateError for
+        a game that cannot undo."""
+        client, ticket = self._seated("ask_takeback()")
+        game = self._machine.game
+        if game is not None and not can_undo(game):
+            raise HostStateError(NO_UNDO.format(name=type(game).__name__))
+        table = await client.offer(ticket, "takeback", self._machine.cursor)
+        self._machine.table_news(table)
+        return table
+
+    async def answer_offer(self, accept: bool) -> int | None:
+        """Accepts or declines the partner's standing offer, or withdraws this side's own
+        (accept False); returns the event an acceptance appended (None otherwise)."""
+        client, ticket = self._seated("answer_offer()")
+        table = self._machine.table
+        offer = None if table is None else table.offer
+        if offer is None or not offer.standing:
+            raise HostStateError(NO_OFFER)
+        game = self._machine.game
+        if accept and offer.kind == "takeback" and game is not None and not can_undo(game):
+            raise HostStateError(NO_UNDO.format(name=type(game).__name__))
+        return await client.answer(ticket, accept, offer.at)
+
+    async def claim(self) -> int:
+        """Claims the win from a partner that stalled on its turn past the relay's claim time
+        (a match without a clock); returns the `ended` event's number."""
+        client, ticket = self._seated("claim()")
+        return await client.claim(ticket, self._machine.cursor)
 
     async def offer_rematch(self) -> RelayHost | None:
         """Offers or accepts a rematch: the new match's host, or None (declined, lapsed)."""
@@ -265,6 +350,7 @@ class RelayHost(GameHost):
             timing=self.timing,
             dialog=self._dialog,
             on_state=self._on_state,
+            on_table=self._on_table,
             session=self._session,
             rng=self._rng,
         )

@@ -66,9 +66,11 @@ class PairResult:
 
 @contextlib.asynccontextmanager
 async def local_relay(
-    *, hold: float = 1.0, grace: float = 10.0, max_move: int = 4096
+    *, hold: float = 1.0, grace: float = 10.0, max_move: int = 4096, claim_after: float = 300.0
 ) -> AsyncIterator[str]:
-    """Runs a real relay in this event loop on a free port of 127.0.0.1; yields its URL."""
+    """Runs a real relay in this event loop on a free port of 127.0.0.1; yields its URL.
+
+    `claim_after` is the relay's --claim-after (a staller may be claimed against after it)."""
     from aiohttp import web
 
     from relay import Config, StoreSettings, create_app
@@ -77,14 +79,17 @@ async def local_relay(
         host="127.0.0.1",
         port=0,
         hold=hold,
-        store=StoreSettings(grace=grace),
+        store=StoreSettings(grace=grace, claim_after=claim_after),
         max_move=max_move,
         seeks_per_minute=1_000_000,
         requests_per_second=1_000_000,
         pages=False,
         access_log=False,
     )
-    runner = web.AppRunner(create_app(config), access_log=None, shutdown_timeout=hold + 1)
+    # As `python -m relay` does: a client leaving a held poll ends its handler (presence).
+    runner = web.AppRunner(
+        create_app(config), access_log=None, shutdown_timeout=hold + 1, handler_cancellation=True
+    )
     await runner.setup()
     try:
         site = web.TCPSite(runner, "127.0.0.1", 0)

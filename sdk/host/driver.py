@@ -11,10 +11,11 @@ from sdk._healing import Write, check_log, lost_writes
 from sdk.client import RelayClient
 from sdk.errors import ConnectionLostError, ProtocolError, RelayRefusedError, RelayUnreachableError
 from sdk.events import Ended, Event, Moved
-from sdk.host.inbox import WAKE, Behind, Failure, Feed, Inbox, Wake, poll_into
+from sdk.host.inbox import WAKE, Behind, Failure, Feed, Inbox, TableNews, Wake, poll_into
 from sdk.host.machine import Machine
 from sdk.outcome import Outcome, Reason
 from sdk.state import State
+from sdk.table import Table
 from sdk.ticket import Ticket
 
 __all__ = ["ACCEPTED_AFTER", "Driver", "Seek"]
@@ -54,8 +55,12 @@ class Driver:
         self._on_ticket = on_ticket
         self._listening: asyncio.Task[list[Event]] | None = None
         self._poller: asyncio.Task[None] | None = None
+        self._answers: set[asyncio.Task[None]] = set()
+        """The game's answers to the partner's offers, being posted beside the loop."""
         self._reposts: list[Write] = []
         self._retried: Write | None = None
+        self._table_after: Table | None = None
+        """A table a held move post answered, queued once its events are."""
         """This side's writes a failover lost, to post again when the log reaches them."""
 
     async def run(self, client: RelayClient, seek: Seek) -> Outcome:
@@ -83,7 +88,7 @@ class Driver:
             machine.break_off(Reason.ERROR, endings.REFUSED.format(error=_sentence(exc)))
             await self._resign_quietly(client)
         finally:
-            for task in (self._poller, self._listening):
+            for task in (self._poller, self._listening, *self._answers):
                 if task is not None:
                     task.cancel()
                     await asyncio.wait([task])
@@ -189,8 +194,29 @@ class Driver:
         if isinstance(item, Behind):
             assert machine.ticket is not None
             await self._heal(client, await client.events(machine.ticket, 0, 0), None, True)
+        elif isinstance(item, TableNews):
+            machine.table_news(item.table)
         elif not isinstance(item, Wake):
             machine.handle(item)
+        self._post_answer(client)
+
+    def _post_answer(self, client: RelayClient) -> None:
+        """Posts the game's answer to the partner's offer beside the loop: its outcome (an
+        `ended` or `undo` event) comes back through the log, and an offer that lapsed
+        meanwhile is no matter."""
+        wanted, ticket = self.machine.answer_wanted, self.machine.ticket
+        if wanted is None or ticket is None:
+            return
+        self.machine.answer_wanted = None
+        accept, at = wanted
+
+        async def post() -> None:
+            with contextlib.suppress(RelayRefusedError):
+                await client.answer(ticket, accept, at)
+
+        task = asyncio.ensure_future(post())
+        self._answers.add(task)
+        task.add_done_callback(self._answers.discard)
 
     def _repost(self) -> Write | None:
         """Returns the next write a failover lost, once the log reaches the event it followed."""
@@ -243,6 +269,8 @@ class Driver:
                 seq, replies = await self._post_held(client, write)
                 own = Moved(seq, ticket.seat, write.move, write.end)
                 self.feed.put([own, *replies])
+                table, self._table_after = self._table_after, None
+                self.feed.put_table(table)
             elif write.kind == "pass":
                 await client.pass_turn(ticket, write.after)
             else:
@@ -270,16 +298,23 @@ class Driver:
         ticket = self.machine.ticket
         assert ticket is not None
         wait = client.timing.poll_wait
+        feed = self.feed
         post = asyncio.ensure_future(
-            client.move_and_wait(ticket, write.after, write.move, write.end, wait)
+            client.move_held(
+                ticket, write.after, write.move, write.end, wait, feed.table, feed.chat
+            )
         )
         try:
             done, _ = await asyncio.wait([post], timeout=ACCEPTED_AFTER)
             if not done:
                 self.machine.sent(write)
-            return await post
+            seq, events, table = await post
         finally:
             post.cancel()
+        if table is not None:
+            # Queued after the move's own event and its reply (the caller feeds them first).
+            self._table_after = table
+        return seq, events
 
     async def _resign_quietly(self, client: RelayClient) -> None:
         """Tries once to free the partner of a match this side cannot go on with."""

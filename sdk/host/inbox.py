@@ -10,9 +10,20 @@ from sdk.client import RelayClient
 from sdk.errors import ProtocolError, RelayRefusedError
 from sdk.events import Ended, Event
 from sdk.host.machine import GAP
+from sdk.table import Table
 from sdk.ticket import Ticket
 
-__all__ = ["BEHIND", "WAKE", "Behind", "Failure", "Feed", "Inbox", "Wake", "poll_into"]
+__all__ = [
+    "BEHIND",
+    "WAKE",
+    "Behind",
+    "Failure",
+    "Feed",
+    "Inbox",
+    "TableNews",
+    "Wake",
+    "poll_into",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +41,13 @@ WAKE = Wake()
 """The one wake-up item."""
 
 
+@dataclass(frozen=True, slots=True)
+class TableNews:
+    """A newer table of the match, handed to the host after the events read with it."""
+
+    table: Table
+
+
 class Behind:
     """Tells the host the log is shorter than what it read: a failover of the relay's store."""
 
@@ -37,7 +55,7 @@ class Behind:
 BEHIND = Behind()
 """The one falling-behind item."""
 
-Inbox = asyncio.Queue[Event | Failure | Wake | Behind]
+Inbox = asyncio.Queue[Event | Failure | Wake | Behind | TableNews]
 """What a host's main loop reads, one item at a time."""
 
 
@@ -56,6 +74,10 @@ class Feed:
         """Whether the `ended` event was queued: nothing follows it."""
         self.failed = False
         """Whether a poll's final error was queued: polling stops there."""
+        self.table = 0
+        """The version of the newest table queued (0: none yet)."""
+        self.chat = 0
+        """The number of the last chat line queued."""
 
     def put(self, events: Iterable[Event]) -> None:
         """Queues the events above `after`, in order; raises ProtocolError on a gap."""
@@ -68,6 +90,16 @@ class Feed:
             self.after = event.seq
             self.ended = isinstance(event, Ended)
 
+    def put_table(self, table: Table | None) -> bool:
+        """Queues a table newer than the last one queued; returns whether it was."""
+        if table is None or table.version <= self.table:
+            return False
+        self.table = table.version
+        if table.chat:
+            self.chat = max(self.chat, table.chat[-1].n)
+        self.inbox.put_nowait(TableNews(table))
+        return True
+
     def fail(self, error: Exception) -> None:
         """Queues a final error, after the events before it."""
         self.failed = True
@@ -75,7 +107,8 @@ class Feed:
 
 
 async def poll_into(feed: Feed, client: RelayClient, ticket: Ticket, wait: int) -> None:
-    """Long-polls the log above `feed.after` until it has fed new events (each once, in order).
+    """Long-polls the log above `feed.after` until it has fed new events (each once, in order)
+    or a newer table of the match (the poll asks for both).
 
     It then stops: the host polls again only when it has handled them and has nothing to
     send, so a seat never holds a poll beside its held move post. Cancelling it loses
@@ -85,8 +118,9 @@ async def poll_into(feed: Feed, client: RelayClient, ticket: Ticket, wait: int) 
     try:
         while not feed.ended:
             start = feed.after
-            feed.put(await client.events(ticket, start, wait))
-            if feed.after != start:
+            events, table = await client.read(ticket, start, wait, feed.table, feed.chat)
+            feed.put(events)
+            if feed.put_table(table) or feed.after != start:
                 return
     except RelayRefusedError as exc:
         if exc.code == "match/behind":  # the host heals, after the events before it

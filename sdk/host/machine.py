@@ -13,11 +13,12 @@ from sdk._healing import DIVERGED, Write, same_event
 from sdk._resume import history, split_log, turn_after
 from sdk.clock import Clock
 from sdk.errors import NotYourTurnError, ProtocolError
-from sdk.events import Ended, Event, Moved, Passed, Started
-from sdk.game import Game, GameFactory, GameHost
+from sdk.events import Ended, Event, Moved, Passed, Started, Undone
+from sdk.game import NO_UNDO, Game, GameFactory, GameHost, can_undo
 from sdk.host.ticks import tick, tick_own
 from sdk.outcome import Outcome, Reason, Result
 from sdk.state import State
+from sdk.table import ChatLine, Table
 from sdk.ticket import Ticket
 
 __all__ = ["GAP", "NOT_STARTED", "NOT_YOUR_TURN", "NO_PASS_NOW", "Leaving", "Machine"]
@@ -50,8 +51,10 @@ class Machine:
         game_factory: GameFactory,
         show_dialog: Callable[[str], None],
         notify: Callable[[State], None],
+        on_table: Callable[[Table], None] | None = None,
     ) -> None:
         self._host = host
+        self._on_table = on_table
         self._factory = game_factory
         self._show_dialog = show_dialog
         self._notify = notify
@@ -77,6 +80,14 @@ class Machine:
         """Whether this side resigns (the resignation is then sent before anything else)."""
         self.resign_sent = False
         """Whether the resignation was posted."""
+        self.table: Table | None = None
+        """The match's table as last reported (names, presence, the last offer...)."""
+        self.chat: list[ChatLine] = []
+        """Every chat line heard, in order, once each."""
+        self.answer_wanted: tuple[bool, int] | None = None
+        """An answer the game gave to the partner's offer (accept, the offer's `at`), for the
+        loop to post."""
+        self._considered: tuple[str, int, int] | None = None
         self._write: Write | None = None
         self._local_dispute = False
         self._dispute_dialog = ""
@@ -185,10 +196,57 @@ class Machine:
             self._end(event)
         elif isinstance(event, Started):
             raise ProtocolError(NOT_STARTED.format(event=event))
+        elif isinstance(event, Undone):
+            self._undo(event)
+            self._consider()
         elif self.resign_wanted or event.seat == self.seat:
             return  # our own move or pass, or play after this side left
         else:
             self._receive(event)
+            self._consider()
+
+    def _undo(self, event: Undone) -> None:
+        """Has the game take back the moves of an accepted takeback; the asker moves next."""
+        game = self.game
+        assert game is not None
+        if self.resign_wanted:
+            return
+        if not can_undo(game):
+            raise ProtocolError(NO_UNDO.format(name=type(game).__name__))
+        was_enabled = self.state is State.PLAYING_TO_MOVE
+        game.undo(event.count)
+        if event.seat == self.seat:
+            self._give_turn()
+        else:
+            self.set_state(State.PLAYING_WAIT_MOVE)
+            if was_enabled:
+                game.disable()
+
+    def table_news(self, table: Table) -> None:
+        """Takes a newer table: keeps it and its new chat lines, tells the table sink, and
+        asks the game about a partner's offer standing at the position it has."""
+        if self.table is not None and table.version <= self.table.version:
+            return
+        self.table = table
+        heard = self.chat[-1].n if self.chat else 0
+        self.chat.extend(line for line in table.chat if line.n > heard)
+        if self._on_table is not None:
+            self._on_table(table)
+        self._consider()
+
+    def _consider(self) -> None:
+        """Asks the game, once, about the partner's offer standing at the position it has."""
+        table, game = self.table, self.game
+        offer = None if table is None else table.offer
+        if offer is None or game is None or self.ticket is None or not offer.standing:
+            return
+        key = (offer.kind, offer.by, offer.at)
+        if offer.by == self.seat or key == self._considered or offer.at != self.cursor:
+            return
+        self._considered = key
+        decided = game.consider_offer(offer)
+        if decided is not None:
+            self.answer_wanted = (decided, offer.at)
 
     def _receive(self, event: Moved | Passed) -> None:
         """Hands the partner's move or pass to the game, and acts on its answer."""

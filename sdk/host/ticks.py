@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sdk.clock import Clock
-from sdk.events import Ended, Event, Moved, Started
+from sdk.events import Ended, Event, Moved, Started, Undone
 
 __all__ = ["tick", "tick_own"]
 
@@ -17,6 +17,9 @@ def tick(clock: Clock | None, event: Event, now: float) -> Clock | None:
     left = list(clock.left(now))
     if isinstance(event, Ended):
         return Clock(clock.control, (left[0], left[1]), None, now)
+    if isinstance(event, Undone):
+        both = event.left if event.left is not None else (left[0], left[1])
+        return Clock(clock.control, both, event.seat, now)
     if event.left is None:
         return clock  # this side's own move, counted when it was sent (tick_own)
     left[event.seat] = event.left

@@ -1,0 +1,273 @@
+"""The table in the Python SDK: names, chat, presence, draw offers, takebacks and claims,
+through RelayHost and RelayClient against a real relay in the test's event loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+import aiohttp
+import pytest
+
+from sdk import Game, GameHost, Offer, Reason, RelayHost, Result, State, Table, Undone
+from sdk.client import RelayClient
+from sdk.errors import HostStateError, RelayRefusedError
+from sdk.events import parse_event
+from sdk.game import Played
+from sdk.testing import FAST, local_relay
+
+
+class Counter(Game):
+    """Counts up, one number a move; takes moves back; answers offers as told."""
+
+    def __init__(self, host: GameHost, first_move: bool) -> None:
+        super().__init__(host, first_move)
+        self.numbers: list[int] = []
+        self.undone: list[int] = []
+        self.enabled = asyncio.Event()
+        self.draws: bool | None = None
+        self.takebacks: bool | None = True
+
+    def enable(self) -> None:
+        self.enabled.set()
+
+    def disable(self) -> None:
+        self.enabled.clear()
+
+    def play(self) -> None:
+        """Moves the next number (the test decides when)."""
+        self.numbers.append(len(self.numbers) + 1)
+        self.host.move(str(self.numbers[-1]))
+
+    def receive_move(self, move: str) -> State:
+        self.numbers.append(int(move))
+        return State.PLAYING_TO_MOVE
+
+    def undo(self, count: int) -> None:
+        self.undone.append(count)
+        del self.numbers[len(self.numbers) - count :]
+
+    def consider_offer(self, offer: Offer) -> bool | None:
+        return self.draws if offer.kind == "draw" else self.takebacks
+
+
+class Plain(Counter):
+    """A Counter that cannot take moves back (it keeps Game.undo)."""
+
+    undo = Game.undo  # type: ignore[assignment]
+
+    def consider_offer(self, offer: Offer) -> bool | None:
+        return Game.consider_offer(self, offer)
+
+
+class Seated:
+    """A host playing in a task, and what it was told."""
+
+    def __init__(self, url: str, factory: type[Counter], room: str, name: str) -> None:
+        self.tables: list[Table] = []
+        self.host = RelayHost(
+            url, "count", factory, room=room, name=name, timing=FAST,
+            on_table=self.tables.append, dialog=lambda text: None,
+        )  # fmt: skip
+        self.task = asyncio.ensure_future(self.host.play())
+
+    @property
+    def game(self) -> Counter:
+        game = self.host.game
+        assert isinstance(game, Counter)
+        return game
+
+    async def told(self, check: object, timeout: float = 8.0) -> Table:
+        """Returns the first table told (now or later) for which check(table) holds."""
+        assert callable(check)
+        async with asyncio.timeout(timeout):
+            while True:
+                for table in self.tables:
+                    if check(table):
+                        return table
+                await asyncio.sleep(0.05)
+
+
+async def until(check: Callable[[], object], timeout: float = 8.0) -> None:
+    """Returns once check() is true (looked at every 50 ms); fails after timeout seconds."""
+    for _ in range(int(timeout / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"not true after {timeout} s")
+
+
+async def seated(
+    url: str, room: str, first: type[Counter] = Counter, second: type[Counter] = Counter
+) -> tuple[Seated, Seated]:
+    """Seats two hosts in a room; returns (the side to move, the other), both started."""
+    a = Seated(url, first, room, "Ann")
+    b = Seated(url, second, room, "Bob <b>")
+    await until(lambda: a.host.game is not None and b.host.game is not None, 10)
+    return (a, b) if a.game.first_move else (b, a)
+
+
+async def finish(*sides: Seated) -> None:
+    for side in sides:
+        if not side.task.done():
+            side.host.resign()
+    await asyncio.wait_for(asyncio.gather(*(side.task for side in sides)), 10)
+
+
+async def test_names_and_chat_reach_both_sides(relay: str) -> None:
+    x, y = await seated(relay, "names")
+    table = await x.told(lambda t: t.names[y.host.ticket.seat] is not None)  # type: ignore[union-attr]
+    assert sorted(name or "" for name in table.names) == ["Ann", "Bob <b>"]
+    assert await y.host.say("hello <script>") == 1
+    await x.told(lambda t: any(line.text == "hello <script>" for line in t.chat))
+    assert [line.text for line in x.host.chat] == ["hello <script>"]
+    assert await x.host.say("hi") == 2
+    await y.told(lambda t: any(line.text == "hi" for line in t.chat))
+    assert [line.n for line in y.host.chat] == [1, 2]
+    await finish(x, y)
+
+
+async def test_a_draw_offered_and_accepted_by_the_game_ends_drawn(relay: str) -> None:
+    x, y = await seated(relay, "draw")
+    y.game.draws = True
+    await x.game.enabled.wait()
+    await x.host.offer_draw()
+    outcomes = await asyncio.wait_for(asyncio.gather(x.task, y.task), 10)
+    assert {o.reason for o in outcomes} == {Reason.DRAWN}
+    assert {o.result for o in outcomes} == {Result.DRAWN}
+
+
+async def test_a_draw_declined_by_the_game_plays_on(relay: str) -> None:
+    x, y = await seated(relay, "declined")
+    y.game.draws = False
+    await x.game.enabled.wait()
+    await x.host.offer_draw()
+    table = await x.told(lambda t: t.offer is not None and t.offer.state == "declined")
+    assert table.offer is not None and table.offer.by == x.host.ticket.seat  # type: ignore[union-attr]
+    x.game.play()
+    await y.game.enabled.wait()
+    assert y.game.numbers == [1]
+    await finish(x, y)
+
+
+async def test_a_takeback_undoes_on_both_sides_and_the_asker_moves_again(relay: str) -> None:
+    x, y = await seated(relay, "takeback")
+    await x.game.enabled.wait()
+    x.game.play()
+    await y.game.enabled.wait()
+    y.game.play()
+    await x.game.enabled.wait()
+    await x.host.ask_takeback()
+    await until(lambda: x.game.undone and y.game.undone)
+    assert x.game.undone == y.game.undone == [2]
+    assert x.game.numbers == y.game.numbers == []
+    await x.game.enabled.wait()
+    assert x.host.state is State.PLAYING_TO_MOVE and y.host.state is State.PLAYING_WAIT_MOVE
+    x.game.play()
+    await y.game.enabled.wait()
+    assert y.game.numbers == [1]
+    await finish(x, y)
+
+
+async def test_a_game_that_cannot_undo_declines_takebacks_and_asks_none(relay: str) -> None:
+    x, y = await seated(relay, "plain", first=Counter, second=Plain)
+    seats = {type(x.game): x, type(y.game): y}
+    counter, plain = seats[Counter], seats[Plain]
+    with pytest.raises(HostStateError, match="cannot take moves back"):
+        await plain.host.ask_takeback()
+    mover = x
+    await mover.game.enabled.wait()
+    mover.game.play()
+    other = y
+    await other.game.enabled.wait()
+    other.game.play()
+    await mover.game.enabled.wait()
+    if mover is counter:
+        await counter.host.ask_takeback()
+        table = await counter.told(lambda t: t.offer is not None and t.offer.state == "declined")
+        assert table.offer is not None and table.offer.kind == "takeback"
+    assert plain.game.undone == [] and counter.game.undone == []
+    await finish(x, y)
+
+
+async def test_a_staller_is_claimed_against() -> None:
+    async with local_relay(claim_after=0.5) as url:
+        x, y = await seated(url, "stall")
+        await x.game.enabled.wait()
+        with pytest.raises(RelayRefusedError) as early:
+            await x.host.claim()
+        assert early.value.code == "claim/not_stalled"
+        await asyncio.sleep(0.7)
+        await y.host.claim()
+        outcomes = await asyncio.wait_for(asyncio.gather(x.task, y.task), 10)
+        assert [o.reason for o in outcomes] == [Reason.STALLED, Reason.STALLED]
+        assert (outcomes[0].result, outcomes[1].result) == (Result.LOST, Result.WON)
+
+
+async def test_presence_shows_a_seat_whose_host_stopped_and_its_return(relay: str) -> None:
+    x, y = await seated(relay, "presence")
+    ticket = y.host.ticket
+    assert ticket is not None
+    y.task.cancel()  # the host's process stops: its held poll's connection closes
+    await asyncio.wait([y.task])
+    away = await x.told(lambda t: not t.presence[ticket.seat].here, timeout=10)
+    assert away.presence[ticket.seat].abandon_in is not None
+    back = RelayHost.resume(relay, ticket, Counter, timing=FAST, dialog=lambda text: None)
+    task = asyncio.ensure_future(back.play())
+    await x.told(lambda t: t.version > away.version and t.presence[ticket.seat].here)
+    back.resign()
+    await asyncio.wait_for(asyncio.gather(task, x.task), 10)
+
+
+async def test_resuming_after_a_takeback_restores_without_the_moves_taken_back(
+    relay: str,
+) -> None:
+    x, y = await seated(relay, "resume")
+    await x.game.enabled.wait()
+    x.game.play()
+    await y.game.enabled.wait()
+    y.game.play()
+    await x.game.enabled.wait()
+    x.game.play()
+    await y.game.enabled.wait()
+    await y.host.ask_takeback()
+    await until(lambda: x.game.undone)
+    restored: list[Sequence[Played]] = []
+
+    class Restoring(Counter):
+        def restore(self, history: Sequence[Played]) -> None:
+            restored.append(history)
+            self.numbers = [int(p.move or 0) for p in history]
+
+    ticket = x.host.ticket
+    assert ticket is not None
+    x.task.cancel()
+    await asyncio.wait([x.task])
+    again = RelayHost.resume(relay, ticket, Restoring, timing=FAST, dialog=lambda text: None)
+    task = asyncio.ensure_future(again.play())
+    await until(lambda: restored)
+    assert [p.move for p in restored[0]] == ["1"]
+    again.resign()
+    await asyncio.wait_for(asyncio.gather(task, y.task), 10)
+
+
+async def test_the_client_reads_the_table_and_the_undo_event(relay: str) -> None:
+    async with aiohttp.ClientSession() as session:
+        client = RelayClient(session, relay, FAST)
+        a = await client.seek("count", room="client", name="Ann")
+        b = await client.seek("count", room="client")
+        events, table = await client.read(a, 0, 0, table=0)
+        assert table is not None and table.names == ("Ann", None)
+        first = events[0]
+        mover = a if getattr(first, "first", None) == a.seat else b
+        await client.move(mover, 1, "1")
+        await client.offer(mover, "takeback", 2)
+        other = b if mover is a else a
+        assert await client.answer(other, True, 2) == 3
+        assert (await client.events(a, 2))[0] == Undone(3, mover.seat, 1)
+        assert parse_event({"seq": 3, "type": "undo", "seat": 1, "count": 2, "left": [1, 2]}) == (
+            Undone(3, 1, 2)
+        )
+        same, newer = await client.read(a, 3, 0, table=table.version)
+        assert same == [] and newer is not None and newer.offer is not None
+        assert newer.offer.state == "accepted"
