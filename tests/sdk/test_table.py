@@ -54,7 +54,7 @@ class Counter(Game):
 class Plain(Counter):
     """A Counter that cannot take moves back (it keeps Game.undo)."""
 
-    undo = Game.undo  # type: ignore[assignment]
+    undo = Game.undo
 
     def consider_offer(self, offer: Offer) -> bool | None:
         return Game.consider_offer(self, offer)
