@@ -5,6 +5,11 @@ A game gives its rules as `Rules`: its name, the starting position, and how move
 read and written. Whose turn follows a move is the rules' `turn`: when a move keeps the turn
 with its mover (a box closed in Dots and Boxes), the partner passes, and a pass the rules do
 not call for is disputed.
+
+Takebacks: the game keeps the position before each move and pass, and takes back as many as
+the relay's `undo` event says. It agrees to take back only whole moves: its own last move (and
+the partner's reply), never a pass the rules forced, which would leave the turn where the
+rules do not put it.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sdk import Game, GameHost, MoveRejected, Played, Result, State
+from sdk import Game, GameHost, MoveRejected, Offer, Played, Result, State
 
 from .rules import FIRST, MARKS, SECOND, IllegalMoveError, Player, Position
 
@@ -51,6 +56,9 @@ class Rules(Generic[B, M]):
     timed_move: Callable[[B, int, random.Random, float], M] | None = None
     """The engine given a time budget in seconds as its fourth argument, when it searches
     for a while (None: choose_move answers at once)."""
+    judge: Callable[[B, Player], int] | None = None
+    """The bot's view of a position for a player: above 0 it is winning, 0 even, below 0
+    losing (None: the bot never takes a draw)."""
 
 
 class BoardGame(Game, Generic[B, M]):
@@ -71,6 +79,9 @@ class BoardGame(Game, Generic[B, M]):
         """This side's player: FIRST (X) or SECOND (O)."""
         self.last: M | None = None
         """The last move played, by either side (None before the first)."""
+        self.plies: list[tuple[B, M | None, Player, bool]] = []
+        """Before each move and pass of the match, in order: the position and last move then,
+        who played it, and whether it was a move (False: a pass)."""
 
     @property
     def mark(self) -> str:
@@ -101,6 +112,7 @@ class BoardGame(Game, Generic[B, M]):
         parsed = self.rules.parse_move(move)
         board = self.board.push(parsed)
         self.host.move(self.rules.format_move(parsed), end_game=board.is_game_over())
+        self.plies.append((self.board, self.last, self.me, True))
         self.board, self.last = board, parsed
 
     def receive_move(self, move: str) -> State:
@@ -111,21 +123,46 @@ class BoardGame(Game, Generic[B, M]):
         """
         try:
             parsed = self.rules.parse_move(move)
-            self.board = self.board.push(parsed)
+            board = self.board.push(parsed)
         except IllegalMoveError as error:
             self.host.show_dialog(ILLEGAL_MOVE.format(move=move, error=error))
             raise MoveRejected(move) from error
-        self.last = parsed
+        self.plies.append((self.board, self.last, self.board.turn, True))
+        self.board, self.last = board, parsed
         if self.board.is_game_over():
             return State.GAME_ENDED
-        return State.PLAYING_TO_MOVE if self.board.turn == self.me else State.PLAYING_WAIT_MOVE
+        if self.board.turn == self.me:
+            return State.PLAYING_TO_MOVE
+        self.plies.append((self.board, self.last, self.me, False))  # the host passes for us
+        return State.PLAYING_WAIT_MOVE
 
     def receive_pass(self) -> State:
         """Takes the turn after the partner's pass; a pass the rules do not call for is rejected."""
         if self.board.turn == self.me:
+            self.plies.append((self.board, self.last, 1 - self.me, False))
             return State.PLAYING_TO_MOVE
         self.host.show_dialog(FALSE_PASS)
         raise MoveRejected("pass")
+
+    def undo(self, count: int) -> None:
+        """Takes back the last `count` moves and passes (an accepted takeback)."""
+        for _ in range(count):
+            self.board, self.last, _, _ = self.plies.pop()
+
+    def takeback_fits(self, by_me: bool, count: int) -> bool:
+        """Returns whether a takeback asked by this side (or the partner) of `count` moves and
+        passes takes back whole moves only, the asker's first: never a forced pass."""
+        asker = self.me if by_me else 1 - self.me
+        if not 0 < count <= len(self.plies):
+            return False
+        taken = self.plies[len(self.plies) - count :]
+        return all(ply[3] for ply in taken) and taken[0][2] == asker
+
+    def consider_offer(self, offer: Offer) -> bool | None:
+        """Declines a takeback of anything but whole moves; leaves the rest to the player."""
+        if offer.kind == "takeback" and not self.takeback_fits(False, offer.count or 0):
+            return False
+        return None
 
     def result(self) -> Result | None:
         """Returns won, lost or drawn once the board says the game is over."""
@@ -139,6 +176,8 @@ class BoardGame(Game, Generic[B, M]):
     def restore(self, history: Sequence[Played]) -> None:
         """Replays the match log's moves when a match is resumed (passes change no board)."""
         for played in history:
+            mover = self.me if played.mine else 1 - self.me
+            self.plies.append((self.board, self.last, mover, played.move is not None))
             if played.move is not None:
                 self.last = self.rules.parse_move(played.move)
                 self.board = self.board.push(self.last)
@@ -182,6 +221,14 @@ class BoardBot(BoardGame[B, M]):
         else:
             share = left / 10
         return max(0.0, min(most, share, left / 2))
+
+    def consider_offer(self, offer: Offer) -> bool | None:
+        """Takes back whole moves when asked; takes a draw only when its engine does not see
+        itself winning (never, for rules without a judge)."""
+        if offer.kind == "takeback":
+            return self.takeback_fits(False, offer.count or 0)
+        judge = self.rules.judge
+        return judge is not None and judge(self.board, self.me) <= 0
 
     def enable(self) -> None:
         """Starts the search in a worker thread, so that the host keeps polling meanwhile."""

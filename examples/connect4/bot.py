@@ -581,3 +581,13 @@ def choose_move(
     if move:
         return _column(move)
     return _fixed_depth_move(board, LEVEL_DEPTHS[level], rng)
+
+
+def judge(board: Board, player: int) -> int:
+    """Returns the engine's heuristic value of the position for player (above 0: better for
+    it): the bot takes a draw unless it sees itself ahead."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return 0 if outcome.winner is None else (1 if outcome.winner == player else -1)
+    value = evaluate(board)
+    return value if board.turn == player else -value

@@ -20,6 +20,7 @@ RULES: Rules[Board, Move] = Rules(
     timed_move=lambda board, level, rng, budget: bot.choose_move(
         board, level, rng, min(budget, bot.DEFAULT_BUDGET)
     ),
+    judge=bot.judge,
 )
 """Connect Four; version 1 of its move strings: the column, '0' (left) to '6'."""
 GAME_KEY, VERSION = RULES.key, RULES.version

@@ -38,3 +38,8 @@ def choose_move(board: Board, level: int, rng: random.Random) -> Line:
         return rng.choice(closing)
     safe = [m for m in legal if all(_sides_drawn(board, *b) < 2 for b in _boxes_of(m))]
     return rng.choice(safe or legal)
+
+
+def judge(board: Board, player: int) -> int:
+    """Returns how many boxes player leads by (the bot takes a draw unless it leads)."""
+    return board.boxes[player].bit_count() - board.boxes[1 - player].bit_count()

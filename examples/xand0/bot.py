@@ -109,3 +109,13 @@ def choose_move(board: Board, level: int, rng: random.Random) -> Move:
     scores = move_scores(board)
     top = max(scores.values())
     return rng.choice([m for m in moves if scores[m] == top])
+
+
+def judge(board: Board, player: int) -> int:
+    """Returns the perfect-play value of the position for player: above 0 it wins, 0 it
+    draws, below 0 it loses (the bot takes a draw unless it wins)."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return 0 if outcome.winner is None else (1 if outcome.winner == player else -1)
+    best = max(move_scores(board).values())
+    return best if board.turn == player else -best

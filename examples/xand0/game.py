@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from ..board.game import BoardBot, BoardGame, Rules
-from .bot import MAX_LEVEL, MIN_LEVEL, choose_move
+from .bot import MAX_LEVEL, MIN_LEVEL, choose_move, judge
 from .rules import Board, Move, format_move, parse_move
 
 __all__ = ["GAME_KEY", "RULES", "VERSION", "Xand0Bot", "Xand0Game"]
 
 RULES: Rules[Board, Move] = Rules(
     "X and 0", "xand0", "1", Board.empty, parse_move, format_move, choose_move,
-    (MIN_LEVEL, MAX_LEVEL),
+    (MIN_LEVEL, MAX_LEVEL), judge=judge,
 )  # fmt: skip
 """X and 0; version 1 of its move strings: two digits 'ij', column i then row j; bots from
 level 1 (random) to 3 (perfect)."""
