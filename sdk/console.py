@@ -56,6 +56,8 @@ class Keyboard:
         self.ended = asyncio.Event()
         """Set when the input has ended (Ctrl-D on a terminal, the end of a pipe)."""
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._back: list[str] = []
+        """Lines given back (unread), taken before the queue's."""
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
@@ -74,10 +76,17 @@ class Keyboard:
     @property
     def pending(self) -> int:
         """Returns how many typed lines wait to be taken (the end of input not counted)."""
-        return self._lines.qsize() - (1 if self.ended.is_set() else 0)
+        return len(self._back) + self._lines.qsize() - (1 if self.ended.is_set() else 0)
+
+    def unread(self, line: str) -> None:
+        """Gives a line back: the next `line()` returns it again (a reader that took a line it
+        does not handle: a move typed ahead while a command reader waited)."""
+        self._back.append(line)
 
     async def line(self) -> str | None:
         """Returns the next typed line without its newline, or None once the input has ended."""
+        if self._back:
+            return self._back.pop()
         line = await self._lines.get()
         if line is None:
             self._lines.put_nowait(None)  # every later call sees the end too

@@ -88,6 +88,11 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
         "the same clock meet",
     )
     parser.add_argument(
+        "--name",
+        metavar="NAME",
+        help="the name your opponent, spectators and the lobby see (up to 32 characters)",
+    )
+    parser.add_argument(
         "--contact",
         metavar="HANDLE",
         help="in a correspondence game, the handle the relay's your-turn notices name (an "
@@ -193,10 +198,10 @@ async def _seeking(spec: TextGame[Any], args: argparse.Namespace, screen: Screen
     control: TimeControl | None = args.clock
     keyed = args.games or args.resume or (control is not None and control.kind == "deadline")
     if not keyed:
-        return Seeking(control, None, args.contact)
+        return Seeking(control, None, args.contact, name=args.name)
     key = load_player_key(args.player_key_file)
     if not (args.games or args.resume):
-        return Seeking(control, key, args.contact)
+        return Seeking(control, key, args.contact, name=args.name)
     async with aiohttp.ClientSession() as session:
         listed = await RelayClient(session, args.relay, Timing()).player_matches(key)
     mine = [row for row in listed if row.game == spec.key]

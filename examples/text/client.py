@@ -109,6 +109,8 @@ class Seeking:
     """The contact handle your-turn notices name."""
     resume: Ticket | None = None
     """A seat to take up again instead of seeking (the player key its bearer)."""
+    name: str | None = None
+    """The display name the partner, spectators and the lobby see (None: none)."""
 
 
 class Session(Generic[G]):
@@ -175,6 +177,7 @@ class Session(Generic[G]):
             time_control=seeking.time_control,
             player=seeking.player,
             contact=seeking.contact,
+            name=seeking.name,
             timing=timing,
             **hooks,
         )

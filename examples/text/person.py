@@ -21,6 +21,7 @@ from sdk.console import Keyboard
 
 from .client import G, Session, TextGame
 from .console import Screen
+from .table import TableTalk
 
 __all__ = ["PersonSession", "headline"]
 
@@ -28,7 +29,7 @@ CONNECTING = "Connecting to the relay..."
 WAITING = "Waiting for an opponent..."
 THINKING = "Opponent is thinking..."
 PAIRED = "Paired: you play {mark}, {order}."
-HOW_TO_MOVE = "Type your move as {how}, then Enter; Ctrl-C resigns."
+HOW_TO_MOVE = "Type your move as {how}, then Enter; Ctrl-C resigns. /help lists the commands."
 OPPONENT_PLAYED = "Your opponent played {move}."
 PROMPT = "Your move ({mark}): "
 CLOCK = "Time left: you {mine}, your opponent {theirs} ({control})."
@@ -55,6 +56,9 @@ OPPONENT_LEFT = "Your opponent left the match: you win!"
 OPPONENT_TIMEOUT = "Your opponent ran out of time: you win!"
 YOU_TIMEOUT = "You ran out of time: your opponent wins."
 YOU_RESIGNED = "You resigned: your opponent wins."
+DRAW_AGREED = "Draw agreed."
+YOU_CLAIMED = "Your opponent stopped moving: you win!"
+YOU_STALLED = "Your opponent claimed the win: you took too long to move."
 NO_OPPONENT = "You left before an opponent came."
 _VERDICTS = {Result.WON: YOU_WIN, Result.LOST: YOU_LOSE, Result.DRAWN: DRAW}
 
@@ -68,6 +72,10 @@ def headline(outcome: Outcome) -> str:
         return OPPONENT_LEFT
     if reason is Reason.TIMEOUT:
         return YOU_TIMEOUT if outcome.by_me else OPPONENT_TIMEOUT
+    if reason is Reason.DRAWN:
+        return DRAW_AGREED
+    if reason is Reason.STALLED:
+        return YOU_STALLED if outcome.by_me else YOU_CLAIMED
     if reason is Reason.CANCELLED and not outcome.message:
         return NO_OPPONENT
     if reason is Reason.AGREED and verdict is not None:
@@ -87,6 +95,9 @@ class PersonSession(Session[G]):
         self.keyboard = keyboard
         """Where the person's lines come from."""
         self._asking: asyncio.Task[None] | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self.talk = TableTalk(screen.line, lambda: self.host, self._taken_back)
+        """The table: the opponent's name, presence and chat, offers, commands."""
         self._seen = -1  # moves on the board last drawn
         self._mine = -1  # moves on the board after this side's last move
         self._greeted = False
@@ -100,6 +111,7 @@ class PersonSession(Session[G]):
             dialog=self._dialog,
             on_state=self._on_state,
             on_ticket=self._on_ticket,
+            on_table=self.talk.news,
         )
         self.keyboard.start()
         return await self._play_through(host)
@@ -109,7 +121,7 @@ class PersonSession(Session[G]):
         try:
             outcome = await self._play(host)
         finally:
-            for task in [*helpers, self._asking]:
+            for task in [*helpers, self._asking, self._listening]:
                 if task is not None:
                     task.cancel()
         self._finish(outcome)
@@ -179,6 +191,9 @@ class PersonSession(Session[G]):
             if self._asking is not None:
                 self._asking.cancel()
             self._asking = None
+        if self._listening is not None and state is not State.PLAYING_WAIT_MOVE:
+            self._listening.cancel()  # the prompt reads the keyboard now, or nobody does
+            self._listening = None
         if state is State.LISTENING:
             self.screen.status(CONNECTING)
         elif state is State.PLAYING_TO_MOVE:
@@ -187,6 +202,8 @@ class PersonSession(Session[G]):
         elif state is State.PLAYING_WAIT_MOVE:
             self._show_board()
             self.screen.status(THINKING)
+            if self._listening is None:
+                self._listening = asyncio.get_running_loop().create_task(self._commands())
 
     def _on_ticket(self, ticket: Ticket) -> None:
         self.screen.status(WAITING)
@@ -212,6 +229,30 @@ class PersonSession(Session[G]):
         self.screen.line(self.spec.draw(game, self.screen.color))
         self._seen = game.ply
 
+    async def _commands(self) -> None:
+        """Carries out the commands typed while the opponent thinks ("/say hi"); a move typed
+        ahead is given back for the next prompt, and reading stops until then."""
+        while True:
+            line = await self.keyboard.line()
+            if line is None:
+                return
+            if not line.strip().startswith("/"):
+                self.keyboard.unread(line)
+                return
+            self.screen.typed(line, echoed=self.keyboard.is_tty)
+            await self.talk.command(line)
+
+    def _taken_back(self) -> None:
+        """Draws the board again after a takeback (the moves taken back are not news)."""
+        game = self.game
+        if game is not None:
+            self._mine = game.ply
+            self.screen.line()
+            self.screen.line(self.spec.draw(game, self.screen.color))
+            self._seen = game.ply
+            if self._my_turn() and self._asking is not None:
+                self.screen.prompt(PROMPT.format(mark=game.mark))  # the prompt stands again
+
     def _my_turn(self) -> bool:
         return self.host is not None and self.host.state is State.PLAYING_TO_MOVE
 
@@ -231,6 +272,10 @@ class PersonSession(Session[G]):
             self.screen.typed(line, echoed=self.keyboard.is_tty and not typed_ahead)
             if not line.strip():
                 self.screen.line(EMPTY_LINE.format(how=how))
+                continue
+            if await self.talk.command(line):
+                if not self._my_turn():
+                    return  # a draw agreed, a takeback: the turn moved on
                 continue
             try:
                 game.play(line.strip())
