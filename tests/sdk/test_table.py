@@ -4,7 +4,11 @@ through RelayHost and RelayClient against a real relay in the test's event loop.
 from __future__ import annotations
 
 import asyncio
+import re
+import secrets
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -271,3 +275,45 @@ async def test_the_client_reads_the_table_and_the_undo_event(relay: str) -> None
         same, newer = await client.read(a, 3, 0, table=table.version)
         assert same == [] and newer is not None and newer.offer is not None
         assert newer.offer.state == "accepted"
+
+
+SDK_DOC = (Path(__file__).resolve().parents[2] / "docs" / "sdk.md").read_text()
+
+
+async def test_the_table_example_of_the_sdk_doc_runs(relay: str, capsys: object) -> None:
+    found = re.search(r"<!-- example: table -->\n```python\n(.*?)```", SDK_DOC, re.S)
+    assert found is not None, "docs/sdk.md has no table example"
+    example: dict[str, Any] = {}
+    exec(compile(found.group(1), "table-example", "exec"), example)
+    tally = example["Tally"]
+
+    class Gated(tally):  # type: ignore[misc, valid-type]
+        """The example's game, moving only when the test says so."""
+
+        def enable(self) -> None:
+            pass
+
+        def step(self) -> None:
+            tally.enable(self)
+
+    room = "table-doc-" + secrets.token_hex(4)
+    other = RelayHost(relay, "tally", Gated, room=room, name="Bob", timing=FAST,
+                      dialog=lambda text: None)  # fmt: skip
+    playing = asyncio.ensure_future(example["play_and_chat"](relay, room, "Ann"))
+    match = asyncio.ensure_future(other.play())
+    await until(lambda: other.state is State.PLAYING_TO_MOVE)
+    game = other.game
+    assert isinstance(game, Gated)
+    await other.say("good luck")
+    start = len(game.numbers)
+    game.step()
+    await until(lambda: other.state is State.PLAYING_TO_MOVE and len(game.numbers) == start + 2)
+    before = list(game.numbers)
+    await other.ask_takeback()  # the example takes moves back
+    await until(lambda: len(game.numbers) == len(before) - 2)
+    await until(lambda: other.state is State.PLAYING_TO_MOVE)
+    await other.offer_draw()  # the example, with fewer than 5 numbers, takes the draw
+    await asyncio.wait_for(asyncio.gather(playing, match), 15)
+    assert other.outcome is not None and other.outcome.reason is Reason.DRAWN
+    printed = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "Bob: good luck" in printed and "Reason.DRAWN" in printed
