@@ -52,12 +52,20 @@ async def relay_player(
     go: asyncio.Event,
     ready: Callable[[], None],
     think: float = 0.0,
+    table: bool = False,
 ) -> None:
-    """Plays one seat: posts its moves and polls for the partner's, until `length` moves."""
+    """Plays one seat: posts its moves and polls for the partner's, until `length` moves.
+    With `table`, every poll and held move post also asks for the match's table (`table=V`),
+    as the shipped SDKs and pages do."""
     match, seat = ticket["match"], ticket["seat"]
+    version = 0
     auth = f"Authorization: Bearer {ticket['token']}\r\n"
     poll, post = await Connection(host, port).open(), await Connection(host, port).open()
     events_path = f"/v1/matches/{match}/events?after="
+
+    def tabled(path: str) -> str:
+        return path + ("&" if "?" in path else "?") + f"table={version}" if table else path
+
     status, _, data = await poll.request("GET", events_path + "0", headers=auth)
     started = orjson.loads(data)["events"]
     assert status == 200 and started, data
@@ -70,16 +78,22 @@ async def relay_player(
                 await asyncio.sleep(think)
             last = done + 1 == length
             path = f"/v1/matches/{match}/moves" + ("?wait=20" if fast and not last else "")
+            if fast and not last:
+                path = tabled(path)
             body = orjson.dumps({"after": cursor, "move": str(time.monotonic_ns())})
             status, _, data = await post.request("POST", path, body, auth + JSON)
             assert status == 200, data
             answer = orjson.loads(data)
+            version = answer["table"]["version"] if "table" in answer else version
             cursor, done, turn = answer["seq"], done + 1, 1 - seat
             events = answer.get("events", [])
         else:
-            status, _, data = await poll.request("GET", events_path + str(cursor), headers=auth)
+            path = tabled(events_path + str(cursor))
+            status, _, data = await poll.request("GET", path, headers=auth)
             assert status == 200, data
-            events = orjson.loads(data)["events"]
+            answer = orjson.loads(data)
+            events = answer["events"]
+            version = answer["table"]["version"] if "table" in answer else version
         for event in events:
             if event["type"] == "move" and event["seat"] != seat:
                 tally.received(event["move"])

@@ -48,14 +48,27 @@ def table(rows: list[dict[str, Any]], idle: list[dict[str, Any]]) -> str:
 
 
 def _figure(rows: list[dict[str, Any]], prefix: str, field: str) -> float | None:
-    """Returns `field` of the first row whose target starts with prefix (None if none does)."""
+    """Returns `field` of the first row whose target starts with prefix, run at full speed
+    (None if none does); a prefix ending in '@table' names the run that asks for the table
+    too, as shipped clients play."""
+    prefix, _, mode = prefix.partition("@")
+    modes = (mode,) if mode else ("fast", "plain")
     for row in rows:
-        if row["target"].startswith(prefix) and row["mode"] in ("fast", "plain"):
+        if row["target"].startswith(prefix) and row["mode"] in modes:
             return float(row[field])
     return None
 
 
 RATIOS = (
+    ("relay on memory, the table asked for (as the shipped clients play) against not, relay "
+     "CPU per move", "relay, memory, 1 process, compiled@table", "relay, memory, 1 process, "
+     "compiled", "cpu_us_per_move"),
+    ("relay on Redis, the table asked for (as the shipped clients play) against not, server "
+     "CPU per move, 1 process", "relay, Redis, 1 process@table", "relay, Redis, 1 process",
+     "cpu_us_per_move"),
+    ("relay on Redis with the table (as the shipped clients play) against Nchan on Redis, "
+     "server CPU per move, 1 process or worker", "relay, Redis, 1 process@table",
+     "Nchan on Redis (nginx, 1 worker)", "cpu_us_per_move"),
     ("relay on Redis, relay CPU per move, 8 processes against 2",
      "relay, Redis, 8 processes", "relay, Redis, 2 processes", "front_cpu_us_per_move"),
     ("Nchan on Redis, nginx CPU per move, 8 workers against 2",

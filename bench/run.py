@@ -111,11 +111,12 @@ async def _play(
                         (port, other)[seat],
                         ticket,
                         length,
-                        mode == "fast",
+                        mode in ("fast", "table"),
                         tally,
                         start,
                         one_ready,
                         think,
+                        mode == "table",
                     )
                 )
         elif target.kind == "nchan":
