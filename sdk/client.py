@@ -254,10 +254,13 @@ class RelayClient:
         """Withdraws a seek nobody has joined yet (repeating it is harmless)."""
         await self._call("POST", f"/v1/matches/{ticket.match}/cancel", ticket.token, {})
 
-    async def record(self, match: str) -> Record:
-        """Returns a finished or live match's record (anyone may read it, like the log)."""
-        raw = await self._call("GET", f"/v1/matches/{match}/record", None, None, text=True)
-        return parse_record(match, raw)
+    async def record(self, match: Ticket | str) -> Record:
+        """Returns a finished or live match's record (anyone may read it, like the log); read
+        with a seat's Ticket, it holds the match's chat too."""
+        match_id, token = _match_and_token(match)
+        path = f"/v1/matches/{match_id}/record"
+        raw = await self._call("GET", path, token, None, text=True)
+        return parse_record(match_id, raw)
 
     async def rematch(
         self, ticket: Ticket | str, after: int | None = None, wait: int | None = None

@@ -8,7 +8,8 @@ from typing import Any
 import orjson
 
 from sdk.errors import ProtocolError
-from sdk.events import Event, Moved, parse_event
+from sdk.events import Event, Moved, Passed, Undone, parse_event
+from sdk.table import ChatLine
 
 __all__ = ["Record", "parse_record"]
 
@@ -30,11 +31,23 @@ class Record:
     result: tuple[str, int] | None
     """How a finished match ended: the reason and the seat it is about (None while live)."""
     events: list[Event]
+    names: tuple[str | None, str | None] = (None, None)
+    """Each seat's display name."""
+    chat: tuple[ChatLine, ...] = ()
+    """The match's chat, when the reader may read it (a seat's key, or a relay that shows
+    it to everyone)."""
 
     @property
     def moves(self) -> list[Moved]:
-        """Returns the moves of the log, in order."""
-        return [event for event in self.events if isinstance(event, Moved)]
+        """Returns the moves of the game as it was played to the end, in order: without those
+        an accepted takeback (an `undo` event) took back."""
+        plies: list[Moved | Passed] = []
+        for event in self.events:
+            if isinstance(event, Moved | Passed):
+                plies.append(event)
+            elif isinstance(event, Undone):
+                del plies[len(plies) - event.count :]
+        return [ply for ply in plies if isinstance(ply, Moved)]
 
 
 def parse_record(match: str, text: bytes) -> Record:
@@ -44,6 +57,13 @@ def parse_record(match: str, text: bytes) -> Record:
         if header.get("record") != 1:
             raise ValueError(f"header {header!r}")
         result: Any = header.get("result")
+        count = int(header.get("events", len(lines)))
+        names = header.get("names") or [None, None]
+        chat = tuple(
+            ChatLine(int(line["n"]), int(line["seat"]), str(line["text"]), int(line["at"]),
+                     float(line["time"]))
+            for line in lines[count:]
+        )  # fmt: skip
         return Record(
             match=str(header["match"]),
             game=str(header["game"]),
@@ -52,7 +72,9 @@ def parse_record(match: str, text: bytes) -> Record:
             first=header["first"],
             status=str(header["status"]),
             result=None if result is None else (str(result["reason"]), int(result["seat"])),
-            events=[parse_event(line) for line in lines],
+            events=[parse_event(line) for line in lines[:count]],
+            names=(names[0], names[1]),
+            chat=chat,
         )
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise ProtocolError(NOT_A_RECORD.format(match=match, problem=error)) from None

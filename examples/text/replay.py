@@ -25,6 +25,9 @@ REASONS = {
     "unconfirmed": "{side} never confirmed the end.",
     "resigned": "{side} resigned.",
     "abandoned": "{side} left the match.",
+    "timeout": "{side} ran out of time.",
+    "drawn": "{side} accepted a draw.",
+    "stalled": "{side} stopped moving; the win was claimed.",
 }
 
 

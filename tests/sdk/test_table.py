@@ -317,3 +317,27 @@ async def test_the_table_example_of_the_sdk_doc_runs(relay: str, capsys: object)
     assert other.outcome is not None and other.outcome.reason is Reason.DRAWN
     printed = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "Bob: good luck" in printed and "Reason.DRAWN" in printed
+
+
+async def test_a_record_holds_names_the_chat_for_a_seat_and_the_moves_as_played(
+    relay: str,
+) -> None:
+    async with aiohttp.ClientSession() as session:
+        client = RelayClient(session, relay, FAST)
+        a = await client.seek("count", room="record", name="Ann")
+        b = await client.seek("count", room="record", name="Bob")
+        first = (await client.events(a, 0))[0]
+        x, y = (a, b) if getattr(first, "first", None) == a.seat else (b, a)
+        await client.move(x, 1, "1")
+        await client.move(y, 2, "2")
+        await client.offer(x, "takeback", 3)
+        await client.answer(y, True, 3)
+        await client.move(x, 4, "one")
+        await client.say(y, "<i>gg</i>")
+        await client.resign(y)
+        public = await client.record(a.match)
+        own = await client.record(a)
+        assert public.names == own.names == ("Ann", "Bob")
+        assert public.chat == () and [line.text for line in own.chat] == ["<i>gg</i>"]
+        assert [move.move for move in own.moves] == ["one"]
+        assert isinstance(own.events[3], Undone) and own.result == ("resigned", y.seat)
