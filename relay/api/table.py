@@ -14,7 +14,7 @@ from relay.api.fields import bearer, int_field, json_body, query_int, query_seco
 from relay.api.limits import RateLimiter
 from relay.config import Config
 from relay.core.errors import RelayError
-from relay.core.model import Action
+from relay.core.model import Action, Event
 from relay.core.table import Table, chat_text, offer_kind, table_body
 from relay.store.base import Store
 
@@ -108,7 +108,7 @@ class TableEndpoints:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            # Woken by the table, or by an event of the log (then it reads the table again).
+            # Woken by the table, or by an event of the log (then it looks again).
             last = (await api.store.info(call.match)).last
             await self.hold(call, seat, last, after, left, now)
             seat, table = await api.store.table(call.match, token, chat_after, time.time())
@@ -116,23 +116,34 @@ class TableEndpoints:
 
     async def events(self, call: Call, after: int, version: int, hold: float) -> Reply:
         """GET .../events?after=N&table=V: the events above N and, when its version is above
-        V, the table, held until there is either (the seat's poll marks it present)."""
+        V, the table, held until there is either (the seat's poll marks it present). The table
+        itself is read only when its version is newer than the reader's."""
         api = self.api
-        chat_after = query_int(call.query.get("chat"), "chat", 0)
         token = bearer(call.authorization)
         now = time.time()
-        seat, found = await api.store.poll(call.match, token, after, now)
-        _, table = await api.store.table(call.match, None, chat_after, now)
-        if not found and table.version <= version and hold > 0:
+        seat, found, current = await api.store.poll_table(call.match, token, after, now)
+        if not found and current <= version and hold > 0:
             if api.closing:
                 raise RelayError("server/shutting_down", retry_after=1.0)
-            await self.hold(call, seat, after, version, hold, now)
-            _, found = await api.store.poll(call.match, None, after, time.time())
-            _, table = await api.store.table(call.match, None, chat_after, time.time())
-        body = b'{"events":[' + b",".join(found) + b"]"
-        if table.version > version:
+            found, changed = await self.hold(call, seat, after, version, hold, now)
+            if changed:
+                _, found, current = await api.store.poll_table(call.match, None, after, now)
+        return 200, await self.answer_with_table(
+            call, b'{"events":[', found, current, version, seat
+        )
+
+    async def answer_with_table(
+        self, call: Call, head: bytes, found: list[Event], current: int, version: int,
+        seat: int | None,
+    ) -> bytes:  # fmt: skip
+        """Returns an answer's body: head, the events, and the table when `current` (its
+        version) is above the reader's."""
+        body = head + b",".join(found) + b"]"
+        if current > version:
+            chat_after = query_int(call.query.get("chat"), "chat", 0)
+            _, table = await self.api.store.table(call.match, None, chat_after, time.time())
             body += b',"table":' + self.body(table, seat)
-        return 200, body + b"}"
+        return body + b"}"
 
     async def move(
         self, call: Call, token: str, action: Action, wait: float, version: int
@@ -141,37 +152,35 @@ class TableEndpoints:
         the reply or a table above version V; answers its seq, the events above it and, when
         its version is above V, the table."""
         api = self.api
-        chat_after = query_int(call.query.get("chat"), "chat", 0)
         key = api.hold_key(call, 0)
         started = time.time()
         try:
             seq = await api.store.act(call.match, token, action, started)
             api.count_move()
-            _, table = await api.store.table(call.match, None, chat_after, started)
-            if table.version <= version and not api.closing:
+            _, found, current = await api.store.poll_table(call.match, None, seq, started)
+            if not found and current <= version and not api.closing:
                 try:
-                    await api.store.table_wait(call.match, seq, version, wait)
+                    found, changed = await api.store.table_wait(call.match, seq, version, wait)
                 except (asyncio.CancelledError, GeneratorExit):
                     api.client_left(call, started)
                     raise
-                _, table = await api.store.table(call.match, None, chat_after, time.time())
+                if changed:
+                    _, found, current = await api.store.poll_table(call.match, None, seq, started)
         finally:
             api.release_hold(key)
-        _, found = await api.store.poll(call.match, None, seq, time.time())
-        body = b'{"seq":%d,"events":[%b]' % (seq, b",".join(found))
-        if table.version > version:
-            body += b',"table":' + self.body(table, 0)
-        return 200, body + b"}"
+        head = b'{"seq":%d,"events":[' % seq
+        return 200, await self.answer_with_table(call, head, found, current, version, 0)
 
     async def hold(
         self, call: Call, seat: int | None, after: int, version: int, hold: float, started: float
-    ) -> None:
-        """Holds a table-aware poll until the log passes after or the table version, or the
-        hold ends; a seat's client leaving meanwhile is told to the store (presence)."""
+    ) -> tuple[list[Event], bool]:
+        """Holds a table-aware poll until the log passes after or the table may be above
+        version, or the hold ends (store.table_wait); a seat's client leaving meanwhile is told
+        to the store (presence)."""
         api = self.api
         key = api.hold_key(call, seat)
         try:
-            await api.store.table_wait(call.match, after, version, hold)
+            return await api.store.table_wait(call.match, after, version, hold)
         except (asyncio.CancelledError, GeneratorExit):
             if seat is not None:
                 api.client_left(call, started)

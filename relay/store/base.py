@@ -108,9 +108,18 @@ class Store(Protocol):
         """Returns the reader's seat (None for a spectator) and the match's table, with the
         chat lines numbered above chat_after."""
 
-    async def table_wait(self, match: str, after: int, version: int, timeout: float) -> None:
-        """Returns once the match's log has an event above after or its table a version above
-        version (or the match expired), or after timeout."""
+    async def poll_table(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[Seat | None, list[Event], int]:
+        """poll(), and the version of the match's table, read at once (a table-aware poll
+        reads the table itself only when its version is newer than the reader's)."""
+
+    async def table_wait(
+        self, match: str, after: int, version: int, timeout: float
+    ) -> tuple[list[Event], bool]:
+        """Returns the events above after once there are any (and False), or ([], True) once
+        the table's version may be above version (the caller reads it), or ([], False) after
+        timeout."""
 
     async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
         """Has the token's seat offer a draw or ask a takeback at the position after event

@@ -800,14 +800,25 @@ class MemoryStore:
             self._claim_at(found),
         )
 
-    async def table_wait(self, match: str, after: int, version: int, timeout: float) -> None:
-        """Returns once the match's log has an event above after or its table a version above
-        version, or after timeout."""
+    async def poll_table(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[int | None, list[Event], int]:
+        """poll(), and the table's version."""
+        seat, events = await self.poll(match, token, after, now)
+        return seat, events, self._matches[match].table.version
+
+    async def table_wait(
+        self, match: str, after: int, version: int, timeout: float
+    ) -> tuple[list[Event], bool]:
+        """Returns the events above after once there are any, or ([], True) once the table
+        is above version, or ([], False) after timeout."""
         found = self._get(match)
-        if len(found.events) > after or found.table.version > version:
-            return
+        if len(found.events) > after:
+            return found.events[after:], False
+        if found.table.version > version:
+            return [], True
         if self._closing or timeout <= 0:
-            return
+            return [], False
         loop = self._running_loop()
         future: asyncio.Future[None] = loop.create_future()
 
@@ -823,6 +834,9 @@ class MemoryStore:
         finally:
             held.cancel()
             self._notices.drop(key, future)
+        if found.status is EXPIRED:
+            raise RelayError("match/expired")
+        return found.events[after:], found.table.version > version
 
     async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
         """Has the token's seat offer a draw or ask a takeback at the position after event

@@ -49,7 +49,7 @@ Route = Callable[[bytes], tuple[str, Opener]]
 class Channel:
     """One match's channel, as this process follows it."""
 
-    __slots__ = ("heard", "idle_since", "link", "live", "name", "users", "waiters")
+    __slots__ = ("heard", "idle_since", "link", "live", "name", "tables", "users", "waiters")
 
     def __init__(self, name: bytes) -> None:
         self.name = name
@@ -64,6 +64,8 @@ class Channel:
         """The newest event heard since the subscription went live: its number and text."""
         self.link = ""
         """The name of the node the channel is subscribed on."""
+        self.tables = 0
+        """Table changes heard on the channel ('t'), counted so that a wait can tell one came."""
 
     def wake(self) -> None:
         """Wakes every wait on the channel."""
@@ -181,7 +183,9 @@ class Notifier:
             return
         if kind == b"smessage":
             self.notices += 1
-            if channel.live and data != b"x":
+            if data == b"t":
+                channel.tables += 1
+            elif channel.live and data != b"x":
                 seq, _, event = data.partition(b" ")
                 channel.heard = (int(seq), event)
             channel.wake()

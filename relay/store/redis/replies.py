@@ -37,18 +37,20 @@ def notice_of(tail: list[Any]) -> Notice | None:
 
 
 class Polled(NamedTuple):
-    """POLL's answer {'ok', seat, events, status}: the reader's seat (None for a spectator),
-    the events above its cursor, and the match's status."""
+    """POLL's answer {'ok', seat, events, status, tv}: the reader's seat (None for a
+    spectator), the events above its cursor, the match's status, and its table's version
+    (1 + the changes stored as 'tv')."""
 
     seat: int | None
     events: list[bytes]
     status: bytes
+    table: int
 
     @classmethod
     def of(cls, answer: list[Any]) -> Polled:
         """Decodes POLL's answer."""
-        _, seat, events, status = answer
-        return cls(None if seat < 0 else int(seat), list(events), status)
+        _, seat, events, status, changes = answer
+        return cls(None if seat < 0 else int(seat), list(events), status, int(changes) + 1)
 
 
 class Acted(NamedTuple):

@@ -48,7 +48,7 @@ from relay.store.redis.refusals import UNAVAILABLE, Refusal, act_error, read_err
 from relay.store.redis.rematch import RedisRematches
 from relay.store.redis.replies import Acted, Notice, Polled, Reaped
 from relay.store.redis.seeks import Seeks
-from relay.store.redis.table import RedisTables, claim_error, first_of
+from relay.store.redis.table import RedisTables, claim_error
 
 __all__ = [
     "DEFAULT_PREFIX",
@@ -138,6 +138,13 @@ class RedisStore:
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[int | None, list[Event]]:
         """Returns the reader's seat and the events above after; marks a seat present."""
+        seat, events, _ = await self.poll_table(match, token, after, now)
+        return seat, events
+
+    async def poll_table(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[int | None, list[Event], int]:
+        """poll(), and the table's version (one script call)."""
         digest = "" if token is None else hash_token(token)
         try:
             polled = Polled.of(await self.link.on_match("POLL", match, now, digest, after))
@@ -145,7 +152,7 @@ class RedisStore:
             raise read_error(refusal, match, after) from None
         if polled.seat == 0 and polled.status == b"waiting":
             await self.seeks.requeue(match, now)
-        return polled.seat, polled.events
+        return polled.seat, polled.events, polled.table
 
     async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
         """Returns the events above after once there are any, or [] after timeout."""
@@ -300,12 +307,45 @@ class RedisStore:
         """Returns the reader's seat and the match's table."""
         return await self._tables.read(match, token, chat_after, now)
 
-    async def table_wait(self, match: str, after: int, version: int, timeout: float) -> None:
-        """Returns once the log has an event above after or the table a version above
-        version, or after timeout."""
-        await first_of(
-            self.wait(match, after, timeout), self._tables.wait(match, after, version, timeout)
-        )
+    async def table_wait(
+        self, match: str, after: int, version: int, timeout: float
+    ) -> tuple[list[Event], bool]:
+        """Returns the events above after once there are any, or ([], True) once the table
+        may be above version, or ([], False) after timeout: wait() on the same channel, which
+        also carries the table's changes ('t'), so that one subscription serves both."""
+        link = self.link
+        if timeout <= 0 or link.closing:
+            return (await self.poll_table(match, None, after, 0.0))[1], False
+        notes = await link.notes()
+        channel = notes.follow(link.layout.channel(match, after + 1))
+        tables = channel.tables
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + timeout
+            woken = True
+            while True:
+                if channel.tables != tables:
+                    return [], True
+                heard = channel.heard
+                if woken and channel.live and heard is not None:
+                    if heard[0] == after + 1:
+                        return [heard[1]], False
+                    read = heard[0] > after
+                else:
+                    read = True
+                with registered(channel, loop) as waiter:
+                    if read:
+                        _, events, table = await self.poll_table(match, None, after, 0.0)
+                        if events or link.closing:
+                            return events, False
+                        if table > version:
+                            return [], True
+                    left = deadline - loop.time()
+                    if left <= 0:
+                        return [], False
+                    woken = await sleep(waiter, min(left, link.recheck))
+        finally:
+            notes.leave(channel)
 
     async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
         """Has the token's seat offer a draw or ask a takeback; returns the table."""

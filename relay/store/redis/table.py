@@ -1,11 +1,11 @@
 """The table around a match in the Redis store (relay.core.table): its scripts' calls and
 answers. The table lives in the match's own hash (fields 'tv', 'n0'/'n1', 'g0'/'g1',
 'a0'/'a1', 'ok'/'ob'/'oa'/'os'/'oc', 'uz'; lua/offer.lua names them) and its chat in a list
-beside the log ('c:ID'); a change is told on the channel 'wt:ID' of the match's shard."""
+beside the log ('c:ID'); a change is told ('t') on both of the match's event channels, so that
+the wait a poll holds anyway hears it."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from typing import Any, cast
 
@@ -28,7 +28,7 @@ from relay.store.redis.connection import Connection
 from relay.store.redis.keys import Layout
 from relay.store.redis.refusals import Refusal, act_error, read_error
 
-__all__ = ["RedisTables", "claim_error", "first_of"]
+__all__ = ["RedisTables", "claim_error"]
 
 
 def _text(value: Any) -> str:
@@ -55,10 +55,6 @@ class RedisTables:
     def settings(self) -> StoreSettings:
         """The store's settings."""
         return self.link.settings
-
-    def channel(self, match: str) -> str:
-        """Returns the channel on which changes to the match's table are told."""
-        return f"{self.layout.tagged(match)}wt:{match}"
 
     async def read(
         self, match: str, token: str | None, chat_after: int, now: float
@@ -108,19 +104,6 @@ class RedisTables:
             claim_at,
         )
 
-    async def wait(self, match: str, after: int, version: int, timeout: float) -> None:
-        """Returns once the table's version is above version (read at each notice on its
-        channel), or after timeout."""
-
-        async def ready() -> bool:
-            try:
-                _, table = await self.read(match, None, CHAT_KEEP, 0.0)
-            except RelayError as error:
-                return error.code != "server/unavailable"  # gone: the caller reads it so
-            return table.version > version
-
-        await self.link.wait_notice(self.channel(match), ready, timeout)
-
     async def offer(
         self, match: str, token: str, op: str, kind: str, after: int, now: float
     ) -> None:
@@ -144,16 +127,3 @@ class RedisTables:
         """Runs LEFT: a held request of the token's seat, begun at started, lost its client."""
         with contextlib.suppress(Refusal):
             await self.link.on_match("LEFT", match, now, hash_token(token), repr(float(started)))
-
-
-async def first_of(*waits: Any) -> None:
-    """Awaits the first of several waits to end, then cancels the others."""
-    tasks = [asyncio.ensure_future(wait) for wait in waits]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            if task.done() and not task.cancelled():
-                task.exception()

@@ -99,19 +99,22 @@ async def test_a_seat_that_begins_no_poll_for_the_hold_is_away(store: Store) -> 
 
 async def test_table_wait_wakes_at_a_table_change_and_at_an_event(store: Store) -> None:
     x, y = await playing(store)
-    _, table = await store.table(x.match, None, 0, now())
-    waiting = asyncio.ensure_future(store.table_wait(x.match, 1, table.version, 5.0))
+    _, _, version = await store.poll_table(x.match, None, 1, now())
+    assert version == (await store.table(x.match, None, 0, now()))[1].version
+    waiting = asyncio.ensure_future(store.table_wait(x.match, 1, version, 5.0))
     await asyncio.sleep(0.2)
     assert not waiting.done()
     await store.chat(x.match, y.token, "hello", now())
-    await asyncio.wait_for(waiting, 2.0)
-    _, table = await store.table(x.match, None, 0, now())
-    waiting = asyncio.ensure_future(store.table_wait(x.match, 1, table.version, 5.0))
+    assert await asyncio.wait_for(waiting, 2.0) == ([], True)
+    _, _, newer = await store.poll_table(x.match, None, 1, now())
+    assert newer > version
+    waiting = asyncio.ensure_future(store.table_wait(x.match, 1, newer, 5.0))
     await asyncio.sleep(0.2)
     await store.act(x.match, x.token, move(1, "11"), now())
-    await asyncio.wait_for(waiting, 2.0)
+    found, changed = await asyncio.wait_for(waiting, 2.0)
+    assert (parse(found)[0]["move"], changed) == ("11", False)
     started = asyncio.get_running_loop().time()
-    await store.table_wait(x.match, 2, table.version, 0.3)
+    assert await store.table_wait(x.match, 2, newer, 0.3) == ([], False)
     assert 0.25 < asyncio.get_running_loop().time() - started < 2.0
 
 

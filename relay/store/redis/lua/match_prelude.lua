@@ -16,9 +16,8 @@ local SEEN = {[0] = 'seen0', [1] = 'seen1'}
 
 local function mkey(id) return TAGGED .. 'm:' .. id end
 local function ekey(id) return TAGGED .. 'e:' .. id end
--- A match's chat (one JSON line per entry) and the channel its table's changes are told on.
+-- A match's chat (one JSON line per entry).
 local function ckey(id) return TAGGED .. 'c:' .. id end
-local function tkey(id) return TAGGED .. 'wt:' .. id end
 -- The channel of the events numbered like `seq` (odd or even): a wait for event N follows the
 -- channel of N's parity, so each event is heard only by the waits it answers.
 local function wkey(id, seq) return TAGGED .. 'w:' .. id .. ':' .. (seq % 2) end
@@ -101,10 +100,12 @@ local function out_of_time(tc, turn, l0, l1, tat)
   return nil
 end
 
--- A table change: its version grows and its readers are woken.
+-- A table change: its version grows, and 't' on both of the match's event channels wakes
+-- every wait on it (each waits on one of them), which then reads the table.
 local function table_changed(id)
   redis.call('HINCRBY', mkey(id), 'tv', 1)
-  redis.call('SPUBLISH', tkey(id), 't')
+  redis.call('SPUBLISH', wkey(id, 0), 't')
+  redis.call('SPUBLISH', wkey(id, 1), 't')
 end
 
 -- A seat that polled or wrote while shown away is here again.

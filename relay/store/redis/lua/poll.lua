@@ -1,8 +1,9 @@
--- Reads the log above `after`; a seat's read also marks it present.
+-- Reads the log above `after`; a seat's read also marks it present. Answers the reader's seat
+-- (-1 for a spectator), the events, the match's status and its table's changes so far ('tv').
 -- ARGV[6..7] = token digest ('' for a spectator), after
 local DIGEST = ARGV[6]
 local m = KEYS[1]
-local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'last', 'a0', 'a1')
+local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'last', 'a0', 'a1', 'tv')
 local status = f[1]
 if not status then return {'e', 'match/unknown'} end
 if status == 'expired' then return {'e', 'match/expired'} end
@@ -15,4 +16,4 @@ if DIGEST ~= '' then
 end
 -- A reader past the log's end saw events the store has lost since (a failover).
 if tonumber(ARGV[7]) > tonumber(f[4]) then return {'e', 'match/behind', f[4]} end
-return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status}
+return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status, f[7] or '0'}
