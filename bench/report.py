@@ -62,9 +62,9 @@ def _figure(rows: list[dict[str, Any]], prefix: str, field: str) -> float | None
 RATIOS = (
     ("relay on memory, the table asked for (as the shipped clients play) against not, relay "
      "CPU per move", "relay, memory, 1 process, compiled@table", "relay, memory, 1 process, "
-     "compiled", "cpu_us_per_move"),
+     "compiled@fast", "cpu_us_per_move"),
     ("relay on Redis, the table asked for (as the shipped clients play) against not, server "
-     "CPU per move, 1 process", "relay, Redis, 1 process@table", "relay, Redis, 1 process",
+     "CPU per move, 1 process", "relay, Redis, 1 process@table", "relay, Redis, 1 process@fast",
      "cpu_us_per_move"),
     ("relay on Redis with the table (as the shipped clients play) against Nchan on Redis, "
      "server CPU per move, 1 process or worker", "relay, Redis, 1 process@table",

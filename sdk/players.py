@@ -17,7 +17,7 @@ from typing import Any
 from sdk.clock import TimeControl
 from sdk.ticket import Ticket
 
-__all__ = ["PlayerMatch", "load_player_key", "new_player_key"]
+__all__ = ["PlayerMatch", "load_player_key", "new_player_key", "player_name"]
 
 
 def new_player_key() -> str:
@@ -38,6 +38,23 @@ def load_player_key(path: Path) -> str:
     with os.fdopen(fd, "w") as out:
         out.write(key + "\n")
     return key
+
+
+def player_name(key_file: Path, given: str | None = None) -> str | None:
+    """Returns the display name kept beside a player key's file (`<file>.name`), keeping
+    `given` there first when given: a player's name stays the same in every match it seeks
+    with that key, until it gives another. None when no name was ever given."""
+    path = key_file.with_name(key_file.name + ".name")
+    if given is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(given + "\n")
+        return given
+    try:
+        return path.read_text().strip() or None
+    except FileNotFoundError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from sdk import (
     load_player_key,
 )
 from sdk.console import Keyboard, on_interrupt
+from sdk.players import player_name
 
 from .client import BotSession, Seeking, TextGame
 from .console import Screen, wants_color
@@ -90,7 +91,8 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
     parser.add_argument(
         "--name",
         metavar="NAME",
-        help="the name your opponent, spectators and the lobby see (up to 32 characters)",
+        help="the name your opponent, spectators and the lobby see (up to 32 characters); "
+        "kept beside the player key file and used again until you give another",
     )
     parser.add_argument(
         "--contact",
@@ -196,12 +198,14 @@ async def _seeking(spec: TextGame[Any], args: argparse.Namespace, screen: Screen
     resume; lists the player key's games and returns None for --games. Raises LookupError
     for a --resume match the player key does not hold."""
     control: TimeControl | None = args.clock
+    # The name stays with the player key's file: given once, it is used until another is.
+    name = player_name(args.player_key_file, args.name)
     keyed = args.games or args.resume or (control is not None and control.kind == "deadline")
     if not keyed:
-        return Seeking(control, None, args.contact, name=args.name)
+        return Seeking(control, None, args.contact, name=name)
     key = load_player_key(args.player_key_file)
     if not (args.games or args.resume):
-        return Seeking(control, key, args.contact, name=args.name)
+        return Seeking(control, key, args.contact, name=name)
     async with aiohttp.ClientSession() as session:
         listed = await RelayClient(session, args.relay, Timing()).player_matches(key)
     mine = [row for row in listed if row.game == spec.key]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -75,6 +76,31 @@ def test_names_chat_and_an_agreed_draw(relay: str) -> None:
             side.expect(pexpect.EOF)
 
 
+@pytest.mark.timeout(60)
+def test_a_name_given_once_is_used_again_with_the_same_player_key_file(
+    relay: str, tmp_path: Path
+) -> None:
+    home = {"XDG_CONFIG_HOME": str(tmp_path)}
+    room = fresh_room()
+    with (
+        person("xand0", relay, room, "--name", "Ann", **home) as ann,
+        person("xand0", relay, room, XDG_CONFIG_HOME=str(tmp_path / "other")) as other,
+    ):
+        other.expect_exact("You play against Ann.")
+        ann.expect(FIRST)
+        for side in (ann, other):
+            side.sendintr()
+    room = fresh_room()
+    with (
+        person("xand0", relay, room, **home) as ann,
+        person("xand0", relay, room, XDG_CONFIG_HOME=str(tmp_path / "other")) as other,
+    ):
+        other.expect_exact("You play against Ann.")
+        ann.expect(FIRST)
+        for side in (ann, other):
+            side.sendintr()
+
+
 @pytest.mark.timeout(90)
 def test_a_move_taken_back_and_a_takeback_declined(relay: str) -> None:
     room = fresh_room()
@@ -106,10 +132,13 @@ def test_a_move_taken_back_and_a_takeback_declined(relay: str) -> None:
 
 
 @pytest.mark.timeout(90)
-def test_the_opponent_leaving_is_told_with_the_time_to_come_back(relay: str) -> None:
+def test_the_opponent_leaving_is_told_with_the_time_to_come_back(
+    relay: str, tmp_path: Path
+) -> None:
     room = fresh_room()
     with person("xand0", relay, room) as stays:
-        with person("xand0", relay, room, "--name", "Leaver") as leaves:
+        home = str(tmp_path)
+        with person("xand0", relay, room, "--name", "Leaver", XDG_CONFIG_HOME=home) as leaves:
             stays.expect_exact("You play against Leaver.")
             leaves.expect_exact("Paired")
             leaves.kill(9)
