@@ -133,7 +133,7 @@ class Api:
             if route.limited:
                 self.admit(call.client)
             immediate = self.immediate
-            if immediate is not None and route.endpoint == "move" and "table" not in call.query:
+            if immediate is not None and route.endpoint == "move":
                 return self._move_now(immediate, call, answer)
             coro = self.endpoints[route.endpoint](call)
         except RelayError as error:
@@ -328,6 +328,8 @@ class Api:
         digest = self._seat_digest(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
+        query = call.query
+        version = query_int(query["table"], "table", 0) if wait and "table" in query else None
         if not wait:
             seq = store.act_hashed(call.match, digest, action, time.time())
             self.metrics.moves += 1
@@ -348,14 +350,29 @@ class Api:
             release.release()
             if found is None:
                 answer(None, RelayError("match/expired"))
-            else:
+            elif version is None:
                 answer((200, b'{"seq":%d,"events":[%b]}' % (seq, b",".join(found))), None)
+            else:
+                answer((200, self._held_move_body(store, call, seq, found, version)), None)
 
-        held: Pending | None = store.watch(call.match, seq, self._reply_hold(wait), wake)
+        hold = self._reply_hold(wait)
+        held: Pending | None = store.watch(call.match, seq, hold, wake, version)
         if held is None:
             return None
         release.held = held
         return release
+
+    def _held_move_body(
+        self, store: Immediate, call: Call, seq: int, found: list[Event], version: int
+    ) -> bytes:
+        """Returns a held table-aware move post's answer on a store that answers at once:
+        its seq, the events above it, and the table when it is above the poster's version."""
+        body = b'{"seq":%d,"events":[%b]' % (seq, b",".join(found))
+        if store.table_version(call.match) > version:
+            chat_after = query_int(call.query.get("chat"), "chat", 0)
+            table = store.table_now(call.match, chat_after)
+            body += b',"table":' + self.tables.body(table, 0)
+        return body + b"}"
 
     def _seat_digest(self, authorization: str | None) -> str:
         """Returns the digest of the seat token in an Authorization header (hash_token), kept

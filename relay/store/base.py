@@ -29,10 +29,19 @@ class Immediate(Protocol):
     def act_hashed(self, match: str, digest: str, action: Action, now: float) -> int:
         """Store.act, at once, for a token already hashed (hash_token)."""
 
-    def watch(self, match: str, after: int, timeout: float, wake: Wake) -> Any:
+    def watch(
+        self, match: str, after: int, timeout: float, wake: Wake, version: int | None = None
+    ) -> Any:
         """Calls wake with the events above after once there are any, or with [] after
         timeout: at once (returning None) when there are some already, else later (returning
-        the wait, whose cancel() ends it without calling wake)."""
+        the wait, whose cancel() ends it without calling wake). With a table version, a table
+        above it ends the wait too."""
+
+    def table_version(self, match: str) -> int:
+        """Store.poll_table's version, at once."""
+
+    def table_now(self, match: str, chat_after: int) -> Table:
+        """Store.table's table, at once (read as a spectator)."""
 
 
 class Store(Protocol):

@@ -64,16 +64,21 @@ share one timer, so a wait costs no timer of its own (a timeout is up to one tic
 
 
 class Held:
-    """A wait held by watch(): called back when an event arrives, or at its timeout."""
+    """A wait held by watch(): called back when an event arrives (or, for a table-aware wait,
+    the table changes), or at its timeout."""
 
-    __slots__ = ("after", "due", "found", "wake")
+    __slots__ = ("after", "due", "found", "tables", "wake")
 
-    def __init__(self, found: _Match, after: int, wake: Wake, due: set[Held]) -> None:
+    def __init__(
+        self, found: _Match, after: int, wake: Wake, due: set[Held], tables: bool = False
+    ) -> None:
         self.found = found
         self.after = after
         self.wake: Wake | None = wake
         self.due = due
         """The set of waits that time out at the same tick as this one."""
+        self.tables = tables
+        """Whether a change of the match's table ends it too."""
 
     def fire(self) -> None:
         """Ends the wait, calling its wake with what the match has for it now."""
@@ -211,6 +216,14 @@ class _Match:
         for waiter in waiters:
             waiter.fire()
 
+    def wake_tables(self) -> None:
+        """Ends the table-aware waits held on this match (its table changed)."""
+        fired = [waiter for waiter in self.waiters if waiter.tables]
+        if fired:
+            self.waiters = [waiter for waiter in self.waiters if not waiter.tables]
+            for waiter in fired:
+                waiter.fire()
+
 
 class _Seeker:
     """Who seeks: the seat token, the player key's digest ('' for none), the contact, the
@@ -324,28 +337,43 @@ class MemoryStore:
             raise RelayError("match/expired")
         return events
 
-    def watch(self, match: str, after: int, timeout: float, wake: Wake) -> Held | None:
+    def watch(
+        self, match: str, after: int, timeout: float, wake: Wake, version: int | None = None
+    ) -> Held | None:
         """Calls wake with the events above after once there are any, or with [] after
         timeout: at once (returning None) when there are some already, else later, from
-        whatever appends the next event (returning the wait, to cancel if need be)."""
+        whatever appends the next event (returning the wait, to cancel if need be). With a
+        table version, a table above it ends the wait too (with the events then, maybe [])."""
         found = self._get(match)
         if after > len(found.events):
             raise behind(after, len(found.events))
-        if len(found.events) > after or self._closing or timeout <= 0:
+        newer = version is not None and found.table.version > version
+        if len(found.events) > after or self._closing or timeout <= 0 or newer:
             wake(found.events[after:])
             return None
-        return self._hold(found, after, timeout, wake, self._running_loop())
+        loop = self._running_loop()
+        return self._hold(found, after, timeout, wake, loop, version is not None)
+
+    def table_version(self, match: str) -> int:
+        """Returns the version of the match's table (see Immediate)."""
+        return self._get(match).table.version
+
+    def table_now(self, match: str, chat_after: int) -> Table:
+        """Returns the match's table, at once (see Immediate)."""
+        return self._view(self._get(match), chat_after)
 
     def _hold(
-        self, found: _Match, after: int, timeout: float, wake: Wake, loop: asyncio.AbstractEventLoop
-    ) -> Held:
-        """Registers a wait on found until its next event, or its tick after timeout."""
+        self, found: _Match, after: int, timeout: float, wake: Wake,
+        loop: asyncio.AbstractEventLoop, tables: bool = False,
+    ) -> Held:  # fmt: skip
+        """Registers a wait on found until its next event (or its table's next change), or
+        its tick after timeout."""
         tick = math.ceil((loop.time() + timeout) / TICK)
         due = self._ticks.get(tick)
         if due is None:
             due = self._ticks[tick] = set()
             loop.call_at(tick * TICK, self._time_out, tick)
-        held = Held(found, after, wake, due)
+        held = Held(found, after, wake, due, tables)
         due.add(held)
         found.waiters.append(held)
         return held
@@ -669,7 +697,7 @@ class MemoryStore:
         appends its undo event and gives the asker the turn."""
         events = found.events
         offer = found.table.offer_accepted(seat, len(events), found.status is PLAYING)
-        self._notices.notify(f"table:{found.id}")
+        self._table_changed(found)
         if offer.kind == "draw":
             return self._finish(found, "drawn", seat, done, now)
         found.table.undone += offer.count + 1
@@ -696,10 +724,14 @@ class MemoryStore:
             return None
         return found.turn_at / 1000 + after
 
+    def _table_changed(self, found: _Match) -> None:
+        """Ends the table-aware waits on found: its table changed."""
+        found.wake_tables()
+
     def _back(self, found: _Match, seat: int) -> None:
         """Shows seat here again (it polled or wrote), telling the table's readers."""
         if found.table.back(seat):
-            self._notices.notify(f"table:{found.id}")
+            self._table_changed(found)
 
     def _presence(self, found: _Match, now: float) -> None:
         """Shows away each seat of a match in play that holds no poll (TableState.absent)."""
@@ -713,7 +745,7 @@ class MemoryStore:
                     changed = True
         if changed:
             table.version += 1
-            self._notices.notify(f"table:{found.id}")
+            self._table_changed(found)
 
     def _finish(self, found: _Match, reason: str, seat: int, done: _Done, now: float) -> int:
         self._endings[reason] += 1
@@ -826,14 +858,11 @@ class MemoryStore:
             if not future.done():
                 future.set_result(None)
 
-        held = self._hold(found, after, timeout, wake, loop)
-        key = f"table:{match}"
-        self._notices.add(key, future)
+        held = self._hold(found, after, timeout, wake, loop, tables=True)
         try:
             await future
         finally:
             held.cancel()
-            self._notices.drop(key, future)
         if found.status is EXPIRED:
             raise RelayError("match/expired")
         return found.events[after:], found.table.version > version
@@ -846,14 +875,14 @@ class MemoryStore:
         if found.status is PLAYING and after != last:
             raise RelayError("turn/stale", f"'after' is {after} but the last event is {last}.")
         if found.table.offer_made(kind, seat, last, found.turn, found.status is PLAYING):
-            self._notices.notify(f"table:{match}")
+            self._table_changed(found)
         return self._view(found)
 
     async def decline(self, match: str, token: str, now: float) -> Table:
         """Has the token's seat decline the partner's standing offer or withdraw its own."""
         found, seat = self._writer(match, token, now)
         if found.table.offer_declined(seat, len(found.events), found.status is PLAYING):
-            self._notices.notify(f"table:{match}")
+            self._table_changed(found)
         return self._view(found)
 
     async def chat(self, match: str, token: str, text: str, now: float) -> int:
@@ -864,7 +893,7 @@ class MemoryStore:
         version = found.table.version
         n = found.table.said(seat, text, len(found.events), now)
         if found.table.version != version:
-            self._notices.notify(f"table:{match}")
+            self._table_changed(found)
         return n
 
     async def left(self, match: str, token: str, started: float, now: float) -> None:
