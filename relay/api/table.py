@@ -155,10 +155,12 @@ class TableEndpoints:
         key = api.hold_key(call, 0)
         started = time.time()
         try:
-            seq = await api.store.act(call.match, token, action, started)
+            seq, current = await api.store.act_table(call.match, token, action, started)
             api.count_move()
-            _, found, current = await api.store.poll_table(call.match, None, seq, started)
-            if not found and current <= version and not api.closing:
+            found: list[Event] = []
+            if current > version or api.closing:
+                _, found, current = await api.store.poll_table(call.match, None, seq, started)
+            else:
                 try:
                     found, changed = await api.store.table_wait(call.match, seq, version, wait)
                 except (asyncio.CancelledError, GeneratorExit):

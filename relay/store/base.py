@@ -100,6 +100,11 @@ class Store(Protocol):
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event."""
 
+    async def act_table(
+        self, match: str, token: str, action: Action, now: float
+    ) -> tuple[int, int]:
+        """act(), and the version of the match's table (as poll_table reads it), at once."""
+
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
 

@@ -591,6 +591,13 @@ class MemoryStore:
         """Applies a seat's action once and returns the number of its event."""
         return self.act_now(match, token, action, now)
 
+    async def act_table(
+        self, match: str, token: str, action: Action, now: float
+    ) -> tuple[int, int]:
+        """act(), and the table's version."""
+        seq = self.act_now(match, token, action, now)
+        return seq, self._matches[match].table.version
+
     def act_now(self, match: str, token: str, action: Action, now: float) -> int:
         """act(), without a coroutine: the memory store needs no waiting to write."""
         return self.act_hashed(match, hash_token(token), action, now)

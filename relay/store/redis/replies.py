@@ -64,9 +64,14 @@ class Acted(NamedTuple):
 
     @classmethod
     def of(cls, answer: list[Any]) -> Acted:
-        """Decodes ACT's answer."""
+        """Decodes ACT's answer (asked without the table's changes)."""
         expired = (_text(answer[2]), _text(answer[3])) if len(answer) == 4 else None
         return cls(int(answer[1]), expired, notice_of(answer[2:]))
+
+    @classmethod
+    def with_table(cls, answer: list[Any]) -> tuple[Acted, int]:
+        """Decodes ACT's answer asked with the table's changes: it and the table's version."""
+        return cls.of(answer[:-1]), int(answer[-1]) + 1
 
 
 class Joined(NamedTuple):

@@ -243,18 +243,28 @@ class RedisStore:
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event."""
+        return (await self._act(match, token, action, now, False))[0]
+
+    async def act_table(
+        self, match: str, token: str, action: Action, now: float
+    ) -> tuple[int, int]:
+        """act(), and the table's version, in the same script call."""
+        return await self._act(match, token, action, now, True)
+
+    async def _act(
+        self, match: str, token: str, action: Action, now: float, table: bool
+    ) -> tuple[int, int]:
         after = action.after if action.after is not None else -1
         move = action.move
         write = hashlib.sha256(move.encode("utf-8", "surrogatepass")).hexdigest()
         text = orjson.dumps(move) if action.kind == "move" else b""
         try:
-            acted = Acted.of(
-                await self.link.on_match(
-                    "ACT", match, now, hash_token(token), action.kind, after,
-                    f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
-                    int(action.end), text, self.settings.max_events, after + 1,
-                )
+            answer = await self.link.on_match(
+                "ACT", match, now, hash_token(token), action.kind, after,
+                f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
+                int(action.end), text, self.settings.max_events, after + 1, int(table),
             )  # fmt: skip
+            acted, version = Acted.with_table(answer) if table else (Acted.of(answer), 0)
         except Refusal as refusal:
             if refusal.code == "claim/not_stalled":
                 raise claim_error(refusal.detail) from None
@@ -262,7 +272,7 @@ class RedisStore:
         if acted.expired is not None:  # a cancel that expired the match: unlist it
             await self.seeks.unlist(GameKeys(self.prefix, *acted.expired), match)
         self.tell(match, acted.notice, acted.seq)
-        return acted.seq
+        return acted.seq, version
 
     # -- rematches (relay.store.redis.rematch) ---------------------------------------------
 
