@@ -11,11 +11,19 @@ from relay.core.table import CHAT_MOST, NAME_MOST
 __all__ = ["NAME", "TABLE_REPLIES", "TABLE_SCHEMAS", "UNDO_EVENT"]
 
 _SEAT = {"type": "integer", "enum": [0, 1]}
+
+_NO_CONTROL = "\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
+_TEXT = f"^[^{_NO_CONTROL}]*[^\\s{_NO_CONTROL}][^{_NO_CONTROL}]*$"
+"""A name or chat text: no control character, no bidirectional override or isolate, and
+something besides white space (the relay trims it)."""
 _AFTER = {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}
 _SECONDS_LEFT = {"type": ["number", "null"], "minimum": 0}
 
 NAME = {
-    "anyOf": [{"type": "string", "minLength": 1, "maxLength": NAME_MOST}, {"type": "null"}],
+    "anyOf": [
+        {"type": "string", "minLength": 1, "maxLength": NAME_MOST, "pattern": _TEXT},
+        {"type": "null"},
+    ],
     "description": f"A display name: 1 to {NAME_MOST} characters once trimmed, no control "
     "character, no bidirectional override or isolate; shown to the partner, spectators, the "
     "lobby and in records, always as text (null when the relay keeps no names).",
@@ -95,12 +103,14 @@ TABLE_SCHEMAS: dict[str, Any] = {
         "properties": {"kind": {"enum": ["draw", "takeback"]}, "after": _AFTER},
     },
     "AnswerBody": {
-        "type": "object",
-        "required": ["accept"],
-        "properties": {
-            "accept": {"type": "boolean"},
-            "after": {**_AFTER, "description": "Required with accept: true."},
-        },
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["accept", "after"],
+                "properties": {"accept": {"const": True}, "after": _AFTER},
+            },
+            {"type": "object", "required": ["accept"], "properties": {"accept": {"const": False}}},
+        ]
     },
     "Answered": {
         "type": "object",
@@ -113,7 +123,9 @@ TABLE_SCHEMAS: dict[str, Any] = {
     "ChatBody": {
         "type": "object",
         "required": ["text"],
-        "properties": {"text": {"type": "string", "minLength": 1, "maxLength": CHAT_MOST}},
+        "properties": {
+            "text": {"type": "string", "minLength": 1, "maxLength": CHAT_MOST, "pattern": _TEXT}
+        },
     },
     "ChatLine": {
         "type": "object",
