@@ -348,3 +348,33 @@ async def test_a_closed_poll_shows_its_seat_away_and_a_new_poll_brings_it_back(
         assert back["events"] == []
         again = await table_of(x, table["version"])
         assert again["presence"][y.seat] == {"here": True}
+
+
+async def test_a_seeker_whose_poll_closes_is_dropped_and_the_next_meets_a_live_one(
+    relay: str,
+) -> None:
+    # No pagehide, no cancel: the seeker's client dies with its poll held (a crash, a lost
+    # tab). Within --seek-grace (5 s) of the poll's end the seek is dropped, never paired.
+    game = f"ghost{time.monotonic_ns()}"
+    async with aiohttp.ClientSession(relay) as client:
+        async with client.post("/v1/seek", json={"game": game}) as answer:
+            ghost = Seat(client, await answer.json())
+        gone = aiohttp.ClientSession(relay)
+        poll = asyncio.ensure_future(
+            gone.get(f"/v1/matches/{ghost.match}/events?after=0", headers=ghost.auth)
+        )
+        await asyncio.sleep(0.5)
+        poll.cancel()
+        await gone.close()
+        await asyncio.sleep(5 + 2)  # --seek-grace, and the reaper's second
+        async with client.post("/v1/seek", json={"game": game}) as answer:
+            fresh = Seat(client, await answer.json())
+        assert fresh.match != ghost.match and fresh.seat == 0
+        status, found, _ = await ghost.call("GET", "events?after=0&wait=0")
+        assert (status, found["error"]["code"]) == (410, "match/expired")
+        # A live seeker that keeps polling is met.
+        keep = asyncio.ensure_future(fresh.ok("GET", "events?after=0&wait=8"))
+        async with client.post("/v1/seek", json={"game": game}) as answer:
+            met = await answer.json()
+        assert (met["match"], met["seat"]) == (fresh.match, 1)
+        assert (await asyncio.wait_for(keep, 10))["events"][0]["type"] == "started"
