@@ -61,6 +61,8 @@ class RedisTables:
     ) -> tuple[int | None, Table]:
         """Runs TABLE: the reader's seat and the match's table."""
         digest = "" if token is None else hash_token(token)
+        # A cursor past the most lines a chat keeps reads none (and stays an integer in Lua).
+        chat_after = min(chat_after, CHAT_KEEP)
         try:
             answer = await self.link.on_match("TABLE", match, now, digest, chat_after)
         except Refusal as refusal:

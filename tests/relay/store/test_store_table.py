@@ -338,3 +338,10 @@ async def test_no_claim_in_a_match_with_a_clock(store: Store) -> None:
     await expect_error(
         "claim/not_stalled", store.act(x.match, y.token, Action("claim", 1), now() + 1000)
     )
+
+
+async def test_a_chat_cursor_past_any_chat_reads_no_line(store: Store) -> None:
+    x, y = await playing(store)
+    await store.chat(x.match, y.token, "hi", now())
+    _, table = await store.table(x.match, None, 999_999_999_999_999_998, now())
+    assert table.chat == () and table.version > 1
