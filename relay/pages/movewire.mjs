@@ -5,7 +5,9 @@
 // RelayHost is the GameHost that long-polls a relay: it owns the state machine and the
 // event cursor, calls the game only from its own loop, one call at a time and in log order,
 // retries transient faults (see Timing), and never hands the game an event twice or skips
-// one. No DOM here: node runs this module as it is.
+// one. Around the match it keeps the table (names, presence, offers, chat: table.mjs), read in
+// the same polls, and carries the players' offers, answers, claims and chat lines to the relay.
+// No DOM here: node runs this module as it is.
 
 import { LOCAL_DISPUTE, Outcome, PASS_DISPUTE, Reason, Result, ending } from "./endings.mjs";
 import * as endings from "./endings.mjs";
@@ -20,6 +22,7 @@ import {
 } from "./errors.mjs";
 import { Clock } from "./clock.mjs";
 import { RelayClient, Timing } from "./relay-client.mjs";
+import { TableKeeper } from "./table.mjs";
 
 export { Outcome, Reason, Result } from "./endings.mjs";
 export {
@@ -33,6 +36,7 @@ export {
 } from "./errors.mjs";
 export { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
 export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
+export { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
 export {
   forgetTicket,
   loadTicket,
@@ -77,6 +81,12 @@ const NOT_STARTED = (event) =>
 const NO_RESTORE = (name) =>
   `${name} cannot be resumed: it does not override Game.restore(history) ` +
   "to rebuild its position from the match log";
+const NO_UNDO = (name) =>
+  `${name} cannot take a move back: it does not override Game.undo(count), so this side ` +
+  "neither asks for nor accepts a takeback";
+const NO_TABLE = (what) => `${what}: this host keeps no table (no match, or not a RelayHost)`;
+const NOT_SEATED = (what) => `${what} before the match has started`;
+const NO_OFFER = "answerOffer(): no offer of the partner stands";
 
 /**
  * Milliseconds after which a move post held for the reply counts as accepted: the relay
@@ -122,6 +132,19 @@ export class GameHost {
    */
   passTurn() {
     throw new Error(NO_PASS(this.constructor.name));
+  }
+
+  /** Returns the table around the match (names, presence, offers, chat), or null (this default). */
+  get table() {
+    return null;
+  }
+
+  /**
+   * Answers the partner's standing offer (a draw, or a takeback): accept true or false.
+   * Resolves when the relay has it; a host without a table rejects (this default).
+   */
+  async answerOffer(accept) {
+    throw new HostStateError(NO_TABLE(`answerOffer(${accept})`));
   }
 }
 
@@ -202,6 +225,34 @@ export class Game {
   restore(history) {
     throw new Error(NO_RESTORE(this.constructor.name));
   }
+
+  /**
+   * Takes back the last `count` moves and passes of the match, both sides' (an accepted
+   * takeback: the log's `undo` event). The host then enables the game if this side asked for
+   * it (it has the turn again) or disables it; a game whose position says it has no move then
+   * passes from enable(), as ever. Optional: a game that keeps the default (it throws) never
+   * asks for a takeback, and its host declines the partner's requests by itself.
+   */
+  undo(count) {
+    throw new Error(`${this.constructor.name}.undo is not implemented`);
+  }
+
+  /**
+   * Told of the partner's offer when it is made: `offer` is {kind: "draw" | "takeback", by,
+   * at, state, count} (count: the moves and passes a takeback takes back, 1 or 2). Return true
+   * to accept it at once, false to decline it, or undefined (this default) to leave it to the
+   * player (the page shows it with table.offer; answer with host.answerOffer(accept)). A bot
+   * may also answer later, through host.answerOffer(). Never called for a takeback when the
+   * game keeps Game.undo's default: the host declines that itself.
+   */
+  considerOffer(offer) {
+    return undefined;
+  }
+}
+
+/** Returns whether a game takes moves back (overrides Game.undo). */
+export function canUndo(game) {
+  return typeof game?.undo === "function" && game.undo !== Game.prototype.undo;
 }
 
 /** Returns [the events a resumed game restores from, the events the host still handles]. */
@@ -213,12 +264,13 @@ export function splitLog(events, seat) {
   return [events.slice(), []];
 }
 
-/** Returns the moves and passes of `events` as this side sees them. */
+/** Returns the moves and passes of `events` as this side sees them (less those taken back). */
 export function history(events, seat) {
   const played = [];
   for (const event of events) {
     if (event.type === "move") played.push(new Played(event.seat === seat, event.move, event.end));
     else if (event.type === "pass") played.push(new Played(event.seat === seat, null));
+    else if (event.type === "undo") played.splice(Math.max(0, played.length - event.count));
   }
   return played;
 }
@@ -231,6 +283,9 @@ export function turnAfter(first, events) {
     if (event.type === "move" || event.type === "pass") {
       turn = 1 - event.seat;
       ending = event.type === "move" && event.end;
+    } else if (event.type === "undo") {
+      turn = event.seat; // the asker has the turn again
+      ending = false;
     }
   }
   return [turn, ending];
@@ -249,7 +304,7 @@ const WAKE = Symbol("wake");
 /** The poll found the log shorter than what it read: a failover of the relay's store. */
 const BEHIND = Symbol("behind");
 
-const EVENT_FIELDS = ["type", "seq", "seat", "move", "end", "first", "reason"];
+const EVENT_FIELDS = ["type", "seq", "seat", "move", "end", "first", "reason", "count"];
 const WRITE_FIELDS = ["kind", "after", "move", "end", "agree"];
 
 /** Returns whether `event` is the one handled as `known` (undefined: nothing known there). */
@@ -284,9 +339,17 @@ export function lostWrites(delivered, last, seat, pending) {
  * Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
  *
  * Options: relay (base URL; "" is the page's own origin), gameKey, createGame(host,
- * firstMove), version, room, timing (a Timing), onDialog(text), onState(state),
- * onTicket(ticket), onReachable(reachable, failure) (told when the relay stops answering, and
- * when it answers again); for tests: fetch, random, clock.
+ * firstMove), version, room, name (this side's display name, sent with the seek), timing (a
+ * Timing), onDialog(text), onState(state), onTicket(ticket), onReachable(reachable, failure)
+ * (told when the relay stops answering, and when it answers again), onTable(table) (told of
+ * each newer table: see the `table` getter); for tests: fetch, random, clock.
+ *
+ * The table comes in the same requests as the log: every poll of the events sends `table=V`
+ * (and `chat=C`), and every move post held for the reply `?wait=S&table=V`, so that a change
+ * of the table (a chat line, an offer, a seat away or back) answers them too. The game hears
+ * of the partner's offers through Game.considerOffer(), and of an accepted takeback through
+ * Game.undo(count); the player's side speaks through say(), offerDraw(), askTakeback(),
+ * answerOffer() and claim().
  */
 export class RelayHost extends GameHost {
   #options;
@@ -321,6 +384,24 @@ export class RelayHost extends GameHost {
   #reposts = [];
   #retried = null;
   #clock = null;
+  /** The table as read at receipt (its version and chat cursor are what polls send). */
+  #keeper = new TableKeeper();
+  /** The table as the host last told it (null before the first). */
+  #table = null;
+  /** The log's last event when #table was read (null: not known), to date its claim. */
+  #tableAsOf = null;
+  /** The event that began the current turn: a claim read before it is about another turn. */
+  #turnSeq = 0;
+  /** Whether the relay allows claims in this match (a table said when, once). */
+  #claimsOn = false;
+  /** A turn of the partner's, begun at this event, whose claim time is to be read. */
+  #claimWanted = null;
+  #claimRead = 0;
+  /** The partner's standing offer last handed to the game, so that it is handed once. */
+  #considered = null;
+  /** A write the relay refused because a takeback took its place: the game undoes it too. */
+  #voided = false;
+  #looping = false;
 
   constructor(options) {
     super();
@@ -397,6 +478,89 @@ export class RelayHost extends GameHost {
   /** Returns the number of the last event handled. */
   get cursor() {
     return this.#cursor;
+  }
+
+  /**
+   * Returns the table around the match as last read, or null before the first: {version,
+   * names: [seat 0's, seat 1's] (null for none), presence: [{here, since, abandonIn, abandonAt},
+   * ...], offer: {kind, by, at, state, count} or null (the last offer), chat: every line read
+   * so far, in order, once each ({n, seat, text, at, time}), fresh: the lines the latest read
+   * added, claimIn and claimAt (when the seat not to move may claim the win from a staller:
+   * seconds at the read, and the performance.now() moment; null when it may not, or when the
+   * turn changed since the read), readAt}. `abandonAt` is the moment an away seat abandons.
+   */
+  get table() {
+    return this.#table;
+  }
+
+  /** Returns whether this side's game takes moves back (Game.undo), so may ask or accept one. */
+  get canUndo() {
+    return this.#game !== null && canUndo(this.#game);
+  }
+
+  /**
+   * Says a line in the match's chat (1 to 300 characters); resolves with its number, or rejects
+   * with the relay's refusal (RelayRefusedError: chat/off, chat/too_fast, ...). The line comes
+   * back with the table, to both seats.
+   */
+  async say(text) {
+    return this.#client.chat(this.#seated("say()"), String(text));
+  }
+
+  /** Offers the partner a draw at the position this side has; resolves with the table. */
+  async offerDraw() {
+    return this.#offer("draw");
+  }
+
+  /**
+   * Asks the partner to take back this side's last move (and the partner's reply, if it made
+   * one); resolves with the table. Rejects with HostStateError for a game without undo.
+   */
+  async askTakeback() {
+    if (!this.canUndo) throw new HostStateError(NO_UNDO(this.#game?.constructor.name ?? "the game"));
+    return this.#offer("takeback");
+  }
+
+  /**
+   * Accepts (true) or declines (false) the partner's standing offer; the offerer's own decline
+   * withdraws its offer. Resolves with the acceptance's event number (null for a decline): an
+   * accepted draw ends the match (`drawn`), an accepted takeback comes as an `undo` event.
+   * Rejects with HostStateError when accepting a takeback for a game without undo, and with the
+   * relay's refusal (offer/none: it lapsed, or was withdrawn).
+   */
+  async answerOffer(accept) {
+    const ticket = this.#seated("answerOffer()");
+    const offer = this.#table?.offer ?? null;
+    if (accept && offer?.kind === "takeback" && !this.canUndo) {
+      throw new HostStateError(NO_UNDO(this.#game.constructor.name));
+    }
+    if (accept && (offer === null || offer.state !== "offered")) throw new HostStateError(NO_OFFER);
+    const { seq, table } = await this.#client.answerOffer(ticket, Boolean(accept), this.#cursor);
+    this.#tableRead(table, accept ? seq : null);
+    return seq;
+  }
+
+  /**
+   * Claims the win from a partner that stalls on its turn (a match without a clock, once the
+   * table's claimIn reached 0); resolves with the `ended` event's number, or rejects with the
+   * relay's refusal (claim/not_stalled, whose message says how long is left).
+   */
+  async claim() {
+    return this.#client.claim(this.#seated("claim()"), this.#cursor);
+  }
+
+  async #offer(kind) {
+    const ticket = this.#seated(kind === "draw" ? "offerDraw()" : "askTakeback()");
+    const after = this.#cursor;
+    const table = await this.#client.offer(ticket, kind, after);
+    this.#tableRead(table, after);
+    return this.#table;
+  }
+
+  /** Returns the ticket of a match that has started; throws HostStateError before. */
+  #seated(what) {
+    if (this.#ticket === null || this.#game === null) throw new HostStateError(NOT_SEATED(what));
+    return this.#ticket;
   }
 
   /**
@@ -497,7 +661,10 @@ export class RelayHost extends GameHost {
         this.#start(batch);
         this.#fed = batch.at(-1).seq;
         this.#fedEnded = batch.at(-1).type === "ended";
+        this.#looping = true;
         while (this.#outcome === null) await this.#step();
+        this.#looping = false;
+        this.#drainTables(); // read with the end: the last chat lines, the accepted draw
       }
     } catch (error) {
       if (error instanceof ClosedError || this.#closed) return null;
@@ -533,7 +700,11 @@ export class RelayHost extends GameHost {
           undefined,
           this.#options.public === true,
           this.timeControl,
-          { player: this.#options.player ?? null, contact: this.#options.contact ?? null },
+          {
+            player: this.#options.player ?? null,
+            contact: this.#options.contact ?? null,
+            name: this.#options.name ?? null,
+          },
         );
         this.#options.onTicket?.(this.#ticket);
         continue;
@@ -625,6 +796,7 @@ export class RelayHost extends GameHost {
       game.restore(history(restored, seat));
       this.#cursor = restored.at(-1).seq;
     }
+    this.#turnSeq = this.#cursor;
     const [turn, ending] = turnAfter(started.first, restored);
     const finished = live.some((event) => event.type === "ended");
     if (turn === seat && !ending && !finished) {
@@ -671,7 +843,10 @@ export class RelayHost extends GameHost {
     try {
       while (!this.#fedEnded) {
         const start = this.#fed;
-        this.#feed(await this.#client.events(this.#ticket, start, this.timing.pollWait, signal));
+        const at = { table: this.#keeper.version, chat: this.#keeper.chatSeen };
+        const { events, table } = await this.#client.poll(this.#ticket, start, this.timing.pollWait, signal, at);
+        this.#feed(events);
+        if (table !== null) this.#tableRead(table, events.at(-1)?.seq ?? start);
         if (this.#fed !== start) return;
       }
     } catch (error) {
@@ -712,13 +887,17 @@ export class RelayHost extends GameHost {
         return;
       }
     }
-    if (this.#queue.length === 0) this.#pollIfIdle();
+    if (this.#queue.length === 0) {
+      this.#readClaim();
+      this.#pollIfIdle();
+    }
     const item = await this.#next();
     if (item === BEHIND) {
       await this.#heal(await this.#client.events(this.#ticket, 0, 0), null, true);
     } else if (item !== WAKE) {
       if ("failure" in item) throw item.failure;
-      this.#handle(item);
+      if ("table" in item) this.#takeTable(item.table, item.asOf);
+      else this.#handle(item);
     }
   }
 
@@ -769,9 +948,11 @@ export class RelayHost extends GameHost {
       if (write === null) await this.#client.resign(ticket);
       else if (write.kind === "move") {
         await this.#stopPolling();
-        const [seq, replies] = await this.#postHeld(write);
+        const [seq, replies, table] = await this.#postHeld(write);
         const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end };
         this.#feed([own, ...replies]);
+        // Read before the replies it came with, maybe: dated by the move.
+        if (table !== null) this.#tableRead(table, seq);
       } else if (write.kind === "pass") await this.#client.passTurn(ticket, write.after);
       else await this.#client.confirm(ticket, write.after, write.agree);
     } catch (error) {
@@ -780,9 +961,18 @@ export class RelayHost extends GameHost {
       // behind what this side saw (a failover): the log says which.
       const log = await this.#client.events(ticket, 0, 0);
       if (write !== null && (await this.#heal(log, write, error.code === "match/behind"))) return;
-      for (const event of log) this.#handle(event);
+      // A takeback accepted just before this move or pass took its place: the game, which
+      // played it already, takes it back with the moves the takeback names.
+      const played = write !== null && (write.kind === "move" || write.kind === "pass");
+      const voided = played && log.some((event) => event.type === "undo" && event.seq === write.after + 1);
+      this.#voided = voided;
+      try {
+        for (const event of log) this.#handle(event);
+      } finally {
+        this.#voided = false;
+      }
       this.#fed = Math.max(this.#fed, this.#cursor);
-      if (this.#outcome === null) throw error;
+      if (this.#outcome === null && !voided) throw error;
       return;
     }
     const played = write !== null && (write.kind === "move" || write.kind === "pass");
@@ -802,6 +992,8 @@ export class RelayHost extends GameHost {
     const held = () => {
       if (this.#state === State.WAITING_SERVER_RESPONSE) {
         this.#setState(end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
+        // The partner's turn began with this move: when may it be claimed against?
+        if (!end) this.#readClaim(after + 1);
       }
     };
     const watch = {
@@ -812,8 +1004,9 @@ export class RelayHost extends GameHost {
       failed: () => clearTimeout(timer),
     };
     const wait = this.timing.pollWait;
+    const at = { table: this.#keeper.version, chat: this.#keeper.chatSeen };
     try {
-      return await this.#client.moveAndWait(this.#ticket, after, move, end, wait, undefined, watch);
+      return await this.#client.moveAndWait(this.#ticket, after, move, end, wait, undefined, watch, at);
     } finally {
       clearTimeout(timer);
     }
@@ -831,10 +1024,116 @@ export class RelayHost extends GameHost {
     this.#cursor = event.seq;
     this.#delivered.set(event.seq, event);
     this.#clock = this.#clock?.after(event) ?? null;
+    if (event.type !== "ended" && event.type !== "started") this.#turnBegan(event.seq);
     if (event.type === "ended") this.#end(event);
     else if (event.type === "started") throw new ProtocolError(NOT_STARTED(event));
-    else if (this.#resignWanted || event.seat === this.#ticket.seat) return;
+    else if (this.#resignWanted) return;
+    else if (event.type === "undo") this.#undo(event);
+    else if (event.seat === this.#ticket.seat) return;
     else this.#receive(event);
+  }
+
+  /**
+   * Takes back what an accepted takeback names (and this side's move or pass it voided), and
+   * gives the turn to the seat that asked for it.
+   */
+  #undo(event) {
+    const game = this.#game;
+    game.undo(event.count + (this.#voided ? 1 : 0));
+    this.#voided = false;
+    if (event.seat === this.#ticket.seat) {
+      this.#giveTurn();
+    } else {
+      this.#setState(State.PLAYING_WAIT_MOVE);
+      game.disable();
+    }
+  }
+
+  /** Notes a new turn (a move, pass or undo at `seq`): a claim time read before is stale. */
+  #turnBegan(seq) {
+    this.#turnSeq = seq;
+    this.#claimWanted = seq;
+    const table = this.#table;
+    if (table !== null && table.claimAt !== null && (this.#tableAsOf ?? -1) < seq) {
+      this.#table = Object.freeze({ ...table, claimIn: null, claimAt: null });
+      this.#options.onTable?.(this.#table);
+    }
+  }
+
+  /**
+   * Reads when the partner's turn, begun at event `seq` (default: the last turn noted), may be
+   * claimed against: one table read per turn of the partner's, in a match without a clock where
+   * the relay allows claims (the table's version does not change with the turn).
+   */
+  #readClaim(seq = this.#claimWanted) {
+    if (seq === null || !this.#claimsOn || this.#clock !== null || this.#closed) return;
+    if (this.#state !== State.PLAYING_WAIT_MOVE || seq <= this.#claimRead) return;
+    if ((this.#tableAsOf ?? -1) >= seq && this.#table?.claimAt !== null) return;
+    this.#claimRead = seq;
+    this.#claimWanted = null;
+    const read = this.#client.table(this.#ticket, null, null, undefined, this.#keeper.chatSeen);
+    read.then(
+      (table) => this.#tableRead(table, seq),
+      () => {}, // a courtesy: the next turn reads again
+    );
+  }
+
+  /**
+   * Takes a table the relay answered, read with the log at event `asOf` (null: not known): kept
+   * at once (polls send its version), handed to the page and the game in log order.
+   */
+  #tableRead(raw, asOf) {
+    const table = this.#keeper.take(raw, performance.now());
+    if (table === null || this.#closed) return;
+    if (this.#looping) this.#push({ table, asOf });
+    else if (this.#outcome !== null) this.#takeTable(table, asOf);
+    else this.#queue.push({ table, asOf }); // before the loop: handled once it runs
+  }
+
+  /** Handles remaining tables once the match is over (read with its end). */
+  #drainTables() {
+    const tables = this.#queue.filter((item) => typeof item === "object" && item !== null && "table" in item);
+    this.#queue = this.#queue.filter((item) => !tables.includes(item));
+    for (const item of tables) this.#takeTable(item.table, item.asOf);
+  }
+
+  /** Tells the page of a newer table, and hands a new offer of the partner's to the game. */
+  #takeTable(read, asOf) {
+    let table = read;
+    if (table.claimIn !== null) this.#claimsOn = true;
+    if (asOf === null) {
+      // Not dated (a decline's answer): the claim time known stays.
+      const known = this.#table;
+      table = Object.freeze({ ...table, claimIn: known?.claimIn ?? null, claimAt: known?.claimAt ?? null });
+      asOf = this.#tableAsOf;
+    } else if (asOf < this.#turnSeq) {
+      table = Object.freeze({ ...table, claimIn: null, claimAt: null }); // of a turn gone
+    }
+    if (this.#table !== null && table.version < this.#table.version) return;
+    this.#table = table;
+    this.#tableAsOf = asOf;
+    this.#options.onTable?.(table);
+    if (this.#outcome === null) this.#consider(table.offer);
+  }
+
+  /** Hands the partner's new standing offer to the game once; declines a takeback it cannot. */
+  #consider(offer) {
+    const seat = this.#ticket.seat;
+    const standing = offer !== null && offer.state === "offered" && offer.by !== seat;
+    if (!standing) {
+      this.#considered = null;
+      return;
+    }
+    const key = `${offer.kind}@${offer.at}`;
+    const inPlay = this.#state === State.PLAYING_TO_MOVE || this.#state === State.PLAYING_WAIT_MOVE;
+    if (key === this.#considered || offer.at !== this.#cursor || !inPlay || this.#resignWanted) return;
+    this.#considered = key;
+    let answer;
+    if (offer.kind === "takeback" && !this.canUndo) answer = false;
+    else answer = this.#game.considerOffer(offer);
+    if (answer === true || answer === false) {
+      this.answerOffer(answer).catch(() => {}); // lapsed meanwhile: the table tells
+    }
   }
 
   /** Hands the partner's move or pass to the game, and acts on its answer. */
