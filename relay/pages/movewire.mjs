@@ -402,6 +402,8 @@ export class RelayHost extends GameHost {
   /** A write the relay refused because a takeback took its place: the game undoes it too. */
   #voided = false;
   #looping = false;
+  /** The event number of this side's move or pass last posted (applied as it arrives). */
+  #heldSeq = 0;
 
   constructor(options) {
     super();
@@ -507,14 +509,14 @@ export class RelayHost extends GameHost {
     return this.#client.chat(this.#seated("say()"), String(text));
   }
 
-  /** Offers the partner a draw at the position this side has; resolves with the table. */
+  /** Offers the partner a draw at the position this side has; resolves with the table read. */
   async offerDraw() {
     return this.#offer("draw");
   }
 
   /**
    * Asks the partner to take back this side's last move (and the partner's reply, if it made
-   * one); resolves with the table. Rejects with HostStateError for a game without undo.
+   * one); resolves with the table read. Rejects with HostStateError for a game without undo.
    */
   async askTakeback() {
     if (!this.canUndo) throw new HostStateError(NO_UNDO(this.#game?.constructor.name ?? "the game"));
@@ -535,7 +537,7 @@ export class RelayHost extends GameHost {
       throw new HostStateError(NO_UNDO(this.#game.constructor.name));
     }
     if (accept && (offer === null || offer.state !== "offered")) throw new HostStateError(NO_OFFER);
-    const { seq, table } = await this.#client.answerOffer(ticket, Boolean(accept), this.#cursor);
+    const { seq, table } = await this.#client.answerOffer(ticket, Boolean(accept), this.#last());
     this.#tableRead(table, accept ? seq : null);
     return seq;
   }
@@ -546,15 +548,22 @@ export class RelayHost extends GameHost {
    * relay's refusal (claim/not_stalled, whose message says how long is left).
    */
   async claim() {
-    return this.#client.claim(this.#seated("claim()"), this.#cursor);
+    return this.#client.claim(this.#seated("claim()"), this.#last());
   }
 
   async #offer(kind) {
     const ticket = this.#seated(kind === "draw" ? "offerDraw()" : "askTakeback()");
-    const after = this.#cursor;
-    const table = await this.#client.offer(ticket, kind, after);
-    this.#tableRead(table, after);
-    return this.#table;
+    const after = this.#last();
+    return this.#tableRead(await this.#client.offer(ticket, kind, after), after);
+  }
+
+  /**
+   * Returns the log's last event as this side knows it: the last one handled, or this side's
+   * move posted since, which the relay applied as it arrived (its post is held for the reply,
+   * so its event is not handed back yet).
+   */
+  #last() {
+    return Math.max(this.#cursor, this.#heldSeq);
   }
 
   /** Returns the ticket of a match that has started; throws HostStateError before. */
@@ -953,7 +962,10 @@ export class RelayHost extends GameHost {
         this.#feed([own, ...replies]);
         // Read before the replies it came with, maybe: dated by the move.
         if (table !== null) this.#tableRead(table, seq);
-      } else if (write.kind === "pass") await this.#client.passTurn(ticket, write.after);
+      } else if (write.kind === "pass") {
+        this.#heldSeq = write.after + 1;
+        await this.#client.passTurn(ticket, write.after);
+      }
       else await this.#client.confirm(ticket, write.after, write.agree);
     } catch (error) {
       if (!(error instanceof RelayRefusedError) || error.status !== 409) throw error;
@@ -998,6 +1010,7 @@ export class RelayHost extends GameHost {
     };
     const watch = {
       sent: () => {
+        this.#heldSeq = after + 1;
         clearTimeout(timer);
         timer = setTimeout(held, ACCEPTED_AFTER_MS);
       },
@@ -1084,10 +1097,11 @@ export class RelayHost extends GameHost {
    */
   #tableRead(raw, asOf) {
     const table = this.#keeper.take(raw, performance.now());
-    if (table === null || this.#closed) return;
+    if (table === null || this.#closed) return this.#keeper.current;
     if (this.#looping) this.#push({ table, asOf });
     else if (this.#outcome !== null) this.#takeTable(table, asOf);
     else this.#queue.push({ table, asOf }); // before the loop: handled once it runs
+    return table;
   }
 
   /** Handles remaining tables once the match is over (read with its end). */
@@ -1126,7 +1140,7 @@ export class RelayHost extends GameHost {
     }
     const key = `${offer.kind}@${offer.at}`;
     const inPlay = this.#state === State.PLAYING_TO_MOVE || this.#state === State.PLAYING_WAIT_MOVE;
-    if (key === this.#considered || offer.at !== this.#cursor || !inPlay || this.#resignWanted) return;
+    if (key === this.#considered || offer.at !== this.#last() || !inPlay || this.#resignWanted) return;
     this.#considered = key;
     let answer;
     if (offer.kind === "takeback" && !this.canUndo) answer = false;
