@@ -5,8 +5,11 @@
 // A private room is named in the page's fragment (#room=NAME): the fragment never reaches
 // a server log or a Referer header, and opening the link joins the room. While the relay does
 // not answer, the status line says so and every request is sent again (connection.mjs).
+// Around the board: the opponent's name and presence, offers and claims (table-panel.mjs) and
+// the chat (chat-panel.mjs), all read from the host's table.
 
 import { BoardGame } from "./board-game.mjs";
+import { ChatPanel, speaker } from "./chat-panel.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
 import { cleanChoice, loadChoice, saveChoice } from "./computer-choice.mjs";
 import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
@@ -16,8 +19,10 @@ import { HintLine, whyNot } from "./move-hints.mjs";
 import { asOpponent, opponentOf, resignedWords } from "./opponent-words.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { Reason, RelayClient, RelayHost, State, Timing } from "./movewire.mjs";
+import { nameField } from "./names.mjs";
 import { fillPage } from "./page-shell.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
+import { TablePanel } from "./table-panel.mjs";
 import { TurnAlert } from "./turn-alert.mjs";
 import { afterLeaving, leaveSeeks } from "./waiting-room.mjs";
 
@@ -209,6 +214,14 @@ export function runPage(page) {
   const turnAlert = new TurnAlert({ title: page.title, onChange: () => render() });
   const hints = new HintLine(el.hint);
   const opponent = () => opponentOf(level !== null);
+  const myName = nameField(byId("player-name"));
+  const table = TablePanel.inPage(document, {
+    host: () => host,
+    game: () => game,
+    opponent,
+    againstComputer: () => level !== null,
+  });
+  const chat = new ChatPanel(byId("chat"), (text) => host.say(text));
 
   /** Plays a move chosen on the board, or says why it cannot be played. */
   function choose(move) {
@@ -297,6 +310,13 @@ export function runPage(page) {
       link.hash = roomFragment(room, clockChoice);
       el.shareLink.value = link.href;
     }
+    table.update();
+    // The chat is between two people: none against the computer.
+    chat.hidden = !started || level !== null;
+    const seat = host?.ticket?.seat ?? null;
+    const names = host?.table?.names ?? null;
+    const said = (line) => speaker(line, seat, names, [opponent().label, opponent().label]);
+    chat.show(host?.table?.chat ?? [], said, started && !over && typeof host?.say === "function");
   }
 
   /** Takes up a match of this browser's player key, the key the seat's bearer. */
@@ -349,6 +369,8 @@ export function runPage(page) {
     rematch?.close();
     rematch = null;
     host?.close();
+    table.reset();
+    chat.clear();
     computer?.close();
     computer = null;
     thinking = false;
@@ -373,6 +395,10 @@ export function runPage(page) {
       timing: PAGE_TIMING,
       // A correspondence seat is listed under this browser's player key ("Your games").
       player: correspondence ? ensurePlayerKey() : null,
+      name: myName(),
+      onTable: () => {
+        if (host === current) render();
+      },
       createGame: (h, firstMove) => {
         game = new BoardGame(h, firstMove, page.rules, view);
         return game;
