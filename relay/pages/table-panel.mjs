@@ -211,7 +211,9 @@ export class TablePanel {
     el.accept.hidden = el.decline.hidden = !(offer.accept && playing);
     el.withdraw.hidden = !(offer.withdraw && playing);
     el.claimStatus.textContent = playing ? claim.text : "";
-    el.claim.hidden = !(claim.claim && playing);
+    const claimable = claim.claim && playing;
+    if (claimable && el.claim.hidden) el.spoken.textContent = "You may claim the win now.";
+    el.claim.hidden = !claimable;
     el.offer.hidden = game === null || (el.status.textContent === "" && el.claimStatus.textContent === "");
 
     const standing = table?.offer?.state === "offered" && table.offer.at === last;
