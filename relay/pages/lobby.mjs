@@ -10,7 +10,7 @@ import { setUpLobbyChoices } from "./computer-choice.mjs";
 import { ConnectionNotice, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ConnectionLostError } from "./errors.mjs";
 import { nameField } from "./names.mjs";
-import { newRoomName, relayBeside, storageKey } from "./play.mjs";
+import { newRoomName, relayBeside, storageKey } from "./page-links.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
 import { RelayClient } from "./relay-client.mjs";
 

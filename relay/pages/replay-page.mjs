@@ -11,7 +11,7 @@ import { createDotsView, lineWords } from "./dots-view.mjs";
 import * as dots from "./dots.mjs";
 import { ChatPanel, speaker } from "./chat-panel.mjs";
 import { ConnectionLostError, RelayRefusedError } from "./errors.mjs";
-import { relayBeside } from "./play.mjs";
+import { relayBeside } from "./page-links.mjs";
 import { RelayClient } from "./relay-client.mjs";
 import { Replay, parseRecord, resultWords, sideOf } from "./replay.mjs";
 import { TableKeeper } from "./table.mjs";
