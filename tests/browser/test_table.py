@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Dialog, Locator, Page, expect
 
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import PHONE, Player, Viewport
@@ -59,9 +59,9 @@ def dialogs_of(side: Player) -> list[str]:
     """Returns the list every dialog (alert, confirm) the page opens is added to, dismissed."""
     seen: list[str] = []
 
-    def dismiss(dialog: object) -> None:
-        seen.append(str(getattr(dialog, "message", "")))
-        getattr(dialog, "dismiss")()
+    def dismiss(dialog: Dialog) -> None:
+        seen.append(dialog.message)
+        dialog.dismiss()
 
     side.page.on("dialog", dismiss)
     return seen
@@ -209,6 +209,9 @@ def test_a_draw_offered_by_keyboard_is_agreed_and_ends_the_match_drawn(
     expect(x.page.get_by_role("button", name="Decline")).to_be_visible()
     no_severe_violations(x, "a draw offer shown")
     x.shot("draw-offered")
+    x.page.emulate_media(color_scheme="dark")
+    no_severe_violations(x, "a draw offer shown, in dark mode")
+    x.shot("draw-offered-dark")
     press(x, "Accept")
     for side in (x, o):
         side.expect_state("GAME_ENDED")
@@ -328,8 +331,8 @@ def test_spectators_read_the_chat_on_a_relay_that_shows_it_to_everyone(
     say(x, "watch this")
     say(o, "<b>bold?</b>")
     lines = eve.page.locator("#chat .chat-lines li")
-    speakers = {x.name: "Ann" if x.name == "ann" else "Bob", o.name: "Ann" if o.name == "ann" else "Bob"}
-    expect(lines).to_have_text([f"{speakers[x.name]}: watch this", f"{speakers[o.name]}: <b>bold?</b>"])
+    named = {"ann": "Ann", "bob": "Bob"}
+    expect(lines).to_have_text([f"{named[x.name]}: watch this", f"{named[o.name]}: <b>bold?</b>"])
     expect(eve.page.locator("#chat b")).to_have_count(0)
     no_severe_violations(eve, "a spectator with the chat")
     eve.shot("spectator-chat")
@@ -380,3 +383,25 @@ def test_a_relay_restart_on_redis_is_ridden_out_with_the_table(
     expect(offer_words(o)).to_have_text("Your opponent offers a draw.")
     assert [event["move"] for event in moves_of(relay, match)] == ["11", "00"]
     forgive_failed_loads(x, o)
+
+
+def test_the_computer_takes_moves_back_and_agrees_a_draw_it_is_not_winning(
+    player: MakePlayer, relay: RelayProcess
+) -> None:
+    ann = player("ann", LAPTOP)
+    ann.open("/xand0.html#computer&level=strong")
+    ann.expect_state("PLAYING_TO_MOVE")  # first, or once the computer has moved
+    marks = ann.page.locator("[data-cell]:not([data-mark=''])")
+    before = marks.count()
+    ann.page.locator("[data-cell][data-mark='']").first.click()
+    expect(marks).to_have_count(before + 2)  # the computer replied
+    ann.expect_state("PLAYING_TO_MOVE")
+    press(ann, "Ask to take back")
+    expect(offer_words(ann)).to_have_text("Moves taken back.")
+    expect(marks).to_have_count(before)
+    ann.expect_status("Your turn.")
+    ann.shot("computer-took-back")
+    # Perfect play draws from here: the computer, not winning, agrees.
+    press(ann, "Offer draw")
+    ann.expect_status("The draw was agreed.")
+    expect(ann.page.locator("#chat")).to_be_hidden()  # no chat with the computer
