@@ -248,12 +248,14 @@ export function runPage(page) {
       el.shareLink.value = link.href;
     }
     table.update();
-    // The chat is between two people: none against the computer.
-    chat.hidden = !started || level !== null;
+    // The chat is between two people (none against the computer); once the match is over
+    // its field closes, and it shows only if something was said.
+    const lines = host?.table?.chat ?? [];
+    chat.hidden = !started || level !== null || (over && lines.length === 0);
     const seat = host?.ticket?.seat ?? null;
     const names = host?.table?.names ?? null;
     const said = (line) => speaker(line, seat, names, [opponent().label, opponent().label]);
-    chat.show(host?.table?.chat ?? [], said, started && !over && typeof host?.say === "function");
+    chat.show(lines, said, started && !over && typeof host?.say === "function");
   }
 
   /** Takes up a match of this browser's player key, the key the seat's bearer. */
