@@ -405,3 +405,39 @@ def test_the_computer_takes_moves_back_and_agrees_a_draw_it_is_not_winning(
     press(ann, "Offer draw")
     ann.expect_status("The draw was agreed.")
     expect(ann.page.locator("#chat")).to_be_hidden()  # no chat with the computer
+
+
+def test_a_takeback_in_dots_and_boxes_steps_back_a_closed_box_and_its_pass(
+    player: MakePlayer, relay: RelayProcess
+) -> None:
+    a, b = player("a", PHONE), player("b", PHONE)
+    a.open("/dots.html#room=boxes")
+    b.open("/dots.html#room=boxes")
+    first, second = seated(a, b)
+
+    def draw(side: Player, line: str) -> None:
+        side.expect_state("PLAYING_TO_MOVE")
+        side.page.locator(f'[data-line="{line}"]').click()
+        for one in (first, second):
+            expect(one.page.locator(f'[data-line="{line}"]')).to_have_class(re.compile("drawn"))
+
+    for side, line in ((first, "h00"), (second, "h10"), (first, "v00"), (second, "v01")):
+        draw(side, line)
+    # The second closed the box: the first's page passed, and the second draws again.
+    second.expect_status("Your turn.")
+    box = ".dots-box[data-owner='O']"
+    expect(first.page.locator(box)).to_have_count(1)
+    press(second, "Ask to take back")  # its box, and the pass it forced
+    expect(offer_words(first)).to_have_text(
+        "Your opponent asks to take back their last move and your reply."
+    )
+    press(first, "Accept")
+    for side in (first, second):
+        expect(side.page.locator('[data-line="v01"]')).not_to_have_class(re.compile("drawn"))
+        expect(side.page.locator(box)).to_have_count(0)
+        expect(offer_words(side)).to_have_text("Moves taken back.")
+    second.expect_status("Your turn.")
+    first.expect_status("Opponent's turn...")
+    second.shot("dots-taken-back")
+    draw(second, "h30")
+    first.expect_status("Your turn.")

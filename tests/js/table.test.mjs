@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 
 import { BoardGame } from "../../relay/pages/board-game.mjs";
 import { ComputerGame } from "../../relay/pages/computer.mjs";
+import * as c4 from "../../relay/pages/connect4.mjs";
 import * as dots from "../../relay/pages/dots.mjs";
 import {
   canUndo,
@@ -131,6 +132,29 @@ describe("undo in the log", () => {
     assert.deepEqual(host.sent, ["h00", "v00", "pass"]);
     assert.equal(game.enabled, false);
     assert.equal(game.plies.length, 5);
+  });
+
+  test("Connect Four and the computer step back as the log does", () => {
+    const game = new BoardGame(stubHost(), false, c4, NO_VIEW);
+    game.receiveMove("3");
+    myMove(game, "3");
+    game.receiveMove("4");
+    game.undo(2);
+    assert.equal(game.board.ply, 1);
+    assert.equal(game.board.pieceAt(3, 0), c4.FIRST);
+    assert.equal(game.last, 3);
+    assert.equal(game.hasPlayed, false);
+    const think = () => new Promise(() => {}); // never answers: no move of its own here
+    const computer = new ComputerGame(stubHost(), true, { rules: c4, think });
+    for (const text of ["3", "4", "3"]) {
+      computer.board = computer.board.push(c4.parseMove(text));
+      computer.moves.push(text);
+      computer.plies.push({ board: computer.board, moves: computer.moves.length });
+    }
+    computer.undo(2);
+    assert.deepEqual(computer.moves, ["3"]);
+    assert.equal(computer.board.ply, 1);
+    assert.equal(computer.considerOffer({ kind: "takeback", by: 1, at: 4, state: "offered", count: 2 }), true);
   });
 
   test("canUndo tells games that take moves back from those that do not", () => {
