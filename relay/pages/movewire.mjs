@@ -23,6 +23,8 @@ import {
 import { Clock } from "./clock.mjs";
 import { RelayClient, Timing } from "./relay-client.mjs";
 import { TableKeeper } from "./table.mjs";
+import { canUndo, GameHost, State, STATE_NAMES } from "./game.mjs";
+import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
 
 export { Outcome, Reason, Result } from "./endings.mjs";
 export {
@@ -37,6 +39,8 @@ export {
 export { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
 export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
 export { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
+export { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
+export { history, lostWrites, sameEvent, splitLog, turnAfter } from "./match-log.mjs";
 export {
   forgetTicket,
   loadTicket,
@@ -45,24 +49,6 @@ export {
   ticketToJSON,
 } from "./tickets.mjs";
 
-/** The six states of a networked game, numbered as in FMNetGames. */
-export const State = Object.freeze({
-  /** Not in a match: before seeking, or after a seek that never found a partner. */
-  NOT_CONNECTED: 0,
-  /** Seeking: waiting for a partner to join. */
-  LISTENING: 1,
-  /** This side has the turn; the game is enabled and may call host.move(). */
-  PLAYING_TO_MOVE: 2,
-  /** The partner has the turn; the game is disabled. */
-  PLAYING_WAIT_MOVE: 3,
-  /** This side moved; the relay has not yet accepted the move. */
-  WAITING_SERVER_RESPONSE: 4,
-  /** The game is over for this side. */
-  GAME_ENDED: 5,
-});
-
-/** The name of each state, indexed by its value. */
-export const STATE_NAMES = Object.freeze(Object.keys(State));
 
 const NOT_YOUR_TURN = (move, state) =>
   `move(${JSON.stringify(move)}) in state ${STATE_NAMES[state]}: a game moves only after enable()`;
@@ -70,7 +56,6 @@ const NOT_TEXT = (move) => `a move must be a well-formed string, not ${String(mo
 const PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)";
 const NO_PASS_NOW = (state) =>
   `passTurn() in state ${STATE_NAMES[state]}: a game passes only after enable()`;
-const NO_PASS = (name) => `${name} cannot pass a turn: it does not implement GameHost.passTurn()`;
 const BAD_ANSWER = (name, answer, method = "receiveMove") =>
   `${name}.${method}() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
 const GAP = (cursor, seq) => `the relay skipped from event ${cursor} to event ${seq}`;
@@ -78,13 +63,9 @@ const DIVERGED = (event, known) =>
   `the relay's log has ${JSON.stringify(event)} where this side already handled ${JSON.stringify(known)}`;
 const NOT_STARTED = (event) =>
   `the match log does not open with a started event: ${JSON.stringify(event)}`;
-const NO_RESTORE = (name) =>
-  `${name} cannot be resumed: it does not override Game.restore(history) ` +
-  "to rebuild its position from the match log";
 const NO_UNDO = (name) =>
   `${name} cannot take a move back: it does not override Game.undo(count), so this side ` +
   "neither asks for nor accepts a takeback";
-const NO_TABLE = (what) => `${what}: this host keeps no table (no match, or not a RelayHost)`;
 const NOT_SEATED = (what) => `${what} before the match has started`;
 const NO_OFFER = "answerOffer(): no offer of the partner stands";
 
@@ -96,200 +77,7 @@ const ACCEPTED_AFTER_MS = 250;
 
 const ANSWERS = new Set([State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED]);
 
-/** What a game may call: its link to the partner. The host owns the state machine. */
-export class GameHost {
-  /** Returns the host's current State. */
-  get state() {
-    throw new Error("GameHost.state is abstract");
-  }
 
-  /**
-   * Sends this side's move; `endGame` says the game is over with it. Allowed only in
-   * PLAYING_TO_MOVE (after enable()); otherwise throws NotYourTurnError and sends nothing.
-   * The host calls disable() at once and sends the move in the background.
-   */
-  move(move, endGame = false) {
-    throw new Error("GameHost.move is abstract");
-  }
-
-  /** Shows a message to this side's player. */
-  showDialog(text) {
-    throw new Error("GameHost.showDialog is abstract");
-  }
-
-  /**
-   * Returns the seats' clocks when the match has a time control (`clock.left()`: each seat's
-   * seconds left now, [seat 0, seat 1]), else null (this default).
-   */
-  get clock() {
-    return null;
-  }
-
-  /**
-   * Passes this side's turn back to the partner, by choice (as in Go) or for want of a move.
-   * Allowed only in PLAYING_TO_MOVE, like move(). A host that cannot pass throws (this
-   * default); RelayHost passes.
-   */
-  passTurn() {
-    throw new Error(NO_PASS(this.constructor.name));
-  }
-
-  /** Returns the table around the match (names, presence, offers, chat), or null (this default). */
-  get table() {
-    return null;
-  }
-
-  /**
-   * Answers the partner's standing offer (a draw, or a takeback): accept true or false.
-   * Resolves when the relay has it; a host without a table rejects (this default).
-   */
-  async answerOffer(accept) {
-    throw new HostStateError(NO_TABLE(`answerOffer(${accept})`));
-  }
-}
-
-/** One move or pass of a match's log, as this side sees it (given to Game.restore). */
-export class Played {
-  constructor(mine, move, end = false) {
-    /** Whether this side played it. */
-    this.mine = mine;
-    /** The move text, or null for a pass. */
-    this.move = move;
-    /** Whether the move said the game is over. */
-    this.end = end;
-    Object.freeze(this);
-  }
-
-  /** Returns whether this is a pass rather than a move. */
-  get isPass() {
-    return this.move === null;
-  }
-}
-
-/**
- * What a game implements; the host creates it as createGame(host, firstMove) once paired.
- *
- * The host calls enable() when this side gets the turn and disable() when it loses it (and
- * once at the start when the partner moves first). The partner's moves arrive through
- * receiveMove() and its passes through receivePass(), whose answers decide what happens next.
- */
-export class Game {
-  constructor(host, firstMove) {
-    /** The host this game plays through. */
-    this.host = host;
-    /** Whether this side moves first. */
-    this.firstMove = firstMove;
-  }
-
-  /** Lets this side move: a UI accepts input, a bot calls this.host.move(...). */
-  enable() {
-    throw new Error(`${this.constructor.name}.enable is not implemented`);
-  }
-
-  /** Stops this side from moving (the partner has the turn, or the game is over). */
-  disable() {
-    throw new Error(`${this.constructor.name}.disable is not implemented`);
-  }
-
-  /**
-   * Applies the partner's move and returns what follows for this side: PLAYING_TO_MOVE,
-   * PLAYING_WAIT_MOVE (no legal move: the host passes) or GAME_ENDED (if the partner's move
-   * said so too, the host confirms the end; if it said so and this answer does not, the
-   * host disputes it). Do not call host.move() from here: wait for enable().
-   */
-  receiveMove(move) {
-    throw new Error(`${this.constructor.name}.receiveMove is not implemented`);
-  }
-
-  /**
-   * Learns that the partner passed, and returns what follows for this side: PLAYING_TO_MOVE
-   * (the default: the host calls enable()) or PLAYING_WAIT_MOVE (no legal move either: the
-   * host passes back). Throw MoveRejected if the partner had a legal move: the host disputes
-   * the pass and the match ends disputed.
-   */
-  receivePass() {
-    return State.PLAYING_TO_MOVE;
-  }
-
-  /** Returns who won once the game is over (a Result), or null; the host asks at the end. */
-  result() {
-    return null;
-  }
-
-  /**
-   * Rebuilds the position from the match log when a match is resumed (a reloaded page).
-   * `history` holds every move and pass (Played) of the log in order, both sides', except a
-   * last partner move or pass this side had not answered: that one still arrives through
-   * receiveMove() or receivePass(). Optional: the default refuses to resume.
-   */
-  restore(history) {
-    throw new Error(NO_RESTORE(this.constructor.name));
-  }
-
-  /**
-   * Takes back the last `count` moves and passes of the match, both sides' (an accepted
-   * takeback: the log's `undo` event). The host then enables the game if this side asked for
-   * it (it has the turn again) or disables it; a game whose position says it has no move then
-   * passes from enable(), as ever. Optional: a game that keeps the default (it throws) never
-   * asks for a takeback, and its host declines the partner's requests by itself.
-   */
-  undo(count) {
-    throw new Error(`${this.constructor.name}.undo is not implemented`);
-  }
-
-  /**
-   * Told of the partner's offer when it is made: `offer` is {kind: "draw" | "takeback", by,
-   * at, state, count} (count: the moves and passes a takeback takes back, 1 or 2). Return true
-   * to accept it at once, false to decline it, or undefined (this default) to leave it to the
-   * player (the page shows it with table.offer; answer with host.answerOffer(accept)). A bot
-   * may also answer later, through host.answerOffer(). Never called for a takeback when the
-   * game keeps Game.undo's default: the host declines that itself.
-   */
-  considerOffer(offer) {
-    return undefined;
-  }
-}
-
-/** Returns whether a game takes moves back (overrides Game.undo). */
-export function canUndo(game) {
-  return typeof game?.undo === "function" && game.undo !== Game.prototype.undo;
-}
-
-/** Returns [the events a resumed game restores from, the events the host still handles]. */
-export function splitLog(events, seat) {
-  const last = events.at(-1);
-  if (last?.type === "ended") return [events.slice(0, -1), [last]];
-  const played = last?.type === "move" || last?.type === "pass";
-  if (played && last.seat !== seat) return [events.slice(0, -1), [last]];
-  return [events.slice(), []];
-}
-
-/** Returns the moves and passes of `events` as this side sees them (less those taken back). */
-export function history(events, seat) {
-  const played = [];
-  for (const event of events) {
-    if (event.type === "move") played.push(new Played(event.seat === seat, event.move, event.end));
-    else if (event.type === "pass") played.push(new Played(event.seat === seat, null));
-    else if (event.type === "undo") played.splice(Math.max(0, played.length - event.count));
-  }
-  return played;
-}
-
-/** Returns [the seat to move after `events`, whether a game-ending move awaits a confirm]. */
-export function turnAfter(first, events) {
-  let turn = first;
-  let ending = false;
-  for (const event of events) {
-    if (event.type === "move" || event.type === "pass") {
-      turn = 1 - event.seat;
-      ending = event.type === "move" && event.end;
-    } else if (event.type === "undo") {
-      turn = event.seat; // the asker has the turn again
-      ending = false;
-    }
-  }
-  return [turn, ending];
-}
 
 function isWellFormed(text) {
   if (typeof text.isWellFormed === "function") return text.isWellFormed();
@@ -304,36 +92,6 @@ const WAKE = Symbol("wake");
 /** The poll found the log shorter than what it read: a failover of the relay's store. */
 const BEHIND = Symbol("behind");
 
-const EVENT_FIELDS = ["type", "seq", "seat", "move", "end", "first", "reason", "count"];
-const WRITE_FIELDS = ["kind", "after", "move", "end", "agree"];
-
-/** Returns whether `event` is the one handled as `known` (undefined: nothing known there). */
-export function sameEvent(known, event) {
-  return known === undefined || EVENT_FIELDS.every((key) => known[key] === event[key]);
-}
-
-function sameWrite(a, b) {
-  return a !== null && b !== null && WRITE_FIELDS.every((key) => a[key] === b[key]);
-}
-
-/**
- * Returns this side's writes a log that ends at event `last` lost, oldest first: the moves
- * and passes of `seat` handled above `last`, and `pending` (the write the relay just
- * refused) if the log does not reach the event it followed.
- */
-export function lostWrites(delivered, last, seat, pending) {
-  const writes = [];
-  for (const [seq, event] of [...delivered].sort((x, y) => x[0] - y[0])) {
-    if (seq <= last || event.seat !== seat) continue;
-    const after = seq - 1;
-    if (event.type === "move") writes.push({ kind: "move", after, move: event.move, end: event.end });
-    else if (event.type === "pass") writes.push({ kind: "pass", after });
-  }
-  if (pending !== null && pending.after >= last && !writes.some((w) => w.after === pending.after)) {
-    writes.push(pending);
-  }
-  return writes.sort((x, y) => x.after - y.after);
-}
 
 /**
  * Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
