@@ -17,7 +17,8 @@ export const RESULTS = Object.freeze({
  * `view.update(game, {animate})` redraws; `animate` is the move to show arriving, or null.
  * The board's `turn` says who moves next: when a move leaves the turn with its mover (a box
  * closed in Dots and Boxes), the other side passes, and a pass the rules do not call for is
- * disputed.
+ * disputed. Every move and pass of the match, both sides', is kept as a ply, so that a
+ * takeback (undo) steps back exactly the moves and passes the relay's log takes back.
  */
 export class BoardGame extends Game {
   constructor(host, firstMove, rules, view) {
@@ -36,11 +37,20 @@ export class BoardGame extends Game {
     this.enabled = false;
     /** The partner's move this game found illegal (and disputed), or null. */
     this.illegal = null;
+    /** Each move and pass of the match, oldest first: the position after it, to step back to. */
+    this.plies = [];
     this.view.update(this, { animate: null });
   }
 
-  /** Lets the player move. */
+  /** Lets the player move; passes at once when the position leaves the turn with the partner. */
   enable() {
+    if (this.board.turn !== this.side && this.board.outcome() === null) {
+      // After a takeback that ends on the partner's closed box (Dots and Boxes): this side
+      // has the relay's turn but no move to make.
+      this.#keep(true);
+      this.host.passTurn();
+      return;
+    }
     this.enabled = true;
     this.view.update(this, { animate: null });
   }
@@ -61,12 +71,17 @@ export class BoardGame extends Game {
       throw new MoveRejected(text);
     }
     if (this.board.outcome() !== null) return State.GAME_ENDED;
-    return this.board.turn === this.side ? State.PLAYING_TO_MOVE : State.PLAYING_WAIT_MOVE;
+    if (this.board.turn === this.side) return State.PLAYING_TO_MOVE;
+    this.#keep(true); // the host passes for this side: a ply of the log too
+    return State.PLAYING_WAIT_MOVE;
   }
 
   /** Takes the turn after the partner's pass; rejects a pass the rules do not call for. */
   receivePass() {
-    if (this.board.turn === this.side) return State.PLAYING_TO_MOVE;
+    if (this.board.turn === this.side) {
+      this.#keep(false);
+      return State.PLAYING_TO_MOVE;
+    }
     this.host.showDialog("Your partner passed, but had a move to make.");
     this.illegal = "pass";
     throw new MoveRejected("pass");
@@ -75,13 +90,38 @@ export class BoardGame extends Game {
   /** Rebuilds the position from the log's moves (a reloaded page resuming its match). */
   restore(history) {
     for (const played of history) {
-      if (played.isPass) continue;
-      this.board = this.board.push(this.rules.parseMove(played.move));
-      this.last = this.rules.parseMove(played.move);
-      this.lastBy = played.mine ? this.side : 1 - this.side;
-      this.moves.push({ move: played.move, mine: played.mine });
+      if (!played.isPass) {
+        this.board = this.board.push(this.rules.parseMove(played.move));
+        this.last = this.rules.parseMove(played.move);
+        this.lastBy = played.mine ? this.side : 1 - this.side;
+        this.moves.push({ move: played.move, mine: played.mine });
+      }
+      this.#keep(played.mine);
     }
     this.view.update(this, { animate: null });
+  }
+
+  /**
+   * Takes back the last `count` moves and passes (an accepted takeback): the position, the
+   * last move and the moves kept are those before them.
+   */
+  undo(count) {
+    if (!Number.isInteger(count) || count < 1 || count > this.plies.length) {
+      throw new RangeError(`cannot take back ${count} of ${this.plies.length} moves and passes`);
+    }
+    this.plies.length -= count;
+    const before = this.plies.at(-1) ?? { board: this.rules.Board.empty(), last: null, lastBy: null, moves: 0 };
+    this.board = before.board;
+    this.last = before.last;
+    this.lastBy = before.lastBy;
+    this.moves.length = before.moves;
+    this.illegal = null;
+    this.view.update(this, { animate: null, undone: count });
+  }
+
+  /** Returns whether this side has a move or pass in play, so may ask to take one back. */
+  get hasPlayed() {
+    return this.plies.some((ply) => ply.mine);
   }
 
   /** Returns whether the player may play this move now. */
@@ -104,6 +144,7 @@ export class BoardGame extends Game {
     this.board = next;
     this.last = move;
     this.lastBy = this.side;
+    this.#keep(true);
     this.view.update(this, { animate: move });
     return true;
   }
@@ -128,6 +169,13 @@ export class BoardGame extends Game {
     this.moves.push({ move: text, mine: false });
     this.last = move;
     this.lastBy = 1 - this.side;
+    this.#keep(false);
     this.view.update(this, { animate: move });
+  }
+
+  /** Keeps the position after a ply (a move, or a pass when the board is unchanged). */
+  #keep(mine) {
+    const { board, last, lastBy } = this;
+    this.plies.push({ board, last, lastBy, moves: this.moves.length, mine });
   }
 }

@@ -96,12 +96,15 @@ export class Clock {
   /**
    * Returns the clocks after an event of the log, read at `now`: the mover's time as the
    * relay gave it, the turn (and with a deadline control, a full turn's time) to the other
-   * seat; none runs once a game-ending move waits for its confirm or the match is over. A move
-   * or pass without `left` (this side's own, counted when sent) changes nothing.
+   * seat; none runs once a game-ending move waits for its confirm or the match is over; an
+   * `undo` sets both seats' time and runs the asker's. A move or pass without `left` (this
+   * side's own, counted when sent) changes nothing.
    */
   after(event, now = performance.now()) {
     const left = this.left(now);
     if (event.type === "ended") return new Clock(this.control, left, null, now);
+    // An accepted takeback: the relay gives both seats' time, and the asker's clock runs.
+    if (event.type === "undo") return new Clock(this.control, event.left ?? left, event.seat, now);
     if (event.type === "started" || typeof event.left !== "number") return this;
     left[event.seat] = event.left;
     const other = 1 - event.seat;

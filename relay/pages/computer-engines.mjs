@@ -17,13 +17,16 @@ export const LEVELS = Object.freeze(["easy", "medium", "strong"]);
 
 /**
  * Returns the answer to one request {id, game, level, moves[, budget]}: {id, move} with the
- * computer's move string in the position the moves reach, or {id, error} with why not.
+ * computer's move string in the position the moves reach, or {id, error} with why not. With
+ * `ask: "value"`, answers {id, value}: how that position stands for the side to move (above 0
+ * ahead, 0 even, below 0 behind; the engine's positionValue), to judge a draw offer by.
  */
-export function answer({ id, game, level, moves, budget }) {
+export function answer({ id, game, level, moves, budget, ask }) {
   try {
     const found = ENGINES[game];
     if (found === undefined) throw new RangeError(`the computer does not play ${JSON.stringify(game)}`);
     const board = found.rules.Board.fromMoves(moves);
+    if (ask === "value") return { id, value: found.engine.positionValue(board) };
     const options = budget === undefined ? {} : { budget };
     return { id, move: found.rules.formatMove(found.engine.chooseMove(board, level, options)) };
   } catch (error) {

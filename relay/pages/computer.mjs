@@ -12,26 +12,37 @@ export const MIN_THINK_MS = 300;
 
 /**
  * The computer's side of a board game: keeps the position from the rules module and, when
- * enabled, asks `think(moves)` (a promise of the move string) for its move.
+ * enabled, asks `think(moves)` (a promise of the move string) for its move. It answers the
+ * person's offers: a takeback always (its position steps back), a draw when `judge(moves)` (a
+ * promise of how the position stands for the side to move: above 0 ahead) says the computer
+ * is not ahead; without a judge it accepts a draw.
  */
 export class ComputerGame extends Game {
   #turn = 0;
 
-  constructor(host, firstMove, { rules, think, onThinking = () => {} }) {
+  constructor(host, firstMove, { rules, think, judge = null, onThinking = () => {} }) {
     super(host, firstMove);
     this.rules = rules;
     this.think = think;
+    this.judge = judge;
     this.onThinking = onThinking;
     /** The side the computer plays: 0 moves first, 1 second. */
     this.side = firstMove ? 0 : 1;
     this.board = rules.Board.empty();
     /** Every move of the match so far, as move strings. */
     this.moves = [];
+    /** The position after each move and pass of the match, to step back to on a takeback. */
+    this.plies = [];
     this.enabled = false;
   }
 
   /** Asks for a move and plays it, unless the turn has passed meanwhile (a resignation). */
   enable() {
+    if (this.board.turn !== this.side && this.board.outcome() === null) {
+      this.#keep(); // a takeback left the turn with the person: pass
+      this.host.passTurn();
+      return;
+    }
     this.enabled = true;
     const turn = ++this.#turn;
     this.onThinking(true);
@@ -43,6 +54,7 @@ export class ComputerGame extends Game {
         const next = this.board.push(this.rules.parseMove(text));
         this.board = next;
         this.moves.push(text);
+        this.#keep();
         this.host.move(text, next.outcome() !== null);
       },
       (error) => {
@@ -72,17 +84,63 @@ export class ComputerGame extends Game {
       return State.GAME_ENDED;
     }
     this.moves.push(text);
+    this.#keep();
     if (this.board.outcome() !== null) return State.GAME_ENDED;
-    return this.board.legalMoves().length > 0 ? State.PLAYING_TO_MOVE : State.PLAYING_WAIT_MOVE;
+    if (this.board.turn === this.side && this.board.legalMoves().length > 0) return State.PLAYING_TO_MOVE;
+    this.#keep(); // the host passes for the computer
+    return State.PLAYING_WAIT_MOVE;
+  }
+
+  /** Takes the turn after the person's pass. */
+  receivePass() {
+    this.#keep();
+    return State.PLAYING_TO_MOVE;
   }
 
   /** Rebuilds the position from the match log (the page reloaded mid-match). */
   restore(history) {
     for (const played of history) {
-      if (played.isPass) continue;
-      this.board = this.board.push(this.rules.parseMove(played.move));
-      this.moves.push(played.move);
+      if (!played.isPass) {
+        this.board = this.board.push(this.rules.parseMove(played.move));
+        this.moves.push(played.move);
+      }
+      this.#keep();
     }
+  }
+
+  /** Takes back the last `count` moves and passes (the person's takeback, accepted). */
+  undo(count) {
+    if (!Number.isInteger(count) || count < 1 || count > this.plies.length) {
+      throw new RangeError(`cannot take back ${count} of ${this.plies.length} moves and passes`);
+    }
+    this.plies.length -= count;
+    const before = this.plies.at(-1) ?? { board: this.rules.Board.empty(), moves: 0 };
+    this.board = before.board;
+    this.moves.length = before.moves;
+  }
+
+  /**
+   * Answers the person's offer: a takeback yes at once; a draw once judged (yes unless the
+   * computer is ahead), through host.answerOffer(). An offer gone meanwhile is not answered.
+   */
+  considerOffer(offer) {
+    if (offer.kind === "takeback") return true;
+    if (this.judge === null) return true;
+    const answer = (accept) => {
+      const now = this.host.table?.offer;
+      if (now?.state !== "offered" || now.at !== offer.at || now.kind !== offer.kind) return;
+      this.host.answerOffer(accept).catch(() => {}); // lapsed meanwhile: nothing to answer
+    };
+    const toMove = this.board.turn;
+    this.judge([...this.moves]).then(
+      (value) => answer(Number.isFinite(value) && (toMove === this.side ? value : -value) <= 0),
+      () => answer(false), // no judgement: the game goes on
+    );
+    return undefined;
+  }
+
+  #keep() {
+    this.plies.push({ board: this.board, moves: this.moves.length });
   }
 
   /** Returns the Result once the position is over, else null. */
@@ -121,6 +179,27 @@ export function workerThinker(worker, gameKey, level, { minMs = MIN_THINK_MS, bu
   };
 }
 
+/**
+ * Returns judge(moves) for a game: each call asks the worker how the position the moves reach
+ * stands for the side to move, and resolves with the value (above 0: ahead).
+ */
+export function workerJudge(worker, gameKey) {
+  let next = 0;
+  const pending = new Map();
+  worker.addEventListener("message", ({ data }) => {
+    const settle = pending.get(data.id);
+    if (settle === undefined) return;
+    pending.delete(data.id);
+    settle(data);
+  });
+  return (moves) =>
+    new Promise((resolve, reject) => {
+      const id = `value-${++next}`; // apart from the thinker's numbers
+      pending.set(id, (data) => (data.error === undefined ? resolve(data.value) : reject(new Error(data.error))));
+      worker.postMessage({ id, game: gameKey, level: "medium", moves, ask: "value" });
+    });
+}
+
 /** Returns a new Worker running the computer's engines (a module worker beside this file). */
 export function createComputerWorker() {
   return new Worker(new URL("./computer-worker.mjs", import.meta.url), { type: "module", name: "computer" });
@@ -130,13 +209,14 @@ export function createComputerWorker() {
  * Seats the computer in a private room and plays the match; returns {host, done, close()}.
  * `resumeFrom` is a saved seat ticket to take up again; `onTicket(ticket)` is told the seat;
  * `timing` (a Timing) is how long its requests are retried; `timeControl` is the clock the
- * person sought (null for none).
+ * person sought (null for none); `think` and `judge` stand in for the worker's (tests).
  */
 export function startComputer(options) {
   const { relay, gameKey, version, room, level, rules, onThinking, onTicket } = options;
-  const { resumeFrom = null, think = null, timing, timeControl = null } = options;
+  const { resumeFrom = null, think = null, judge = null, timing, timeControl = null } = options;
   const worker = think === null ? createComputerWorker() : null;
   const thinker = think ?? workerThinker(worker, gameKey, level);
+  const judging = judge ?? (worker === null ? null : workerJudge(worker, gameKey));
   const settings = {
     relay,
     gameKey,
@@ -144,8 +224,9 @@ export function startComputer(options) {
     room,
     timing,
     timeControl, // a room's two seekers name the same clock
+    name: `Computer (${LEVEL_NAMES[level] ?? level})`,
     createGame: (host, firstMove) =>
-      new ComputerGame(host, firstMove, { rules, think: thinker, onThinking }),
+      new ComputerGame(host, firstMove, { rules, think: thinker, judge: judging, onThinking }),
     onTicket,
     onDialog: () => {}, // the person's page tells the person what happened
   };

@@ -556,3 +556,17 @@ export function evaluate(board) {
   const { pos, mask, moves } = split(board);
   return evaluateBits(pos, mask, moves, winningCells(pos, mask), winningCells(pos ^ mask, mask));
 }
+
+/**
+ * Returns how a connect4.mjs Board stands for the side to move, as the computer judges a draw
+ * offer: above 0 it is ahead, 0 even, below 0 behind. A win in one is WIN_SCORE; with
+ * EXACT_EMPTY_CELLS empty cells or fewer the exact score; else the medium level's 4-ply value.
+ */
+export function positionValue(board) {
+  const { pos, mask, moves } = split(board);
+  if (hasFour(pos ^ mask) || mask === BOARD_MASK) return solveBits(pos, mask, moves);
+  if (winningCells(pos, mask) & (mask + BOTTOM_MASK) & BOARD_MASK) return WIN_SCORE;
+  if (CELLS - moves <= EXACT_EMPTY_CELLS) return solveBits(pos, mask, moves);
+  const values = fixedDepthValues(pos, mask, moves, LEVEL_DEPTHS.medium);
+  return values.length === 0 ? -WIN_SCORE : Math.max(...values.map(([, value]) => value));
+}

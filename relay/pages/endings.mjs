@@ -10,7 +10,7 @@ export const Result = Object.freeze({
   UNKNOWN: "unknown",
 });
 
-/** Why a match ended. The first six are the relay's `ended` reasons. */
+/** Why a match ended. The first eight are the relay's `ended` reasons. */
 export const Reason = Object.freeze({
   AGREED: "agreed",
   DISPUTED: "disputed",
@@ -19,6 +19,10 @@ export const Reason = Object.freeze({
   ABANDONED: "abandoned",
   /** The side to move ran out of time on its clock. */
   TIMEOUT: "timeout",
+  /** A side offered a draw and the other accepted it. */
+  DRAWN: "drawn",
+  /** The side to move stalled (a match without a clock) and the other claimed the win. */
+  STALLED: "stalled",
   /** The seek was withdrawn (or dropped by the relay) before a partner came. */
   CANCELLED: "cancelled",
   /** The relay could not be reached for the host's whole give-up time. */
@@ -73,6 +77,9 @@ export const LOCAL_DISPUTE =
   "Your game says the game is over, but your partner's move did not end it: disputed.";
 export const PASS_DISPUTE =
   "Your game says your partner had a move to make, but your partner passed: disputed.";
+export const DRAWN = "The draw was agreed.";
+export const PARTNER_STALLED = "Your partner stopped moving and you claimed the win.";
+export const SELF_STALLED = "Your partner claimed the win: you took too long to move.";
 export const CONNECTION_LOST = (error) => `Lost the connection to the relay for good: ${error}.`;
 export const REFUSED = (error) => `The relay refused this side's request: ${error}.`;
 export const SEEK_DROPPED = (error) => `The seek ended before a partner came: ${error}.`;
@@ -94,6 +101,10 @@ export function ending(ended, seat, gameResult) {
   }
   if (reason === Reason.TIMEOUT) {
     return mine ? [Result.LOST, reason, SELF_TIMEOUT] : [Result.WON, reason, PARTNER_TIMEOUT];
+  }
+  if (reason === Reason.DRAWN) return [Result.DRAWN, reason, DRAWN];
+  if (reason === Reason.STALLED) {
+    return mine ? [Result.LOST, reason, SELF_STALLED] : [Result.WON, reason, PARTNER_STALLED];
   }
   if (reason === Reason.DISPUTED) {
     return [Result.UNKNOWN, reason, mine ? SELF_DISPUTED : PARTNER_DISPUTED];

@@ -3,11 +3,14 @@
 // the correspondence matches of this browser's player key, each opened in one click. The lists follow the relay's lobby by
 // long-polling it (GET /v1/lobby?game=G&after=V), never by reloading. While the relay does not
 // answer, a notice says so and the polls are sent again; they pick up where they were.
+// The player's name, typed here, is kept for every seek of the game pages; the lists show the
+// players' names, as text.
 
 import { setUpLobbyChoices } from "./computer-choice.mjs";
 import { ConnectionNotice, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ConnectionLostError } from "./errors.mjs";
-import { newRoomName, relayBeside, storageKey } from "./play.mjs";
+import { nameField } from "./names.mjs";
+import { newRoomName, relayBeside, storageKey } from "./page-links.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
 import { RelayClient } from "./relay-client.mjs";
 
@@ -22,6 +25,10 @@ for (const button of document.querySelectorAll("button[data-public]")) {
     location.assign(`${button.dataset.public}.html#room=${newRoomName()}&public`);
   });
 }
+
+// The player's name, kept for the game pages' seeks.
+const nameInput = document.getElementById("player-name");
+if (nameInput !== null) nameField(nameInput);
 
 // "Play the computer" at the level and clock chosen beside it, remembered for next time.
 setUpLobbyChoices(document);
@@ -56,6 +63,12 @@ function items(list, entries, make) {
   }
 }
 
+/** Returns the players of a lobby entry as words: "Ann vs Bob", "Ann", or "" without names. */
+function playersOf(entry) {
+  const names = Array.isArray(entry.names) ? entry.names.filter((name) => typeof name === "string") : [];
+  return names.join(" vs ");
+}
+
 function openItem(game, entry) {
   const li = document.createElement("li");
   li.dataset.match = entry.match;
@@ -63,8 +76,11 @@ function openItem(game, entry) {
   link.className = "button";
   link.href = entry.room === null ? `${game}.html#play` : `${game}.html#room=${encodeURIComponent(entry.room)}`;
   link.textContent = "Join";
-  link.setAttribute("aria-label", `Join the game opened at ${clockTime(entry.since)}`);
-  li.append(`Opened at ${clockTime(entry.since)} `, link);
+  const who = playersOf(entry);
+  const by = who ? ` by ${who}` : "";
+  link.setAttribute("aria-label", `Join the game opened${by} at ${clockTime(entry.since)}`);
+  // Names are text (append() of a string is a text node): never markup.
+  li.append(`${who ? `${who} · ` : ""}Opened at ${clockTime(entry.since)} `, link);
   return li;
 }
 
@@ -77,11 +93,12 @@ function matchItem(entry, verb) {
   link.href = `replay.html#match=${encodeURIComponent(entry.match)}`;
   link.textContent = verb;
   const moves = entry.moves === 1 ? "1 move" : `${entry.moves} moves`;
+  const who = playersOf(entry);
   link.setAttribute(
     "aria-label",
-    `${verb} the match started at ${clockTime(entry.since)}, ${moves}`,
+    `${verb} the match${who ? ` of ${who}` : ""} started at ${clockTime(entry.since)}, ${moves}`,
   );
-  li.append(`Started ${clockTime(entry.since)} · ${moves} `, link);
+  li.append(`${who ? `${who} · ` : ""}Started ${clockTime(entry.since)} · ${moves} `, link);
   return li;
 }
 

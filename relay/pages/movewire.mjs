@@ -5,7 +5,9 @@
 // RelayHost is the GameHost that long-polls a relay: it owns the state machine and the
 // event cursor, calls the game only from its own loop, one call at a time and in log order,
 // retries transient faults (see Timing), and never hands the game an event twice or skips
-// one. No DOM here: node runs this module as it is.
+// one. Around the match it keeps the table (names, presence, offers, chat: table.mjs), read in
+// the same polls, and carries the players' offers, answers, claims and chat lines to the relay.
+// No DOM here: node runs this module as it is.
 
 import { LOCAL_DISPUTE, Outcome, PASS_DISPUTE, Reason, Result, ending } from "./endings.mjs";
 import * as endings from "./endings.mjs";
@@ -20,6 +22,9 @@ import {
 } from "./errors.mjs";
 import { Clock } from "./clock.mjs";
 import { RelayClient, Timing } from "./relay-client.mjs";
+import { TableKeeper } from "./table.mjs";
+import { canUndo, GameHost, State, STATE_NAMES } from "./game.mjs";
+import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
 
 export { Outcome, Reason, Result } from "./endings.mjs";
 export {
@@ -33,6 +38,9 @@ export {
 } from "./errors.mjs";
 export { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
 export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
+export { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
+export { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
+export { history, lostWrites, sameEvent, splitLog, turnAfter } from "./match-log.mjs";
 export {
   forgetTicket,
   loadTicket,
@@ -41,24 +49,6 @@ export {
   ticketToJSON,
 } from "./tickets.mjs";
 
-/** The six states of a networked game, numbered as in FMNetGames. */
-export const State = Object.freeze({
-  /** Not in a match: before seeking, or after a seek that never found a partner. */
-  NOT_CONNECTED: 0,
-  /** Seeking: waiting for a partner to join. */
-  LISTENING: 1,
-  /** This side has the turn; the game is enabled and may call host.move(). */
-  PLAYING_TO_MOVE: 2,
-  /** The partner has the turn; the game is disabled. */
-  PLAYING_WAIT_MOVE: 3,
-  /** This side moved; the relay has not yet accepted the move. */
-  WAITING_SERVER_RESPONSE: 4,
-  /** The game is over for this side. */
-  GAME_ENDED: 5,
-});
-
-/** The name of each state, indexed by its value. */
-export const STATE_NAMES = Object.freeze(Object.keys(State));
 
 const NOT_YOUR_TURN = (move, state) =>
   `move(${JSON.stringify(move)}) in state ${STATE_NAMES[state]}: a game moves only after enable()`;
@@ -66,7 +56,6 @@ const NOT_TEXT = (move) => `a move must be a well-formed string, not ${String(mo
 const PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)";
 const NO_PASS_NOW = (state) =>
   `passTurn() in state ${STATE_NAMES[state]}: a game passes only after enable()`;
-const NO_PASS = (name) => `${name} cannot pass a turn: it does not implement GameHost.passTurn()`;
 const BAD_ANSWER = (name, answer, method = "receiveMove") =>
   `${name}.${method}() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
 const GAP = (cursor, seq) => `the relay skipped from event ${cursor} to event ${seq}`;
@@ -74,9 +63,11 @@ const DIVERGED = (event, known) =>
   `the relay's log has ${JSON.stringify(event)} where this side already handled ${JSON.stringify(known)}`;
 const NOT_STARTED = (event) =>
   `the match log does not open with a started event: ${JSON.stringify(event)}`;
-const NO_RESTORE = (name) =>
-  `${name} cannot be resumed: it does not override Game.restore(history) ` +
-  "to rebuild its position from the match log";
+const NO_UNDO = (name) =>
+  `${name} cannot take a move back: it does not override Game.undo(count), so this side ` +
+  "neither asks for nor accepts a takeback";
+const NOT_SEATED = (what) => `${what} before the match has started`;
+const NO_OFFER = "answerOffer(): no offer of the partner stands";
 
 /**
  * Milliseconds after which a move post held for the reply counts as accepted: the relay
@@ -86,155 +77,7 @@ const ACCEPTED_AFTER_MS = 250;
 
 const ANSWERS = new Set([State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.GAME_ENDED]);
 
-/** What a game may call: its link to the partner. The host owns the state machine. */
-export class GameHost {
-  /** Returns the host's current State. */
-  get state() {
-    throw new Error("GameHost.state is abstract");
-  }
 
-  /**
-   * Sends this side's move; `endGame` says the game is over with it. Allowed only in
-   * PLAYING_TO_MOVE (after enable()); otherwise throws NotYourTurnError and sends nothing.
-   * The host calls disable() at once and sends the move in the background.
-   */
-  move(move, endGame = false) {
-    throw new Error("GameHost.move is abstract");
-  }
-
-  /** Shows a message to this side's player. */
-  showDialog(text) {
-    throw new Error("GameHost.showDialog is abstract");
-  }
-
-  /**
-   * Returns the seats' clocks when the match has a time control (`clock.left()`: each seat's
-   * seconds left now, [seat 0, seat 1]), else null (this default).
-   */
-  get clock() {
-    return null;
-  }
-
-  /**
-   * Passes this side's turn back to the partner, by choice (as in Go) or for want of a move.
-   * Allowed only in PLAYING_TO_MOVE, like move(). A host that cannot pass throws (this
-   * default); RelayHost passes.
-   */
-  passTurn() {
-    throw new Error(NO_PASS(this.constructor.name));
-  }
-}
-
-/** One move or pass of a match's log, as this side sees it (given to Game.restore). */
-export class Played {
-  constructor(mine, move, end = false) {
-    /** Whether this side played it. */
-    this.mine = mine;
-    /** The move text, or null for a pass. */
-    this.move = move;
-    /** Whether the move said the game is over. */
-    this.end = end;
-    Object.freeze(this);
-  }
-
-  /** Returns whether this is a pass rather than a move. */
-  get isPass() {
-    return this.move === null;
-  }
-}
-
-/**
- * What a game implements; the host creates it as createGame(host, firstMove) once paired.
- *
- * The host calls enable() when this side gets the turn and disable() when it loses it (and
- * once at the start when the partner moves first). The partner's moves arrive through
- * receiveMove() and its passes through receivePass(), whose answers decide what happens next.
- */
-export class Game {
-  constructor(host, firstMove) {
-    /** The host this game plays through. */
-    this.host = host;
-    /** Whether this side moves first. */
-    this.firstMove = firstMove;
-  }
-
-  /** Lets this side move: a UI accepts input, a bot calls this.host.move(...). */
-  enable() {
-    throw new Error(`${this.constructor.name}.enable is not implemented`);
-  }
-
-  /** Stops this side from moving (the partner has the turn, or the game is over). */
-  disable() {
-    throw new Error(`${this.constructor.name}.disable is not implemented`);
-  }
-
-  /**
-   * Applies the partner's move and returns what follows for this side: PLAYING_TO_MOVE,
-   * PLAYING_WAIT_MOVE (no legal move: the host passes) or GAME_ENDED (if the partner's move
-   * said so too, the host confirms the end; if it said so and this answer does not, the
-   * host disputes it). Do not call host.move() from here: wait for enable().
-   */
-  receiveMove(move) {
-    throw new Error(`${this.constructor.name}.receiveMove is not implemented`);
-  }
-
-  /**
-   * Learns that the partner passed, and returns what follows for this side: PLAYING_TO_MOVE
-   * (the default: the host calls enable()) or PLAYING_WAIT_MOVE (no legal move either: the
-   * host passes back). Throw MoveRejected if the partner had a legal move: the host disputes
-   * the pass and the match ends disputed.
-   */
-  receivePass() {
-    return State.PLAYING_TO_MOVE;
-  }
-
-  /** Returns who won once the game is over (a Result), or null; the host asks at the end. */
-  result() {
-    return null;
-  }
-
-  /**
-   * Rebuilds the position from the match log when a match is resumed (a reloaded page).
-   * `history` holds every move and pass (Played) of the log in order, both sides', except a
-   * last partner move or pass this side had not answered: that one still arrives through
-   * receiveMove() or receivePass(). Optional: the default refuses to resume.
-   */
-  restore(history) {
-    throw new Error(NO_RESTORE(this.constructor.name));
-  }
-}
-
-/** Returns [the events a resumed game restores from, the events the host still handles]. */
-export function splitLog(events, seat) {
-  const last = events.at(-1);
-  if (last?.type === "ended") return [events.slice(0, -1), [last]];
-  const played = last?.type === "move" || last?.type === "pass";
-  if (played && last.seat !== seat) return [events.slice(0, -1), [last]];
-  return [events.slice(), []];
-}
-
-/** Returns the moves and passes of `events` as this side sees them. */
-export function history(events, seat) {
-  const played = [];
-  for (const event of events) {
-    if (event.type === "move") played.push(new Played(event.seat === seat, event.move, event.end));
-    else if (event.type === "pass") played.push(new Played(event.seat === seat, null));
-  }
-  return played;
-}
-
-/** Returns [the seat to move after `events`, whether a game-ending move awaits a confirm]. */
-export function turnAfter(first, events) {
-  let turn = first;
-  let ending = false;
-  for (const event of events) {
-    if (event.type === "move" || event.type === "pass") {
-      turn = 1 - event.seat;
-      ending = event.type === "move" && event.end;
-    }
-  }
-  return [turn, ending];
-}
 
 function isWellFormed(text) {
   if (typeof text.isWellFormed === "function") return text.isWellFormed();
@@ -249,44 +92,22 @@ const WAKE = Symbol("wake");
 /** The poll found the log shorter than what it read: a failover of the relay's store. */
 const BEHIND = Symbol("behind");
 
-const EVENT_FIELDS = ["type", "seq", "seat", "move", "end", "first", "reason"];
-const WRITE_FIELDS = ["kind", "after", "move", "end", "agree"];
-
-/** Returns whether `event` is the one handled as `known` (undefined: nothing known there). */
-export function sameEvent(known, event) {
-  return known === undefined || EVENT_FIELDS.every((key) => known[key] === event[key]);
-}
-
-function sameWrite(a, b) {
-  return a !== null && b !== null && WRITE_FIELDS.every((key) => a[key] === b[key]);
-}
-
-/**
- * Returns this side's writes a log that ends at event `last` lost, oldest first: the moves
- * and passes of `seat` handled above `last`, and `pending` (the write the relay just
- * refused) if the log does not reach the event it followed.
- */
-export function lostWrites(delivered, last, seat, pending) {
-  const writes = [];
-  for (const [seq, event] of [...delivered].sort((x, y) => x[0] - y[0])) {
-    if (seq <= last || event.seat !== seat) continue;
-    const after = seq - 1;
-    if (event.type === "move") writes.push({ kind: "move", after, move: event.move, end: event.end });
-    else if (event.type === "pass") writes.push({ kind: "pass", after });
-  }
-  if (pending !== null && pending.after >= last && !writes.some((w) => w.after === pending.after)) {
-    writes.push(pending);
-  }
-  return writes.sort((x, y) => x.after - y.after);
-}
 
 /**
  * Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
  *
  * Options: relay (base URL; "" is the page's own origin), gameKey, createGame(host,
- * firstMove), version, room, timing (a Timing), onDialog(text), onState(state),
- * onTicket(ticket), onReachable(reachable, failure) (told when the relay stops answering, and
- * when it answers again); for tests: fetch, random, clock.
+ * firstMove), version, room, name (this side's display name, sent with the seek), timing (a
+ * Timing), onDialog(text), onState(state), onTicket(ticket), onReachable(reachable, failure)
+ * (told when the relay stops answering, and when it answers again), onTable(table) (told of
+ * each newer table: see the `table` getter); for tests: fetch, random, clock.
+ *
+ * The table comes in the same requests as the log: every poll of the events sends `table=V`
+ * (and `chat=C`), and every move post held for the reply `?wait=S&table=V`, so that a change
+ * of the table (a chat line, an offer, a seat away or back) answers them too. The game hears
+ * of the partner's offers through Game.considerOffer(), and of an accepted takeback through
+ * Game.undo(count); the player's side speaks through say(), offerDraw(), askTakeback(),
+ * answerOffer() and claim().
  */
 export class RelayHost extends GameHost {
   #options;
@@ -321,6 +142,26 @@ export class RelayHost extends GameHost {
   #reposts = [];
   #retried = null;
   #clock = null;
+  /** The table as read at receipt (its version and chat cursor are what polls send). */
+  #keeper = new TableKeeper();
+  /** The table as the host last told it (null before the first). */
+  #table = null;
+  /** The log's last event when #table was read (null: not known), to date its claim. */
+  #tableAsOf = null;
+  /** The event that began the current turn: a claim read before it is about another turn. */
+  #turnSeq = 0;
+  /** Whether the relay allows claims in this match (a table said when, once). */
+  #claimsOn = false;
+  /** A turn of the partner's, begun at this event, whose claim time is to be read. */
+  #claimWanted = null;
+  #claimRead = 0;
+  /** The partner's standing offer last handed to the game, so that it is handed once. */
+  #considered = null;
+  /** A write the relay refused because a takeback took its place: the game undoes it too. */
+  #voided = false;
+  #looping = false;
+  /** The event number of this side's move or pass last posted (applied as it arrives). */
+  #heldSeq = 0;
 
   constructor(options) {
     super();
@@ -397,6 +238,96 @@ export class RelayHost extends GameHost {
   /** Returns the number of the last event handled. */
   get cursor() {
     return this.#cursor;
+  }
+
+  /**
+   * Returns the table around the match as last read, or null before the first: {version,
+   * names: [seat 0's, seat 1's] (null for none), presence: [{here, since, abandonIn, abandonAt},
+   * ...], offer: {kind, by, at, state, count} or null (the last offer), chat: every line read
+   * so far, in order, once each ({n, seat, text, at, time}), fresh: the lines the latest read
+   * added, claimIn and claimAt (when the seat not to move may claim the win from a staller:
+   * seconds at the read, and the performance.now() moment; null when it may not, or when the
+   * turn changed since the read), readAt}. `abandonAt` is the moment an away seat abandons.
+   */
+  get table() {
+    return this.#table;
+  }
+
+  /** Returns whether this side's game takes moves back (Game.undo), so may ask or accept one. */
+  get canUndo() {
+    return this.#game !== null && canUndo(this.#game);
+  }
+
+  /**
+   * Says a line in the match's chat (1 to 300 characters); resolves with its number, or rejects
+   * with the relay's refusal (RelayRefusedError: chat/off, chat/too_fast, ...). The line comes
+   * back with the table, to both seats.
+   */
+  async say(text) {
+    return this.#client.chat(this.#seated("say()"), String(text));
+  }
+
+  /** Offers the partner a draw at the position this side has; resolves with the table read. */
+  async offerDraw() {
+    return this.#offer("draw");
+  }
+
+  /**
+   * Asks the partner to take back this side's last move (and the partner's reply, if it made
+   * one); resolves with the table read. Rejects with HostStateError for a game without undo.
+   */
+  async askTakeback() {
+    if (!this.canUndo) throw new HostStateError(NO_UNDO(this.#game?.constructor.name ?? "the game"));
+    return this.#offer("takeback");
+  }
+
+  /**
+   * Accepts (true) or declines (false) the partner's standing offer; the offerer's own decline
+   * withdraws its offer. Resolves with the acceptance's event number (null for a decline): an
+   * accepted draw ends the match (`drawn`), an accepted takeback comes as an `undo` event.
+   * Rejects with HostStateError when accepting a takeback for a game without undo, and with the
+   * relay's refusal (offer/none: it lapsed, or was withdrawn).
+   */
+  async answerOffer(accept) {
+    const ticket = this.#seated("answerOffer()");
+    const offer = this.#table?.offer ?? null;
+    if (accept && offer?.kind === "takeback" && !this.canUndo) {
+      throw new HostStateError(NO_UNDO(this.#game.constructor.name));
+    }
+    if (accept && (offer === null || offer.state !== "offered")) throw new HostStateError(NO_OFFER);
+    const { seq, table } = await this.#client.answerOffer(ticket, Boolean(accept), this.#last());
+    this.#tableRead(table, accept ? seq : null);
+    return seq;
+  }
+
+  /**
+   * Claims the win from a partner that stalls on its turn (a match without a clock, once the
+   * table's claimIn reached 0); resolves with the `ended` event's number, or rejects with the
+   * relay's refusal (claim/not_stalled, whose message says how long is left).
+   */
+  async claim() {
+    return this.#client.claim(this.#seated("claim()"), this.#last());
+  }
+
+  async #offer(kind) {
+    const ticket = this.#seated(kind === "draw" ? "offerDraw()" : "askTakeback()");
+    const after = this.#last();
+    return this.#tableRead(await this.#client.offer(ticket, kind, after), after);
+  }
+
+  /**
+   * Returns the log's last event as this side knows it: the last one handled, or this side's
+   * move posted since, which the relay applied as it arrived (its post is held for the reply,
+   * so its event is not handed back yet).
+   */
+  #last() {
+    return Math.max(this.#cursor, this.#heldSeq);
+  }
+
+  /** Returns the ticket of a match that has started; throws HostStateError before. */
+  #seated(what) {
+    if (this.#ticket === null || this.#game === null) throw new HostStateError(NOT_SEATED(what));
+    return this.#ticket;
   }
 
   /**
@@ -497,7 +428,10 @@ export class RelayHost extends GameHost {
         this.#start(batch);
         this.#fed = batch.at(-1).seq;
         this.#fedEnded = batch.at(-1).type === "ended";
+        this.#looping = true;
         while (this.#outcome === null) await this.#step();
+        this.#looping = false;
+        this.#drainTables(); // read with the end: the last chat lines, the accepted draw
       }
     } catch (error) {
       if (error instanceof ClosedError || this.#closed) return null;
@@ -533,7 +467,11 @@ export class RelayHost extends GameHost {
           undefined,
           this.#options.public === true,
           this.timeControl,
-          { player: this.#options.player ?? null, contact: this.#options.contact ?? null },
+          {
+            player: this.#options.player ?? null,
+            contact: this.#options.contact ?? null,
+            name: this.#options.name ?? null,
+          },
         );
         this.#options.onTicket?.(this.#ticket);
         continue;
@@ -625,6 +563,7 @@ export class RelayHost extends GameHost {
       game.restore(history(restored, seat));
       this.#cursor = restored.at(-1).seq;
     }
+    this.#turnSeq = this.#cursor;
     const [turn, ending] = turnAfter(started.first, restored);
     const finished = live.some((event) => event.type === "ended");
     if (turn === seat && !ending && !finished) {
@@ -671,7 +610,10 @@ export class RelayHost extends GameHost {
     try {
       while (!this.#fedEnded) {
         const start = this.#fed;
-        this.#feed(await this.#client.events(this.#ticket, start, this.timing.pollWait, signal));
+        const at = { table: this.#keeper.version, chat: this.#keeper.chatSeen };
+        const { events, table } = await this.#client.poll(this.#ticket, start, this.timing.pollWait, signal, at);
+        this.#feed(events);
+        if (table !== null) this.#tableRead(table, events.at(-1)?.seq ?? start);
         if (this.#fed !== start) return;
       }
     } catch (error) {
@@ -712,13 +654,17 @@ export class RelayHost extends GameHost {
         return;
       }
     }
-    if (this.#queue.length === 0) this.#pollIfIdle();
+    if (this.#queue.length === 0) {
+      this.#readClaim();
+      this.#pollIfIdle();
+    }
     const item = await this.#next();
     if (item === BEHIND) {
       await this.#heal(await this.#client.events(this.#ticket, 0, 0), null, true);
     } else if (item !== WAKE) {
       if ("failure" in item) throw item.failure;
-      this.#handle(item);
+      if ("table" in item) this.#takeTable(item.table, item.asOf);
+      else this.#handle(item);
     }
   }
 
@@ -769,10 +715,15 @@ export class RelayHost extends GameHost {
       if (write === null) await this.#client.resign(ticket);
       else if (write.kind === "move") {
         await this.#stopPolling();
-        const [seq, replies] = await this.#postHeld(write);
+        const [seq, replies, table] = await this.#postHeld(write);
         const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end };
         this.#feed([own, ...replies]);
-      } else if (write.kind === "pass") await this.#client.passTurn(ticket, write.after);
+        // Read before the replies it came with, maybe: dated by the move.
+        if (table !== null) this.#tableRead(table, seq);
+      } else if (write.kind === "pass") {
+        this.#heldSeq = write.after + 1;
+        await this.#client.passTurn(ticket, write.after);
+      }
       else await this.#client.confirm(ticket, write.after, write.agree);
     } catch (error) {
       if (!(error instanceof RelayRefusedError) || error.status !== 409) throw error;
@@ -780,9 +731,18 @@ export class RelayHost extends GameHost {
       // behind what this side saw (a failover): the log says which.
       const log = await this.#client.events(ticket, 0, 0);
       if (write !== null && (await this.#heal(log, write, error.code === "match/behind"))) return;
-      for (const event of log) this.#handle(event);
+      // A takeback accepted just before this move or pass took its place: the game, which
+      // played it already, takes it back with the moves the takeback names.
+      const played = write !== null && (write.kind === "move" || write.kind === "pass");
+      const voided = played && log.some((event) => event.type === "undo" && event.seq === write.after + 1);
+      this.#voided = voided;
+      try {
+        for (const event of log) this.#handle(event);
+      } finally {
+        this.#voided = false;
+      }
       this.#fed = Math.max(this.#fed, this.#cursor);
-      if (this.#outcome === null) throw error;
+      if (this.#outcome === null && !voided) throw error;
       return;
     }
     const played = write !== null && (write.kind === "move" || write.kind === "pass");
@@ -802,18 +762,22 @@ export class RelayHost extends GameHost {
     const held = () => {
       if (this.#state === State.WAITING_SERVER_RESPONSE) {
         this.#setState(end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
+        // The partner's turn began with this move: when may it be claimed against?
+        if (!end) this.#readClaim(after + 1);
       }
     };
     const watch = {
       sent: () => {
+        this.#heldSeq = after + 1;
         clearTimeout(timer);
         timer = setTimeout(held, ACCEPTED_AFTER_MS);
       },
       failed: () => clearTimeout(timer),
     };
     const wait = this.timing.pollWait;
+    const at = { table: this.#keeper.version, chat: this.#keeper.chatSeen };
     try {
-      return await this.#client.moveAndWait(this.#ticket, after, move, end, wait, undefined, watch);
+      return await this.#client.moveAndWait(this.#ticket, after, move, end, wait, undefined, watch, at);
     } finally {
       clearTimeout(timer);
     }
@@ -831,10 +795,117 @@ export class RelayHost extends GameHost {
     this.#cursor = event.seq;
     this.#delivered.set(event.seq, event);
     this.#clock = this.#clock?.after(event) ?? null;
+    if (event.type !== "ended" && event.type !== "started") this.#turnBegan(event.seq);
     if (event.type === "ended") this.#end(event);
     else if (event.type === "started") throw new ProtocolError(NOT_STARTED(event));
-    else if (this.#resignWanted || event.seat === this.#ticket.seat) return;
+    else if (this.#resignWanted) return;
+    else if (event.type === "undo") this.#undo(event);
+    else if (event.seat === this.#ticket.seat) return;
     else this.#receive(event);
+  }
+
+  /**
+   * Takes back what an accepted takeback names (and this side's move or pass it voided), and
+   * gives the turn to the seat that asked for it.
+   */
+  #undo(event) {
+    const game = this.#game;
+    game.undo(event.count + (this.#voided ? 1 : 0));
+    this.#voided = false;
+    if (event.seat === this.#ticket.seat) {
+      this.#giveTurn();
+    } else {
+      this.#setState(State.PLAYING_WAIT_MOVE);
+      game.disable();
+    }
+  }
+
+  /** Notes a new turn (a move, pass or undo at `seq`): a claim time read before is stale. */
+  #turnBegan(seq) {
+    this.#turnSeq = seq;
+    this.#claimWanted = seq;
+    const table = this.#table;
+    if (table !== null && table.claimAt !== null && (this.#tableAsOf ?? -1) < seq) {
+      this.#table = Object.freeze({ ...table, claimIn: null, claimAt: null });
+      this.#options.onTable?.(this.#table);
+    }
+  }
+
+  /**
+   * Reads when the partner's turn, begun at event `seq` (default: the last turn noted), may be
+   * claimed against: one table read per turn of the partner's, in a match without a clock where
+   * the relay allows claims (the table's version does not change with the turn).
+   */
+  #readClaim(seq = this.#claimWanted) {
+    if (seq === null || !this.#claimsOn || this.#clock !== null || this.#closed) return;
+    if (this.#state !== State.PLAYING_WAIT_MOVE || seq <= this.#claimRead) return;
+    if ((this.#tableAsOf ?? -1) >= seq && this.#table?.claimAt !== null) return;
+    this.#claimRead = seq;
+    this.#claimWanted = null;
+    const read = this.#client.table(this.#ticket, null, null, undefined, this.#keeper.chatSeen);
+    read.then(
+      (table) => this.#tableRead(table, seq),
+      () => {}, // a courtesy: the next turn reads again
+    );
+  }
+
+  /**
+   * Takes a table the relay answered, read with the log at event `asOf` (null: not known): kept
+   * at once (polls send its version), handed to the page and the game in log order.
+   */
+  #tableRead(raw, asOf) {
+    const table = this.#keeper.take(raw, performance.now());
+    if (table === null || this.#closed) return this.#keeper.current;
+    if (this.#looping) this.#push({ table, asOf });
+    else if (this.#outcome !== null) this.#takeTable(table, asOf);
+    else this.#queue.push({ table, asOf }); // before the loop: handled once it runs
+    return table;
+  }
+
+  /** Handles remaining tables once the match is over (read with its end). */
+  #drainTables() {
+    const tables = this.#queue.filter((item) => typeof item === "object" && item !== null && "table" in item);
+    this.#queue = this.#queue.filter((item) => !tables.includes(item));
+    for (const item of tables) this.#takeTable(item.table, item.asOf);
+  }
+
+  /** Tells the page of a newer table, and hands a new offer of the partner's to the game. */
+  #takeTable(read, asOf) {
+    let table = read;
+    if (table.claimIn !== null) this.#claimsOn = true;
+    if (asOf === null) {
+      // Not dated (a decline's answer): the claim time known stays.
+      const known = this.#table;
+      table = Object.freeze({ ...table, claimIn: known?.claimIn ?? null, claimAt: known?.claimAt ?? null });
+      asOf = this.#tableAsOf;
+    } else if (asOf < this.#turnSeq) {
+      table = Object.freeze({ ...table, claimIn: null, claimAt: null }); // of a turn gone
+    }
+    if (this.#table !== null && table.version < this.#table.version) return;
+    this.#table = table;
+    this.#tableAsOf = asOf;
+    this.#options.onTable?.(table);
+    if (this.#outcome === null) this.#consider(table.offer);
+  }
+
+  /** Hands the partner's new standing offer to the game once; declines a takeback it cannot. */
+  #consider(offer) {
+    const seat = this.#ticket.seat;
+    const standing = offer !== null && offer.state === "offered" && offer.by !== seat;
+    if (!standing) {
+      this.#considered = null;
+      return;
+    }
+    const key = `${offer.kind}@${offer.at}`;
+    const inPlay = this.#state === State.PLAYING_TO_MOVE || this.#state === State.PLAYING_WAIT_MOVE;
+    if (key === this.#considered || offer.at !== this.#last() || !inPlay || this.#resignWanted) return;
+    this.#considered = key;
+    let answer;
+    if (offer.kind === "takeback" && !this.canUndo) answer = false;
+    else answer = this.#game.considerOffer(offer);
+    if (answer === true || answer === false) {
+      this.answerOffer(answer).catch(() => {}); // lapsed meanwhile: the table tells
+    }
   }
 
   /** Hands the partner's move or pass to the game, and acts on its answer. */

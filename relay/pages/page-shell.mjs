@@ -1,6 +1,7 @@
-// The part every game page shares: the status line, the start section (with its clock choice)
-// and the share section, both clocks, the board's place and its hint line, the rematch and
-// "Play the computer again" sections, the actions and the resign dialog. A game page holds
+// The part every game page shares: the status line, the start section (with the player's name
+// and the clock choice) and the share section, the opponent's name and presence, both clocks,
+// the board's place and its hint line, the offers and the claim, the rematch and "Play the
+// computer again" sections, the actions, the chat and the resign dialog. A game page holds
 // only its header and an empty <main data-help="..."> that fillPage() fills, so that the pages
 // are not copies of each other; <main data-computer> adds "Play the computer" and its level
 // to the start section.
@@ -16,8 +17,17 @@ const LEVEL_OPTIONS = `
 const MAIN = `
   <p id="status" class="status" role="status" aria-live="polite" tabindex="-1">Loading...</p>
   <p id="you" class="you"></p>
+  <p id="table-line" class="table-line" hidden>
+    <span id="opponent-name" class="opponent-name"></span>
+    <span id="presence" class="presence"></span>
+  </p>
+  <p id="presence-spoken" class="visually-hidden" aria-live="polite"></p>
 
   <section id="start" class="start" hidden aria-label="Start a match">
+    <div class="name-row">
+      <label for="player-name">Your name</label>
+      <input id="player-name" autocomplete="nickname" spellcheck="false">
+    </div>
     <div class="clock-row">
       <label for="time-control">Clock</label>
       <select id="time-control"></select>
@@ -43,6 +53,17 @@ const MAIN = `
   <p id="hint" class="hint" aria-live="polite"></p>
   <p id="last-move" class="last-move" aria-live="polite"></p>
 
+  <section id="offer" class="offer" hidden aria-label="Offers">
+    <p id="offer-status" class="offer-status" role="status" aria-live="polite"></p>
+    <p id="claim-status" class="claim-status"></p>
+    <div class="actions">
+      <button id="offer-accept" type="button" class="primary" hidden>Accept</button>
+      <button id="offer-decline" type="button" hidden>Decline</button>
+      <button id="offer-withdraw" type="button" hidden>Withdraw</button>
+      <button id="claim" type="button" class="primary" hidden>Claim the win</button>
+    </div>
+  </section>
+
   <section id="rematch" class="rematch" hidden aria-label="Rematch">
     <p id="rematch-status" class="rematch-status" role="status" aria-live="polite"></p>
     <div class="actions">
@@ -62,11 +83,23 @@ const MAIN = `
 
   <div class="actions">
     <button id="cancel" type="button" hidden>Cancel</button>
+    <button id="offer-draw" type="button" hidden>Offer draw</button>
+    <button id="ask-takeback" type="button" hidden>Ask to take back</button>
     <button id="resign" type="button" hidden>Resign</button>
     <button id="again" type="button" class="primary" hidden>Play again</button>
     <button id="retry" type="button" class="primary" hidden>Retry</button>
     <a id="to-lobby" class="button" href="./" hidden>Back to the lobby</a>
   </div>
+  <section id="chat" class="chat" hidden aria-labelledby="chat-title">
+    <h2 id="chat-title" class="chat-title">Chat</h2>
+    <ol class="chat-lines" aria-live="polite" aria-relevant="additions" hidden></ol>
+    <form class="chat-form">
+      <label for="chat-text" class="visually-hidden">Say something to your opponent</label>
+      <input id="chat-text" maxlength="300" autocomplete="off">
+      <button type="submit">Send</button>
+    </form>
+    <p class="chat-note" hidden></p>
+  </section>
   <p class="help"></p>
   <div class="alerts" role="group" aria-label="Your turn">
     <label><input id="turn-sound" type="checkbox"> Sound on your turn</label>

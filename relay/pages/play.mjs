@@ -5,8 +5,11 @@
 // A private room is named in the page's fragment (#room=NAME): the fragment never reaches
 // a server log or a Referer header, and opening the link joins the room. While the relay does
 // not answer, the status line says so and every request is sent again (connection.mjs).
+// Around the board: the opponent's name and presence, offers and claims (table-panel.mjs) and
+// the chat (chat-panel.mjs), all read from the host's table.
 
 import { BoardGame } from "./board-game.mjs";
+import { ChatPanel, speaker } from "./chat-panel.mjs";
 import { LEVEL_NAMES, startComputer } from "./computer.mjs";
 import { cleanChoice, loadChoice, saveChoice } from "./computer-choice.mjs";
 import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
@@ -16,13 +19,33 @@ import { HintLine, whyNot } from "./move-hints.mjs";
 import { asOpponent, opponentOf, resignedWords } from "./opponent-words.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { Reason, RelayClient, RelayHost, State, Timing } from "./movewire.mjs";
+import { nameField } from "./names.mjs";
 import { fillPage } from "./page-shell.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
+import { TablePanel } from "./table-panel.mjs";
 import { TurnAlert } from "./turn-alert.mjs";
 import { afterLeaving, leaveSeeks } from "./waiting-room.mjs";
+import {
+  computerKey,
+  loadSaved,
+  newRoomName,
+  parseFragment,
+  relayBeside,
+  roomFragment,
+  save,
+  shouldResume,
+} from "./page-links.mjs";
 
-/** Room names the relay accepts: 1 to 64 letters, digits, '.', '_' or '-'. */
-export const ROOM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export {
+  computerKey,
+  newRoomName,
+  parseFragment,
+  relayBeside,
+  ROOM_NAME,
+  roomFragment,
+  shouldResume,
+  storageKey,
+} from "./page-links.mjs";
 
 /** The status line for each host state (GAME_ENDED shows the result instead). */
 export const STATUS = Object.freeze({
@@ -34,8 +57,6 @@ export const STATUS = Object.freeze({
   [State.GAME_ENDED]: "Game over.",
 });
 
-const ROOM_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
-
 /** Plainer words for refusals a player can meet, by the relay's error code. */
 export const REFUSALS = Object.freeze({
   "room/full": "This private room already has two players. Create another one.",
@@ -44,60 +65,6 @@ export const REFUSALS = Object.freeze({
   "limit/waiting": "Too many players are waiting right now; try again in a minute.",
 });
 
-/** Returns a fresh, hard-to-guess private room name. */
-export function newRoomName(length = 10) {
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
-  return Array.from(bytes, (b) => ROOM_ALPHABET[b % ROOM_ALPHABET.length]).join("");
-}
-
-/**
- * Returns what the fragment asks for: {kind: "room", room, listed, clock} (listed: a public
- * room, shown in the lobby, from #room=NAME&public; clock: the clock choice both seekers name,
- * from &clock=5%2B3, "" for none), {kind: "resume", match, seat} (a match of the player key,
- * from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer", level, clock}
- * (from the lobby: #computer&level=strong&clock=5%2B3, each null when not named) or
- * {kind: "none"}.
- */
-export function parseFragment(hash) {
-  const params = new URLSearchParams(hash.replace(/^#/, ""));
-  const room = params.get("room");
-  if (room !== null && ROOM_NAME.test(room)) {
-    const clock = params.get("clock") ?? "";
-    return params.has("public") ? { kind: "room", room, listed: true, clock } : { kind: "room", room, clock };
-  }
-  const resume = params.get("resume");
-  const seatText = params.get("seat");
-  if (resume !== null && /^[A-Za-z0-9_-]{1,64}$/.test(resume) && (seatText === "0" || seatText === "1")) {
-    return { kind: "resume", match: resume, seat: Number(seatText) };
-  }
-  if (params.has("play")) return { kind: "play" };
-  if (params.has("computer")) return { kind: "computer", level: params.get("level"), clock: params.get("clock") };
-  return { kind: "none" };
-}
-
-/** Returns a room link's fragment: room=NAME, and the clock both seekers must name. */
-export function roomFragment(room, clock = "") {
-  return clock ? `room=${room}&clock=${encodeURIComponent(clock)}` : `room=${room}`;
-}
-
-/**
- * Returns the relay's URL for a page at `href`: the folder the page is served from, since
- * the pages live beside the relay's /v1/ (at the root, or under its --prefix).
- */
-export function relayBeside(href) {
-  return new URL(".", href).href.replace(/\/$/, "");
-}
-
-/** Returns the sessionStorage key of a game's saved match. */
-export function storageKey(gameKey) {
-  return `movewire.match.${gameKey}`;
-}
-
-/** Returns the sessionStorage key of the computer's seat in a game's saved match. */
-export function computerKey(gameKey) {
-  return `movewire.computer.${gameKey}`;
-}
-
 /** What a page says when "Your games" opens a match in a browser without the player key. */
 export const NO_PLAYER_KEY =
   "This browser has no player key: add yours under \"Your player key\" in the lobby.";
@@ -105,34 +72,9 @@ export const NO_PLAYER_KEY =
 /** The status line while the computer thinks over its move. */
 export const THINKING = "The computer is thinking...";
 
-function loadSaved(gameKey) {
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(storageKey(gameKey)) ?? "null");
-    if (saved && typeof saved.match === "string" && typeof saved.token === "string") return saved;
-  } catch {
-    // A damaged entry is as good as none.
-  }
-  return null;
-}
-
-function save(gameKey, saved) {
-  if (saved === null) sessionStorage.removeItem(storageKey(gameKey));
-  else sessionStorage.setItem(storageKey(gameKey), JSON.stringify(saved));
-}
-
 /** What the page says when the connection is given up, and how to take it up again. */
 export const LOST = (seated) =>
   `${lostFor()} ${seated ? "Your seat is kept: press Retry to take the match up again." : "Press Retry to try again."}`;
-
-/** Returns whether a saved match answers what the fragment asks for. */
-export function shouldResume(saved, want) {
-  if (saved === null) return false;
-  if (want.kind === "none") return true;
-  if (want.kind === "computer") return false; // a new match against the computer
-  if (want.kind === "room") return saved.room === want.room;
-  if (want.kind === "resume") return saved.match === want.match;
-  return saved.room === null && !saved.finished;
-}
 
 function byId(id) {
   const element = document.getElementById(id);
@@ -209,6 +151,14 @@ export function runPage(page) {
   const turnAlert = new TurnAlert({ title: page.title, onChange: () => render() });
   const hints = new HintLine(el.hint);
   const opponent = () => opponentOf(level !== null);
+  const myName = nameField(byId("player-name"));
+  const table = TablePanel.inPage(document, {
+    host: () => host,
+    game: () => game,
+    opponent,
+    againstComputer: () => level !== null,
+  });
+  const chat = new ChatPanel(byId("chat"), (text) => host.say(text));
 
   /** Plays a move chosen on the board, or says why it cannot be played. */
   function choose(move) {
@@ -297,6 +247,15 @@ export function runPage(page) {
       link.hash = roomFragment(room, clockChoice);
       el.shareLink.value = link.href;
     }
+    table.update();
+    // The chat is between two people (none against the computer); once the match is over
+    // its field closes, and it shows only if something was said.
+    const lines = host?.table?.chat ?? [];
+    chat.hidden = !started || level !== null || (over && lines.length === 0);
+    const seat = host?.ticket?.seat ?? null;
+    const names = host?.table?.names ?? null;
+    const said = (line) => speaker(line, seat, names, [opponent().label, opponent().label]);
+    chat.show(lines, said, started && !over && typeof host?.say === "function");
   }
 
   /** Takes up a match of this browser's player key, the key the seat's bearer. */
@@ -349,6 +308,8 @@ export function runPage(page) {
     rematch?.close();
     rematch = null;
     host?.close();
+    table.reset();
+    chat.clear();
     computer?.close();
     computer = null;
     thinking = false;
@@ -373,6 +334,10 @@ export function runPage(page) {
       timing: PAGE_TIMING,
       // A correspondence seat is listed under this browser's player key ("Your games").
       player: correspondence ? ensurePlayerKey() : null,
+      name: myName(),
+      onTable: () => {
+        if (host === current) render();
+      },
       createGame: (h, firstMove) => {
         game = new BoardGame(h, firstMove, page.rules, view);
         return game;

@@ -20,7 +20,16 @@ const BAD_EVENT = (event) =>
 const RETRIED_STATUSES = new Set([408, 429]);
 
 /** The reasons an `ended` event may give. */
-export const ENDED_REASONS = Object.freeze(["agreed", "disputed", "unconfirmed", "resigned", "abandoned", "timeout"]);
+export const ENDED_REASONS = Object.freeze([
+  "agreed",
+  "disputed",
+  "unconfirmed",
+  "resigned",
+  "abandoned",
+  "timeout",
+  "drawn",
+  "stalled",
+]);
 
 /** The timings of a host's requests, in seconds; the defaults suit the relay's defaults. */
 export class Timing {
@@ -139,6 +148,11 @@ export function parseEvent(raw) {
     return Object.freeze({ type, seq, seat: seat(raw.seat, raw), move, end, left: left(raw.left, raw) });
   }
   if (type === "pass") return Object.freeze({ type, seq, seat: seat(raw.seat, raw), left: left(raw.left, raw) });
+  if (type === "undo" && (raw.count === 1 || raw.count === 2)) {
+    // An accepted takeback: the last `count` moves and passes are taken back, `seat` moves.
+    const both = raw.left === undefined || raw.left === null ? null : lefts(raw.left, raw);
+    return Object.freeze({ type, seq, seat: seat(raw.seat, raw), count: raw.count, left: both });
+  }
   if (type === "ended" && ENDED_REASONS.includes(raw.reason)) {
     return Object.freeze({ type, seq, reason: raw.reason, seat: seat(raw.seat, raw) });
   }
@@ -161,14 +175,18 @@ function errorOf(text) {
   return ["http/error", text.slice(0, 200)];
 }
 
-/**
- * Speaks protocol v1 to one relay; transient faults are retried, 4xx throw RelayRefusedError.
- *
- * Transient: network errors, timeouts, garbled answers, 408, 429 and every 5xx. They are
- * retried with exponential backoff and full jitter (see Timing) until a call has failed for
- * timing.giveUp seconds, which throws ConnectionLostError. Every write of the protocol is
- * safe to repeat: the relay applies it once, and a seek carries a token of its own drawing.
- */
+/** Returns the query naming the table version and chat cursor a reader has ("" without). */
+function tableQuery(at) {
+  if (at === null || at === undefined) return "";
+  return `&table=${at.table}&chat=${at.chat ?? 0}`;
+}
+
+/** Returns a table answer once checked (its version at least); throws ProtocolError else. */
+function checkedTable(answer, what) {
+  if (!Number.isInteger(answer?.version)) throw new ProtocolError(NOT_AN_ANSWER(what, answer));
+  return answer;
+}
+
 /** Returns a rematch answer once checked; throws ProtocolError if it is not one. */
 function checkedRematch(answer) {
   const states = ["none", "offered", "accepted", "declined", "lapsed"];
@@ -178,6 +196,14 @@ function checkedRematch(answer) {
   return answer;
 }
 
+/**
+ * Speaks protocol v1 to one relay; transient faults are retried, 4xx throw RelayRefusedError.
+ *
+ * Transient: network errors, timeouts, garbled answers, 408, 429 and every 5xx. They are
+ * retried with exponential backoff and full jitter (see Timing) until a call has failed for
+ * timing.giveUp seconds, which throws ConnectionLostError. Every write of the protocol is
+ * safe to repeat: the relay applies it once, and a seek carries a token of its own drawing.
+ */
 export class RelayClient {
   /**
    * @param {object} [options]
@@ -211,7 +237,8 @@ export class RelayClient {
    * seat's token is drawn here: a retried seek (its answer lost) then answers the same seat.
    * `listed`: a public seek, listed in the game's lobby. `timeControl`: a TimeControl (only
    * seekers of the same one meet), or null for no clock. `keys.player`: a player key the seat
-   * is listed under (players.mjs); `keys.contact`: the handle your-turn notices name.
+   * is listed under (players.mjs); `keys.contact`: the handle your-turn notices name;
+   * `keys.name`: the seeker's display name, shown to the partner, spectators and the lobby.
    */
   async seek(game, version = "", room = null, signal = undefined, listed = false, timeControl = null, keys = {}) {
     const body = { game, token: drawToken() };
@@ -221,6 +248,7 @@ export class RelayClient {
     if (timeControl !== null && timeControl !== undefined) body.time_control = timeControl.toJson();
     if (keys.player) body.player = keys.player;
     if (keys.contact) body.contact = keys.contact;
+    if (keys.name) body.name = keys.name;
     const answer = await this.#call("POST", "/v1/seek", null, body, { signal });
     const { match, seat: s, token } = answer ?? {};
     if (typeof match !== "string" || (s !== 0 && s !== 1) || typeof token !== "string") {
@@ -234,11 +262,22 @@ export class RelayClient {
    * reads as its seat (telling the relay the seat is present); a bare match id as a spectator.
    */
   async events(ticket, after, wait = null, signal = undefined) {
+    return (await this.poll(ticket, after, wait, signal)).events;
+  }
+
+  /**
+   * Returns {events, table} like events(), and with `at` ({table: V, chat: C}) the table too:
+   * the poll then also answers when the table's version is above V, carrying it (its chat
+   * lines above C) as `table`, else table is null. A table-aware poll of a seat is how the
+   * relay knows the seat is here.
+   */
+  async poll(ticket, after, wait = null, signal = undefined, at = null) {
     const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
     const path = `/v1/matches/${encodeURIComponent(match)}/events?after=${after}`;
-    const answer = await this.#call("GET", path, token, null, { signal, ...this.#held(path, "&", wait) });
+    const held = this.#held(path, "&", wait, tableQuery(at));
+    const answer = await this.#call("GET", path, token, null, { signal, ...held });
     if (!Array.isArray(answer?.events)) throw new ProtocolError(NOT_AN_ANSWER("events", answer));
-    return answer.events.map(parseEvent);
+    return { events: answer.events.map(parseEvent), table: answer.table ?? null };
   }
 
   /** Posts a move on the position after event `after`; returns the move's event number. */
@@ -248,19 +287,21 @@ export class RelayClient {
 
   /**
    * Posts a move held up to `wait` seconds for the reply (`?wait=`): one request per move.
-   * Resolves [the move's event number, the events above it] (none when the wait ran out); a
-   * retry of a lost answer is answered the same number, with the events above it then.
-   * `watch.sent()` is told as each attempt is sent, `watch.failed()` as one fails.
+   * Resolves [the move's event number, the events above it, the table or null] (no events
+   * when the wait ran out); a retry of a lost answer is answered the same number, with the
+   * events above it then. With `at` ({table: V, chat: C}) the post is also answered at a
+   * change of the table, which it then carries. `watch.sent()` is told as each attempt is
+   * sent, `watch.failed()` as one fails.
    */
-  async moveAndWait(ticket, after, move, end, wait, signal = undefined, watch = null) {
+  async moveAndWait(ticket, after, move, end, wait, signal = undefined, watch = null, at = null) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/moves`;
     const body = { after, move, end };
-    const held = this.#held(path, "?", wait);
+    const held = this.#held(path, "?", wait, tableQuery(at));
     const answer = await this.#call("POST", path, ticket.token, body, { signal, watch, ...held });
     if (!Number.isInteger(answer?.seq) || !Array.isArray(answer?.events)) {
       throw new ProtocolError(NOT_AN_ANSWER("moves", answer));
     }
-    return [answer.seq, answer.events.map(parseEvent)];
+    return [answer.seq, answer.events.map(parseEvent), answer.table ?? null];
   }
 
   /** Posts a pass (no legal move) after event `after`; returns the pass's event number. */
@@ -341,6 +382,53 @@ export class RelayClient {
   }
 
   /**
+   * Returns the match's table (names, presence, the last offer, the chat above `chat`, when a
+   * staller may be claimed against); with `after`, held up to `wait` seconds until its version
+   * is above `after`. A ticket reads as its seat, a bare match id as a spectator.
+   */
+  async table(ticket, after = null, wait = null, signal = undefined, chat = 0) {
+    const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
+    let path = `/v1/matches/${encodeURIComponent(match)}/table?chat=${chat}`;
+    if (after !== null) path += `&after=${after}`;
+    const held = after === null ? {} : this.#held(path, "&", wait);
+    return checkedTable(await this.#call("GET", path, token, null, { signal, ...held }), "table");
+  }
+
+  /** Offers a draw (`kind` "draw") or asks a takeback ("takeback") at event `after`; returns the table. */
+  async offer(ticket, kind, after) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/offer`;
+    return checkedTable(await this.#call("POST", path, ticket.token, { kind, after }), "offer");
+  }
+
+  /**
+   * Accepts the partner's offer standing at event `after`, or declines it (the offerer's
+   * decline withdraws its own); returns {seq (the acceptance's event, null for a decline), table}.
+   */
+  async answerOffer(ticket, accept, after) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/answer`;
+    const body = accept ? { accept: true, after } : { accept: false };
+    const answer = await this.#call("POST", path, ticket.token, body);
+    checkedTable(answer?.table, "answer");
+    if (!(answer.seq === null || Number.isInteger(answer.seq))) {
+      throw new ProtocolError(NOT_AN_ANSWER("answer", answer));
+    }
+    return { seq: answer.seq, table: answer.table };
+  }
+
+  /** Claims the win from a partner that stalls on its turn (at event `after`); returns the `ended` number. */
+  claim(ticket, after) {
+    return this.#seq(ticket, "claim", { after });
+  }
+
+  /** Says a line in the match's chat; returns its number. */
+  async chat(ticket, text) {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/chat`;
+    const answer = await this.#call("POST", path, ticket.token, { text });
+    if (!Number.isInteger(answer?.n)) throw new ProtocolError(NOT_AN_ANSWER("chat", answer));
+    return answer.n;
+  }
+
+  /**
    * Returns the matches a player key seated that the relay still holds, as it lists them
    * (GET /v1/player/matches): the key's turn first, then the partner's, waiting, finished.
    */
@@ -361,16 +449,19 @@ export class RelayClient {
 
   /**
    * Returns the {path, quick, timeout} of a request held up to `wait` seconds (`wait=` joined
-   * to `path` by `joint`; null: the relay's hold): `quick` is the same request answered at
-   * once, sent while the relay is not known to answer, so that its answer says at once
-   * that the relay is back (a held one says nothing until its hold ends).
+   * to `path` by `joint`, then `more`, the rest of the query; null: the relay's hold): `quick`
+   * is the same request answered at once, sent while the relay is not known to answer, so
+   * that its answer says at once that the relay is back (a held one says nothing until its
+   * hold ends).
    */
-  #held(path, joint, wait) {
+  #held(path, joint, wait, more = "") {
+    const quick = `${path}${joint}wait=0${more}`;
     if (wait === null || wait === undefined) {
-      return { path, quick: `${path}${joint}wait=0`, timeout: this.timing.requestTimeout };
+      const plain = more ? `${path}${joint}${more.slice(1)}` : path;
+      return { path: plain, quick, timeout: this.timing.requestTimeout };
     }
     const timeout = this.timing.requestTimeout + wait;
-    return { path: `${path}${joint}wait=${wait}`, quick: `${path}${joint}wait=0`, timeout };
+    return { path: `${path}${joint}wait=${wait}${more}`, quick, timeout };
   }
 
   /**

@@ -1,16 +1,21 @@
-// The replay page: replay.html#match=ID shows a finished or live match move by move. A live
-// match is followed as a spectator; while the relay does not answer, a notice says so and the
-// page polls again from the last move it has.
+// The replay page: replay.html#match=ID shows a finished or live match move by move (a
+// takeback as a step back), with the players' names and, when the reader may read it, the
+// chat. A live match is followed as a spectator, its table too (names, whether each player is
+// here, the chat on a relay that shows it to everyone); while the relay does not answer, a
+// notice says so and the page polls again from the last move it has.
 
 import { ConnectionNotice, FORGOTTEN, PAGE_TIMING, lostFor } from "./connection.mjs";
 import * as connect4 from "./connect4.mjs";
 import { COLOURS, createConnect4View } from "./connect4-view.mjs";
 import { createDotsView, lineWords } from "./dots-view.mjs";
 import * as dots from "./dots.mjs";
+import { ChatPanel, speaker } from "./chat-panel.mjs";
 import { ConnectionLostError, RelayRefusedError } from "./errors.mjs";
-import { relayBeside } from "./play.mjs";
+import { relayBeside } from "./page-links.mjs";
 import { RelayClient } from "./relay-client.mjs";
 import { Replay, parseRecord, resultWords, sideOf } from "./replay.mjs";
+import { TableKeeper } from "./table.mjs";
+import { BACK_SHOWN_MS, presenceWords } from "./table-panel.mjs";
 import * as xand0 from "./xand0.mjs";
 import { SYMBOLS, createXand0View } from "./xand0-view.mjs";
 
@@ -46,6 +51,38 @@ const $ = (id) => document.getElementById(id);
 function saidBy(game) {
   return game.said ?? ((side, move) => `${side} played ${game.where(move)}.`);
 }
+
+/** Returns what a takeback did: "0 took back a move." */
+function undoWords(side, count) {
+  return `${side} took back ${count === 1 ? "a move" : `${count} moves`}.`;
+}
+
+/**
+ * Shows both players, the first mover first: "X: Ann" and, in a live match, whether each is
+ * here ("Ann disconnected: 27 s to come back"), as text. Returns a function that redraws it
+ * from the names and presence known, and tells screen readers when a player goes or comes back.
+ */
+function playersLine(element, spoken, sides, first) {
+  const away = [false, false];
+  const back = [null, null];
+  return (names, presence, now = performance.now()) => {
+    const parts = [];
+    for (const seat of [first, 1 - first]) {
+      const side = sides[sideOf(seat, first)];
+      const name = names?.[seat] ?? null;
+      const here = presence?.[seat] ?? null;
+      const gone = here !== null && !here.here;
+      if (away[seat] && !gone) back[seat] = now;
+      if (away[seat] !== gone) spoken.textContent = `${name ?? side} ${gone ? "disconnected" : "is back"}.`;
+      away[seat] = gone;
+      const badge = presenceWords(here, null, now, back[seat]);
+      parts.push(`${name === null ? side : `${side}: ${name}`}${badge ? ` (${badge})` : ""}`);
+    }
+    element.textContent = parts.join(" · ");
+    element.hidden = !names?.some((name) => name !== null) && !away.some(Boolean);
+    return away.some(Boolean) || back.some((at) => at !== null && now - at < BACK_SHOWN_MS);
+  };
+}
 const relay = relayBeside(location.href);
 const match = new URLSearchParams(location.hash.replace(/^#/, "")).get("match");
 
@@ -60,7 +97,7 @@ async function main() {
     $("status").textContent = body?.error?.message ?? `The relay answered ${answer.status}.`;
     return;
   }
-  const { header, events } = parseRecord(await answer.text());
+  const { header, events, chat: talk } = parseRecord(await answer.text());
   const game = GAMES[header.game];
   if (game === undefined) {
     $("status").textContent = `This page cannot show a game of ${JSON.stringify(header.game)}.`;
@@ -78,15 +115,26 @@ async function main() {
   let at = replay.moves;
   let ended = resultWords(header, game.sides);
   let last = events.length ? events[events.length - 1].seq : 0;
+  const players = playersLine($("players"), $("presence-spoken"), game.sides, header.first);
+  const names = Array.isArray(header.names) && header.names.some((name) => name !== null) ? header.names : null;
+  players(names, null);
+  const chat = new ChatPanel($("chat"));
+  const sideWords = [0, 1].map((seat) => game.sides[sideOf(seat, header.first)]);
+  const who = (line) => speaker(line, null, names, sideWords);
+  chat.show(talk, who);
+  chat.hidden = talk.length === 0;
 
   function show() {
     const position = replay.positions[at];
     view.update({ board: position.board, last: position.last, enabled: false }, { animate: null });
-    const side = at === 0 ? null : game.sides[sideOf(position.event.seat, header.first)];
-    $("position").textContent =
-      at === 0
-        ? `Start: ${replay.moves} moves in all.`
-        : `Move ${at} of ${replay.moves}: ${said(side, position.last)}`;
+    if (at === 0) {
+      $("position").textContent = `Start: ${replay.moves} moves in all.`;
+    } else {
+      const { event } = position;
+      const side = game.sides[sideOf(event.seat, header.first)];
+      const step = event.type === "undo" ? undoWords(side, event.count) : said(side, position.last);
+      $("position").textContent = `Move ${at} of ${replay.moves}: ${step}`;
+    }
     $("status").textContent = ended ?? "Still being played: new moves appear as they are made.";
     $("first").disabled = $("back").disabled = at === 0;
     $("forward").disabled = $("last").disabled = at === replay.moves;
@@ -120,11 +168,33 @@ async function main() {
     },
   });
 
+  // The table of a live match: the players' names and presence, and the chat when the relay
+  // lets spectators read it (--chat all); its countdowns tick while someone is away.
+  const keeper = new TableKeeper();
+  let ticking = null;
+  function showTable() {
+    const table = keeper.current;
+    if (table === null) return;
+    const counting = players(table.names, ended === null ? table.presence : null);
+    if (counting && ticking === null) ticking = setInterval(showTable, 500);
+    if (!counting && ticking !== null) {
+      clearInterval(ticking);
+      ticking = null;
+    }
+    if (table.chat.length > 0) {
+      chat.show(table.chat, (line) => speaker(line, null, table.names, sideWords));
+      chat.hidden = false;
+    }
+  }
+
   async function follow() {
     while (ended === null) {
       let found;
       try {
-        found = await client.events(match, last, client.timing.pollWait);
+        const at = { table: keeper.version, chat: keeper.chatSeen };
+        const read = await client.poll(match, last, client.timing.pollWait, undefined, at);
+        found = read.events;
+        if (read.table !== null && keeper.take(read.table) !== null) showTable();
       } catch (error) {
         if (error instanceof RelayRefusedError && error.code === "match/unknown") {
           ended = FORGOTTEN;
@@ -144,6 +214,7 @@ async function main() {
       if (end) {
         const result = { reason: end.reason, seat: end.seat };
         ended = resultWords({ result, first: header.first }, game.sides);
+        showTable(); // nobody is away from a match over
       }
       go(atEnd ? replay.moves : at);
     }

@@ -1,38 +1,55 @@
 // A match's record, step by step: what the replay page shows, kept apart from the page.
 
-/** Returns a record (JSON Lines) read into {header, events}. */
+/**
+ * Returns a record (JSON Lines) read into {header, events, chat}: the chat lines that follow
+ * the events (when the reader may read them) are kept apart from the log.
+ */
 export function parseRecord(text) {
   const lines = text.split("\n").filter((line) => line !== "");
   if (lines.length === 0) throw new Error("the record is empty");
-  const [header, ...events] = lines.map((line) => JSON.parse(line));
+  const [header, ...rest] = lines.map((line) => JSON.parse(line));
   if (header.record !== 1) throw new Error(`unknown record format ${JSON.stringify(header.record)}`);
-  return { header, events };
+  const events = rest.filter((line) => line.type !== "chat");
+  const chat = rest.filter((line) => line.type === "chat");
+  return { header, events, chat };
 }
 
 /**
- * The positions of a game, one per move, from a rules module (Board, parseMove): position 0
- * is the empty board; position n the board after n moves, with the move that made it.
+ * The positions of a game, one per step, from a rules module (Board, parseMove): position 0
+ * is the empty board; then one per move (the board after it, with the move that made it) and
+ * one per accepted takeback (`undo`: the board as it was before the moves it took back).
  */
 export class Replay {
   constructor(rules) {
     this.rules = rules;
     this.positions = [{ board: rules.Board.empty(), last: null, event: null }];
+    /** The position after each move and pass in play (not taken back), the start first. */
+    this.plies = [{ board: rules.Board.empty(), last: null }];
     this.seen = 0;
   }
 
-  /** Adds the log's events not seen yet (moves make positions; others are kept aside). */
+  /** Adds the log's events not seen yet (moves and undos make positions; others are kept aside). */
   add(events) {
     for (const event of events) {
       if (event.seq <= this.seen) continue;
       this.seen = event.seq;
-      if (event.type !== "move") continue;
-      const move = this.rules.parseMove(event.move);
-      const board = this.positions[this.positions.length - 1].board.push(move);
-      this.positions.push({ board, last: move, event });
+      const top = this.plies[this.plies.length - 1];
+      if (event.type === "move") {
+        const move = this.rules.parseMove(event.move);
+        const board = top.board.push(move);
+        this.plies.push({ board, last: move });
+        this.positions.push({ board, last: move, event });
+      } else if (event.type === "pass") {
+        this.plies.push(top); // the board stays
+      } else if (event.type === "undo") {
+        this.plies.length = Math.max(1, this.plies.length - event.count);
+        const back = this.plies[this.plies.length - 1];
+        this.positions.push({ board: back.board, last: back.last, event });
+      }
     }
   }
 
-  /** The number of moves. */
+  /** The number of steps: moves, and takebacks. */
   get moves() {
     return this.positions.length - 1;
   }
@@ -55,6 +72,8 @@ export function resultWords(header, sides) {
     resigned: `${seat} resigned.`,
     abandoned: `${seat} left the match.`,
     timeout: `${seat} ran out of time.`,
+    drawn: "The players agreed a draw.",
+    stalled: `${seat} stopped moving, and the win was claimed.`,
   };
   return words[result.reason] ?? `Ended: ${result.reason}.`;
 }

@@ -102,3 +102,12 @@ export function chooseMove(board, level, { random = Math.random } = {}) {
     random,
   );
 }
+
+/**
+ * Returns how a position of xand0.mjs's Board stands for the side to move under perfect play,
+ * as the computer judges a draw offer: above 0 it wins, 0 a draw, below 0 it loses.
+ */
+export function positionValue(board) {
+  const scores = moveScores(board);
+  return scores.length === 0 ? 0 : Math.max(...scores.map(([, value]) => value));
+}

@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.support.relay_process import RelayProcess
 
-__all__ = ["match_status", "moves_of", "until_status"]
+__all__ = ["events_of", "match_status", "moves_of", "until_status"]
 
 
 def match_status(relay: RelayProcess, match: str) -> str:
@@ -34,9 +34,14 @@ def until_status(relay: RelayProcess, match: str, wanted: str, within: float = 5
     assert status == wanted, f"match {match} is {status!r}, not {wanted!r}, after {within} s"
 
 
-def moves_of(relay: RelayProcess, match: str) -> list[dict[str, Any]]:
-    """Returns the moves and passes of a match's log, read as a spectator (no token)."""
+def events_of(relay: RelayProcess, match: str) -> list[dict[str, Any]]:
+    """Returns a match's whole log, read as a spectator (no token)."""
     url = f"{relay.url}/v1/matches/{match}/events?after=0&wait=0"
     with urllib.request.urlopen(url, timeout=5) as answer:
         events: list[dict[str, Any]] = json.loads(answer.read())["events"]
-    return [event for event in events if event["type"] in ("move", "pass")]
+    return events
+
+
+def moves_of(relay: RelayProcess, match: str) -> list[dict[str, Any]]:
+    """Returns the moves and passes of a match's log, read as a spectator (no token)."""
+    return [event for event in events_of(relay, match) if event["type"] in ("move", "pass")]

@@ -21,7 +21,12 @@ CANCEL_WITHIN_MS = 2_000
 def waiting_match(side: Player) -> str:
     """Returns the match of a side's saved seek, once the seek has been answered."""
     side.expect_state("LISTENING")
-    side.page.wait_for_function("sessionStorage.getItem('movewire.match.xand0') !== null")
+    # Polled from here: wait_for_function would evaluate its string with eval() in the page
+    # after the first try, which the pages' Content-Security-Policy refuses.
+    for _ in range(100):
+        if side.saved_match() is not None:
+            break
+        side.page.wait_for_timeout(50)
     saved = side.saved_match()
     assert saved is not None, f"{side} keeps no seek"
     return str(saved["match"])

@@ -95,7 +95,7 @@ describe("held move posts, on the fake relay", () => {
     const seen = counting(relay.fetch);
     const [hosts, outcomes] = await playBots({ fetch: seen.fetch, timing: new Timing({ pollWait: 5 }) });
     checkDelivered(hosts, outcomes);
-    const held = seen.lines.filter((l) => /^POST .*\/moves\?wait=5$/.test(l));
+    const held = seen.lines.filter((l) => /^POST .*\/moves\?wait=5&table=\d+&chat=\d+$/.test(l));
     const polls = seen.lines.filter((l) => l.startsWith("GET") && l.includes("/events?"));
     assert.equal(held.length, ORDER.length);
     assert.equal(seen.lines.filter((l) => /\/moves$/.test(l)).length, 0, "no plain move post");
@@ -134,7 +134,7 @@ describe("held move posts, on the fake relay", () => {
       createGame: (h, first) => new Bot(h, first, 15),
     });
     checkDelivered(hosts, outcomes);
-    const held = seen.lines.filter((l) => /^POST .*\/moves\?wait=1$/.test(l));
+    const held = seen.lines.filter((l) => /^POST .*\/moves\?wait=1&table=\d+&chat=\d+$/.test(l));
     assert.equal(held.length, ORDER.length);
     assert.ok(seen.lines.filter((l) => l.includes("/events?")).length >= ORDER.length);
   });
@@ -149,7 +149,7 @@ describe("held move posts, on a real relay", { skip }, () => {
       timing: new Timing({ pollWait: 5 }),
     });
     checkDelivered(hosts, outcomes);
-    const held = seen.lines.filter((l) => /^POST .*\/moves\?wait=5$/.test(l));
+    const held = seen.lines.filter((l) => /^POST .*\/moves\?wait=5&table=\d+&chat=\d+$/.test(l));
     assert.equal(held.length, ORDER.length);
     assert.ok(seen.lines.filter((l) => l.includes("/events?")).length <= 6, seen.lines.join("\n"));
     assert.deepEqual([...seen.most.values()], [1, 1]);

@@ -1,0 +1,190 @@
+// What a game is to its host, and what the host is to its game: the six states, the Game a
+// game implements (enabled, disabled, told of the partner's moves, passes, takebacks and
+// offers) and the GameHost it calls. The same shape as the Python SDK's sdk/game.py. No DOM,
+// no networking: RelayHost (movewire.mjs) is the GameHost that plays through a relay.
+
+import { HostStateError } from "./errors.mjs";
+
+/** The six states of a networked game, numbered as in FMNetGames. */
+export const State = Object.freeze({
+  /** Not in a match: before seeking, or after a seek that never found a partner. */
+  NOT_CONNECTED: 0,
+  /** Seeking: waiting for a partner to join. */
+  LISTENING: 1,
+  /** This side has the turn; the game is enabled and may call host.move(). */
+  PLAYING_TO_MOVE: 2,
+  /** The partner has the turn; the game is disabled. */
+  PLAYING_WAIT_MOVE: 3,
+  /** This side moved; the relay has not yet accepted the move. */
+  WAITING_SERVER_RESPONSE: 4,
+  /** The game is over for this side. */
+  GAME_ENDED: 5,
+});
+
+/** The name of each state, indexed by its value. */
+export const STATE_NAMES = Object.freeze(Object.keys(State));
+
+const NO_PASS = (name) => `${name} cannot pass a turn: it does not implement GameHost.passTurn()`;
+const NO_RESTORE = (name) =>
+  `${name} cannot be resumed: it does not override Game.restore(history) ` +
+  "to rebuild its position from the match log";
+const NO_TABLE = (what) => `${what}: this host keeps no table (no match, or not a RelayHost)`;
+
+/** What a game may call: its link to the partner. The host owns the state machine. */
+export class GameHost {
+  /** Returns the host's current State. */
+  get state() {
+    throw new Error("GameHost.state is abstract");
+  }
+
+  /**
+   * Sends this side's move; `endGame` says the game is over with it. Allowed only in
+   * PLAYING_TO_MOVE (after enable()); otherwise throws NotYourTurnError and sends nothing.
+   * The host calls disable() at once and sends the move in the background.
+   */
+  move(move, endGame = false) {
+    throw new Error("GameHost.move is abstract");
+  }
+
+  /** Shows a message to this side's player. */
+  showDialog(text) {
+    throw new Error("GameHost.showDialog is abstract");
+  }
+
+  /**
+   * Returns the seats' clocks when the match has a time control (`clock.left()`: each seat's
+   * seconds left now, [seat 0, seat 1]), else null (this default).
+   */
+  get clock() {
+    return null;
+  }
+
+  /**
+   * Passes this side's turn back to the partner, by choice (as in Go) or for want of a move.
+   * Allowed only in PLAYING_TO_MOVE, like move(). A host that cannot pass throws (this
+   * default); RelayHost passes.
+   */
+  passTurn() {
+    throw new Error(NO_PASS(this.constructor.name));
+  }
+
+  /** Returns the table around the match (names, presence, offers, chat), or null (this default). */
+  get table() {
+    return null;
+  }
+
+  /**
+   * Answers the partner's standing offer (a draw, or a takeback): accept true or false.
+   * Resolves when the relay has it; a host without a table rejects (this default).
+   */
+  async answerOffer(accept) {
+    throw new HostStateError(NO_TABLE(`answerOffer(${accept})`));
+  }
+}
+
+/** One move or pass of a match's log, as this side sees it (given to Game.restore). */
+export class Played {
+  constructor(mine, move, end = false) {
+    /** Whether this side played it. */
+    this.mine = mine;
+    /** The move text, or null for a pass. */
+    this.move = move;
+    /** Whether the move said the game is over. */
+    this.end = end;
+    Object.freeze(this);
+  }
+
+  /** Returns whether this is a pass rather than a move. */
+  get isPass() {
+    return this.move === null;
+  }
+}
+
+/**
+ * What a game implements; the host creates it as createGame(host, firstMove) once paired.
+ *
+ * The host calls enable() when this side gets the turn and disable() when it loses it (and
+ * once at the start when the partner moves first). The partner's moves arrive through
+ * receiveMove() and its passes through receivePass(), whose answers decide what happens next.
+ */
+export class Game {
+  constructor(host, firstMove) {
+    /** The host this game plays through. */
+    this.host = host;
+    /** Whether this side moves first. */
+    this.firstMove = firstMove;
+  }
+
+  /** Lets this side move: a UI accepts input, a bot calls this.host.move(...). */
+  enable() {
+    throw new Error(`${this.constructor.name}.enable is not implemented`);
+  }
+
+  /** Stops this side from moving (the partner has the turn, or the game is over). */
+  disable() {
+    throw new Error(`${this.constructor.name}.disable is not implemented`);
+  }
+
+  /**
+   * Applies the partner's move and returns what follows for this side: PLAYING_TO_MOVE,
+   * PLAYING_WAIT_MOVE (no legal move: the host passes) or GAME_ENDED (if the partner's move
+   * said so too, the host confirms the end; if it said so and this answer does not, the
+   * host disputes it). Do not call host.move() from here: wait for enable().
+   */
+  receiveMove(move) {
+    throw new Error(`${this.constructor.name}.receiveMove is not implemented`);
+  }
+
+  /**
+   * Learns that the partner passed, and returns what follows for this side: PLAYING_TO_MOVE
+   * (the default: the host calls enable()) or PLAYING_WAIT_MOVE (no legal move either: the
+   * host passes back). Throw MoveRejected if the partner had a legal move: the host disputes
+   * the pass and the match ends disputed.
+   */
+  receivePass() {
+    return State.PLAYING_TO_MOVE;
+  }
+
+  /** Returns who won once the game is over (a Result), or null; the host asks at the end. */
+  result() {
+    return null;
+  }
+
+  /**
+   * Rebuilds the position from the match log when a match is resumed (a reloaded page).
+   * `history` holds every move and pass (Played) of the log in order, both sides', except a
+   * last partner move or pass this side had not answered: that one still arrives through
+   * receiveMove() or receivePass(). Optional: the default refuses to resume.
+   */
+  restore(history) {
+    throw new Error(NO_RESTORE(this.constructor.name));
+  }
+
+  /**
+   * Takes back the last `count` moves and passes of the match, both sides' (an accepted
+   * takeback: the log's `undo` event). The host then enables the game if this side asked for
+   * it (it has the turn again) or disables it; a game whose position says it has no move then
+   * passes from enable(), as ever. Optional: a game that keeps the default (it throws) never
+   * asks for a takeback, and its host declines the partner's requests by itself.
+   */
+  undo(count) {
+    throw new Error(`${this.constructor.name}.undo is not implemented`);
+  }
+
+  /**
+   * Told of the partner's offer when it is made: `offer` is {kind: "draw" | "takeback", by,
+   * at, state, count} (count: the moves and passes a takeback takes back, 1 or 2). Return true
+   * to accept it at once, false to decline it, or undefined (this default) to leave it to the
+   * player (the page shows it with table.offer; answer with host.answerOffer(accept)). A bot
+   * may also answer later, through host.answerOffer(). Never called for a takeback when the
+   * game keeps Game.undo's default: the host declines that itself.
+   */
+  considerOffer(offer) {
+    return undefined;
+  }
+}
+
+/** Returns whether a game takes moves back (overrides Game.undo). */
+export function canUndo(game) {
+  return typeof game?.undo === "function" && game.undo !== Game.prototype.undo;
+}
