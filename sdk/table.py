@@ -80,6 +80,9 @@ class Table:
     claim_in: float | None
     """Seconds (at the answer) until the seat not to move may claim the win from a staller;
     None when no claim is possible."""
+    claim_after: float | None = None
+    """The relay's claim time in this match (None: no claim in it): each turn's claim time,
+    counted from the turn's start."""
 
 
 def parse_table(answer: Any) -> Table:
@@ -106,7 +109,7 @@ def parse_table(answer: Any) -> Table:
                      float(line["time"]))
             for line in answer["chat"]
         )  # fmt: skip
-        claim = answer["claim_in"]
+        claim, after = answer["claim_in"], answer.get("claim_after")
         return Table(
             int(answer["version"]),
             (_name(names[0]), _name(names[1])),
@@ -114,6 +117,7 @@ def parse_table(answer: Any) -> Table:
             offer,
             chat,
             None if claim is None else float(claim),
+            None if after is None else float(after),
         )
     except (KeyError, TypeError, ValueError):
         raise ProtocolError(NOT_A_TABLE.format(body=answer)) from None

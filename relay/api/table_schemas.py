@@ -46,7 +46,7 @@ UNDO_EVENT = {
 TABLE_SCHEMAS: dict[str, Any] = {
     "Table": {
         "type": "object",
-        "required": ["version", "names", "presence", "offer", "chat", "claim_in"],
+        "required": ["version", "names", "presence", "offer", "chat", "claim_in", "claim_after"],
         "properties": {
             "version": {"type": "integer", "minimum": 0},
             "names": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2},
@@ -84,6 +84,7 @@ TABLE_SCHEMAS: dict[str, Any] = {
             },
             "chat": {"type": "array", "items": {"$ref": "#/components/schemas/ChatEntry"}},
             "claim_in": _SECONDS_LEFT,
+            "claim_after": _SECONDS_LEFT,
         },
     },
     "ChatEntry": {

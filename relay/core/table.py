@@ -116,6 +116,9 @@ class Table:
     claim_at: float | None = None
     """When the partner of the seat to move may claim the win from a staller (None: not in
     this match or not now)."""
+    claim_after: float | None = None
+    """The relay's claim time, for a match without a clock while claims are on (None: no claim
+    in this match): a client counts each turn's claim time from it, with no read of its own."""
 
 
 def _clean(value: object, field: str, most: int) -> str:
@@ -236,5 +239,6 @@ def table_body(table: Table, now: float, names: bool = True, chat: bool = True) 
         if chat
         else [],
         "claim_in": None if table.claim_at is None else max(0.0, round(table.claim_at - now, 1)),
+        "claim_after": table.claim_after,
     }
     return orjson.dumps(answer)

@@ -150,8 +150,8 @@ export class RelayHost extends GameHost {
   #tableAsOf = null;
   /** The event that began the current turn: a claim read before it is about another turn. */
   #turnSeq = 0;
-  /** Whether the relay allows claims in this match (a table said when, once). */
-  #claimsOn = false;
+  /** The relay's claim time in this match, in seconds (null: no claim in this match). */
+  #claimAfter = null;
   /** A turn of the partner's, begun at this event, whose claim time is to be read. */
   #claimWanted = null;
   #claimRead = 0;
@@ -832,21 +832,23 @@ export class RelayHost extends GameHost {
   }
 
   /**
-   * Reads when the partner's turn, begun at event `seq` (default: the last turn noted), may be
-   * claimed against: one table read per turn of the partner's, in a match without a clock where
-   * the relay allows claims (the table's version does not change with the turn).
+   * Counts when the partner's turn, begun at event `seq` (default: the last turn noted), may be
+   * claimed against, from the relay's claim time (the table's `claim_after`), with no request:
+   * the table's version does not change with each turn. The turn is taken to begin when this
+   * side learnt of it, a little after the relay counts from, so a claim is never early.
    */
   #readClaim(seq = this.#claimWanted) {
-    if (seq === null || !this.#claimsOn || this.#clock !== null || this.#closed) return;
+    if (seq === null || this.#claimAfter === null || this.#clock !== null || this.#closed) return;
     if (this.#state !== State.PLAYING_WAIT_MOVE || seq <= this.#claimRead) return;
     if ((this.#tableAsOf ?? -1) >= seq && this.#table?.claimAt !== null) return;
     this.#claimRead = seq;
     this.#claimWanted = null;
-    const read = this.#client.table(this.#ticket, null, null, undefined, this.#keeper.chatSeen);
-    read.then(
-      (table) => this.#tableRead(table, seq),
-      () => {}, // a courtesy: the next turn reads again
-    );
+    const table = this.#table;
+    if (table === null) return;
+    const now = performance.now();
+    this.#table = Object.freeze({ ...table, claimIn: this.#claimAfter, claimAt: now + this.#claimAfter * 1000 });
+    this.#tableAsOf = seq;
+    this.#options.onTable?.(this.#table);
   }
 
   /**
@@ -872,7 +874,7 @@ export class RelayHost extends GameHost {
   /** Tells the page of a newer table, and hands a new offer of the partner's to the game. */
   #takeTable(read, asOf) {
     let table = read;
-    if (table.claimIn !== null) this.#claimsOn = true;
+    if (table.claimAfter !== null && table.claimAfter !== undefined) this.#claimAfter = table.claimAfter;
     if (asOf === null) {
       // Not dated (a decline's answer): the claim time known stays.
       const known = this.#table;

@@ -61,6 +61,7 @@ export function parseTable(raw) {
     offer: offerOf(raw.offer, raw),
     chat: Object.freeze((raw.chat ?? []).map((line) => lineOf(line, raw))),
     claimIn: seconds(raw.claim_in, raw),
+    claimAfter: seconds(raw.claim_after, raw),
   });
 }
 

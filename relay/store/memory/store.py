@@ -837,6 +837,9 @@ class MemoryStore:
             chat_after,
             abandon_at,
             self._claim_at(found),
+            self.settings.claim_after
+            if found.control is None and self.settings.claim_after > 0
+            else None,
         )
 
     async def poll_table(

@@ -50,6 +50,7 @@ class TableState:
         chat_after: int,
         abandon_at: tuple[float | None, float | None],
         claim_at: float | None,
+        claim_after: float | None = None,
     ) -> Table:
         """Returns the table as readers see it: a standing offer the log moved past lapsed."""
         return Table(
@@ -60,6 +61,7 @@ class TableState:
             settle(self.offer, last, playing),
             tuple(line for line in self.chat if line.n > chat_after),
             claim_at,
+            claim_after,
         )
 
     def offer_made(

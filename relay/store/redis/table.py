@@ -104,6 +104,7 @@ class RedisTables:
             settle(offer, int(last or 0), playing),
             tuple(chat),
             claim_at,
+            settings.claim_after if not tc and settings.claim_after > 0 else None,
         )
 
     async def offer(

@@ -230,7 +230,7 @@ async def test_a_claim_refused_early_then_granted() -> None:
             await x.refused("claim/not_stalled", "POST", "claim", {"after": 1})
             await y.refused("claim/not_stalled", "POST", "claim", {"after": 1})
             table = await y.ok("GET", "table")
-            assert 0 < table["claim_in"] <= 1
+            assert 0 < table["claim_in"] <= 1 and table["claim_after"] == 1.0
             await asyncio.sleep(1.2)
             assert (await y.ok("POST", "claim", {"after": 1}))["seq"] == 2
             ended = (await x.ok("GET", "events?after=1"))["events"][0]

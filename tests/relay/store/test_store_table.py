@@ -315,6 +315,7 @@ async def test_a_staller_can_be_claimed_against_after_the_claim_time(store: Stor
     await store.act(x.match, x.token, move(1, "11"), start)
     table = (await store.table(x.match, None, 0, start))[1]
     assert table.claim_at is not None and abs(table.claim_at - (start + SETTINGS.claim_after)) < 1
+    assert table.claim_after == SETTINGS.claim_after
     error = await expect_error(
         "claim/not_stalled", store.act(x.match, x.token, Action("claim", 2), start + 10)
     )
@@ -334,7 +335,8 @@ async def test_no_claim_in_a_match_with_a_clock(store: Store) -> None:
     a = await store.seek("xand0", "1", None, now(), control=control)
     b = await store.seek("xand0", "1", None, now(), control=control)
     x, y = await mover(store, a, b)
-    assert (await store.table(x.match, None, 0, now()))[1].claim_at is None
+    table = (await store.table(x.match, None, 0, now()))[1]
+    assert table.claim_at is None and table.claim_after is None
     await expect_error(
         "claim/not_stalled", store.act(x.match, y.token, Action("claim", 1), now() + 1000)
     )
