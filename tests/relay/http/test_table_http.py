@@ -350,12 +350,18 @@ async def test_a_closed_poll_shows_its_seat_away_and_a_new_poll_brings_it_back(
         assert again["presence"][y.seat] == {"here": True}
 
 
+@pytest.mark.parametrize("front", [(), ("--no-front",)], ids=["front", "no-front"])
 async def test_a_seeker_whose_poll_closes_is_dropped_and_the_next_meets_a_live_one(
-    relay: str,
+    front: tuple[str, ...],
 ) -> None:
     # No pagehide, no cancel: the seeker's client dies with its poll held (a crash, a lost
-    # tab). Within --seek-grace (5 s) of the poll's end the seek is dropped, never paired.
+    # tab). Within --seek-grace (1 s here) of the poll's end the seek is dropped, never paired.
     game = f"ghost{time.monotonic_ns()}"
+    with RelayProcess(*quick_flags(hold=10), "--seek-grace", "1", *front) as started:
+        await _ghost_seek_is_dropped(started.url, game)
+
+
+async def _ghost_seek_is_dropped(relay: str, game: str) -> None:
     async with aiohttp.ClientSession(relay) as client:
         async with client.post("/v1/seek", json={"game": game}) as answer:
             ghost = Seat(client, await answer.json())
@@ -366,7 +372,7 @@ async def test_a_seeker_whose_poll_closes_is_dropped_and_the_next_meets_a_live_o
         await asyncio.sleep(0.5)
         poll.cancel()
         await gone.close()
-        await asyncio.sleep(5 + 2)  # --seek-grace, and the reaper's second
+        await asyncio.sleep(1 + 1.5)  # --seek-grace, and the reaper's second
         async with client.post("/v1/seek", json={"game": game}) as answer:
             fresh = Seat(client, await answer.json())
         assert fresh.match != ghost.match and fresh.seat == 0
