@@ -25,6 +25,7 @@ COMPILED = (
     "relay/api/endpoints.py",
     "relay/api/calls.py",
     "relay/api/routes.py",
+    "relay/store/memory/match.py",
     "relay/store/memory/store.py",
     "relay/core/model.py",
     "relay/core/events.py",

@@ -12,7 +12,7 @@ import orjson
 from relay.core import model
 from relay.core.clock import Clock, TimeControl, millis
 from relay.core.errors import RelayError
-from relay.core.events import ended_event, move_event, pass_event, started_event
+from relay.core.events import ended_event, move_event, pass_event
 from relay.core.lobby import Lobby, LobbyKind
 from relay.core.model import (
     Action,
@@ -36,193 +36,27 @@ from relay.core.turns import TurnNotice, TurnSink
 from relay.store.base import Immediate, Wake
 from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
+from relay.store.memory.match import (
+    ENDING,
+    EXPIRED,
+    FINISHED,
+    NO_WRITE,
+    PLAYING,
+    PLAYS,
+    TICK,
+    WAITING,
+    Done,
+    Held,
+    Match,
+)
 from relay.store.memory.notices import Notices
 from relay.store.memory.players import MemoryPlayers
-from relay.store.memory.table import TableState
 
 __all__ = ["Held", "MemoryStore", "open_url"]
-
-_Done = tuple[int, str, str, bool, bool]
-"""What an event records of the write that made it: seat, kind, move, end, agree."""
-
-_NO_WRITE: _Done = (-1, "", "", False, False)
-_PLAYS = ("move", "pass")
-"""The writes that hand the turn over: the seat to move may dispute the partner's last one."""
-
-WAITING, PLAYING, ENDING, FINISHED, EXPIRED = (
-    Status.WAITING, Status.PLAYING, Status.ENDING, Status.FINISHED, Status.EXPIRED
-)  # fmt: skip
-"""The statuses as module names, which a move compares several times (docs/performance.md)."""
 
 REAP_SLICE = 1000
 """Matches reap() looks at between two turns of the event loop: a pass over a box's tens of
 thousands of matches lets the moves in meanwhile through, rather than holding them up."""
-
-TICK = 0.1
-"""Seconds between the moments a held wait may time out: waits ending within the same tick
-share one timer, so a wait costs no timer of its own (a timeout is up to one tick late)."""
-
-
-class Held:
-    """A wait held by watch(): called back when an event arrives (or, for a table-aware wait,
-    the table changes), or at its timeout."""
-
-    __slots__ = ("after", "due", "found", "tables", "wake")
-
-    def __init__(
-        self, found: _Match, after: int, wake: Wake, due: set[Held], tables: bool = False
-    ) -> None:
-        self.found = found
-        self.after = after
-        self.wake: Wake | None = wake
-        self.due = due
-        """The set of waits that time out at the same tick as this one."""
-        self.tables = tables
-        """Whether a change of the match's table ends it too."""
-
-    def fire(self) -> None:
-        """Ends the wait, calling its wake with what the match has for it now."""
-        wake = self.wake
-        if wake is None:
-            return
-        self.wake = None
-        self.due.discard(self)
-        found = self.found
-        wake(None if found.status is EXPIRED else found.events[self.after :])
-
-    def cancel(self) -> None:
-        """Ends the wait without calling its wake (its client went away)."""
-        self.wake = None
-        self.due.discard(self)
-
-
-class _Match:
-    """One match and its log; only MemoryStore touches it."""
-
-    __slots__ = (
-        "clock",
-        "contacts",
-        "control",
-        "done",
-        "ender",
-        "events",
-        "first",
-        "game",
-        "hashes",
-        "id",
-        "players",
-        "room",
-        "seen",
-        "since",
-        "status",
-        "table",
-        "turn",
-        "turn_at",
-        "version",
-        "waiters",
-    )
-
-    def __init__(
-        self, game: str, version: str, room: str | None, now: float, control: TimeControl | None
-    ) -> None:
-        self.id = new_match_id()
-        self.control = control
-        full = 0 if control is None else control.base * 1000
-        self.clock = [full, full]
-        """Each seat's milliseconds left when its turn last started or ended."""
-        self.turn_at = 0
-        """When the current turn started (ms since the epoch)."""
-        self.table = TableState()
-        self.game = game
-        self.version = version
-        self.room = room
-        self.status = WAITING
-        self.hashes: list[str] = ["", ""]
-        self.players: list[str] = ["", ""]
-        """Each seat's player key digest ('' for none)."""
-        self.contacts: list[str | None] = [None, None]
-        """Each seat's contact handle, for its turn notices."""
-        self.seen: list[float] = [now, now]
-        self.since = now
-        self.events: list[Event] = []
-        self.done: list[_Done] = []
-        self.turn: int | None = None
-        self.first: int | None = None
-        self.ender = -1
-        self.waiters: list[Held] = []
-
-    def start(self, first: int, now: float) -> None:
-        """Opens play: the turn to first, both clocks full, the first turn starting now."""
-        self.status = PLAYING
-        self.first = self.turn = first
-        control = self.control
-        self.turn_at = millis(now)
-        if control is not None:
-            self.clock = [control.base * 1000, control.base * 1000]
-        self.append(started_event(1, first, control), _NO_WRITE)
-
-    def is_correspondence(self) -> bool:
-        """Whether the match has a per-move deadline control (it never ends for want of
-        polls)."""
-        control = self.control
-        return control is not None and control.kind == "deadline"
-
-    def is_out(self, now: float) -> bool:
-        """Whether the seat to move of a clocked match in play has run out of time (used more
-        than it had: the Redis reaper looks at a match once its deadline is past)."""
-        turn = self.turn
-        return turn is not None and millis(now) - self.turn_at > self.clock[turn]
-
-    def charge(self, seat: int, now: float) -> int:
-        """Ends the turn of seat (its time not out) and returns its milliseconds left."""
-        control = self.control
-        assert control is not None
-        at = millis(now)
-        left = self.clock[seat] - (at - self.turn_at)
-        if control.kind == "fischer":
-            left += control.increment * 1000
-            self.clock[seat] = left
-        else:
-            self.clock[seat] = control.base * 1000
-        self.turn_at = at
-        return left
-
-    def rewind(self, asker: int, now: float) -> tuple[int, int] | None:
-        """Gives the turn back to asker for an accepted takeback: the seat to move is charged
-        its time so far (no increment), and asker's turn starts now (a deadline control
-        gives it its full time). Returns each seat's milliseconds left, with a clock."""
-        at = millis(now)
-        control = self.control
-        if control is not None and self.turn is not None:
-            if control.kind == "fischer":
-                self.clock[self.turn] -= at - self.turn_at
-            else:
-                self.clock[asker] = control.base * 1000
-        self.turn = asker
-        self.turn_at = at
-        return None if control is None else (self.clock[0], self.clock[1])
-
-    def append(self, event: Event, done: _Done) -> int:
-        """Adds an event to the log and wakes every poll waiting for it, there and then."""
-        self.events.append(event)
-        self.done.append(done)
-        if self.waiters:
-            self.wake_all()
-        return len(self.events)
-
-    def wake_all(self) -> None:
-        """Ends every wait held on this match."""
-        waiters, self.waiters = self.waiters, []
-        for waiter in waiters:
-            waiter.fire()
-
-    def wake_tables(self) -> None:
-        """Ends the table-aware waits held on this match (its table changed)."""
-        fired = [waiter for waiter in self.waiters if waiter.tables]
-        if fired:
-            self.waiters = [waiter for waiter in self.waiters if not waiter.tables]
-            for waiter in fired:
-                waiter.fire()
 
 
 class _Seeker:
@@ -250,10 +84,10 @@ class MemoryStore:
         self.turns: TurnSink | None = None
         """Told of turns given in correspondence matches (see Store.turns)."""
         self.settings = settings or StoreSettings()
-        self._matches: dict[str, _Match] = {}
+        self._matches: dict[str, Match] = {}
         self._endings: Counter[str] = Counter()
-        self._queues: dict[tuple[str, str], deque[_Match]] = {}
-        self._rooms: dict[tuple[str, str], _Match] = {}
+        self._queues: dict[tuple[str, str], deque[Match]] = {}
+        self._rooms: dict[tuple[str, str], Match] = {}
         self._waiting: dict[str, int] = {}
         self._reseeks: dict[str, tuple[str, int, float]] = {}
         self._players = MemoryPlayers()
@@ -271,7 +105,7 @@ class MemoryStore:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def _get(self, match: str) -> _Match:
+    def _get(self, match: str) -> Match:
         found = self._matches.get(match)
         if found is None:
             raise RelayError("match/unknown", f"No match {match!r}.")
@@ -279,7 +113,7 @@ class MemoryStore:
             raise RelayError("match/expired")
         return found
 
-    def _seat(self, found: _Match, digest: str) -> int:
+    def _seat(self, found: Match, digest: str) -> int:
         zero = hmac.compare_digest(digest, found.hashes[0])
         one = hmac.compare_digest(digest, found.hashes[1])
         if zero:
@@ -319,7 +153,7 @@ class MemoryStore:
                 return await self._held(found, after, timeout)
         return found.events[after:]
 
-    async def _held(self, found: _Match, after: int, timeout: float) -> list[Event]:
+    async def _held(self, found: Match, after: int, timeout: float) -> list[Event]:
         """wait() once found has no event above after: until one comes, or the timeout."""
         loop = self._running_loop()
         future: asyncio.Future[list[Event] | None] = loop.create_future()
@@ -363,7 +197,7 @@ class MemoryStore:
         return self._view(self._get(match), chat_after)
 
     def _hold(
-        self, found: _Match, after: int, timeout: float, wake: Wake,
+        self, found: Match, after: int, timeout: float, wake: Wake,
         loop: asyncio.AbstractEventLoop, tables: bool = False,
     ) -> Held:  # fmt: skip
         """Registers a wait on found until its next event (or its table's next change), or
@@ -396,7 +230,7 @@ class MemoryStore:
         """Returns a summary of the match."""
         return self._summary(self._get(match))
 
-    def _summary(self, found: _Match) -> MatchInfo:
+    def _summary(self, found: Match) -> MatchInfo:
         return MatchInfo(
             match=found.id,
             game=found.game,
@@ -495,7 +329,7 @@ class MemoryStore:
         queue = self._queues.setdefault(
             (game, version if control is None else f"{version}~{control.key}"), deque()
         )
-        mine: list[_Match] = []
+        mine: list[Match] = []
         """Waiting seeks of the seeker's own player key: never joined, kept in their place."""
         try:
             while queue:
@@ -515,7 +349,7 @@ class MemoryStore:
         finally:
             queue.extendleft(reversed(mine))
 
-    def _is_stale(self, found: _Match, now: float) -> bool:
+    def _is_stale(self, found: Match, now: float) -> bool:
         """Whether a waiting seek's seeker is gone: without a per-move deadline, its last held
         poll ended with its client gone --seek-grace ago, or it began no poll for --hold and
         --seek-grace (within the grace period in any case); with one, it began no poll for
@@ -544,7 +378,7 @@ class MemoryStore:
                 f"{self.settings.max_waiting} matches of {game!r} are waiting.",
                 retry_after=self.settings.grace,
             )
-        opened = _Match(game, version, room, now, control)
+        opened = Match(game, version, room, now, control)
         opened.hashes[0] = hash_token(seeker.token)
         opened.players[0] = seeker.player
         opened.contacts[0] = seeker.contact
@@ -553,7 +387,7 @@ class MemoryStore:
         self._waiting[game] = self._waiting.get(game, 0) + 1
         return Ticket(opened.id, 0, seeker.token)
 
-    def _join(self, found: _Match, now: float, seeker: _Seeker) -> Ticket:
+    def _join(self, found: Match, now: float, seeker: _Seeker) -> Ticket:
         found.hashes[1] = hash_token(seeker.token)
         found.players[1] = seeker.player
         found.contacts[1] = seeker.contact
@@ -565,19 +399,19 @@ class MemoryStore:
         self._tell_start(found)
         return Ticket(found.id, 1, seeker.token)
 
-    def _tell_start(self, found: _Match) -> None:
+    def _tell_start(self, found: Match) -> None:
         """Tells the turn sink that a match with a per-move deadline began (its first mover)."""
         first = found.first
         if self.turns is not None and first is not None and found.is_correspondence():
             self._tell(found, first, 1, (found.turn_at + found.clock[first]) / 1000)
 
-    def _tell(self, found: _Match, seat: int, seq: int, due: float) -> None:
+    def _tell(self, found: Match, seat: int, seq: int, due: float) -> None:
         """Tells the turn sink that event seq gave seat the turn, if the seat has a contact."""
         sink, contact = self.turns, found.contacts[seat]
         if sink is not None and contact is not None:
             sink(TurnNotice(found.id, found.game, seat, seq, contact, due))
 
-    def _expire(self, found: _Match, now: float) -> None:
+    def _expire(self, found: Match, now: float) -> None:
         found.status = EXPIRED
         found.since = now
         self._waiting[found.game] -= 1
@@ -628,9 +462,9 @@ class MemoryStore:
         late = status is PLAYING and found.control is not None and found.is_out(now)
         if late:
             # The seat to move ran out of time before this write: the match ended then.
-            self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
+            self._finish(found, "timeout", found.turn or 0, NO_WRITE, now)
             status = FINISHED
-        done: _Done = (seat, kind, action.move, action.end, action.agree)
+        done: Done = (seat, kind, action.move, action.end, action.agree)
         events = found.events
         if kind == "resign":
             if status is FINISHED:
@@ -657,7 +491,7 @@ class MemoryStore:
             raise finished(late)
         if kind == "confirm":
             last = found.done[-1]
-            if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in _PLAYS:
+            if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in PLAYS:
                 # The seat to move disputes the partner's last move or pass (its game says it
                 # ended the game, or broke the rules, or the partner had a move to make).
                 return self._finish(found, "disputed", seat, done, now)
@@ -699,7 +533,7 @@ class MemoryStore:
             self._tell(found, 1 - seat, seq, due)
         return seq
 
-    def _accept(self, found: _Match, seat: int, done: _Done, now: float) -> int:
+    def _accept(self, found: Match, seat: int, done: Done, now: float) -> int:
         """Accepts the partner's standing offer: a draw ends the match 'drawn'; a takeback
         appends its undo event and gives the asker the turn."""
         events = found.events
@@ -714,7 +548,7 @@ class MemoryStore:
             self._tell(found, offer.by, seq, (found.turn_at + found.clock[offer.by]) / 1000)
         return seq
 
-    def _claim(self, found: _Match, seat: int, done: _Done, now: float) -> int:
+    def _claim(self, found: Match, seat: int, done: Done, now: float) -> int:
         """Ends the match 'stalled' when its partner, to move without a clock, has thought
         for --claim-after seconds; raises claim/not_stalled before."""
         due = self._claim_at(found)
@@ -724,23 +558,23 @@ class MemoryStore:
             raise not_stalled(None if due is None else due - now, False)
         return self._finish(found, "stalled", 1 - seat, done, now)
 
-    def _claim_at(self, found: _Match) -> float | None:
+    def _claim_at(self, found: Match) -> float | None:
         """Returns when the partner of the seat to move may claim the win, if it may."""
         after = self.settings.claim_after
         if found.status is not PLAYING or found.control is not None or after <= 0:
             return None
         return found.turn_at / 1000 + after
 
-    def _table_changed(self, found: _Match) -> None:
+    def _table_changed(self, found: Match) -> None:
         """Ends the table-aware waits on found: its table changed."""
         found.wake_tables()
 
-    def _back(self, found: _Match, seat: int) -> None:
+    def _back(self, found: Match, seat: int) -> None:
         """Shows seat here again (it polled or wrote), telling the table's readers."""
         if found.table.back(seat):
             self._table_changed(found)
 
-    def _presence(self, found: _Match, now: float) -> None:
+    def _presence(self, found: Match, now: float) -> None:
         """Shows away each seat of a match in play that holds no poll (TableState.absent)."""
         table = found.table
         changed = False
@@ -754,7 +588,7 @@ class MemoryStore:
             table.version += 1
             self._table_changed(found)
 
-    def _finish(self, found: _Match, reason: str, seat: int, done: _Done, now: float) -> int:
+    def _finish(self, found: Match, reason: str, seat: int, done: Done, now: float) -> int:
         self._endings[reason] += 1
         found.status = FINISHED
         found.since = now
@@ -783,9 +617,9 @@ class MemoryStore:
             self._notices.notify(f"rematch:{match}")
         return new
 
-    def _start_rematch(self, old: _Match, match: str, first: int, now: float) -> None:
+    def _start_rematch(self, old: Match, match: str, first: int, now: float) -> None:
         """Opens the new match of an accepted rematch: the same seats, tokens and game."""
-        opened = _Match(old.game, old.version, None, now, old.control)
+        opened = Match(old.game, old.version, None, now, old.control)
         opened.id = match
         opened.hashes = list(old.hashes)
         opened.players = list(old.players)
@@ -822,7 +656,7 @@ class MemoryStore:
         seat = None if token is None else self._seat(found, hash_token(token))
         return seat, self._view(found, chat_after)
 
-    def _view(self, found: _Match, chat_after: int = 0) -> Table:
+    def _view(self, found: Match, chat_after: int = 0) -> Table:
         """Returns found's table as its readers see it."""
         away = found.table.away
         grace = self.settings.grace
@@ -920,7 +754,7 @@ class MemoryStore:
         if found.seen[seat] <= started:
             found.table.gone[seat] = now
 
-    def _writer(self, match: str, token: str, now: float) -> tuple[_Match, int]:
+    def _writer(self, match: str, token: str, now: float) -> tuple[Match, int]:
         """Returns a match and the token's seat, marked present."""
         found = self._get(match)
         seat = self._seat(found, hash_token(token))
@@ -973,21 +807,21 @@ class MemoryStore:
             elif status is PLAYING:
                 self._presence(found, now)
                 if found.control is not None and found.is_out(now):
-                    self._finish(found, "timeout", found.turn or 0, _NO_WRITE, now)
+                    self._finish(found, "timeout", found.turn or 0, NO_WRITE, now)
                     changed += 1
                     continue
                 if found.is_correspondence():
                     continue  # only its clock ends a correspondence match
                 absent = min((0, 1), key=lambda seat: found.seen[seat])
                 if found.seen[absent] + grace < now:
-                    self._finish(found, "abandoned", absent, _NO_WRITE, now)
+                    self._finish(found, "abandoned", absent, NO_WRITE, now)
                     changed += 1
             elif status is ENDING:
                 self._presence(found, now)
                 partner = 1 - found.ender
                 wait = patience(found.control, grace)
                 if found.since + wait < now or found.seen[partner] + wait < now:
-                    self._finish(found, "unconfirmed", partner, _NO_WRITE, now)
+                    self._finish(found, "unconfirmed", partner, NO_WRITE, now)
                     changed += 1
             elif found.since + keep < now:
                 del self._matches[found.id]
