@@ -46,6 +46,9 @@ class Reason(StrEnum):
     """The relay could not be reached for the host's whole give-up time."""
     ERROR = "error"
     """The relay refused a request that retrying cannot fix, or answered outside the protocol."""
+    CLOSED = "closed"
+    """This side's host was closed (RelayHost.close()): the match goes on at the relay, and the
+    seat can be taken up again (RelayHost.resume) until the relay's grace period."""
 
     def __repr__(self) -> str:
         return f"Reason.{self.name}"
@@ -76,4 +79,6 @@ class Outcome:
     @property
     def is_finished(self) -> bool:
         """Returns whether the match was played to an end on the relay (not cut off or refused)."""
-        return self.reason not in (Reason.CANCELLED, Reason.CONNECTION_LOST, Reason.ERROR)
+        return self.reason not in (
+            Reason.CANCELLED, Reason.CONNECTION_LOST, Reason.ERROR, Reason.CLOSED
+        )  # fmt: skip

@@ -47,14 +47,18 @@ def player_name(key_file: Path, given: str | None = None) -> str | None:
     path = key_file.with_name(key_file.name + ".name")
     if given is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        # Written whole to a file of its own, then renamed: two clients never mix their names.
+        fresh = path.with_name(f"{path.name}.{os.getpid()}")
+        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as out:
             out.write(given + "\n")
+        os.replace(fresh, path)
         return given
     try:
-        return path.read_text().strip() or None
+        lines = path.read_text().splitlines()
     except FileNotFoundError:
         return None
+    return lines[0].strip() or None if lines else None
 
 
 @dataclass(frozen=True, slots=True)

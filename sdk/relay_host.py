@@ -234,6 +234,15 @@ class RelayHost(GameHost):
         """
         self._controls.leave()
 
+    def close(self) -> None:
+        """Stops playing at once, without resigning or withdrawing: `play()` returns an Outcome
+        with Reason.CLOSED, and the seat stays the player's, to take up again with
+        `RelayHost.resume(relay_url, host.ticket, ...)` before the relay's grace period ends
+        it (a waiting seek, before its --seek-grace). A write under way is finished first. Any
+        thread may call it; does nothing once the match is over.
+        """
+        self._controls.close()
+
     # -- the match -------------------------------------------------------------------------
 
     async def play(self) -> Outcome:
@@ -337,6 +346,25 @@ class RelayHost(GameHost):
     async def next_rematch(self, after: int = 0) -> rematches.Rematch:
         """Returns the rematch once it changed past version `after` (an offer, a decline...)."""
         return await rematches.news(self, after)
+
+    def resumed(self, game_factory: GameFactory | None = None) -> RelayHost:
+        """Returns a host that takes this host's seat up again (after `close()`, or in another
+        process given the ticket), with the same relay, sinks and timing, its game made anew
+        by game_factory (default: this host's); start its `play()` to go on."""
+        ticket = self.ticket
+        if ticket is None:
+            raise HostStateError(NOT_SEATED.format(what="resumed()", state=self.state))
+        return type(self).resume(
+            self.relay_url,
+            ticket,
+            game_factory or self._factory,
+            timing=self.timing,
+            dialog=self._dialog,
+            on_state=self._on_state,
+            on_table=self._on_table,
+            session=self._session,
+            rng=self._rng,
+        )
 
     def rematch_host(self, accepted: rematches.Rematch) -> RelayHost:
         """Returns the host of an accepted rematch's new match, from the same seat, with the

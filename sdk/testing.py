@@ -20,7 +20,7 @@ import contextlib
 import queue
 import secrets
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from dataclasses import dataclass
 
 from sdk.game import Game, GameFactory
@@ -29,7 +29,15 @@ from sdk.relay_host import RelayHost
 from sdk.state import State
 from sdk.timing import Timing
 
-__all__ = ["FAST", "PairResult", "local_relay", "play_pair", "relay_in_thread", "run_pair"]
+__all__ = [
+    "FAST",
+    "PairResult",
+    "crash_and_resume",
+    "local_relay",
+    "play_pair",
+    "relay_in_thread",
+    "run_pair",
+]
 
 FAST = Timing(poll_wait=1, request_timeout=5.0, backoff_base=0.01, backoff_cap=0.2, give_up=10.0)
 """Timings for tests: short polls and quick retries against a relay on this machine."""
@@ -211,3 +219,17 @@ async def _first_failure(tasks: list[asyncio.Task[Outcome]]) -> None:
             error = task.exception()
             if error is not None:
                 raise error
+
+
+async def crash_and_resume(
+    host: RelayHost, playing: Awaitable[Outcome], game_factory: GameFactory | None = None
+) -> RelayHost:
+    """Stops one side mid-match as a crash would (RelayHost.close(): nothing is sent to the
+    relay), waits for its `play()` (the `playing` awaitable) to return Reason.CLOSED, and
+    returns the host that takes the same seat up again, its game made anew (by game_factory,
+    default the host's) and restored from the log: start its `play()` to go on."""
+    host.close()
+    outcome = await playing
+    if outcome.reason is not Reason.CLOSED:
+        raise AssertionError(f"the match ended before it could be closed: {outcome}")
+    return host.resumed(game_factory)

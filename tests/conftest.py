@@ -7,6 +7,8 @@ need it, while the workers run the rest; the files that need it run last."""
 from __future__ import annotations
 
 import contextlib
+import os
+import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -16,6 +18,10 @@ import pytest
 from bench.installed import BuildError, installed_tree
 from tests.support.components import in_ci, require_binary
 from tests.support.relay_process import RelayProcess, quick_flags
+
+# The clients the tests run keep their player keys and names in a folder of this test run's
+# own (each worker's), never in the user's ~/.config/movewire.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="movewire-tests-config-")
 
 
 @pytest.fixture(scope="session")

@@ -45,6 +45,10 @@ class Controls:
         elif leaving == "resign":
             self._call_in_loop(self._driver.wake)
 
+    def close(self) -> None:
+        """Stops the loop without resigning (see Driver.close)."""
+        self._call_in_loop(self._driver.close)
+
     def _call_in_loop(self, callback: Callable[[], None]) -> None:
         """Runs callback in the loop playing the match: now if called from it, else soon."""
         loop = self._loop

@@ -18,11 +18,16 @@ from sdk.state import State
 from sdk.table import Table
 from sdk.ticket import Ticket
 
-__all__ = ["ACCEPTED_AFTER", "Driver", "Seek"]
+__all__ = ["ACCEPTED_AFTER", "Closed", "Driver", "Seek"]
 
 ACCEPTED_AFTER = 0.25
 """Seconds after which a move post held for the reply counts as accepted: the relay refuses a
 move at once, so one still unanswered is held, and the partner has the turn."""
+
+
+class Closed(Exception):
+    """Queued by close(): the loop stops, with nothing more sent."""
+
 
 Seek = Callable[[RelayClient], Awaitable[Ticket]]
 """Asks the relay for a seat (RelayClient.seek with the host's game, version, room...)."""
@@ -53,6 +58,8 @@ class Driver:
         self.feed = Feed(self.queue, 0)
         """What queues the log's events, each once, in order."""
         self._on_ticket = on_ticket
+        self.closing = False
+        """Whether close() was called: the loop stops at its next step."""
         self._listening: asyncio.Task[list[Event]] | None = None
         self._poller: asyncio.Task[None] | None = None
         self._answers: set[asyncio.Task[None]] = set()
@@ -69,7 +76,9 @@ class Driver:
         self.client = client
         try:
             batch = await self._listen(client, seek)
-            if batch is not None:
+            if batch is None and self.closing:
+                machine.closed()
+            elif batch is not None:
                 for event in machine.start(batch, self.resumed):
                     self.queue.put_nowait(event)
                 if machine.cancel_wanted:  # cancel() came as the game was being created
@@ -80,6 +89,8 @@ class Driver:
                 self.feed.ended = isinstance(batch[-1], Ended)
                 while machine.outcome is None:
                     await self._step(client)
+        except Closed:
+            machine.closed()
         except ConnectionLostError as exc:
             unreachable = isinstance(exc, RelayUnreachableError)
             said = endings.UNREACHABLE if unreachable else endings.CONNECTION_LOST
@@ -99,6 +110,16 @@ class Driver:
         """Wakes the loop to look at what it has to send."""
         self.queue.put_nowait(WAKE)
 
+    def close(self) -> None:
+        """Stops the loop at its next step without a word to the relay (a write under way is
+        finished first): the seat stays resumable."""
+        if self.closing or self.machine.outcome is not None:
+            return
+        self.closing = True
+        self.queue.put_nowait(Failure(Closed()))
+        if self._listening is not None:
+            self._listening.cancel()
+
     def stop_listening(self) -> None:
         """Stops the poll that waits for a partner, so that the seek is withdrawn at once."""
         if self._listening is not None:
@@ -109,6 +130,8 @@ class Driver:
         machine = self.machine
         machine.set_state(State.LISTENING)
         while True:
+            if self.closing:
+                return None
             if machine.cancel_wanted:
                 await self._withdraw(client)
                 return None
@@ -122,6 +145,8 @@ class Driver:
             )
             await asyncio.wait([task])
             self._listening = None
+            if self.closing:
+                return None
             if task.cancelled():
                 continue
             try:

@@ -312,6 +312,16 @@ class Machine:
         match, seat = (ticket.match, ticket.seat) if ticket else (None, None)
         self.outcome = Outcome(Result.UNKNOWN, reason, match, seat, message=message)
 
+    def closed(self) -> None:
+        """Ends this side's play without a word to the relay: the seat stays resumable."""
+        game, ticket = self.game, self.ticket
+        was_enabled = self.state is State.PLAYING_TO_MOVE
+        self.set_state(State.NOT_CONNECTED)
+        if was_enabled and game is not None:
+            game.disable()
+        match, seat = (ticket.match, ticket.seat) if ticket else (None, None)
+        self.outcome = Outcome(Result.UNKNOWN, Reason.CLOSED, match, seat)
+
     def drop_seek(self, message: str) -> None:
         """Ends a seek that was withdrawn (or dropped by the relay) before a partner came."""
         self.set_state(State.NOT_CONNECTED)

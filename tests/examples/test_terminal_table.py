@@ -53,11 +53,12 @@ def to_move(
 
 
 @pytest.mark.timeout(90)
-def test_names_chat_and_an_agreed_draw(relay: str) -> None:
+def test_names_chat_and_an_agreed_draw(relay: str, tmp_path: Path) -> None:
     room = fresh_room()
+    ann_home, bob_home = str(tmp_path / "a"), str(tmp_path / "b")
     with (
-        person("xand0", relay, room, "--name", "Ann") as ann,
-        person("xand0", relay, room, "--name", "Bob <b>") as bob,
+        person("xand0", relay, room, "--name", "Ann", XDG_CONFIG_HOME=ann_home) as ann,
+        person("xand0", relay, room, "--name", "Bob <b>", XDG_CONFIG_HOME=bob_home) as bob,
     ):
         names = ("You play against Bob <b>.", "You play against Ann.")
         mover, other = to_move(ann, bob, names)
