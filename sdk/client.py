@@ -196,11 +196,7 @@ class RelayClient:
         """Returns the match's table (names, presence, the last offer, the chat above `chat`);
         with `after`, held (up to `wait` seconds) until its version is above `after`."""
         match, token = _match_and_token(ticket)
-        path = f"/v1/matches/{match}/table?chat={chat}"
-        timeout = self.timing.request_timeout
-        if after is not None:
-            path += f"&after={after}" + ("" if wait is None else f"&wait={wait}")
-            timeout += wait or 0
+        path, timeout = self._held(f"/v1/matches/{match}/table?chat={chat}", after, wait)
         return parse_table(await self._call("GET", path, token, None, timeout))
 
     async def offer(self, ticket: Ticket, kind: OfferKind, after: int) -> Table:
@@ -268,11 +264,7 @@ class RelayClient:
         """Returns the rematch of a finished match; with `after`, held (up to `wait` seconds)
         until its version is above `after`."""
         match, token = _match_and_token(ticket)
-        path = f"/v1/matches/{match}/rematch"
-        timeout = self.timing.request_timeout
-        if after is not None:
-            path += f"?after={after}" + ("" if wait is None else f"&wait={wait}")
-            timeout += wait or 0
+        path, timeout = self._held(f"/v1/matches/{match}/rematch", after, wait)
         return parse_rematch(await self._call("GET", path, token, None, timeout))
 
     async def offer_rematch(self, ticket: Ticket, offer: bool = True) -> Rematch:
@@ -283,11 +275,7 @@ class RelayClient:
     async def lobby(self, game: str, after: int | None = None, wait: int | None = None) -> Lobby:
         """Returns the game's lobby; with `after`, held (up to `wait` seconds) until its
         version is above `after`."""
-        path = f"/v1/lobby?game={game}"
-        timeout = self.timing.request_timeout
-        if after is not None:
-            path += f"&after={after}" + ("" if wait is None else f"&wait={wait}")
-            timeout += wait or 0
+        path, timeout = self._held(f"/v1/lobby?game={game}", after, wait)
         return parse_lobby(await self._call("GET", path, None, None, timeout))
 
     async def player_matches(self, player: str) -> list[PlayerMatch]:
@@ -298,6 +286,16 @@ class RelayClient:
             return [PlayerMatch.from_json(row) for row in answer["matches"]]
         except (KeyError, TypeError, ValueError):
             raise ProtocolError(NOT_AN_ANSWER.format(what="player matches", body=answer)) from None
+
+    def _held(self, path: str, after: int | None, wait: int | None) -> tuple[str, float]:
+        """Returns a read's path and timeout: with `after`, held until the version read is
+        above it (up to `wait` seconds, which the timeout allows for)."""
+        if after is None:
+            return path, self.timing.request_timeout
+        path += ("&" if "?" in path else "?") + f"after={after}"
+        if wait is not None:
+            path += f"&wait={wait}"
+        return path, self.timing.request_timeout + (wait or 0)
 
     async def _seq(self, ticket: Ticket, action: str, body: dict[str, Any]) -> int:
         path = f"/v1/matches/{ticket.match}/{action}"
