@@ -69,9 +69,13 @@ class RatingSystem:
     least_deviation: float = 45.0
     """The least a deviation shrinks to, so that a rating never freezes."""
     least_rating: float = 400.0
+    """The lowest rating."""
     most_rating: float = 4000.0
+    """The highest rating."""
     least_volatility: float = 0.01
+    """The lowest volatility."""
     most_volatility: float = 0.1
+    """The highest volatility."""
     most_change: float = 700.0
     """The most a rating moves in one game."""
 
@@ -125,12 +129,20 @@ def _periods(rating: Rating, now: float, system: RatingSystem) -> float:
 
 
 def _kept(rating: Rating, system: RatingSystem) -> Rating:
-    """Returns the rating within the system's bounds."""
-    return replace(
-        rating,
-        rating=min(max(rating.rating, system.least_rating), system.most_rating),
-        deviation=min(max(rating.deviation, system.least_deviation), system.deviation),
-        volatility=min(max(rating.volatility, system.least_volatility), system.most_volatility),
+    """Returns the rating within the system's bounds, or raises ValueError for one that is
+    not a number (a store's record damaged)."""
+    if not (
+        math.isfinite(rating.rating)
+        and math.isfinite(rating.deviation)
+        and math.isfinite(rating.volatility)
+    ):
+        raise ValueError(f"A rating's numbers must be finite: {rating!r}.")
+    return Rating(
+        min(max(rating.rating, system.least_rating), system.most_rating),
+        min(max(rating.deviation, system.least_deviation), system.deviation),
+        min(max(rating.volatility, system.least_volatility), system.most_volatility),
+        rating.games,
+        rating.at,
     )
 
 
@@ -250,9 +262,10 @@ def rate_period(
     now: float,
     system: RatingSystem = LICHESS,
 ) -> Rating:
-    """Returns the player's rating after a rating period of games, each an opponent's rating
-    at the period's start and the player's score (1 won, 0.5 drawn, 0 lost): the paper's
-    algorithm as it stands, the period ending at `now`. Without games, the deviation grows."""
+    """Returns the player's rating after a rating period of games ending at `now`, each game
+    an opponent's rating at the period's start and the player's score (1 won, 0.5 drawn, 0
+    lost); without games, only the deviation grows. With GLICKO and the player's last period
+    ending one period before `now`, this is the paper's algorithm exactly."""
     for _, score in games:
         _check_score(score)
     kept = _kept(player, system)

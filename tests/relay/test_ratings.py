@@ -187,6 +187,12 @@ def test_a_score_outside_0_to_1_is_refused() -> None:
             rate(new_rating(), new_rating(), score, NOW)
 
 
+def test_a_rating_that_is_not_a_number_is_refused() -> None:
+    for broken in (Rating(math.nan, 50, 0.06), Rating(1500, math.inf, 0.06)):
+        with pytest.raises(ValueError, match="must be finite"):
+            rate(broken, new_rating(), 1.0, NOW)
+
+
 # Properties.
 
 ratings = st.tuples(
