@@ -95,6 +95,7 @@ def test_the_winner_gains_what_the_loser_loses_between_equals() -> None:
     winner, loser = rate(new_rating(), new_rating(), 1.0, NOW)
     assert winner.rating > 1500 > loser.rating
     assert winner.rating - 1500 == pytest.approx(1500 - loser.rating)
+    assert 230 < winner.rating - 1500 < 250  # a first game between new players moves much
     assert winner.deviation == loser.deviation < 500
     assert winner.games == loser.games == 1
     assert winner.at == loser.at == NOW
@@ -301,6 +302,7 @@ def test_untrusted_results_are_not_rated(fields: dict[str, Any]) -> None:
 
 def test_unconfirmed_is_never_rated_whatever_is_claimed() -> None:
     assert score_of(ended("unconfirmed", 1), "win") is None
+    assert score_of(ended("unconfirmed", 1, winner=0)) is None
     assert score_of(ended("disputed", 1), "win") is None
 
 
