@@ -37,6 +37,9 @@ _CLAIMS: tuple[str, ...] = get_args(Claim)
 REFEREED = frozenset(("over", "illegal", "disputed"))
 """The reasons that are rated only with a referee's verdict (a `winner` field)."""
 
+_VERDICT_DECIDES = REFEREED | {"agreed"}
+"""The reasons a referee's verdict decides when there is one (it outweighs a mover's claim)."""
+
 _WON_BY_PARTNER = frozenset(("resigned", "stalled", "timeout", "abandoned"))
 """The reasons whose `seat` lost: it resigned, stalled, ran out of time or left."""
 
@@ -75,7 +78,7 @@ def score_of(
     move said it ended in for itself (None: it said nothing, and the match is not rated)."""
     reason = ended.get("reason")
     seat = _seat(ended.get("seat"), "seat")
-    if "winner" in ended and reason in REFEREED | {"agreed"}:
+    if "winner" in ended and reason in _VERDICT_DECIDES:
         winner = ended["winner"]
         return 0.5 if winner is None else _won(_seat(winner, "winner"))
     if reason in _WON_BY_PARTNER:
