@@ -297,7 +297,7 @@ def stream(raters: list[Rater], players: int, games: int, draw: float = 0.1) -> 
         f"prediction over the last two thirds of {games} games, {players} players (lower is better)"
     )
     for rater, (log_loss, brier, counted) in zip(raters, losses, strict=True):
-        print(f"  {rater.name:40s} log loss {log_loss / counted:.4f}  Brier {brier / counted:.4f}")
+        print(f"  {rater.name:42s} log loss {log_loss / counted:.4f}  Brier {brier / counted:.4f}")
 
 
 def speed(raters: list[Rater], games: int, rounds: int) -> None:
@@ -313,7 +313,7 @@ def speed(raters: list[Rater], games: int, rounds: int) -> None:
             best[index] = min(best[index], (time.perf_counter() - started) / games * 1e6)
     print(f"µs per game, both players updated (the best of {rounds} runs of {games})")
     for rater, micros in zip(raters, best, strict=True):
-        print(f"  {rater.name:40s} {micros:7.1f}")
+        print(f"  {rater.name:42s} {micros:7.1f}")
 
 
 def main(argv: list[str] | None = None) -> None:
