@@ -1,10 +1,11 @@
-// The X and 0 page.
+// X and 0 as the relay's shared pages see it: the GAME that its page runs (runPage, the page
+// kit's play.mjs) and that the replay page imports to show a match (the package's `view`).
 
-import { runPage } from "./play.mjs";
 import * as rules from "./xand0.mjs";
 import { SYMBOLS, createXand0View } from "./xand0-view.mjs";
 
-runPage({
+/** The game's description for the page kit (docs/browser.md#the-page-kit). */
+export const GAME = Object.freeze({
   key: "xand0",
   version: "1",
   title: "X and 0",
