@@ -13,5 +13,6 @@ export const GAME = Object.freeze({
   sides: COLOURS,
   where: (column) => `in column ${column + 1}`,
   taken: "That column is full.",
+  stylesheet: new URL("./connect4.css", import.meta.url).href,
   createView: createConnect4View,
 });

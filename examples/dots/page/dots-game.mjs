@@ -14,5 +14,6 @@ export const GAME = Object.freeze({
   where: lineWords,
   said: (who, side, move) => `${who} drew ${lineWords(move)}.`,
   taken: "That line is drawn already.",
+  stylesheet: new URL("./dots.css", import.meta.url).href,
   createView: createDotsView,
 });

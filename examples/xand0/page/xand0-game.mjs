@@ -13,5 +13,6 @@ export const GAME = Object.freeze({
   sides: SYMBOLS,
   where: (move) => `at row ${move.row + 1}, column ${move.col + 1}`,
   taken: "That square is taken.",
+  stylesheet: new URL("./xand0.css", import.meta.url).href,
   createView: createXand0View,
 });
