@@ -193,8 +193,10 @@ def test_read_game_reads_any_object_with_the_fields(tmp_path: Path) -> None:
     assert (game.title, game.page, game.view, game.source) == (
         "Stones", "stones.html", "stones-game.mjs", "game package 'stones' (stones 1.0)",
     )  # fmt: skip
-    made = GamePackage("stones", "Stones", "Take the last.", tmp_path, referee=object)
-    assert read_game("stones", made).json()["referee"] is True
+    made = GamePackage("stones", "Stones", "Take the last.", tmp_path)
+    assert read_game("stones", made).json()["referee"] is False
+    refereed = SimpleNamespace(**{**vars(shaped), "referee": object})
+    assert read_game("stones", refereed).json()["referee"] is True
     assert json.loads(games_json([game]))["games"][0]["view"] == "stones-game.mjs"
     for field, value, said in (
         ("title", "", "its 'title' must be text of 1 to 64 characters"),
@@ -204,7 +206,7 @@ def test_read_game_reads_any_object_with_the_fields(tmp_path: Path) -> None:
         ("referee", "ref", "its 'referee' must be None or a callable"),
     ):
         broken = SimpleNamespace(**{**vars(shaped), field: value})
-        with pytest.raises(GamePackageError, match="^game package 'stones' ") as refused:
+        with pytest.raises(GamePackageError, match=r"^game package 'stones' ") as refused:
             read_game("stones", broken)
         assert said in str(refused.value)
     with pytest.raises(GamePackageError, match="installed twice"):
