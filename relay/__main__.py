@@ -23,7 +23,7 @@ from relay.games import installed_games
 from relay.http.access import AccessLog
 from relay.http.app import BadRequests, create_app
 from relay.http.front import SWEEP, Front
-from relay.http.pages import check_pages
+from relay.http.pages import check_pages, copy_pages
 from relay.http.server import Connections
 from relay.http.state import API
 from relay.store.open import check_url, masked, open_store
@@ -142,6 +142,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         default=[],
         metavar="DIR",
         help="also serve the pages in DIR at / (a game's own page beside movewire.mjs)",
+    )
+    p.add_argument(
+        "--copy-pages",
+        metavar="DIR",
+        help="copy every page the relay serves (its own, its games', --pages-dir's) into DIR "
+        "and exit: the folder nginx or Apache serves beside a relay run with --no-pages",
     )
     p.add_argument(
         "--no-front",
@@ -264,6 +270,13 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         check_pages(config.games, config.pages_dirs)
     except ValueError as exc:
         p.error(str(exc))
+    if a.copy_pages is not None:
+        try:
+            count = copy_pages(Path(a.copy_pages), config.games, config.pages_dirs)
+        except OSError as exc:
+            p.error(f"cannot copy the pages into {a.copy_pages!r}: {exc.strerror}")
+        print(f"copied {count} files into {a.copy_pages}")
+        raise SystemExit(0)
     return config, a.unix
 
 

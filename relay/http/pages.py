@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import shutil
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ __all__ = [
     "add_pages",
     "check_pages",
     "check_pages_dirs",
+    "copy_pages",
     "load_pages",
     "page_folders",
 ]
@@ -171,6 +173,23 @@ def check_pages(games: Iterable[Game], folders: Iterable[str] = ()) -> None:
 def check_pages_dirs(folders: Iterable[str]) -> None:
     """Raises ValueError unless each folder is one and serves no page another already does."""
     check_pages((), folders)
+
+
+def copy_pages(target: Path, games: Iterable[Game] = (), folders: Iterable[str] = ()) -> int:
+    """Copies every file the relay serves at / into target (made if missing), each at its URL
+    path: its own pages, each game's page folder, each pages folder; for nginx or Apache to
+    serve with --no-pages. Returns how many files it copied (a file already there is
+    replaced)."""
+    copied: set[str] = set()
+    for root in [PAGES_DIR, *(folder for folder, _ in page_folders(games, folders))]:
+        for path in _files(root, warn=True):
+            url = path.relative_to(root).as_posix()
+            if url in copied:
+                continue  # served by an earlier folder (check_pages refuses such a clash)
+            (target / url).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target / url)
+            copied.add(url)
+    return len(copied)
 
 
 def add_pages(app: web.Application, root: Path = PAGES_DIR) -> None:
