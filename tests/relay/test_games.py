@@ -8,10 +8,8 @@ The packages here are installed the way pip installs one: a `*.dist-info` folder
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import textwrap
 import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,45 +17,11 @@ from types import SimpleNamespace
 import pytest
 
 from relay.core.games import GamePackageError, check_names, games_json, read_game
-from sdk.package import ENTRY_POINT_GROUP, GamePackage
+from sdk.package import GamePackage
+from tests.support.game_packages import PAGE, install, package_module, relay_env
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
 EXAMPLES = {"xand0": "X and 0", "connect4": "Connect Four", "dots": "Dots and Boxes"}
-
-PAGE = "<!doctype html><title>Fake</title>"
-
-
-def install(
-    site: Path, dist: str, module: str, entries: dict[str, str], files: dict[str, str]
-) -> None:
-    """Installs, in the folder site, a distribution `dist` 1.0 whose entry points (name: value)
-    are in the game group, with a module `module` of the files given (paths inside it)."""
-    info = site / f"{dist}-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-    lines = "".join(f"{name} = {value}\n" for name, value in entries.items())
-    (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{lines}")
-    for path, text in files.items():
-        target = site / module / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(textwrap.dedent(text))
-
-
-def package_module(name: str = "fake", **fields: str) -> str:
-    """Returns the __init__.py of a game package `name` whose page folder is page/."""
-    extra = "".join(f", {key}={value}" for key, value in fields.items())
-    return f"""
-        from pathlib import Path
-        from sdk.package import GamePackage
-
-        PACKAGE = GamePackage(name={name!r}, title="Fake", summary="A fake game.",
-                              pages=Path(__file__).with_name("page"){extra})
-    """
-
-
-def relay_env(site: Path) -> dict[str, str]:
-    """Returns the environment of a relay that sees the distributions installed in site."""
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
 
 
 def start_refused(site: Path) -> str:

@@ -4,6 +4,7 @@ client play through a real relay, and bad names or existing files are refused.""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from sdk.new import write
+from sdk.new import files, write
 from tests.support.processes import run_together
 from tests.support.relay_process import ROOT
 
@@ -173,3 +174,10 @@ def test_nothing_is_overwritten(tmp_path: Path) -> None:
     assert "README.md exists already" in run.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["README.md"]
     assert (tmp_path / "README.md").read_text() == "mine"
+
+
+def test_the_guide_shows_the_pyproject_that_sdk_new_writes() -> None:
+    guide = (ROOT / "docs" / "ship-your-game.md").read_text()
+    block = re.search(r"<!-- example: ship-pyproject -->\n```toml\n(.*?)```", guide, re.S)
+    assert block is not None
+    assert block.group(1) == files("mygame", "My game")["pyproject.toml"]
