@@ -2,10 +2,11 @@
 
 Run ``python -m bench.connect4_js_strength [--opponent classic|python] [--games N]
 [--depth 6] [--seed S] [--budget 2.0]``. The JavaScript engine
-(examples/connect4/page/connect4-engine.mjs) runs in one node process, asked over stdin and stdout for each move. The opponent is either
-the classic engine at a fixed depth, exactly as in ``bench.connect4_strength`` (the same
-openings, each played once with either colour, the same report), or the Python bot's
-strongest level with the same time budget, so the two engines meet head to head.
+(examples/connect4/page/connect4-engine.mjs) runs in one node process, asked over stdin and
+stdout for each move. The opponent is either the classic engine at a fixed depth, exactly as
+in ``bench.connect4_strength`` (the same openings, each played once with either colour, the
+same report), or the Python bot's strongest level with the same time budget, so the two
+engines meet head to head.
 """
 
 from __future__ import annotations
