@@ -212,7 +212,7 @@ function mineItem(entry) {
   const link = document.createElement("a");
   link.className = "button";
   const finished = entry.status === "finished";
-  link.href = finished ? `replay.html#match=${encodeURIComponent(entry.match)}` : resumeHref(entry);
+  link.href = finished ? `replay.html#match=${encodeURIComponent(entry.match)}` : resumeHref(entry, pages.get(entry.game));
   link.textContent = finished ? "Replay" : "Open";
   link.setAttribute("aria-label", `${link.textContent} ${what}`);
   li.append(`${what} `, link);
