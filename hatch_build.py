@@ -1,4 +1,5 @@
-"""Wheel build hook: compiles the relay's hot path with mypyc when a C compiler is at hand.
+"""Wheel build hook: compiles the relay's hot path with mypyc when a C compiler is at hand, and
+maps `movewire_games` onto the checkout's examples/ in an editable install.
 
 Every move goes through the modules in COMPILED (what that saves: docs/performance.md). A
 wheel (`pip install .`) carries them compiled beside their sources; an editable install
@@ -85,13 +86,37 @@ def compile_hot_path(root: Path, work: Path) -> list[Path]:
     return built
 
 
+EDITABLE_GAMES = '''"""The example games as an editable install sees them: the modules of
+`movewire_games` are the checkout's examples/ (written by hatch_build.py)."""
+
+__path__ = [{examples!r}]
+'''
+"""The `movewire_games/__init__.py` of an editable install. A wheel holds examples/ as
+`movewire_games` (pyproject's force-include); an editable install would copy it there too, and
+the game packages' entry points (`movewire_games.xand0.package:PACKAGE`) would then load that
+copy, not the sources being edited. This package instead finds its modules in examples/."""
+
+
+def editable_games(root: Path, work: Path) -> Path:
+    """Writes the editable install's `movewire_games/__init__.py` into work; returns it."""
+    path = work / "movewire_games_init.py"
+    path.write_text(EDITABLE_GAMES.format(examples=str((root / "examples").resolve())))
+    return path
+
+
 class CompileHotPath(BuildHookInterface):  # type: ignore[type-arg]
-    """Adds the compiled hot path to a standard (not editable) wheel."""
+    """Adds the compiled hot path to a standard (not editable) wheel, and to an editable one a
+    `movewire_games` that is the checkout's examples/."""
 
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         """Compiles, and adds the extensions to the wheel; falls back to pure Python."""
+        if self.target_name == "wheel" and version == "editable":
+            self._work = Path(tempfile.mkdtemp(prefix="movewire-build-"))
+            games = editable_games(Path(self.root), self._work)
+            build_data["force_include_editable"] = {str(games): "movewire_games/__init__.py"}
+            return
         if self.target_name != "wheel" or version != "standard":
             return
         if os.environ.get("MOVEWIRE_PURE"):

@@ -1,11 +1,12 @@
 """Plays the browser's strongest Connect Four level (JavaScript, in node) against a reference.
 
 Run ``python -m bench.connect4_js_strength [--opponent classic|python] [--games N]
-[--depth 6] [--seed S] [--budget 2.0]``. The JavaScript engine (relay/pages/connect4-engine.mjs)
-runs in one node process, asked over stdin and stdout for each move. The opponent is either
-the classic engine at a fixed depth, exactly as in ``bench.connect4_strength`` (the same
-openings, each played once with either colour, the same report), or the Python bot's
-strongest level with the same time budget, so the two engines meet head to head.
+[--depth 6] [--seed S] [--budget 2.0]``. The JavaScript engine
+(examples/connect4/page/connect4-engine.mjs) runs in one node process, asked over stdin and
+stdout for each move. The opponent is either the classic engine at a fixed depth, exactly as
+in ``bench.connect4_strength`` (the same openings, each played once with either colour, the
+same report), or the Python bot's strongest level with the same time budget, so the two
+engines meet head to head.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ NO_NODE = "node is not installed: the JavaScript engine runs in node"
 
 SERVER = """
 import { createInterface } from "node:readline";
-import * as rules from "./relay/pages/connect4.mjs";
-import { chooseMove } from "./relay/pages/connect4-engine.mjs";
+import * as rules from "./examples/connect4/page/connect4.mjs";
+import { chooseMove } from "./examples/connect4/page/connect4-engine.mjs";
 for await (const line of createInterface({ input: process.stdin })) {
   const { moves, budget } = JSON.parse(line);
   const started = performance.now();
@@ -62,7 +63,8 @@ class JsEngine:
         if found is None:
             raise RuntimeError(NO_NODE)
         self.process = subprocess.Popen(
-            [found, "--input-type=module", "-e", SERVER],
+            # served.mjs: the game's page folder and the page kit as one folder, as served.
+            [found, "--import", "./tests/js/served.mjs", "--input-type=module", "-e", SERVER],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

@@ -19,10 +19,11 @@ from aiohttp import web
 from relay.api.metrics import hot_path
 from relay.config import CHAT_READERS, STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
+from relay.games import installed_games
 from relay.http.access import AccessLog
 from relay.http.app import BadRequests, create_app
 from relay.http.front import SWEEP, Front
-from relay.http.pages import check_pages_dirs
+from relay.http.pages import check_pages, copy_pages
 from relay.http.server import Connections
 from relay.http.state import API
 from relay.store.open import check_url, masked, open_store
@@ -143,6 +144,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="also serve the pages in DIR at / (a game's own page beside movewire.mjs)",
     )
     p.add_argument(
+        "--copy-pages",
+        metavar="DIR",
+        help="copy every page the relay serves (its own, its games', --pages-dir's) into DIR "
+        "and exit: the folder nginx or Apache serves beside a relay run with --no-pages",
+    )
+    p.add_argument(
         "--no-front",
         action="store_true",
         help="let aiohttp answer every request (slower: for comparison, or as a fallback)",
@@ -220,6 +227,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     except ValueError as exc:
         p.error(str(exc))
     try:
+        games = installed_games()  # every installed game package, or a refusal naming one
         config = Config(
             host=a.host,
             port=a.port,
@@ -243,6 +251,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             store_url=a.store,
             pages=not a.no_pages,
             pages_dirs=tuple(a.pages_dir),
+            games=games,
             front=not a.no_front,
             access_log=not a.no_access_log,
             log_level=a.log_level,
@@ -258,9 +267,16 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         )
         if config.workers > 1 and config.store_url == "memory":
             raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
-        check_pages_dirs(config.pages_dirs)
+        check_pages(config.games, config.pages_dirs)
     except ValueError as exc:
         p.error(str(exc))
+    if a.copy_pages is not None:
+        try:
+            count = copy_pages(Path(a.copy_pages), config.games, config.pages_dirs)
+        except OSError as exc:
+            p.error(f"cannot copy the pages into {a.copy_pages!r}: {exc.strerror}")
+        print(f"copied {count} files into {a.copy_pages}")
+        raise SystemExit(0)
     return config, a.unix
 
 
@@ -314,6 +330,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         config.hold,
         config.store.grace,
         hot_path(),
+    )
+    logging.getLogger("relay").info(
+        "games: %s", ", ".join(game.source for game in config.games) or "none"
     )
     _settle_collector()
     loop = _new_loop()

@@ -11,6 +11,7 @@ import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from relay.core.games import Game
 from relay.core.model import StoreSettings
 
 __all__ = [
@@ -145,6 +146,9 @@ class Config:
     """Whether to serve the web pages and the JavaScript host at / (off behind nginx)."""
     pages_dirs: tuple[str, ...] = ()
     """More folders whose pages are served at / beside the relay's own (a game's own page)."""
+    games: tuple[Game, ...] = field(default=(), repr=False)
+    """The game packages hosted (`relay.games.installed_games()`, read at start): listed by
+    `GET /v1/games`, their page folders served at / with the pages."""
     access_log: bool = True
     """Whether to log each request (method, path, status, time; never a token)."""
     log_level: str = "info"

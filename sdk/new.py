@@ -1,8 +1,10 @@
 """`python -m sdk.new NAME --dir PATH`: writes the skeleton of a new game, playable at once.
 
-The skeleton holds a rules stub, a Game and a bot (random legal moves), a terminal client, a
-test that plays two bots through a real relay with sdk.testing, and a browser page on the
-JavaScript host. `python -m pytest PATH` passes on it as written.
+The skeleton is a game package, pip-installable: a rules stub, a Game and a bot (random legal
+moves), a terminal client, a browser page on the JavaScript host in the package's page folder,
+the `GamePackage` a relay reads and the pyproject.toml whose entry point names it, and a test
+that plays two bots through a real relay with sdk.testing. `python -m pytest PATH` passes on
+it as written; `pip install PATH` beside a relay, and the relay serves and lists it.
 """
 
 from __future__ import annotations
@@ -40,9 +42,10 @@ def files(name: str, title: str) -> dict[str, str]:
         f"{name}/rules.py": "rules.py.tmpl",
         f"{name}/game.py": "game.py.tmpl",
         f"{name}/__main__.py": "main.py.tmpl",
+        f"{name}/page/{name}.html": "page.html.tmpl",
+        f"{name}/page/{name}.mjs": "page.mjs.tmpl",
         f"test_{name}.py": "test.py.tmpl",
-        f"web/{name}.html": "page.html.tmpl",
-        f"web/{name}.mjs": "page.mjs.tmpl",
+        "pyproject.toml": "pyproject.toml.tmpl",
         "README.md": "readme.md.tmpl",
     }
     made = {}
@@ -97,6 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in written:
         print(f"wrote {path}")
     print(f"next: cd {args.dir} && python -m pytest  (and see README.md there)")
+    print(f"to host it: pip install {args.dir}  (beside the relay, which then serves and lists it)")
     return 0
 
 

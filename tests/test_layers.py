@@ -17,6 +17,7 @@ LAYERS: dict[str, set[str]] = {
     "relay.core": set(),
     "relay.store": {"relay.core"},
     "relay.config": {"relay.core"},
+    "relay.games": {"relay.core"},
     "relay.api": {"relay.core", "relay.store", "relay.config"},
     "relay.webhook": {"relay.core", "relay.store", "relay.config"},
     "relay.http": {"relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook"},
@@ -24,7 +25,7 @@ LAYERS: dict[str, set[str]] = {
     "relay.workers": {"relay.config", "relay.box"},
     "relay.__main__": {
         "relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook",
-        "relay.http", "relay.workers",
+        "relay.http", "relay.workers", "relay.games",
     },
     "relay": {"relay.core", "relay.store", "relay.config", "relay.http"},
 }  # fmt: skip

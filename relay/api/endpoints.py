@@ -35,6 +35,7 @@ from relay.api.table import TableEndpoints
 from relay.config import Config
 from relay.core.clock import control_field
 from relay.core.errors import RelayError
+from relay.core.games import games_json
 from relay.core.lobby import KINDS, lobby_entry_json
 from relay.core.model import Action, Event, hash_token, new_action
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
@@ -121,6 +122,8 @@ class Api:
             for route in ROUTES
         }
         """The coroutine method answering each route, by its name in the route table."""
+        self._games = games_json(config.games)
+        """The answer of GET /v1/games: the games are read once, at start."""
         self._digests: dict[str, str] = {}
         self._leaving: set[asyncio.Future[None]] = set()
         """Notes to the store of held requests whose client left, still being written."""
@@ -573,6 +576,10 @@ class Api:
         """Lobby polls one client address may hold at once: several pages behind one address
         (a household, an office) each watch a lobby."""
         return LOBBY_POLLS_PER_SEAT * self.config.polls_per_seat
+
+    async def games(self, call: Call) -> Reply:
+        """GET /v1/games: the games hosted."""
+        return 200, self._games
 
     async def healthz(self, call: Call) -> Reply:
         """GET /healthz: 200 while the relay and its store answer."""

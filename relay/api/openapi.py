@@ -230,6 +230,41 @@ _SCHEMAS: dict[str, Any] = {
         "properties": {"cancelled": {"const": True}},
     },
     "Health": {"type": "object", "properties": {"ok": {"const": True}}},
+    "Game": {
+        "type": "object",
+        "required": ["name", "title", "summary", "page", "view", "computer", "referee"],
+        "properties": {
+            "name": {
+                "type": "string",
+                "pattern": "^[a-z][a-z0-9_]{0,31}$",
+                "description": "The game key its seeks name.",
+            },
+            "title": {"type": "string"},
+            "summary": {"type": "string"},
+            "page": {
+                "type": "string",
+                "description": "Its page, relative to the relay's root "
+                "(where the relay serves its pages): 'connect4.html'.",
+            },
+            "view": {
+                "type": ["string", "null"],
+                "description": "Its page module that draws "
+                "its board for the shared pages (the replay), relative to the relay's "
+                "root; null when it has none.",
+            },
+            "computer": {
+                "type": "boolean",
+                "description": "Whether its page offers a game "
+                "against the computer (<page>#computer).",
+            },
+            "referee": {"type": "boolean", "description": "Whether its package ships a referee."},
+        },
+    },
+    "Games": {
+        "type": "object",
+        "required": ["games"],
+        "properties": {"games": {"type": "array", "items": _ref("Game")}},
+    },
     "Ticket": {
         "type": "object",
         "required": ["match", "seat", "token"],
@@ -400,6 +435,7 @@ _REPLIES = {
     "Lobby": "The game's lobby at its version.",
     "PlayerMatches": "The key's matches ([] for a key the relay does not know).",
     "Health": "Alive.",
+    "Games": "Every game hosted, by name.",
     **TABLE_REPLIES,
 }
 """What a successful answer of each reply schema says."""

@@ -121,6 +121,10 @@ ROUTES: tuple[Route, ...] = (
           "A game's public open seeks, live and recent matches; with 'after', held until "
           "the lobby's version is above it.",
           reply="Lobby", query=("game", "after", "wait"), errors=(400, 429, 503)),
+    Route("GET", "/v1/games", "games", "games",
+          "The games this relay hosts (its installed game packages): name, title, summary, "
+          "page, view, whether the page offers the computer and the game has a referee.",
+          reply="Games", errors=(429,)),
     Route("GET", "/healthz", "healthz", "healthz",
           "Liveness: 200 while the relay and its store answer.",
           reply="Health", errors=(503,), limited=False),

@@ -7,7 +7,6 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -18,7 +17,7 @@ from relay.api.routes import ROUTES
 from relay.config import Config
 from relay.core.errors import CODES, RelayError
 from relay.http.handlers import handler as route_handler
-from relay.http.pages import add_pages
+from relay.http.pages import add_pages, page_folders
 from relay.http.proxy import behind_proxy
 from relay.http.server import NOSNIFF
 from relay.http.state import API, CONFIG, METRICS, STORE
@@ -114,8 +113,8 @@ def create_app(config: Config | None = None, store: Store | None = None) -> web.
             app.router.add_route(route.method, route.path, handle, name=route.endpoint)
     if config.pages:
         add_pages(app)
-        for folder in config.pages_dirs:
-            add_pages(app, Path(folder))
+        for folder, _ in page_folders(config.games, config.pages_dirs):
+            add_pages(app, folder)
     app.cleanup_ctx.append(_reaper)
     if config.webhook_url:
         app.cleanup_ctx.append(_webhook)  # stopped before the reaper closes the store

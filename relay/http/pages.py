@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import shutil
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from aiohttp import web
 
+from relay.core.games import Game, GamePackageError
 from relay.http.encodings import accepts_gzip, gzipped
 
 __all__ = [
@@ -18,8 +20,11 @@ __all__ = [
     "PAGES_DIR",
     "StaticFile",
     "add_pages",
+    "check_pages",
     "check_pages_dirs",
+    "copy_pages",
     "load_pages",
+    "page_folders",
 ]
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
@@ -54,7 +59,9 @@ SECURITY_HEADERS = {
 
 NOT_A_FOLDER = "pages folder {root!r} is not a folder"
 OUTSIDE = "pages folder %r: %s leads outside the folder (a symlink), not served"
-TAKEN = "{url} of pages folder {root!r} is served already (by the relay or an earlier folder)"
+TAKEN = "{url} of pages folder {root!r} is served already (by {owner})"
+GAME_TAKEN = "{source} cannot be served: its page file {url} is served already by {owner}"
+RELAY = "the relay's own pages"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -133,17 +140,56 @@ def _handler(page: StaticFile) -> Handler:
     return serve
 
 
-def check_pages_dirs(folders: Iterable[str]) -> None:
-    """Raises ValueError unless each folder is one and serves no page another already does."""
-    taken = set(load_pages(warn=False))
+def page_folders(games: Iterable[Game], folders: Iterable[str]) -> list[tuple[Path, str]]:
+    """Returns the folders served at / after the relay's own, each with who it is for
+    messages: each game's page folder, by name, then each --pages-dir folder."""
+    found = [(game.pages, game.source) for game in sorted(games, key=lambda game: game.name)]
+    return found + [(Path(folder), f"pages folder {folder!r}") for folder in folders]
+
+
+def check_pages(games: Iterable[Game], folders: Iterable[str] = ()) -> None:
+    """Raises ValueError unless each pages folder is one, and no file of a game package or a
+    folder is served already by the relay, a game package or an earlier folder; a game
+    package's clash is a GamePackageError naming both sides."""
+    taken = dict.fromkeys(load_pages(warn=False), RELAY)
+    for game in sorted(games, key=lambda game: game.name):
+        urls = set(load_pages(game.pages, warn=False)) - {"/"}
+        if urls & taken.keys():
+            url = min(urls & taken.keys())
+            owner = taken[url]
+            raise GamePackageError(GAME_TAKEN.format(source=game.source, url=url, owner=owner))
+        taken |= dict.fromkeys(urls, game.source)
     for folder in folders:
         root = Path(folder)
         if not root.is_dir():
             raise ValueError(NOT_A_FOLDER.format(root=folder))
         urls = set(load_pages(root, warn=False)) - {"/"}
-        if urls & taken:
-            raise ValueError(TAKEN.format(url=min(urls & taken), root=folder))
-        taken |= urls
+        if urls & taken.keys():
+            url = min(urls & taken.keys())
+            raise ValueError(TAKEN.format(url=url, root=folder, owner=taken[url]))
+        taken |= dict.fromkeys(urls, f"pages folder {folder!r}")
+
+
+def check_pages_dirs(folders: Iterable[str]) -> None:
+    """Raises ValueError unless each folder is one and serves no page another already does."""
+    check_pages((), folders)
+
+
+def copy_pages(target: Path, games: Iterable[Game] = (), folders: Iterable[str] = ()) -> int:
+    """Copies every file the relay serves at / into target (made if missing), each at its URL
+    path: its own pages, each game's page folder, each pages folder; for nginx or Apache to
+    serve with --no-pages. Returns how many files it copied (a file already there is
+    replaced)."""
+    copied: set[str] = set()
+    for root in [PAGES_DIR, *(folder for folder, _ in page_folders(games, folders))]:
+        for path in _files(root, warn=True):
+            url = path.relative_to(root).as_posix()
+            if url in copied:
+                continue  # served by an earlier folder (check_pages refuses such a clash)
+            (target / url).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target / url)
+            copied.add(url)
+    return len(copied)
 
 
 def add_pages(app: web.Application, root: Path = PAGES_DIR) -> None:

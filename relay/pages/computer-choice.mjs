@@ -69,7 +69,7 @@ export function setUpLobbyChoices(document) {
     fillSelect(level, Object.entries(LEVEL_NAMES), choice.level);
     fillSelect(clock, COMPUTER_CLOCKS, choice.clock);
     const show = () => {
-      link.href = `${link.dataset.computer}.html#${computerFragment({ level: level.value, clock: clock.value })}`;
+      link.href = `${link.dataset.page ?? `${link.dataset.computer}.html`}#${computerFragment({ level: level.value, clock: clock.value })}`;
     };
     const keep = () => {
       saveChoice({ level: level.value, clock: clock.value });

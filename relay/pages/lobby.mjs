@@ -1,4 +1,5 @@
-// The lobby: pick a game, then play a random opponent, open a private or public room, join
+// The lobby: a card for each game the relay hosts (GET /v1/games: its installed game
+// packages), and in it a random opponent to play, open a private or public room, join
 // an open public game, watch a live match, or replay one just finished; and "Your games",
 // the correspondence matches of this browser's player key, each opened in one click. The lists follow the relay's lobby by
 // long-polling it (GET /v1/lobby?game=G&after=V), never by reloading. While the relay does not
@@ -14,37 +15,99 @@ import { newRoomName, relayBeside, storageKey } from "./page-links.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
 import { RelayClient } from "./relay-client.mjs";
 
-for (const button of document.querySelectorAll("button[data-private]")) {
-  button.addEventListener("click", () => {
-    location.assign(`${button.dataset.private}.html#room=${newRoomName()}`);
-  });
+/** Each game's page by game key ("connect4.html"), as GET /v1/games names it. */
+const pages = new Map();
+
+/** Returns the page of a game: its package's, else `<game>.html`. */
+function pageOf(game) {
+  return pages.get(game) ?? `${game}.html`;
 }
 
-for (const button of document.querySelectorAll("button[data-public]")) {
-  button.addEventListener("click", () => {
-    location.assign(`${button.dataset.public}.html#room=${newRoomName()}&public`);
-  });
+/** Returns an element made of a tag, its attributes, and its children (text is text). */
+function make(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === true) element.setAttribute(name, "");
+    else if (value !== false && value !== null) element.setAttribute(name, value);
+  }
+  element.append(...children);
+  return element;
+}
+
+/** Returns one of a game's lobby lists: its heading and its list, empty for now. */
+function lobbyList(kind, heading, name) {
+  const title = make("h3", { id: `${kind}-${name}` }, heading);
+  const list = make("ul", { class: `${kind}-list`, "aria-labelledby": `${kind}-${name}`, "aria-live": "polite" });
+  list.append(make("li", { class: "empty" }, "None right now."));
+  return [title, list];
+}
+
+/**
+ * Returns the lobby card of a game of GET /v1/games ({name, title, summary, page, computer}):
+ * play a random opponent, open a private or public room, play the computer (when its page
+ * offers it), go back to a match, and its open games, live and finished matches.
+ */
+export function gameCard({ name, title, summary, page, computer }) {
+  const card = make("li", { class: "card", id: `game-${name}` }, make("h2", {}, title), make("p", {}, summary));
+  card.append(
+    make("a", { class: "button primary", href: `${page}#play` }, "Play a random opponent"),
+    make("button", { type: "button", "data-private": name }, "Create a private room"),
+    make("button", { type: "button", "data-public": name }, "Create a public game"),
+  );
+  if (computer) {
+    const choice = make("div", { class: "computer-choice" });
+    const select = (kind, label) => make("select", { "data-choice": kind, "aria-label": `${label} ${title}` });
+    choice.append(
+      make("a", { class: "button", href: `${page}#computer`, "data-computer": name, "data-page": page }, "Play the computer"),
+      make("label", {}, "Level ", select("level", "Level of the computer at")),
+      make("label", {}, "Clock ", select("clock", "Clock against the computer at")),
+    );
+    card.append(choice);
+  }
+  card.append(
+    make("a", { class: "resume", "data-resume": name, href: page, hidden: true }, "Back to your match"),
+    make(
+      "div",
+      { class: "lobby-lists", "data-lobby": name },
+      ...lobbyList("open", "Open games", name),
+      ...lobbyList("live", "Live matches", name),
+      ...lobbyList("recent", "Just finished", name),
+    ),
+  );
+  return card;
+}
+
+/** Wires the cards' buttons, the computer's choices and the way back to a match. */
+function wireCards(root) {
+  for (const button of root.querySelectorAll("button[data-private]")) {
+    button.addEventListener("click", () => {
+      location.assign(`${pageOf(button.dataset.private)}#room=${newRoomName()}`);
+    });
+  }
+  for (const button of root.querySelectorAll("button[data-public]")) {
+    button.addEventListener("click", () => {
+      location.assign(`${pageOf(button.dataset.public)}#room=${newRoomName()}&public`);
+    });
+  }
+  // "Play the computer" at the level and clock chosen beside it, remembered for next time.
+  setUpLobbyChoices(root);
+  // A match still going on in this tab gets a way back to it.
+  for (const link of root.querySelectorAll("a[data-resume]")) {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(storageKey(link.dataset.resume)) ?? "null");
+      if (saved && !saved.finished) {
+        link.hidden = false;
+        link.href = `${pageOf(link.dataset.resume)}${saved.room ? `#room=${saved.room}` : ""}`;
+      }
+    } catch {
+      // Nothing to resume.
+    }
+  }
 }
 
 // The player's name, kept for the game pages' seeks.
 const nameInput = document.getElementById("player-name");
 if (nameInput !== null) nameField(nameInput);
-
-// "Play the computer" at the level and clock chosen beside it, remembered for next time.
-setUpLobbyChoices(document);
-
-// A match still going on in this tab gets a way back to it.
-for (const link of document.querySelectorAll("a[data-resume]")) {
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(storageKey(link.dataset.resume)) ?? "null");
-    if (saved && !saved.finished) {
-      link.hidden = false;
-      link.href = `${link.dataset.resume}.html${saved.room ? `#room=${saved.room}` : ""}`;
-    }
-  } catch {
-    // Nothing to resume.
-  }
-}
 
 /** Returns a time as hours and minutes, e.g. "14:05". */
 function clockTime(seconds) {
@@ -74,7 +137,8 @@ function openItem(game, entry) {
   li.dataset.match = entry.match;
   const link = document.createElement("a");
   link.className = "button";
-  link.href = entry.room === null ? `${game}.html#play` : `${game}.html#room=${encodeURIComponent(entry.room)}`;
+  const page = pageOf(game);
+  link.href = entry.room === null ? `${page}#play` : `${page}#room=${encodeURIComponent(entry.room)}`;
   link.textContent = "Join";
   const who = playersOf(entry);
   const by = who ? ` by ${who}` : "";
@@ -148,7 +212,7 @@ function mineItem(entry) {
   const link = document.createElement("a");
   link.className = "button";
   const finished = entry.status === "finished";
-  link.href = finished ? `replay.html#match=${encodeURIComponent(entry.match)}` : resumeHref(entry);
+  link.href = finished ? `replay.html#match=${encodeURIComponent(entry.match)}` : resumeHref(entry, pages.get(entry.game));
   link.textContent = finished ? "Replay" : "Open";
   link.setAttribute("aria-label", `${link.textContent} ${what}`);
   li.append(`${what} `, link);
@@ -174,6 +238,29 @@ async function showMine(client, section) {
   }
 }
 
+/**
+ * Lists the games the relay hosts (GET /v1/games) as cards, each following its lobby; retried
+ * from the notice while the relay does not answer.
+ */
+async function showGames(client, list) {
+  let games;
+  try {
+    const answer = await fetch(`${client.relay}/v1/games`);
+    if (!answer.ok) throw new Error(`the relay answered ${answer.status}`);
+    ({ games } = await answer.json());
+  } catch (error) {
+    list.dataset.state = "offline";
+    notice.lost(`The games could not be read: ${error.message}`, () => showGames(client, list));
+    return;
+  }
+  for (const game of games) pages.set(game.name, game.page);
+  list.replaceChildren(...games.map(gameCard));
+  if (games.length === 0) list.append(make("li", { class: "card empty" }, "This relay hosts no game yet."));
+  wireCards(list);
+  list.dataset.state = "listed";
+  for (const box of list.querySelectorAll("[data-lobby]")) follow(client, box);
+}
+
 const notice = new ConnectionNotice(document.querySelector("main"));
 const client = new RelayClient({
   relay: relayBeside(location.href),
@@ -183,7 +270,8 @@ const client = new RelayClient({
     notice.reconnecting(!reachable);
   },
 });
-for (const box of document.querySelectorAll("[data-lobby]")) follow(client, box);
+const gameList = document.getElementById("games");
+if (gameList !== null) await showGames(client, gameList);
 
 const mine = document.getElementById("your-games");
 if (mine !== null) {

@@ -71,8 +71,11 @@ export function describeMatch(entry) {
   return text;
 }
 
-/** Returns the page that takes a listed match up again: GAME.html#resume=MATCH&seat=S. */
-export function resumeHref(entry) {
+/**
+ * Returns the page that takes a listed match up again: PAGE#resume=MATCH&seat=S, on the
+ * game's page (as GET /v1/games names it; by default GAME.html).
+ */
+export function resumeHref(entry, page = `${encodeURIComponent(entry.game)}.html`) {
   const match = encodeURIComponent(entry.match);
-  return `${encodeURIComponent(entry.game)}.html#resume=${match}&seat=${entry.seat}`;
+  return `${page}#resume=${match}&seat=${entry.seat}`;
 }

@@ -5,10 +5,6 @@
 // notice says so and the page polls again from the last move it has.
 
 import { ConnectionNotice, FORGOTTEN, PAGE_TIMING, lostFor } from "./connection.mjs";
-import * as connect4 from "./connect4.mjs";
-import { COLOURS, createConnect4View } from "./connect4-view.mjs";
-import { createDotsView, lineWords } from "./dots-view.mjs";
-import * as dots from "./dots.mjs";
 import { ChatPanel, speaker } from "./chat-panel.mjs";
 import { ConnectionLostError, RelayRefusedError } from "./errors.mjs";
 import { relayBeside } from "./page-links.mjs";
@@ -16,40 +12,28 @@ import { RelayClient } from "./relay-client.mjs";
 import { Replay, parseRecord, resultWords, sideOf } from "./replay.mjs";
 import { TableKeeper } from "./table.mjs";
 import { BACK_SHOWN_MS, presenceWords } from "./table-panel.mjs";
-import * as xand0 from "./xand0.mjs";
-import { SYMBOLS, createXand0View } from "./xand0-view.mjs";
 
-/** The games this page can show, by game key. */
-const GAMES = {
-  xand0: {
-    title: "X and 0",
-    rules: xand0,
-    sides: SYMBOLS,
-    where: (move) => `at row ${move.row + 1}, column ${move.col + 1}`,
-    createView: createXand0View,
-  },
-  connect4: {
-    title: "Connect Four",
-    rules: connect4,
-    sides: COLOURS,
-    where: (column) => `in column ${column + 1}`,
-    createView: createConnect4View,
-  },
-  dots: {
-    title: "Dots and Boxes",
-    rules: dots,
-    sides: ["X", "O"],
-    where: lineWords,
-    said: (side, move) => `${side} drew ${lineWords(move)}.`,
-    createView: createDotsView,
-  },
-};
+/**
+ * Returns the GAME of a game key, as its package's view module exports it (the page kit's
+ * description: title, rules, sides, where, said, createView), or null when the relay hosts no
+ * such game or its package has no view. The relay names the module in GET /v1/games.
+ */
+async function gameOf(relay, key) {
+  const answer = await fetch(`${relay}/v1/games`);
+  if (!answer.ok) throw new Error(`the relay answered ${answer.status} for its games`);
+  const { games } = await answer.json();
+  const found = games.find((game) => game.name === key);
+  if (found === undefined || found.view === null) return null;
+  const { GAME } = await import(new URL(found.view, `${relay}/`).href);
+  return GAME;
+}
 
 const $ = (id) => document.getElementById(id);
 
 /** Returns what a move did, as the replay says it: "X played at row 2, column 2." */
 function saidBy(game) {
-  return game.said ?? ((side, move) => `${side} played ${game.where(move)}.`);
+  if (game.said) return (side, move) => game.said(side, null, move);
+  return (side, move) => `${side} played ${game.where(move)}.`;
 }
 
 /** Returns what a takeback did: "0 took back a move." */
@@ -98,10 +82,18 @@ async function main() {
     return;
   }
   const { header, events, chat: talk } = parseRecord(await answer.text());
-  const game = GAMES[header.game];
-  if (game === undefined) {
+  const game = await gameOf(relay, header.game);
+  if (game === null) {
     $("status").textContent = `This page cannot show a game of ${JSON.stringify(header.game)}.`;
     return;
+  }
+  if (game.stylesheet) {
+    // The game's board is drawn with its package's own stylesheet.
+    const sheet = Object.assign(document.createElement("link"), { rel: "stylesheet", href: game.stylesheet });
+    const loaded = new Promise((resolve) => sheet.addEventListener("load", resolve, { once: true }));
+    sheet.addEventListener("error", () => {}, { once: true });
+    document.head.append(sheet);
+    await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, 2000))]);
   }
   document.title = `Replay: ${game.title} · movewire`;
   $("title").textContent = `Replay: ${game.title}`;

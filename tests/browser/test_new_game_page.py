@@ -31,7 +31,7 @@ def skeleton(tmp_path: Path) -> Path:
 @pytest.fixture
 def relay(skeleton: Path) -> Iterator[RelayProcess]:
     """Returns a relay serving the skeleton's page beside the JavaScript host."""
-    with RelayProcess(*quick_flags(), "--pages-dir", str(skeleton / "web")) as process:
+    with RelayProcess(*quick_flags(), "--pages-dir", str(skeleton / "stones" / "page")) as process:
         yield process
 
 

@@ -13,6 +13,7 @@ from aiohttp.test_utils import TestClient
 
 from relay.__main__ import parse_args
 from relay.config import Config
+from relay.games import installed_games
 from relay.http.app import create_app
 from relay.http.encodings import accepts_gzip
 from relay.http.pages import CACHE_CONTROL, PAGES_DIR, load_pages
@@ -43,7 +44,8 @@ async def test_lobby_is_served_at_root_as_html_that_is_revalidated(
 async def test_modules_are_served_as_javascript_so_browsers_run_them(
     aiohttp_client: MakeClient,
 ) -> None:
-    client = await aiohttp_client(create_app(Config()))
+    games = installed_games()  # the example games' pages are served beside the relay's
+    client = await aiohttp_client(create_app(Config(games=games)))
     for path in ("/movewire.mjs", "/relay-client.mjs", "/xand0-page.mjs", "/connect4.mjs"):
         answer = await client.get(path)
         assert answer.status == 200, path
@@ -52,7 +54,8 @@ async def test_modules_are_served_as_javascript_so_browsers_run_them(
     assert css.headers["Content-Type"] == "text/css; charset=utf-8"
     head = await client.head("/xand0.html", headers={"Accept-Encoding": "identity"})
     assert head.status == 200
-    assert int(head.headers["Content-Length"]) == len((PAGES_DIR / "xand0.html").read_bytes())
+    xand0 = next(game for game in games if game.name == "xand0")
+    assert int(head.headers["Content-Length"]) == len((xand0.pages / "xand0.html").read_bytes())
 
 
 async def test_a_changed_file_gets_a_new_etag(aiohttp_client: MakeClient) -> None:

@@ -39,7 +39,7 @@ DEPLOY = ROOT / "deploy"
 UNIT = DEPLOY / "systemd" / "movewire-relay.service"
 RUN_DIR = "/run/movewire/"
 """Where the shipped configs put the relays' sockets; tests put them in a temp dir."""
-PAGES = "/opt/movewire/relay/pages"
+PAGES = "/opt/movewire/pages"
 """Where the shipped configs find the web pages."""
 SNAKEOIL_CERT = "/etc/ssl/certs/ssl-cert-snakeoil.pem"
 SNAKEOIL_KEY = "/etc/ssl/private/ssl-cert-snakeoil.key"
@@ -53,9 +53,16 @@ def _temp_dir(prefix: str) -> Path:
 
 
 def make_pages() -> Path:
-    """Returns a copy of the relay's web pages that the web server (www-data) can read."""
+    """Returns the relay's web pages, its own and its games', copied as a host does (`python -m
+    relay --copy-pages DIR`) into a folder that the web server (www-data) can read."""
     pages = _temp_dir("movewire-pages-") / "pages"
-    shutil.copytree(ROOT / "relay" / "pages", pages)
+    subprocess.run(
+        [sys.executable, "-m", "relay", "--copy-pages", str(pages)],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
     for path in [pages, *pages.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     return pages

@@ -40,7 +40,7 @@ upstream relays {{
 server {{
     listen 80;
     listen [::]:80;
-    root /opt/movewire/relay/pages;
+    root /opt/movewire/pages;
     location /v1/ {{
         proxy_pass http://relays;
         proxy_http_version 1.1;

@@ -90,7 +90,7 @@ def test_the_javascript_host_checks_the_certificate_and_plays_over_https(
     def play(extra: dict[str, str]) -> dict[str, object]:
         env = {key: value for key, value in os.environ.items() if key != "NODE_EXTRA_CA_CERTS"}
         done = subprocess.run(
-            [node, str(MATCH_SCRIPT)],
+            [node, "--import", "./tests/js/served.mjs", str(MATCH_SCRIPT)],
             cwd=ROOT,
             env={**env, "MOVEWIRE_RELAY": secure, **extra},
             capture_output=True,

@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { BoardGame, RESULTS } from "../../relay/pages/board-game.mjs";
-import * as c4 from "../../relay/pages/connect4.mjs";
+import * as c4 from "../../examples/connect4/page/connect4.mjs";
 import { MoveRejected, Played, Result, State } from "../../relay/pages/movewire.mjs";
-import * as x0 from "../../relay/pages/xand0.mjs";
+import * as x0 from "../../examples/xand0/page/xand0.mjs";
 
 class FakeHost {
   constructor() {

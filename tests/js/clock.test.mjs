@@ -20,7 +20,7 @@ import {
   TimeControl,
   Timing,
 } from "../../relay/pages/movewire.mjs";
-import * as x0 from "../../relay/pages/xand0.mjs";
+import * as x0 from "../../examples/xand0/page/xand0.mjs";
 import { until } from "./helpers.mjs";
 
 const RELAY = process.env.MOVEWIRE_RELAY;

@@ -7,12 +7,12 @@ import { describe, test } from "node:test";
 
 import { BoardGame } from "../../relay/pages/board-game.mjs";
 import { ComputerGame, startComputer } from "../../relay/pages/computer.mjs";
-import { answer, ENGINES, LEVELS } from "../../relay/pages/computer-engines.mjs";
-import * as c4 from "../../relay/pages/connect4.mjs";
-import * as c4engine from "../../relay/pages/connect4-engine.mjs";
+import { answer, engineUrl, LEVELS } from "../../relay/pages/computer-engines.mjs";
+import * as c4 from "../../examples/connect4/page/connect4.mjs";
+import * as c4engine from "../../examples/connect4/page/connect4-engine.mjs";
 import { RelayHost, Result, State, Timing } from "../../relay/pages/movewire.mjs";
-import * as x0 from "../../relay/pages/xand0.mjs";
-import * as x0engine from "../../relay/pages/xand0-engine.mjs";
+import * as x0 from "../../examples/xand0/page/xand0.mjs";
+import * as x0engine from "../../examples/xand0/page/xand0-engine.mjs";
 import { until } from "./helpers.mjs";
 
 const RELAY = process.env.MOVEWIRE_RELAY;
@@ -106,17 +106,21 @@ describe("the Connect Four engine", () => {
 });
 
 describe("the worker's answer", () => {
-  test("answers each game's move string, or says why it cannot", () => {
+  test("loads each game's engine by URL and answers its move string, or says why it cannot", async () => {
     const ask = (id, game, moves) => answer({ id, game, level: "easy", moves });
-    assert.deepEqual(ask(1, "connect4", [..."343434"]), { id: 1, move: "3" });
-    assert.deepEqual(answer({ id: 2, game: "xand0", level: "strong", moves: ["00", "11", "10", "22"] }), {
+    assert.deepEqual(await ask(1, "connect4", [..."343434"]), { id: 1, move: "3" });
+    assert.deepEqual(await answer({ id: 2, game: "xand0", level: "strong", moves: ["00", "11", "10", "22"] }), {
       id: 2,
       move: "20",
     });
-    assert.match(ask(3, "chess", []).error, /does not play "chess"/);
-    assert.match(ask(4, "connect4", ["9"]).error, /not one column digit/);
-    assert.match(ask(5, "xand0", ["00", "10", "11", "20", "22"]).error, /no legal moves/);
-    assert.deepEqual(Object.keys(ENGINES).sort(), ["connect4", "xand0"]);
+    assert.match((await ask(3, "chess", [])).error, /does not play "chess"/);
+    assert.match((await ask(4, "connect4", ["9"])).error, /not one column digit/);
+    assert.match((await ask(5, "xand0", ["00", "10", "11", "20", "22"])).error, /no legal moves/);
+    assert.match((await ask(6, "../x", [])).error, /does not play/);
+    // The engine is the game package's module served beside the page kit, named by the game.
+    assert.match(engineUrl("connect4"), /\/connect4-engine\.mjs$/);
+    const named = { id: 7, game: "xand0", engine: engineUrl("xand0"), level: "easy", moves: [] };
+    assert.match((await answer(named)).move, /^[0-2][0-2]$/);
   });
 });
 
@@ -189,7 +193,7 @@ describe("the computer in a private room of a real relay", { skip }, () => {
       room,
       level: "strong",
       rules: x0,
-      think: async (moves) => answer({ id: 0, game: "xand0", level: "strong", moves }).move,
+      think: async (moves) => (await answer({ id: 0, game: "xand0", level: "strong", moves })).move,
     });
     // The person plays at random, as fast as it may.
     while (![State.GAME_ENDED, State.NOT_CONNECTED].includes(person.state)) {

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 
 import { BoardGame } from "../../relay/pages/board-game.mjs";
-import * as c4 from "../../relay/pages/connect4.mjs";
+import * as c4 from "../../examples/connect4/page/connect4.mjs";
 import * as endings from "../../relay/pages/endings.mjs";
 import {
   loadTicket,
@@ -19,7 +19,7 @@ import {
 } from "../../relay/pages/movewire.mjs";
 import { RelayClient } from "../../relay/pages/relay-client.mjs";
 import { RematchWatch } from "../../relay/pages/rematch.mjs";
-import * as x0 from "../../relay/pages/xand0.mjs";
+import * as x0 from "../../examples/xand0/page/xand0.mjs";
 import { MemoryStorage, RecordingGame, until } from "./helpers.mjs";
 
 const RELAY = process.env.MOVEWIRE_RELAY;

@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import * as c4 from "../../relay/pages/connect4.mjs";
-import * as x0 from "../../relay/pages/xand0.mjs";
+import * as c4 from "../../examples/connect4/page/connect4.mjs";
+import * as x0 from "../../examples/xand0/page/xand0.mjs";
 
 describe("X and 0 rules", () => {
   test("moves are two digits, column then row", () => {

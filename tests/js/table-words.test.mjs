@@ -7,13 +7,13 @@ import { describe, test } from "node:test";
 
 import { speaker } from "../../relay/pages/chat-panel.mjs";
 import { Clock, TimeControl } from "../../relay/pages/clock.mjs";
-import * as dots from "../../relay/pages/dots.mjs";
+import * as dots from "../../examples/dots/page/dots.mjs";
 import { ending, Reason, Result } from "../../relay/pages/endings.mjs";
 import { cleanName, loadName, NAME_STORAGE, saveName } from "../../relay/pages/names.mjs";
 import { parseEvent } from "../../relay/pages/relay-client.mjs";
 import { parseRecord, Replay, resultWords } from "../../relay/pages/replay.mjs";
 import { claimView, offerView, presenceWords, refusalWords } from "../../relay/pages/table-panel.mjs";
-import * as x0 from "../../relay/pages/xand0.mjs";
+import * as x0 from "../../examples/xand0/page/xand0.mjs";
 import { MemoryStorage } from "./helpers.mjs";
 
 const THEM = "Your opponent";

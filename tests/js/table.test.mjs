@@ -9,8 +9,8 @@ import { describe, test } from "node:test";
 
 import { BoardGame } from "../../relay/pages/board-game.mjs";
 import { ComputerGame } from "../../relay/pages/computer.mjs";
-import * as c4 from "../../relay/pages/connect4.mjs";
-import * as dots from "../../relay/pages/dots.mjs";
+import * as c4 from "../../examples/connect4/page/connect4.mjs";
+import * as dots from "../../examples/dots/page/dots.mjs";
 import {
   canUndo,
   HostStateError,
@@ -24,8 +24,8 @@ import {
   turnAfter,
 } from "../../relay/pages/movewire.mjs";
 import { parseTable, TableKeeper } from "../../relay/pages/table.mjs";
-import * as x0 from "../../relay/pages/xand0.mjs";
-import * as x0Engine from "../../relay/pages/xand0-engine.mjs";
+import * as x0 from "../../examples/xand0/page/xand0.mjs";
+import * as x0Engine from "../../examples/xand0/page/xand0-engine.mjs";
 import { RecordingGame, until } from "./helpers.mjs";
 
 const RELAY = process.env.MOVEWIRE_RELAY;

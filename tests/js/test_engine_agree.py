@@ -21,10 +21,10 @@ SOLVED_FROM_PLY = 24
 
 SCRIPT = """
 import { readFileSync } from "node:fs";
-import * as connect4 from "./relay/pages/connect4.mjs";
-import * as engine4 from "./relay/pages/connect4-engine.mjs";
-import * as xand0 from "./relay/pages/xand0.mjs";
-import * as engine0 from "./relay/pages/xand0-engine.mjs";
+import * as connect4 from "./examples/connect4/page/connect4.mjs";
+import * as engine4 from "./examples/connect4/page/connect4-engine.mjs";
+import * as xand0 from "./examples/xand0/page/xand0.mjs";
+import * as engine0 from "./examples/xand0/page/xand0-engine.mjs";
 const { positions4, positions0, solvedFrom } = JSON.parse(readFileSync(0, "utf8"));
 const seen4 = positions4.map((moves) => {
   const board = connect4.Board.fromMoves(moves);
@@ -140,7 +140,7 @@ def test_javascript_engines_agree_with_python_bots_on_random_positions() -> None
     positions0 = _xand0_positions(300, rng)
     request = {"positions4": positions4, "positions0": positions0, "solvedFrom": SOLVED_FROM_PLY}
     result = subprocess.run(
-        [node, "--input-type=module", "-e", SCRIPT],
+        [node, "--import", "./tests/js/served.mjs", "--input-type=module", "-e", SCRIPT],
         cwd=ROOT,
         input=json.dumps(request),
         capture_output=True,

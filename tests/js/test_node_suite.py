@@ -16,7 +16,7 @@ ROOT = JS_TESTS.parents[1]
 def test_node_suite_passes_against_a_real_relay(relay_url: str) -> None:
     node = require_binary("node", "nodejs")
     result = subprocess.run(
-        [node, "--test", "--test-reporter=tap", str(JS_TESTS)],
+        [node, "--import", "./tests/js/served.mjs", "--test", "--test-reporter=tap", str(JS_TESTS)],
         cwd=ROOT,
         env={**os.environ, "MOVEWIRE_RELAY": relay_url},
         capture_output=True,

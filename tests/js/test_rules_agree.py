@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 import { readFileSync } from "node:fs";
-import * as xand0 from "./relay/pages/xand0.mjs";
-import * as connect4 from "./relay/pages/connect4.mjs";
-import * as dots from "./relay/pages/dots.mjs";
+import * as xand0 from "./examples/xand0/page/xand0.mjs";
+import * as connect4 from "./examples/connect4/page/connect4.mjs";
+import * as dots from "./examples/dots/page/dots.mjs";
 const rules = { xand0, connect4, dots };
 const games = JSON.parse(readFileSync(0, "utf8"));
 const seen = games.map(({ game, moves }) => {
@@ -71,7 +71,7 @@ def test_javascript_rules_agree_with_python_rules_on_600_random_games() -> None:
     rng = random.Random(20240601)
     games = [_random_game(name, rng) for name in RULES for _ in range(200)]
     result = subprocess.run(
-        [node, "--input-type=module", "-e", SCRIPT],
+        [node, "--import", "./tests/js/served.mjs", "--input-type=module", "-e", SCRIPT],
         cwd=ROOT,
         input=json.dumps([{"game": g["game"], "moves": g["moves"]} for g in games]),
         capture_output=True,

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 
 import { BoardGame } from "../../relay/pages/board-game.mjs";
 import { RelayHost, State, Timing } from "../../relay/pages/movewire.mjs";
-import * as x0 from "../../relay/pages/xand0.mjs";
+import * as x0 from "../../examples/xand0/page/xand0.mjs";
 import { until } from "./helpers.mjs";
 
 const room = randomUUID();

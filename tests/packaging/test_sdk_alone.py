@@ -1,16 +1,21 @@
 """The SDK installs alone: what `pip install movewire` pulls (aiohttp, orjson, nothing of the
-relay's), which top-level names the wheel installs, and the example games as console scripts."""
+relay's), which top-level names the wheel installs, and the example games as console scripts;
+and a host's install: the relay from the wheel with a new game package pip-installed beside
+it, which it serves and lists with the example games."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import urllib.request
 import venv
 from pathlib import Path
 
 import pytest
 
 from bench.installed import build_wheel
+from sdk.new import write
 from tests.support.processes import run_together
 from tests.support.relay_process import RelayProcess, quick_flags
 
@@ -30,21 +35,30 @@ def test_the_wheel_installs_relay_sdk_and_movewire_games_only(installed: Path) -
 
 
 @pytest.fixture(scope="module")
-def sdk_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Returns a fresh virtualenv with the wheel installed as a game writer would: no extras."""
-    work = tmp_path_factory.mktemp("sdk-alone")
-    wheel, _ = build_wheel(work, {**os.environ, "MOVEWIRE_PURE": "1"})
-    folder = work / "venv"
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Returns the wheel `pip install .` builds, pure Python (built once for this file)."""
+    built, _ = build_wheel(tmp_path_factory.mktemp("wheel"), {**os.environ, "MOVEWIRE_PURE": "1"})
+    return built
+
+
+def new_venv(folder: Path, *wanted: str) -> Path:
+    """Returns a fresh virtualenv in folder, with what pip is asked to install in it."""
     venv.create(folder, with_pip=True)
-    python = folder / "bin" / "python"
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-cache-dir", str(wheel)],
+    done = subprocess.run(
+        [str(folder / "bin" / "python"), "-m", "pip", "install", "-q", "--no-cache-dir", *wanted],
         capture_output=True,
         text=True,
         timeout=600,
-        check=True,
+        check=False,
     )
+    assert done.returncode == 0, done.stdout + done.stderr
     return folder
+
+
+@pytest.fixture(scope="module")
+def sdk_venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Returns a fresh virtualenv with the wheel installed as a game writer would: no extras."""
+    return new_venv(tmp_path_factory.mktemp("sdk-alone") / "venv", str(wheel))
 
 
 def run(venv_folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -74,7 +88,7 @@ def test_the_sdk_alone_pulls_aiohttp_and_nothing_of_the_relays(sdk_venv: Path) -
     assert sdk.returncode == 0, sdk.stderr
     made = run(sdk_venv, "python", "-m", "sdk.new", "stones", "--dir", "stones-game")
     assert made.returncode == 0, made.stderr  # the skeleton's templates ship in the wheel
-    assert (sdk_venv / "stones-game" / "web" / "stones.mjs").is_file()
+    assert (sdk_venv / "stones-game" / "stones" / "page" / "stones.mjs").is_file()
     relay = run(sdk_venv, "python", "-m", "relay", "--help")
     assert relay.returncode == 1
     assert "the relay needs its own dependencies" in relay.stderr
@@ -94,3 +108,32 @@ def test_the_example_games_play_as_console_scripts_of_the_sdk_alone(sdk_venv: Pa
         helped = run(sdk_venv, script, "--help")
         assert helped.returncode == 0, helped
         assert helped.stdout.startswith(f"usage: {script} ") and "--bot" in helped.stdout
+
+
+@pytest.mark.timeout(900)
+def test_a_game_pip_installed_beside_the_relay_is_served_and_listed(
+    wheel: Path, tmp_path: Path
+) -> None:
+    game = tmp_path / "stones-game"
+    write("stones", game, "Stones")  # as `python -m sdk.new stones --dir stones-game` does
+    # A host's install: the relay from the wheel, then the game, as `pip install ./stones-game`.
+    host = new_venv(tmp_path / "venv", f"{wheel}[relay]")
+    installed = run(host, "python", "-m", "pip", "install", "-q", "--no-cache-dir", str(game))
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    relay = RelayProcess(*quick_flags())
+    # The venv's relay, not this checkout's: -P keeps the working folder off the path.
+    relay.args = [str(host / "bin" / "python"), "-P", "-m", "relay", *relay.args[3:]]
+    relay.env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    with relay:
+        with urllib.request.urlopen(f"{relay.url}/v1/games", timeout=10) as answer:
+            games = {entry["name"]: entry for entry in json.loads(answer.read())["games"]}
+        # The example games' entry points import from the wheel (movewire_games), the new
+        # game's from its own install.
+        assert sorted(games) == ["connect4", "dots", "stones", "xand0"]
+        assert games["stones"]["title"] == "Stones" and games["stones"]["page"] == "stones.html"
+        for page, wanted in (("stones.html", b"<title>Stones"), ("connect4-game.mjs", b"GAME")):
+            with urllib.request.urlopen(f"{relay.url}/{page}", timeout=10) as answer:
+                assert wanted in answer.read()
+        log = relay.log()
+    assert "game package 'stones' (stones 0.1.0)" in log
+    assert "game package 'xand0' (movewire 0.1.0)" in log

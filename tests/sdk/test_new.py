@@ -4,16 +4,18 @@ client play through a real relay, and bad names or existing files are refused.""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
 import pytest
 
-from sdk.new import write
+from sdk.new import files, write
 from tests.support.processes import run_together
 from tests.support.relay_process import ROOT
 
@@ -43,16 +45,38 @@ def test_the_skeleton_holds_rules_game_client_test_and_page(skeleton: Path) -> N
     written = sorted(p.relative_to(skeleton).as_posix() for p in skeleton.rglob("*") if p.is_file())
     assert written == [
         "README.md",
+        "pyproject.toml",
         f"{NAME}/__init__.py",
         f"{NAME}/__main__.py",
         f"{NAME}/game.py",
+        f"{NAME}/page/{NAME}.html",
+        f"{NAME}/page/{NAME}.mjs",
         f"{NAME}/rules.py",
         f"test_{NAME}.py",
-        f"web/{NAME}.html",
-        f"web/{NAME}.mjs",
     ]
     assert "class StonesBot(StonesGame)" in (skeleton / NAME / "game.py").read_text()
-    assert 'from "./movewire.mjs"' in (skeleton / "web" / f"{NAME}.mjs").read_text()
+    assert 'from "./movewire.mjs"' in (skeleton / NAME / "page" / f"{NAME}.mjs").read_text()
+    project = tomllib.loads((skeleton / "pyproject.toml").read_text())
+    assert project["project"]["entry-points"]["movewire.games"] == {NAME: f"{NAME}:PACKAGE"}
+
+
+def test_the_skeleton_is_a_game_package_the_relay_reads(skeleton: Path) -> None:
+    code = (
+        "from relay.core.games import read_game; import stones; "
+        "game = read_game('stones', stones.PACKAGE, 'stones 0.1.0'); "
+        "print(game.title, game.page, game.pages)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=skeleton,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["Stones", "stones.html", str(skeleton / NAME / "page")]
 
 
 @pytest.mark.timeout(120)
@@ -150,3 +174,10 @@ def test_nothing_is_overwritten(tmp_path: Path) -> None:
     assert "README.md exists already" in run.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["README.md"]
     assert (tmp_path / "README.md").read_text() == "mine"
+
+
+def test_the_guide_shows_the_pyproject_that_sdk_new_writes() -> None:
+    guide = (ROOT / "docs" / "ship-your-game.md").read_text()
+    block = re.search(r"<!-- example: ship-pyproject -->\n```toml\n(.*?)```", guide, re.S)
+    assert block is not None
+    assert block.group(1) == files("mygame", "My game")["pyproject.toml"]

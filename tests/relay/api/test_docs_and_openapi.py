@@ -174,6 +174,7 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
             (f"/v1/matches/{x.match}", m, None),
             ("/v1/matches/none", m, None),
             ("/healthz", "/healthz", None),
+            ("/v1/games", "/v1/games", None),
         ):
             status, body = await wire.call("GET", path, headers=auth)
             checker.check(check_path, "GET", status, body)

@@ -12,6 +12,9 @@
 
 import { HEIGHT, WIDTH } from "./connect4.mjs";
 
+/** The rules this engine plays by, for the computer's worker (computer-engines.mjs). */
+export * as rules from "./connect4.mjs";
+
 /** The levels, weakest first: "easy" (depth 2), "medium" (depth 4), "strong" (the full engine). */
 export const LEVELS = Object.freeze(["easy", "medium", "strong"]);
 

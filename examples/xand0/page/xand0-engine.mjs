@@ -4,6 +4,9 @@
 
 import { SIZE } from "./xand0.mjs";
 
+/** The rules this engine plays by, for the computer's worker (computer-engines.mjs). */
+export * as rules from "./xand0.mjs";
+
 /** The levels, weakest first. */
 export const LEVELS = Object.freeze(["easy", "medium", "strong"]);
 
