@@ -126,7 +126,8 @@ def parse_event(raw: Any) -> Event:
 
 
 def _ended(seq: int, raw: Any) -> Ended:
-    at, detail = raw.get("at"), raw.get("detail") or ""
+    at, detail = raw.get("at"), raw.get("detail")
+    detail = "" if detail is None else detail
     if at is not None and (type(at) is not int or not 1 <= at < seq):
         raise ProtocolError(BAD_EVENT.format(event=raw))
     if not isinstance(detail, str):
