@@ -61,6 +61,7 @@ export { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs"
 export { history, lostWrites, sameEvent, splitLog, turnAfter } from "./match-log.mjs";
 export {
   forgetTicket,
+  KEPT_LIMIT,
   loadTicket,
   saveTicket,
   ticketFromJSON,
