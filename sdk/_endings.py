@@ -62,7 +62,7 @@ _REJECTED_BY_ME = "Your game rejected your partner's {move}"
 _REJECTED_MINE = "Your partner's game rejected your {move}"
 _ILLEGAL = "The referee found {whose} {move} illegal"
 _UPHELD_BY_ME = "Your game disputed your partner's {move}, but the referee found it legal"
-_UPHELD_MINE = "Your partner's game disputed your {move}{why}, but the referee found it legal"
+_UPHELD_MINE = "Your partner's game disputed your {move}, but the referee found it legal"
 _OVER = "The referee found the game over at {move}"
 _VERDICT = {Result.WON: "You win.", Result.LOST: "You lose.", Result.DRAWN: "It is a draw."}
 
@@ -136,11 +136,8 @@ def ending(
     if reason is Reason.DISPUTED:
         if ended.refereed:
             result = _refereed(ended, seat)
-            if mine:
-                said = _UPHELD_BY_ME.format(move=move)
-            else:
-                why = f" ({ended.detail})" if ended.detail else ""
-                said = _UPHELD_MINE.format(move=move, why=why)
+            # The detail is the referee's ("the referee found the move legal..."): said already.
+            said = (_UPHELD_BY_ME if mine else _UPHELD_MINE).format(move=move)
             return result, reason, f"{said}. {_VERDICT.get(result, '')}".rstrip()
         if mine:
             if ended.detail in ("", NOT_OVER):

@@ -191,9 +191,10 @@ export function ending(ended, seat, gameResult, about = null, number = null) {
   if (reason === Reason.DISPUTED) {
     if (ended.refereed) {
       const result = refereed(ended, seat);
+      // The detail is the referee's ("the referee found the move legal..."): said already.
       const text = mine
         ? `Your game disputed your partner's ${move}, but the referee found it legal`
-        : `Your partner's game disputed your ${move}${detail ? ` (${detail})` : ""}, but the referee found it legal`;
+        : `Your partner's game disputed your ${move}, but the referee found it legal`;
       return [result, reason, verdict(text, result)];
     }
     if (mine) {

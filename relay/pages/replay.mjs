@@ -74,7 +74,7 @@ export function resultWords(header, sides) {
   const words = {
     agreed: `${seat} agreed the game was over.`,
     disputed: refereed
-      ? `${seat} disputed the last move${why}; the referee found it legal: ${winner} wins.`
+      ? `${seat} disputed the last move; the referee found it legal: ${winner} wins.`
       : `${seat} disputed the last move${why}.`,
     unconfirmed: `${seat} never confirmed the end.`,
     resigned: `${seat} resigned.`,

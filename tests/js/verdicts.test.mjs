@@ -81,7 +81,9 @@ const referee = {
     if (event.end) return { reason: "over", seat: event.seat, winner: event.seat, detail: "four in a row" };
     return null;
   },
-  dispute: (match, event, disputer) => ({ reason: "disputed", seat: disputer, winner: 1 - disputer }),
+  dispute: (match, event, disputer) => ({
+    reason: "disputed", seat: disputer, winner: 1 - disputer, detail: "the referee found the move legal and the game not over",
+  }),
 };
 
 describe("RelayHost and verdicts", () => {
@@ -140,7 +142,7 @@ describe("RelayHost and verdicts", () => {
     assert.equal(outA.result, Result.WON);
     assert.equal(
       a.record.dialogs.at(-1),
-      "Your partner's game disputed your move 1 (column 3 is full), but the referee found it legal. You win.",
+      "Your partner's game disputed your move 1, but the referee found it legal. You win.",
     );
   });
 });

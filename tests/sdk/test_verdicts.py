@@ -151,8 +151,7 @@ def test_a_refereed_dispute_of_a_legal_move_loses_for_the_disputer() -> None:
     assert words(ended, 0) == (
         Result.WON,
         Reason.DISPUTED,
-        "Your partner's game disputed your move 12 (column 3 is full), but the referee found "
-        "it legal. You win.",
+        "Your partner's game disputed your move 12, but the referee found it legal. You win.",
     )
 
 
