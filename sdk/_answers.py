@@ -51,8 +51,10 @@ def reply_to(game: Game, event: Moved | Passed, number: int | None = None) -> Re
     except MoveRejected as rejection:
         moved = isinstance(event, Moved)
         reason = clean_reason(rejection.given)
-        if not reason or (isinstance(event, Moved) and rejection.given == event.move):
-            # None given (games before reasons raised MoveRejected(move)): the default text.
+        legacy = event.move if isinstance(event, Moved) else "pass"
+        if not reason or rejection.given == legacy:
+            # None given (games before reasons raised MoveRejected(move), or ("pass")): the
+            # default text.
             reason = NO_REASON if moved else NO_PASS_REASON
         dialog = endings.rejected(number, not moved, reason)
         return Reply("dispute", dialog=dialog, reason=reason)

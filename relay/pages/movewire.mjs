@@ -994,8 +994,8 @@ export class RelayHost extends GameHost {
       if (this.#closed || this.#resignWanted) return;
       // The game does not accept the move (a claimed end or not) or the pass: dispute it.
       let reason = cleanReason(error.given);
-      // None given (games before reasons threw MoveRejected(move)): the default text.
-      if (!reason || (moved && error.given === event.move)) reason = moved ? NO_REASON : NO_PASS_REASON;
+      // None given (games before reasons threw MoveRejected(move), or ("pass")): the default.
+      if (!reason || error.given === (moved ? event.move : "pass")) reason = moved ? NO_REASON : NO_PASS_REASON;
       this.#dispute(event, rejected(number, !moved, reason), reason);
       return;
     } finally {

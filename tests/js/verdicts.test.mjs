@@ -103,6 +103,17 @@ describe("RelayHost and verdicts", () => {
     assert.deepEqual([outA.reason, outA.result, outA.at, outA.detail], [Reason.DISPUTED, Result.UNKNOWN, 2, FULL]);
   });
 
+  test("a rejection with the move's own text, or with \"pass\", sends the default reason", async () => {
+    const relay = new FakeRelay();
+    const reject = (text) => {
+      throw new MoveRejected(text); // as games threw it before reasons
+    };
+    const [a, b] = await pair(relay, { b: { answer: reject } });
+    a.move("3");
+    await Promise.all([a.done, b.done]);
+    assert.equal(relay.requests.find((r) => r.line.endsWith("/confirm")).body.reason, NO_REASON);
+  });
+
   test("a refereed end is the partner's loss, and its confirm refused as finished is no error", async () => {
     const relay = new FakeRelay({ referee });
     const [a, b] = await pair(relay, {

@@ -25,6 +25,7 @@ from sdk import (
     State,
     Ticket,
 )
+from sdk._answers import reply_to
 from sdk._endings import NOT_OVER, SELF_DISPUTED, UNCLAIMED_END, ending, rejected
 from sdk._resume import move_number
 from sdk.errors import NO_PASS_REASON, NO_REASON, REASON_LIMIT, RelayRefusedError, clean_reason
@@ -350,3 +351,42 @@ async def test_a_rejected_moves_reason_reaches_the_partner_and_the_record(relay:
     async with aiohttp.ClientSession() as session:
         record = await RelayClient(session, relay, FAST).record(ticket_of(played.first))
     assert record.ending is not None and record.ending.detail == NO_REASON
+
+
+class Rejects(Game):
+    """Rejects every move and pass with the text it is given (None: no reason)."""
+
+    def __init__(self, host: GameHost, first_move: bool, said: str | None) -> None:
+        super().__init__(host, first_move)
+        self.said = said
+
+    def enable(self) -> None:
+        pass
+
+    def disable(self) -> None:
+        pass
+
+    def receive_move(self, move: str) -> State:
+        raise MoveRejected(self.said)
+
+    def receive_pass(self) -> State:
+        raise MoveRejected(self.said)
+
+
+@pytest.mark.parametrize(
+    ("said", "event", "reason"),
+    [
+        (FULL, Moved(4, 0, "3", False), FULL),
+        (None, Moved(4, 0, "3", False), NO_REASON),
+        ("3", Moved(4, 0, "3", False), NO_REASON),  # MoveRejected(move), as games did before
+        (None, Passed(4, 0), NO_PASS_REASON),
+        ("pass", Passed(4, 0), NO_PASS_REASON),  # MoveRejected("pass"), as games did before
+        ("no: a line is free", Passed(4, 0), "no: a line is free"),
+    ],
+)
+def test_the_reason_sent_is_the_games_or_the_default(
+    said: str | None, event: Moved | Passed, reason: str
+) -> None:
+    reply = reply_to(Rejects(DeskHost(), True, said), event, 3)
+    assert (reply.kind, reply.reason) == ("dispute", reason)
+    assert reply.dialog == rejected(3, isinstance(event, Passed), reason)
