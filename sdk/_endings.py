@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sdk.events import Ended
+from sdk.events import Ended, Moved, Passed
 from sdk.outcome import Reason, Result
 
 __all__ = [
     "CONNECTION_LOST",
     "DRAWN",
     "LOCAL_DISPUTE",
+    "NOT_OVER",
     "PARTNER_ABANDONED",
     "PARTNER_DISPUTED",
     "PARTNER_RESIGNED",
     "PARTNER_STALLED",
     "PARTNER_TIMEOUT",
     "PARTNER_UNCONFIRMED",
-    "PASS_DISPUTE",
     "REFUSED",
     "SEEK_DROPPED",
     "SELF_ABANDONED",
@@ -25,8 +25,11 @@ __all__ = [
     "SELF_STALLED",
     "SELF_TIMEOUT",
     "SELF_UNCONFIRMED",
+    "UNCLAIMED_END",
     "UNREACHABLE",
     "ending",
+    "local_dispute",
+    "rejected",
 ]
 
 PARTNER_RESIGNED = "Your partner resigned: you win."
@@ -38,8 +41,10 @@ PARTNER_DISPUTED = "Your partner's game does not accept your last move or pass: 
 SELF_DISPUTED = "Your partner says the game is over, but your game does not agree: disputed."
 PARTNER_UNCONFIRMED = "Your partner did not confirm the end of the game in time."
 SELF_UNCONFIRMED = "The match ended before this side could confirm the end of the game."
-LOCAL_DISPUTE = "Your game says the game is over, but your partner's move did not end it: disputed."
-PASS_DISPUTE = "Your game says your partner had a move to make, but your partner passed: disputed."
+LOCAL_DISPUTE = (
+    "Your game says your partner's {move} ended the game, but your partner did not say so: "
+    "disputed."
+)
 DRAWN = "The draw was agreed."
 PARTNER_STALLED = "Your partner stopped moving and you claimed the win."
 SELF_STALLED = "Your partner claimed the win: you took too long to move."
@@ -48,13 +53,59 @@ CONNECTION_LOST = "Lost the connection to the relay for good: {error}."
 REFUSED = "The relay refused this side's request: {error}."
 SEEK_DROPPED = "The seek ended before a partner came: {error}."
 
+NOT_OVER = "the game is not over"
+"""The reason a host sends when its game does not agree that a move ended the game."""
+UNCLAIMED_END = "it ends the game, but did not say so"
+"""The reason a host sends when its game finds the game over after a move sent without end."""
+
+_REJECTED_BY_ME = "Your game rejected your partner's {move}"
+_REJECTED_MINE = "Your partner's game rejected your {move}"
+_ILLEGAL = "The referee found {whose} {move} illegal"
+_UPHELD_BY_ME = "Your game disputed your partner's {move}, but the referee found it legal"
+_UPHELD_MINE = "Your partner's game disputed your {move}, but the referee found it legal"
+_OVER = "The referee found the game over at {move}"
+_VERDICT = {Result.WON: "You win.", Result.LOST: "You lose.", Result.DRAWN: "It is a draw."}
+
+
+def _move(number: int | None, was_pass: bool) -> str:
+    """Returns "move 12", "pass at move 12", or "last move" / "last pass" when unknown."""
+    if number is None:
+        return "last pass" if was_pass else "last move"
+    return f"pass at move {number}" if was_pass else f"move {number}"
+
+
+def _said(text: str, detail: str) -> str:
+    return f"{text}: {detail}" if detail else text
+
+
+def rejected(number: int | None, was_pass: bool, reason: str) -> str:
+    """Returns the dialog of a side whose game rejected the partner's move or pass (number
+    `number` of the match, None: unknown) for `reason`."""
+    return _said(_REJECTED_BY_ME.format(move=_move(number, was_pass)), reason) + ". Disputed."
+
+
+def local_dispute(number: int | None) -> str:
+    """Returns the dialog of a side whose game finds the game over after the partner's move,
+    which was not sent as ending it."""
+    return LOCAL_DISPUTE.format(move=_move(number, False))
+
 
 def ending(
-    ended: Ended, seat: int, game_result: Callable[[], Result | None]
+    ended: Ended,
+    seat: int,
+    game_result: Callable[[], Result | None],
+    about: Moved | Passed | None = None,
+    number: int | None = None,
 ) -> tuple[Result, Reason, str | None]:
-    """Returns this side's result, the reason, and the dialog to show (None: the game knows)."""
+    """Returns this side's result, the reason, and the dialog to show (None: the game knows).
+
+    `about` is the event `ended.at` names, as this side handled it (None: unknown), and
+    `number` its move number in the match (moves and passes in play, the first 1).
+    """
     reason = Reason(ended.reason)
     mine = ended.seat == seat
+    was_pass = isinstance(about, Passed)
+    move = _move(number, was_pass)
     if reason is Reason.RESIGNED:
         return (Result.LOST if mine else Result.WON), reason, None if mine else PARTNER_RESIGNED
     if reason is Reason.ABANDONED:
@@ -71,10 +122,42 @@ def ending(
         if mine:
             return Result.LOST, reason, SELF_STALLED
         return Result.WON, reason, PARTNER_STALLED
+    if reason is Reason.OVER:
+        result = _refereed(ended, seat) if ended.refereed else game_result() or Result.UNKNOWN
+        if game_result() == result:
+            return result, reason, None  # the game knows
+        said = _said(_OVER.format(move=move.replace("last ", "the last ")), ended.detail)
+        return result, reason, f"{said}. {_VERDICT.get(result, '')}".rstrip()
+    if reason is Reason.ILLEGAL:
+        result = _refereed(ended, seat) if ended.refereed else (Result.LOST if mine else Result.WON)
+        whose = "your" if mine else "your partner's"
+        said = _said(_ILLEGAL.format(whose=whose, move=move), ended.detail)
+        return result, reason, f"{said}. {_VERDICT.get(result, '')}".rstrip()
     if reason is Reason.DISPUTED:
-        return Result.UNKNOWN, reason, SELF_DISPUTED if mine else PARTNER_DISPUTED
+        if ended.refereed:
+            result = _refereed(ended, seat)
+            # The detail is the referee's ("the referee found the move legal..."): said already.
+            said = (_UPHELD_BY_ME if mine else _UPHELD_MINE).format(move=move)
+            return result, reason, f"{said}. {_VERDICT.get(result, '')}".rstrip()
+        if mine:
+            if ended.detail in ("", NOT_OVER):
+                return Result.UNKNOWN, reason, SELF_DISPUTED
+            return Result.UNKNOWN, reason, rejected(number, was_pass, ended.detail)
+        if not ended.detail:
+            return Result.UNKNOWN, reason, PARTNER_DISPUTED
+        said = _said(_REJECTED_MINE.format(move=move), ended.detail)
+        return Result.UNKNOWN, reason, said + ". Disputed."
     if reason is Reason.UNCONFIRMED:
         if mine:
             return Result.UNKNOWN, reason, SELF_UNCONFIRMED
         return game_result() or Result.UNKNOWN, reason, PARTNER_UNCONFIRMED
     return game_result() or Result.UNKNOWN, reason, None
+
+
+def _refereed(ended: Ended, seat: int) -> Result:
+    """Returns this side's result by a referee's winner (None: a draw)."""
+    if not ended.refereed:
+        return Result.UNKNOWN
+    if ended.winner is None:
+        return Result.DRAWN
+    return Result.WON if ended.winner == seat else Result.LOST

@@ -30,6 +30,8 @@ class Write:
     move: str = ""
     end: bool = False
     agree: bool = True
+    reason: str = ""
+    """For a confirm that disputes: why, sent to the relay."""
 
 
 def same_event(known: Event | None, event: Event) -> bool:

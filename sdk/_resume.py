@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sdk.events import Ended, Event, Moved, Passed, Undone
 from sdk.game import Played
 
-__all__ = ["history", "split_log", "turn_after"]
+__all__ = ["history", "move_number", "split_log", "turn_after"]
 
 
 def split_log(events: Sequence[Event], seat: int) -> tuple[list[Event], list[Event]]:
@@ -48,3 +48,12 @@ def turn_after(first: int, events: Sequence[Event]) -> tuple[int, bool]:
         elif isinstance(event, Undone):
             turn, ending = event.seat, False
     return turn, ending
+
+
+def move_number(events: Mapping[int, Event], at: int | None) -> int | None:
+    """Returns the number in the match (the first 1) of the move or pass at event `at`, by the
+    moves and passes in play up to it, or None when `at` is no move or pass handled."""
+    if at is None or not isinstance(events.get(at), Moved | Passed):
+        return None
+    before = [events[seq] for seq in sorted(events) if seq <= at]
+    return len(history(before, 0))

@@ -16,6 +16,7 @@ from sdk.errors import (
     ProtocolError,
     RelayRefusedError,
     RelayUnreachableError,
+    clean_reason,
 )
 from sdk.events import Event, parse_event
 from sdk.lobby import Lobby, parse_lobby
@@ -238,9 +239,15 @@ class RelayClient:
         """Posts a pass (no legal move) after event `after`; returns the pass's event number."""
         return await self._seq(ticket, "pass", {"after": after})
 
-    async def confirm(self, ticket: Ticket, after: int, agree: bool) -> int:
-        """Agrees with (or disputes) the game-ending move `after`; returns the `ended` number."""
-        return await self._seq(ticket, "confirm", {"after": after, "agree": agree})
+    async def confirm(self, ticket: Ticket, after: int, agree: bool, reason: str = "") -> int:
+        """Agrees with (or disputes) the game-ending move `after`, or disputes the partner's
+        move or pass `after`; returns the `ended` number. A dispute's `reason` (a line of at
+        most 200 characters: cut and cleaned here) reaches the partner and the record."""
+        body: dict[str, Any] = {"after": after, "agree": agree}
+        why = clean_reason(reason)
+        if not agree and why:
+            body["reason"] = why
+        return await self._seq(ticket, "confirm", body)
 
     async def resign(self, ticket: Ticket) -> int:
         """Resigns the match; returns the number of the `ended` event."""

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 __all__ = [
+    "NO_PASS_REASON",
+    "NO_REASON",
+    "REASON_LIMIT",
     "ConnectionLostError",
     "HostStateError",
     "MoveRejected",
@@ -10,6 +13,7 @@ __all__ = [
     "ProtocolError",
     "RelayRefusedError",
     "RelayUnreachableError",
+    "clean_reason",
 ]
 
 
@@ -21,9 +25,50 @@ class NotYourTurnError(HostStateError):
     """Raised when a game calls `host.move()` while it does not have the turn; nothing is sent."""
 
 
+REASON_LIMIT = 200
+"""The most characters of a dispute's reason the relay keeps (the SDK cuts a longer one)."""
+NO_REASON = "it breaks the game's rules"
+"""The reason sent when a game rejects a move without saying why."""
+NO_PASS_REASON = "there was a move to make"
+"""The reason sent when a game rejects a pass without saying why."""
+
+
 class MoveRejected(ValueError):
-    """Raised by a game's `receive_move()` for a move it does not accept (an illegal one):
-    the host disputes that move, whether or not it claimed to end the game."""
+    """Raised by a game's `receive_move()` for a move it does not accept (an illegal one), or
+    by its `receive_pass()` for a false pass: the host disputes it, whether or not it claimed
+    to end the game, and sends `reason` with the dispute.
+
+    `reason` says why, in a few words for people ("column 3 is full"): the partner is told it,
+    and the relay's log and record keep it. Without one the host sends a default text.
+    """
+
+    def __init__(self, reason: str | None = None) -> None:
+        super().__init__(*(() if reason is None else (reason,)))
+        self.given = None if reason is None else str(reason)
+        """The reason as the game gave it (None: none)."""
+
+    @property
+    def reason(self) -> str:
+        """Returns the reason to send: the one given, made one line of at most REASON_LIMIT
+        characters, or NO_REASON when none was given (or nothing is left of it)."""
+        return clean_reason(self.given) or NO_REASON
+
+    def __repr__(self) -> str:
+        return f"MoveRejected({self.given!r})"
+
+
+def clean_reason(text: str | None) -> str:
+    """Returns a dispute's reason as the relay takes it: control characters made spaces,
+    trimmed, at most REASON_LIMIT characters ("" for None)."""
+    if text is None:
+        return ""
+    line = "".join(" " if _is_control(char) else char for char in text).strip()
+    return line[:REASON_LIMIT].rstrip()
+
+
+def _is_control(char: str) -> bool:
+    point = ord(char)
+    return point < 0x20 or 0x7F <= point < 0xA0 or char in "\u2028\u2029"
 
 
 class RelayRefusedError(Exception):

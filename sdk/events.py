@@ -22,7 +22,7 @@ __all__ = [
 ENDED_REASONS = frozenset(
     {
         "agreed", "disputed", "unconfirmed", "resigned", "abandoned", "timeout", "drawn",
-        "stalled",
+        "stalled", "over", "illegal",
     }
 )  # fmt: skip
 """The reasons an `ended` event may give."""
@@ -84,6 +84,15 @@ class Ended:
     seq: int
     reason: str
     seat: int
+    at: int | None = None
+    """The event the end is about: the disputed move or pass, the illegal move, the move a
+    referee found ending the game (None: the relay did not say)."""
+    detail: str = ""
+    """Why, in words: the reason the disputing game gave, or the referee's ("" for none)."""
+    winner: int | None = None
+    """The seat a referee found the winner (None: a draw, or no referee decided)."""
+    refereed: bool = False
+    """Whether a referee decided this end (then `winner` is its verdict)."""
 
 
 Event = Started | Moved | Passed | Undone | Ended
@@ -110,10 +119,23 @@ def parse_event(raw: Any) -> Event:
             left = None if raw.get("left") is None else _lefts(raw["left"], raw)
             return Undone(seq, _seat(raw["seat"], raw), raw["count"], left)
         elif kind == "ended" and raw["reason"] in ENDED_REASONS:
-            return Ended(seq, raw["reason"], _seat(raw["seat"], raw))
+            return _ended(seq, raw)
     except (KeyError, TypeError, ValueError):
         pass
     raise ProtocolError(BAD_EVENT.format(event=raw))
+
+
+def _ended(seq: int, raw: Any) -> Ended:
+    at, detail = raw.get("at"), raw.get("detail")
+    detail = "" if detail is None else detail
+    if at is not None and (type(at) is not int or not 1 <= at < seq):
+        raise ProtocolError(BAD_EVENT.format(event=raw))
+    if not isinstance(detail, str):
+        raise ProtocolError(BAD_EVENT.format(event=raw))
+    refereed = "winner" in raw
+    winner = raw.get("winner")
+    winner = None if winner is None else _seat(winner, raw)
+    return Ended(seq, raw["reason"], _seat(raw["seat"], raw), at, detail, winner, refereed)
 
 
 def _left(value: Any, raw: Any) -> float | None:

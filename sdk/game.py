@@ -14,6 +14,7 @@ from sdk.table import Offer
 __all__ = ["Game", "GameFactory", "GameHost", "Played", "can_undo"]
 
 NO_PASS = "{name} cannot pass a turn: it does not implement GameHost.pass_turn()"
+NO_KEEP = "{name} keeps no game data: it does not implement GameHost.keep()"
 NO_RESTORE = (
     "{name} cannot be resumed: it does not override Game.restore(history) "
     "to rebuild its position from the match log"
@@ -57,6 +58,25 @@ class GameHost(abc.ABC):
         NotImplementedError (this default); RelayHost passes.
         """
         raise NotImplementedError(NO_PASS.format(name=type(self).__name__))
+
+    @property
+    def end_claimed(self) -> bool:
+        """Returns, while `Game.receive_move()` runs, whether the partner's move said the game
+        is over (`end_game=True`); False at any other time (this default: always)."""
+        return False
+
+    def keep(self, text: str) -> None:
+        """Keeps the game's private data for this match (a commitment's salt, a hidden board)
+        with this side's seat, replacing what was kept: saved where the ticket is saved,
+        never sent to the relay or the partner, and handed back as `kept` when the match is
+        resumed. A host that keeps nothing raises NotImplementedError (this default)."""
+        raise NotImplementedError(NO_KEEP.format(name=type(self).__name__))
+
+    @property
+    def kept(self) -> str | None:
+        """Returns the game data last kept with the seat (`keep()`), in this process or in the
+        one that played the seat before a resume; None when nothing was kept (this default)."""
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,12 +22,14 @@ class Result(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a match ended. The first eight are the relay's `ended` reasons."""
+    """Why a match ended. The first ten are the relay's `ended` reasons."""
 
     AGREED = "agreed"
     """A move ended the game and the partner's game agreed."""
     DISPUTED = "disputed"
-    """The two games disagree on whether the game is over."""
+    """A game disputed the partner's move or pass (it rejected it, or the two games disagree on
+    whether the game is over); with a referee, the referee found the disputed move legal and
+    the disputer lost."""
     UNCONFIRMED = "unconfirmed"
     """A move ended the game and the partner neither agreed nor disputed in time."""
     RESIGNED = "resigned"
@@ -40,6 +42,10 @@ class Reason(StrEnum):
     """A side offered a draw and the other accepted it."""
     STALLED = "stalled"
     """The side to move stalled (a match without a clock) and the other claimed the win."""
+    OVER = "over"
+    """The game's referee, run by the relay, found the game over (won, lost or drawn)."""
+    ILLEGAL = "illegal"
+    """The game's referee, run by the relay, found a move illegal: its player lost."""
     CANCELLED = "cancelled"
     """The seek was withdrawn (or dropped by the relay) before a partner came."""
     CONNECTION_LOST = "connection_lost"
@@ -70,6 +76,15 @@ class Outcome:
     """The seat the reason is about: who resigned, left, agreed, disputed or stayed silent."""
     message: str = ""
     """The dialog the host showed about the end, if any."""
+    at: int | None = None
+    """The event the end is about: the disputed or illegal move, or the move a referee found
+    ending the game (None: the relay did not say)."""
+    detail: str = ""
+    """Why, in words: the disputing game's reason, or the referee's ("" for none)."""
+    winner: int | None = None
+    """The seat a referee found the winner (None: a draw, or no referee decided)."""
+    refereed: bool = False
+    """Whether the game's referee decided this end (then `result` is its verdict)."""
 
     @property
     def by_me(self) -> bool:

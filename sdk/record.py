@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from sdk.errors import ProtocolError
-from sdk.events import Event, Moved, Passed, Undone, parse_event
+from sdk.events import Ended, Event, Moved, Passed, Undone, parse_event
 from sdk.table import ChatLine
 
 __all__ = ["Record", "parse_record"]
@@ -36,6 +36,10 @@ class Record:
     chat: tuple[ChatLine, ...] = ()
     """The match's chat, when the reader may read it (a seat's key, or a relay that shows
     it to everyone)."""
+    ending: Ended | None = None
+    """How a finished match ended, in full (None while live): the header's result as an
+    `Ended` (numbered as the log's last event), with the event it is about (`at`), the
+    reason given (`detail`: a dispute's, or the referee's) and a referee's `winner`."""
 
     @property
     def moves(self) -> list[Moved]:
@@ -75,6 +79,15 @@ def parse_record(match: str, text: bytes) -> Record:
             events=[parse_event(line) for line in lines[:count]],
             names=(names[0], names[1]),
             chat=chat,
+            ending=None if result is None else _ending(result, count),
         )
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise ProtocolError(NOT_A_RECORD.format(match=match, problem=error)) from None
+
+
+def _ending(result: Any, last: int) -> Ended:
+    """Returns the header's result read as the `ended` event it comes from."""
+    seq = max(last, 1, (result.get("at") or 0) + 1)
+    ended = parse_event({**result, "type": "ended", "seq": seq})
+    assert isinstance(ended, Ended)
+    return ended

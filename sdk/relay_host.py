@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from collections.abc import AsyncIterator, Callable
 from typing import Self
@@ -38,6 +39,7 @@ NOT_SEATED = "{what} needs a match in play through this host's play(), not state
 NO_OFFER = "no offer of the partner stands to answer"
 
 NOT_TEXT = "a move must be a str that UTF-8 can encode, not {move!r}"
+NOT_KEPT = "the game data kept must be a str, not {text!r}"
 PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)"
 
 
@@ -121,13 +123,16 @@ class RelayHost(GameHost):
         dialog: DialogSink | None = None,
         on_state: StateSink | None = None,
         on_table: TableSink | None = None,
+        on_ticket: TicketSink | None = None,
         session: aiohttp.ClientSession | None = None,
         rng: random.Random | None = None,
     ) -> Self:
         """Returns a host that takes up the seat `ticket` again, after a restart.
 
         Its `play()` reads the whole log, creates the game and hands it the moves so far through
-        `Game.restore()`, then plays on. Nothing already in the log is sent again.
+        `Game.restore()`, then plays on. Nothing already in the log is sent again. The game data
+        kept with the ticket is `host.kept`; `on_ticket` is told the ticket again each time
+        the game keeps new data (`keep()`).
         """
         host = cls(
             relay_url,
@@ -136,6 +141,7 @@ class RelayHost(GameHost):
             timing=timing,
             dialog=dialog,
             on_state=on_state,
+            on_ticket=on_ticket,
             on_table=on_table,
             session=session,
             rng=rng,
@@ -163,6 +169,34 @@ class RelayHost(GameHost):
     def ticket(self) -> Ticket | None:
         """Returns this side's seat (match id, seat, token) once seated; keep it to resume."""
         return self._machine.ticket
+
+    @property
+    def kept(self) -> str | None:
+        """Returns the game data last kept with this side's seat (`keep()`; after a resume, what
+        the ticket kept), or None."""
+        ticket = self._machine.ticket
+        return None if ticket is None else ticket.kept
+
+    @property
+    def end_claimed(self) -> bool:
+        """Returns, while the game's `receive_move()` runs, whether the partner's move said the
+        game is over (sent with `end_game=True`); False at any other time."""
+        return self._machine.end_claimed
+
+    def keep(self, text: str) -> None:
+        """Keeps the game's private data for this match with this side's seat: the ticket
+        becomes one with `kept=text`, and `on_ticket` is told it (save it as ever: the file of
+        `Ticket.save()` is written whole, readable by its owner only). Never sent to the relay.
+        Raises HostStateError before the seek has a seat, ValueError past KEPT_LIMIT."""
+        if not isinstance(text, str):
+            raise TypeError(NOT_KEPT.format(text=text))
+        with self._machine.lock:
+            ticket = self._machine.ticket
+            if ticket is None:
+                raise HostStateError(NOT_SEATED.format(what="keep()", state=self.state))
+            ticket = self._machine.ticket = dataclasses.replace(ticket, kept=text)
+        if self._driver.on_ticket is not None:
+            self._driver.on_ticket(ticket)
 
     @property
     def clock(self) -> Clock | None:
@@ -362,6 +396,7 @@ class RelayHost(GameHost):
             dialog=self._dialog,
             on_state=self._on_state,
             on_table=self._on_table,
+            on_ticket=self._driver.on_ticket,
             session=self._session,
             rng=self._rng,
         )

@@ -61,14 +61,16 @@ export class BoardGame extends Game {
     this.view.update(this, { animate: null });
   }
 
-  /** Applies the partner's move and returns the next State; rejects an illegal one. */
+  /**
+   * Applies the partner's move and returns the next State; rejects an illegal one with the
+   * rules' reason ("column 3 is full"), which the host tells both sides and the relay keeps.
+   */
   receiveMove(text) {
     try {
       this.#apply(text);
     } catch (error) {
-      this.host.showDialog(`Your partner's move ${JSON.stringify(text)} is not legal: ${error.message}.`);
       this.illegal = text;
-      throw new MoveRejected(text);
+      throw new MoveRejected(error.message);
     }
     if (this.board.outcome() !== null) return State.GAME_ENDED;
     if (this.board.turn === this.side) return State.PLAYING_TO_MOVE;
@@ -82,9 +84,8 @@ export class BoardGame extends Game {
       this.#keep(false);
       return State.PLAYING_TO_MOVE;
     }
-    this.host.showDialog("Your partner passed, but had a move to make.");
     this.illegal = "pass";
-    throw new MoveRejected("pass");
+    throw new MoveRejected(); // the host's default: "there was a move to make"
   }
 
   /** Rebuilds the position from the log's moves (a reloaded page resuming its match). */

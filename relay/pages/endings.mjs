@@ -10,7 +10,7 @@ export const Result = Object.freeze({
   UNKNOWN: "unknown",
 });
 
-/** Why a match ended. The first eight are the relay's `ended` reasons. */
+/** Why a match ended. The first ten are the relay's `ended` reasons. */
 export const Reason = Object.freeze({
   AGREED: "agreed",
   DISPUTED: "disputed",
@@ -23,6 +23,10 @@ export const Reason = Object.freeze({
   DRAWN: "drawn",
   /** The side to move stalled (a match without a clock) and the other claimed the win. */
   STALLED: "stalled",
+  /** The game's referee, run by the relay, found the game over (won, lost or drawn). */
+  OVER: "over",
+  /** The game's referee, run by the relay, found a move illegal: its player lost. */
+  ILLEGAL: "illegal",
   /** The seek was withdrawn (or dropped by the relay) before a partner came. */
   CANCELLED: "cancelled",
   /** The relay could not be reached for the host's whole give-up time. */
@@ -33,7 +37,7 @@ export const Reason = Object.freeze({
 
 /** The end of one match, as one side sees it; RelayHost.play() resolves with it. */
 export class Outcome {
-  constructor(result, reason, match, seat, by = null, message = "") {
+  constructor(result, reason, match, seat, by = null, message = "", ended = null) {
     /** Won, lost or drawn where the game or the relay says so; otherwise UNKNOWN. */
     this.result = result;
     /** Why the match ended. */
@@ -46,6 +50,17 @@ export class Outcome {
     this.by = by;
     /** The dialog the host showed about the end, if any. */
     this.message = message;
+    /**
+     * The event the end is about: the disputed or illegal move, or the move a referee found
+     * ending the game (null: the relay did not say).
+     */
+    this.at = ended?.at ?? null;
+    /** Why, in words: the disputing game's reason, or the referee's ("" for none). */
+    this.detail = ended?.detail ?? "";
+    /** The seat a referee found the winner (null: a draw, or no referee decided). */
+    this.winner = ended?.winner ?? null;
+    /** Whether the game's referee decided this end (then `result` is its verdict). */
+    this.refereed = ended?.refereed ?? false;
     Object.freeze(this);
   }
 
@@ -73,10 +88,6 @@ export const SELF_DISPUTED =
 export const PARTNER_UNCONFIRMED = "Your partner did not confirm the end of the game in time.";
 export const SELF_UNCONFIRMED =
   "The match ended before this side could confirm the end of the game.";
-export const LOCAL_DISPUTE =
-  "Your game says the game is over, but your partner's move did not end it: disputed.";
-export const PASS_DISPUTE =
-  "Your game says your partner had a move to make, but your partner passed: disputed.";
 export const DRAWN = "The draw was agreed.";
 export const PARTNER_STALLED = "Your partner stopped moving and you claimed the win.";
 export const SELF_STALLED = "Your partner claimed the win: you took too long to move.";
@@ -84,15 +95,74 @@ export const CONNECTION_LOST = (error) => `Lost the connection to the relay for 
 export const REFUSED = (error) => `The relay refused this side's request: ${error}.`;
 export const SEEK_DROPPED = (error) => `The seek ended before a partner came: ${error}.`;
 
+/** The reason a host sends when its game does not agree that a move ended the game. */
+export const NOT_OVER = "the game is not over";
+/** The reason a host sends when its game finds the game over after a move sent without end. */
+export const UNCLAIMED_END = "it ends the game, but did not say so";
+
+const VERDICT = Object.freeze({
+  [Result.WON]: "You win.",
+  [Result.LOST]: "You lose.",
+  [Result.DRAWN]: "It is a draw.",
+});
+
+/** Returns "move 12", "pass at move 12", or "last move" / "last pass" when unknown. */
+function moveWords(number, wasPass) {
+  if (number === null || number === undefined) return wasPass ? "last pass" : "last move";
+  return wasPass ? `pass at move ${number}` : `move ${number}`;
+}
+
+function said(text, detail) {
+  return detail ? `${text}: ${detail}` : text;
+}
+
+function verdict(text, result) {
+  return `${text}. ${VERDICT[result] ?? ""}`.trimEnd();
+}
+
 /**
- * Returns [result, reason, dialog] for this side (dialog null: the game knows).
- * @param {{reason: string, seat: number}} ended the `ended` event
+ * Returns the dialog of a side whose game rejected the partner's move or pass (number
+ * `number` of the match, null: unknown) for `reason`.
+ */
+export function rejected(number, wasPass, reason) {
+  return `${said(`Your game rejected your partner's ${moveWords(number, wasPass)}`, reason)}. Disputed.`;
+}
+
+/**
+ * Returns the dialog of a side whose game finds the game over after the partner's move, which
+ * was not sent as ending it.
+ */
+export function localDispute(number) {
+  return (
+    `Your game says your partner's ${moveWords(number, false)} ended the game, but your ` +
+    "partner did not say so: disputed."
+  );
+}
+
+/** Returns this side's result by a referee's winner (null: a draw). */
+function refereed(ended, seat) {
+  if (!ended.refereed) return Result.UNKNOWN;
+  if (ended.winner === null || ended.winner === undefined) return Result.DRAWN;
+  return ended.winner === seat ? Result.WON : Result.LOST;
+}
+
+/**
+ * Returns [result, reason, dialog] for this side (dialog null: the game knows). As the SDK's
+ * sdk/_endings.py, word for word.
+ * @param {{reason: string, seat: number, at?: number | null, detail?: string,
+ *   winner?: number | null, refereed?: boolean}} ended the `ended` event
  * @param {number} seat this side's seat
  * @param {() => string | null} gameResult the game's own Result, asked only when needed
+ * @param {{type: string, end?: boolean} | null} about the event `ended.at` names, as this side
+ *   handled it (null: unknown)
+ * @param {number | null} number its move number in the match (moves and passes in play)
  */
-export function ending(ended, seat, gameResult) {
+export function ending(ended, seat, gameResult, about = null, number = null) {
   const reason = ended.reason;
   const mine = ended.seat === seat;
+  const detail = ended.detail ?? "";
+  const wasPass = about?.type === "pass";
+  const move = moveWords(number, wasPass);
   if (reason === Reason.RESIGNED) {
     return [mine ? Result.LOST : Result.WON, reason, mine ? null : PARTNER_RESIGNED];
   }
@@ -106,12 +176,54 @@ export function ending(ended, seat, gameResult) {
   if (reason === Reason.STALLED) {
     return mine ? [Result.LOST, reason, SELF_STALLED] : [Result.WON, reason, PARTNER_STALLED];
   }
+  if (reason === Reason.OVER) {
+    const result = ended.refereed ? refereed(ended, seat) : (gameResult() ?? Result.UNKNOWN);
+    if (gameResult() === result) return [result, reason, null]; // the game knows
+    const at = move.replace("last ", "the last ");
+    return [result, reason, verdict(said(`The referee found the game over at ${at}`, detail), result)];
+  }
+  if (reason === Reason.ILLEGAL) {
+    let result = mine ? Result.LOST : Result.WON;
+    if (ended.refereed) result = refereed(ended, seat);
+    const whose = mine ? "your" : "your partner's";
+    return [result, reason, verdict(said(`The referee found ${whose} ${move} illegal`, detail), result)];
+  }
   if (reason === Reason.DISPUTED) {
-    return [Result.UNKNOWN, reason, mine ? SELF_DISPUTED : PARTNER_DISPUTED];
+    if (ended.refereed) {
+      const result = refereed(ended, seat);
+      // The detail is the referee's ("the referee found the move legal..."): said already.
+      const text = mine
+        ? `Your game disputed your partner's ${move}, but the referee found it legal`
+        : `Your partner's game disputed your ${move}, but the referee found it legal`;
+      return [result, reason, verdict(text, result)];
+    }
+    if (mine) {
+      if (detail === "" || detail === NOT_OVER) return [Result.UNKNOWN, reason, SELF_DISPUTED];
+      return [Result.UNKNOWN, reason, rejected(number, wasPass, detail)];
+    }
+    if (!detail) return [Result.UNKNOWN, reason, PARTNER_DISPUTED];
+    return [Result.UNKNOWN, reason, `${said(`Your partner's game rejected your ${move}`, detail)}. Disputed.`];
   }
   if (reason === Reason.UNCONFIRMED) {
     if (mine) return [Result.UNKNOWN, reason, SELF_UNCONFIRMED];
     return [gameResult() ?? Result.UNKNOWN, reason, PARTNER_UNCONFIRMED];
   }
   return [gameResult() ?? Result.UNKNOWN, reason, null];
+}
+
+/**
+ * Returns the number in the match (the first 1) of the move or pass at event `at`, by the
+ * moves and passes in play up to it (less those an undo took back), or null when `at` is no
+ * move or pass handled. `events` maps event numbers to the events handled.
+ */
+export function moveNumber(events, at) {
+  const event = at === null || at === undefined ? undefined : events.get(at);
+  if (event?.type !== "move" && event?.type !== "pass") return null;
+  let count = 0;
+  for (const [seq, each] of [...events].sort((x, y) => x[0] - y[0])) {
+    if (seq > at) break;
+    if (each.type === "move" || each.type === "pass") count += 1;
+    else if (each.type === "undo") count = Math.max(0, count - each.count);
+  }
+  return count;
 }

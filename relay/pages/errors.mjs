@@ -16,14 +16,41 @@ export class NotYourTurnError extends HostStateError {
   }
 }
 
+/** The most characters of a dispute's reason the relay keeps (the host cuts a longer one). */
+export const REASON_LIMIT = 200;
+/** The reason sent when a game rejects a move without saying why. */
+export const NO_REASON = "it breaks the game's rules";
+/** The reason sent when a game rejects a pass without saying why. */
+export const NO_PASS_REASON = "there was a move to make";
+
+/**
+ * Returns a dispute's reason as the relay takes it: control characters made spaces, trimmed,
+ * at most REASON_LIMIT characters ("" for none). As the SDK's clean_reason.
+ */
+export function cleanReason(text) {
+  if (text === null || text === undefined) return "";
+  const line = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").trim();
+  return [...line].slice(0, REASON_LIMIT).join("").trimEnd();
+}
+
 /**
  * Thrown by a game's receiveMove() for a move it does not accept (an illegal one), or by its
- * receivePass() for a pass it finds false: the host disputes it, a claimed end or not.
+ * receivePass() for a pass it finds false: the host disputes it, a claimed end or not, and
+ * sends `reason` with the dispute. The reason says why in a few words for people ("column 3
+ * is full"): the partner is told it, and the relay's log and record keep it; without one the
+ * host sends a default text (NO_REASON).
  */
 export class MoveRejected extends Error {
-  constructor(message) {
-    super(message);
+  constructor(reason) {
+    super(reason ?? "");
     this.name = "MoveRejected";
+    /** The reason as the game gave it (null: none). */
+    this.given = reason === undefined || reason === null ? null : String(reason);
+  }
+
+  /** Returns the reason to send: the one given, cleaned, or NO_REASON when none was. */
+  get reason() {
+    return cleanReason(this.given) || NO_REASON;
   }
 }
 

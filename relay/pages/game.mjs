@@ -29,6 +29,7 @@ const NO_RESTORE = (name) =>
   `${name} cannot be resumed: it does not override Game.restore(history) ` +
   "to rebuild its position from the match log";
 const NO_TABLE = (what) => `${what}: this host keeps no table (no match, or not a RelayHost)`;
+const NO_KEEP = (name) => `${name} keeps no game data: it does not implement GameHost.keep()`;
 
 /** What a game may call: its link to the partner. The host owns the state machine. */
 export class GameHost {
@@ -66,6 +67,28 @@ export class GameHost {
    */
   passTurn() {
     throw new Error(NO_PASS(this.constructor.name));
+  }
+
+  /**
+   * Returns, while Game.receiveMove() runs, whether the partner's move said the game is over
+   * (sent with endGame); false at any other time (this default: always).
+   */
+  get endClaimed() {
+    return false;
+  }
+
+  /**
+   * Keeps the game's private data for this match (a commitment's salt, a hidden board) with
+   * this side's seat, saved where the ticket is kept and handed back as `kept` on resume.
+   * A host that keeps nothing throws (this default); RelayHost keeps it.
+   */
+  keep(text) {
+    throw new Error(NO_KEEP(this.constructor.name));
+  }
+
+  /** Returns the game data last kept with the seat (keep()), or null (this default). */
+  get kept() {
+    return null;
   }
 
   /** Returns the table around the match (names, presence, offers, chat), or null (this default). */
@@ -129,7 +152,10 @@ export class Game {
    * Applies the partner's move and returns what follows for this side: PLAYING_TO_MOVE,
    * PLAYING_WAIT_MOVE (no legal move: the host passes) or GAME_ENDED (if the partner's move
    * said so too, the host confirms the end; if it said so and this answer does not, the
-   * host disputes it). Do not call host.move() from here: wait for enable().
+   * host disputes it). Throw MoveRejected(reason) for a move it does not accept. It may
+   * return a Promise of the State instead (to await WebCrypto, say): the host awaits it and
+   * handles nothing else of the log meanwhile. `this.host.endClaimed` says, meanwhile, whether
+   * the move said the game is over. Do not call host.move() from here: wait for enable().
    */
   receiveMove(move) {
     throw new Error(`${this.constructor.name}.receiveMove is not implemented`);
@@ -138,8 +164,8 @@ export class Game {
   /**
    * Learns that the partner passed, and returns what follows for this side: PLAYING_TO_MOVE
    * (the default: the host calls enable()) or PLAYING_WAIT_MOVE (no legal move either: the
-   * host passes back). Throw MoveRejected if the partner had a legal move: the host disputes
-   * the pass and the match ends disputed.
+   * host passes back). Throw MoveRejected(reason) if the partner had a legal move: the host
+   * disputes the pass and the match ends disputed. May return a Promise, as receiveMove().
    */
   receivePass() {
     return State.PLAYING_TO_MOVE;
@@ -154,7 +180,8 @@ export class Game {
    * Rebuilds the position from the match log when a match is resumed (a reloaded page).
    * `history` holds every move and pass (Played) of the log in order, both sides', except a
    * last partner move or pass this side had not answered: that one still arrives through
-   * receiveMove() or receivePass(). Optional: the default refuses to resume.
+   * receiveMove() or receivePass(). Optional: the default refuses to resume. The game's data
+   * kept with the ticket is `this.host.kept`. May return a Promise: the host awaits it.
    */
   restore(history) {
     throw new Error(NO_RESTORE(this.constructor.name));

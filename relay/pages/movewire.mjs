@@ -9,13 +9,26 @@
 // the same polls, and carries the players' offers, answers, claims and chat lines to the relay.
 // No DOM here: node runs this module as it is.
 
-import { LOCAL_DISPUTE, Outcome, PASS_DISPUTE, Reason, Result, ending } from "./endings.mjs";
+import {
+  Outcome,
+  Reason,
+  Result,
+  NOT_OVER,
+  UNCLAIMED_END,
+  ending,
+  localDispute,
+  moveNumber,
+  rejected,
+} from "./endings.mjs";
 import * as endings from "./endings.mjs";
 import {
+  cleanReason,
   ClosedError,
   ConnectionLostError,
   HostStateError,
   MoveRejected,
+  NO_PASS_REASON,
+  NO_REASON,
   NotYourTurnError,
   ProtocolError,
   RelayRefusedError,
@@ -23,17 +36,22 @@ import {
 import { Clock } from "./clock.mjs";
 import { RelayClient, Timing } from "./relay-client.mjs";
 import { TableKeeper } from "./table.mjs";
+import { KEPT_LIMIT } from "./tickets.mjs";
 import { canUndo, GameHost, State, STATE_NAMES } from "./game.mjs";
 import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
 
 export { Outcome, Reason, Result } from "./endings.mjs";
 export {
+  cleanReason,
   ClosedError,
   ConnectionLostError,
   HostStateError,
   MoveRejected,
+  NO_PASS_REASON,
+  NO_REASON,
   NotYourTurnError,
   ProtocolError,
+  REASON_LIMIT,
   RelayRefusedError,
 } from "./errors.mjs";
 export { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
@@ -43,6 +61,7 @@ export { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs"
 export { history, lostWrites, sameEvent, splitLog, turnAfter } from "./match-log.mjs";
 export {
   forgetTicket,
+  KEPT_LIMIT,
   loadTicket,
   saveTicket,
   ticketFromJSON,
@@ -68,6 +87,8 @@ const NO_UNDO = (name) =>
   "neither asks for nor accepts a takeback";
 const NOT_SEATED = (what) => `${what} before the match has started`;
 const NO_OFFER = "answerOffer(): no offer of the partner stands";
+const NOT_KEPT = (text) => `the game data kept must be a string, not ${String(text)}`;
+const TOO_MUCH = (size) => `a ticket keeps at most ${KEPT_LIMIT} characters of game data, not ${size}`;
 
 /**
  * Milliseconds after which a move post held for the reply counts as accepted: the relay
@@ -124,8 +145,10 @@ export class RelayHost extends GameHost {
   #cancelWanted = false;
   #resignWanted = false;
   #resignSent = false;
-  #localDispute = false;
-  #disputeDialog = "";
+  /** The dialog of this side's own dispute, shown as it was made (null: none). */
+  #disputeDialog = null;
+  /** Whether the partner's move being handed to the game said the game is over. */
+  #endClaimed = false;
   #played = false;
   #closed = false;
   #queue = [];
@@ -186,12 +209,46 @@ export class RelayHost extends GameHost {
     this.#client = new RelayClient({ ...options, timing: this.timing, signal: this.#abort.signal });
   }
 
-  /** Returns a host that takes up the seat `ticket` again (after a reload) when it plays. */
+  /**
+   * Returns a host that takes up the seat `ticket` again (after a reload) when it plays; the
+   * game data kept with the ticket (`ticket.kept`, see keep()) is `host.kept`.
+   */
   static resume(ticket, options) {
     const host = new RelayHost({ ...options, gameKey: "" });
-    host.#ticket = Object.freeze({ match: ticket.match, seat: ticket.seat, token: ticket.token });
+    const { match, seat, token } = ticket;
+    const kept = typeof ticket.kept === "string" ? ticket.kept : null;
+    host.#ticket = Object.freeze(kept === null ? { match, seat, token } : { match, seat, token, kept });
     host.#resumed = true;
     return host;
+  }
+
+  /**
+   * Keeps the game's private data for this match (a commitment's salt, a hidden board) with
+   * this side's seat, replacing what was kept: the ticket becomes one with `kept: text`, and
+   * onTicket(ticket) is told it, to save it where the ticket is kept (saveTicket() writes
+   * it too). Never sent to the relay or the partner; handed back as `host.kept` when the
+   * match is resumed. Throws HostStateError before the seek has a seat.
+   */
+  keep(text) {
+    if (typeof text !== "string") throw new TypeError(NOT_KEPT(text));
+    if (text.length > KEPT_LIMIT) throw new RangeError(TOO_MUCH(text.length));
+    if (this.#ticket === null) throw new HostStateError(NOT_SEATED("keep()"));
+    const { match, seat, token } = this.#ticket;
+    this.#ticket = Object.freeze({ match, seat, token, kept: text });
+    this.#options.onTicket?.(this.#ticket);
+  }
+
+  /** Returns the game data last kept with this side's seat (keep(); after a resume, the ticket's), or null. */
+  get kept() {
+    return this.#ticket?.kept ?? null;
+  }
+
+  /**
+   * Returns, while the game's receiveMove() runs (until its Promise settles), whether the
+   * partner's move said the game is over (sent with endGame); false at any other time.
+   */
+  get endClaimed() {
+    return this.#endClaimed;
   }
 
   /** Returns the host's current State. */
@@ -425,7 +482,7 @@ export class RelayHost extends GameHost {
     try {
       const batch = await this.#listen();
       if (batch !== null) {
-        this.#start(batch);
+        await this.#start(batch);
         this.#fed = batch.at(-1).seq;
         this.#fedEnded = batch.at(-1).type === "ended";
         this.#looping = true;
@@ -544,8 +601,11 @@ export class RelayHost extends GameHost {
     );
   }
 
-  /** Creates the game from the first events (restoring a resumed one) and queues the rest. */
-  #start(batch) {
+  /**
+   * Creates the game from the first events (restoring a resumed one: a restore() that
+   * returns a Promise is awaited) and queues the rest.
+   */
+  async #start(batch) {
     const [started] = batch;
     const seat = this.#ticket.seat;
     if (started.type !== "started" || started.seq !== 1) {
@@ -560,7 +620,8 @@ export class RelayHost extends GameHost {
     }
     const game = (this.#game = this.#options.createGame(this, started.first === seat));
     if (restored.length > 0) {
-      game.restore(history(restored, seat));
+      await game.restore(history(restored, seat));
+      if (this.#closed) throw new ClosedError();
       this.#cursor = restored.at(-1).seq;
     }
     this.#turnSeq = this.#cursor;
@@ -664,7 +725,7 @@ export class RelayHost extends GameHost {
     } else if (item !== WAKE) {
       if ("failure" in item) throw item.failure;
       if ("table" in item) this.#takeTable(item.table, item.asOf);
-      else this.#handle(item);
+      else await this.#handle(item);
     }
   }
 
@@ -724,7 +785,7 @@ export class RelayHost extends GameHost {
         this.#heldSeq = write.after + 1;
         await this.#client.passTurn(ticket, write.after);
       }
-      else await this.#client.confirm(ticket, write.after, write.agree);
+      else await this.#client.confirm(ticket, write.after, write.agree, write.reason ?? "");
     } catch (error) {
       if (!(error instanceof RelayRefusedError) || error.status !== 409) throw error;
       // Refused as the match moved on (the partner resigned or left), or as the log fell
@@ -737,7 +798,7 @@ export class RelayHost extends GameHost {
       const voided = played && log.some((event) => event.type === "undo" && event.seq === write.after + 1);
       this.#voided = voided;
       try {
-        for (const event of log) this.#handle(event);
+        for (const event of log) await this.#handle(event);
       } finally {
         this.#voided = false;
       }
@@ -783,8 +844,12 @@ export class RelayHost extends GameHost {
     }
   }
 
-  /** Handles the next event of the log: the only place the game hears of the partner. */
-  #handle(event) {
+  /**
+   * Handles the next event of the log: the only place the game hears of the partner. Resolves
+   * once the game has answered (its receiveMove() may return a Promise), so that the next
+   * event is handled only then: in log order, one at a time.
+   */
+  async #handle(event) {
     if (event.seq <= this.#cursor) {
       const known = this.#delivered.get(event.seq);
       if (sameEvent(known, event)) return; // handled already (the partner posted it again)
@@ -801,7 +866,7 @@ export class RelayHost extends GameHost {
     else if (this.#resignWanted) return;
     else if (event.type === "undo") this.#undo(event);
     else if (event.seat === this.#ticket.seat) return;
-    else this.#receive(event);
+    else await this.#receive(event);
   }
 
   /**
@@ -910,43 +975,57 @@ export class RelayHost extends GameHost {
     }
   }
 
-  /** Hands the partner's move or pass to the game, and acts on its answer. */
-  #receive(event) {
+  /**
+   * Hands the partner's move or pass to the game, and acts on its answer. The game may answer
+   * with a Promise of it (a receiveMove() that awaits WebCrypto, say): the host awaits it,
+   * handling nothing else of the log meanwhile; a close() or resign() meanwhile wins.
+   */
+  async #receive(event) {
     const game = this.#game;
     const moved = event.type === "move";
+    const number = moveNumber(this.#delivered, event.seq);
     let answer;
+    this.#endClaimed = moved && event.end;
     try {
       answer = moved ? game.receiveMove(event.move) : game.receivePass();
+      if (typeof answer?.then === "function") answer = await answer;
     } catch (error) {
       if (!(error instanceof MoveRejected)) throw error;
+      if (this.#closed || this.#resignWanted) return;
       // The game does not accept the move (a claimed end or not) or the pass: dispute it.
-      this.#dispute(event, moved ? LOCAL_DISPUTE : PASS_DISPUTE);
+      let reason = cleanReason(error.given);
+      // None given (games before reasons threw MoveRejected(move), or ("pass")): the default.
+      if (!reason || error.given === (moved ? event.move : "pass")) reason = moved ? NO_REASON : NO_PASS_REASON;
+      this.#dispute(event, rejected(number, !moved, reason), reason);
       return;
+    } finally {
+      this.#endClaimed = false;
     }
+    if (this.#closed || this.#resignWanted) return;
     if (!ANSWERS.has(answer)) {
       const method = moved ? "receiveMove" : "receivePass";
       throw new TypeError(BAD_ANSWER(game.constructor.name, answer, method));
     }
     if (moved && event.end) {
       this.#setState(State.GAME_ENDED);
-      this.#write = { kind: "confirm", after: event.seq, agree: answer === State.GAME_ENDED };
+      const agree = answer === State.GAME_ENDED;
+      this.#write = { kind: "confirm", after: event.seq, agree, reason: agree ? "" : NOT_OVER };
     } else if (answer === State.PLAYING_TO_MOVE) {
       this.#giveTurn();
     } else if (answer === State.PLAYING_WAIT_MOVE) {
       this.#write = { kind: "pass", after: event.seq };
     } else {
-      // The game says it is over but the partner's move did not (an illegal move, say):
-      // this side disputes that move, and the match ends disputed for both.
-      this.#dispute(event, LOCAL_DISPUTE);
+      // The game says it is over but the partner's move did not say so: this side disputes
+      // that move, and the match ends disputed for both (a referee, if any, decides).
+      this.#dispute(event, localDispute(number), UNCLAIMED_END);
     }
   }
 
-  /** Disputes the partner's last move or pass: the match ends disputed for both. */
-  #dispute(event, dialog) {
-    this.#localDispute = true;
+  /** Disputes the partner's last move or pass, with a reason: the match ends disputed for both. */
+  #dispute(event, dialog, reason) {
     this.#disputeDialog = dialog;
     this.#setState(State.GAME_ENDED);
-    this.#write = { kind: "confirm", after: event.seq, agree: false };
+    this.#write = { kind: "confirm", after: event.seq, agree: false, reason };
     this.showDialog(dialog);
   }
 
@@ -961,20 +1040,16 @@ export class RelayHost extends GameHost {
     const wasEnabled = this.#state === State.PLAYING_TO_MOVE;
     this.#setState(State.GAME_ENDED);
     if (wasEnabled) game.disable();
-    if (this.#localDispute) {
-      this.#outcome = new Outcome(
-        Result.UNKNOWN,
-        Reason.DISPUTED,
-        ticket.match,
-        ticket.seat,
-        ticket.seat,
-        this.#disputeDialog,
-      );
-      return;
+    const about = event.at === null || event.at === undefined ? null : this.#delivered.get(event.at) ?? null;
+    const number = moveNumber(this.#delivered, event.at);
+    let [result, reason, dialog] = ending(event, ticket.seat, () => game.result(), about, number);
+    let message = dialog ?? "";
+    const own = this.#disputeDialog;
+    if (own !== null && reason === Reason.DISPUTED && event.seat === ticket.seat && !event.refereed) {
+      [dialog, message] = [null, own]; // this side's dispute was told as it was made
     }
-    const [result, reason, dialog] = ending(event, ticket.seat, () => game.result());
     if (dialog !== null) this.showDialog(dialog);
-    this.#outcome = new Outcome(result, reason, ticket.match, ticket.seat, event.seat, dialog ?? "");
+    this.#outcome = new Outcome(result, reason, ticket.match, ticket.seat, event.seat, message, event);
   }
 
   /** Ends the match for this side after a failure that retrying could not fix. */

@@ -2,6 +2,7 @@
 // Mirrors sdk/client.py and sdk/timing.py. No DOM: node runs it as it is.
 
 import {
+  cleanReason,
   ClosedError,
   ConnectionLostError,
   ProtocolError,
@@ -29,6 +30,8 @@ export const ENDED_REASONS = Object.freeze([
   "timeout",
   "drawn",
   "stalled",
+  "over",
+  "illegal",
 ]);
 
 /** The timings of a host's requests, in seconds; the defaults suit the relay's defaults. */
@@ -153,10 +156,24 @@ export function parseEvent(raw) {
     const both = raw.left === undefined || raw.left === null ? null : lefts(raw.left, raw);
     return Object.freeze({ type, seq, seat: seat(raw.seat, raw), count: raw.count, left: both });
   }
-  if (type === "ended" && ENDED_REASONS.includes(raw.reason)) {
-    return Object.freeze({ type, seq, reason: raw.reason, seat: seat(raw.seat, raw) });
-  }
+  if (type === "ended" && ENDED_REASONS.includes(raw.reason)) return ended(seq, raw);
   throw new ProtocolError(BAD_EVENT(raw));
+}
+
+/**
+ * Returns an `ended` event: {type, seq, reason, seat, at (the event the end is about, or
+ * null), detail (why, in words: the disputer's reason or the referee's; "" for none), winner
+ * (a referee's winner seat, null for a draw or no referee), refereed (whether a referee
+ * decided)}.
+ */
+function ended(seq, raw) {
+  const at = raw.at ?? null;
+  if (at !== null && (!Number.isInteger(at) || at < 1 || at >= seq)) throw new ProtocolError(BAD_EVENT(raw));
+  const detail = raw.detail ?? "";
+  if (typeof detail !== "string") throw new ProtocolError(BAD_EVENT(raw));
+  const refereed = "winner" in raw;
+  const winner = raw.winner === null || raw.winner === undefined ? null : seat(raw.winner, raw);
+  return Object.freeze({ type: "ended", seq, reason: raw.reason, seat: seat(raw.seat, raw), at, detail, winner, refereed });
 }
 
 function retryAfterSeconds(header) {
@@ -309,9 +326,14 @@ export class RelayClient {
     return this.#seq(ticket, "pass", { after });
   }
 
-  /** Agrees with (or disputes) the game-ending move `after`; returns the `ended` number. */
-  confirm(ticket, after, agree) {
-    return this.#seq(ticket, "confirm", { after, agree });
+  /**
+   * Agrees with (or disputes) the game-ending move `after`, or disputes the partner's move or
+   * pass `after`; returns the `ended` number. A dispute's `reason` (a line of at most 200
+   * characters: cut and cleaned here) reaches the partner and the record.
+   */
+  confirm(ticket, after, agree, reason = "") {
+    const why = cleanReason(reason);
+    return this.#seq(ticket, "confirm", !agree && why ? { after, agree, reason: why } : { after, agree });
   }
 
   /** Resigns the match; returns the number of the `ended` event. */

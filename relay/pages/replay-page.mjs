@@ -204,7 +204,8 @@ async function main() {
       last = found[found.length - 1].seq;
       const end = found.find((event) => event.type === "ended");
       if (end) {
-        const result = { reason: end.reason, seat: end.seat };
+        const { reason, seat, detail, winner, refereed } = end;
+        const result = { reason, seat, detail, winner, refereed };
         ended = resultWords({ result, first: header.first }, game.sides);
         showTable(); // nobody is away from a match over
       }

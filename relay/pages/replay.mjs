@@ -60,20 +60,32 @@ export function sideOf(seat, first) {
   return (seat - first + 2) % 2;
 }
 
-/** Returns the words for how a finished match ended, or null for one still played. */
+/**
+ * Returns the words for how a finished match ended, or null for one still played. The
+ * result's `detail` (a dispute's reason, a referee's) and a referee's `winner` are told.
+ */
 export function resultWords(header, sides) {
   const result = header.result;
   if (result === null || result === undefined) return null;
   const seat = sides[sideOf(result.seat, header.first)];
+  const why = result.detail ? ` (${result.detail})` : "";
+  const refereed = result.refereed ?? "winner" in result;
+  const winner = refereed && result.winner !== null ? sides[sideOf(result.winner, header.first)] : null;
   const words = {
     agreed: `${seat} agreed the game was over.`,
-    disputed: `${seat} disputed the last move.`,
+    disputed: refereed
+      ? `${seat} disputed the last move; the referee found it legal: ${winner} wins.`
+      : `${seat} disputed the last move${why}.`,
     unconfirmed: `${seat} never confirmed the end.`,
     resigned: `${seat} resigned.`,
     abandoned: `${seat} left the match.`,
     timeout: `${seat} ran out of time.`,
     drawn: "The players agreed a draw.",
     stalled: `${seat} stopped moving, and the win was claimed.`,
+    over: winner === null
+      ? `The referee found the game drawn${why}.`
+      : `The referee found the game over${why}: ${winner} wins.`,
+    illegal: `The referee found a move of ${seat} illegal${why}: ${winner ?? "the other side"} wins.`,
   };
   return words[result.reason] ?? `Ended: ${result.reason}.`;
 }

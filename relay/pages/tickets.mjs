@@ -1,11 +1,20 @@
-// Tickets that save: a seat {match, seat, token} as JSON text, and in a Web Storage
-// (localStorage by default) under a key. The same text as the Python SDK's Ticket.to_json().
+// Tickets that save: a seat {match, seat, token} (and the game's data kept with it, `kept`)
+// as JSON text, and in a Web Storage (localStorage by default) under a key. The same text as
+// the Python SDK's Ticket.to_json().
 
 const NOT_A_TICKET = (why, text) => `not a saved ticket (${why}): ${JSON.stringify(text)}`;
 
-/** Returns the ticket as JSON text: {"match": ..., "seat": ..., "token": ...}. */
+/** The most characters of private game data a ticket keeps (RelayHost.keep). */
+export const KEPT_LIMIT = 65536;
+
+/**
+ * Returns the ticket as JSON text: {"match": ..., "seat": ..., "token": ...}, and "kept": ...
+ * when the game keeps data with it (RelayHost.keep).
+ */
 export function ticketToJSON(ticket) {
-  return JSON.stringify({ match: ticket.match, seat: ticket.seat, token: ticket.token });
+  const { match, seat, token } = ticket;
+  const kept = typeof ticket.kept === "string" ? ticket.kept : null;
+  return JSON.stringify(kept === null ? { match, seat, token } : { match, seat, token, kept });
 }
 
 /** Returns the frozen ticket that ticketToJSON() wrote; throws TypeError for anything else. */
@@ -27,10 +36,16 @@ export function ticketFromJSON(text) {
   if (typeof token !== "string" || token === "") {
     throw new TypeError(NOT_A_TICKET("'token' is not a token", text));
   }
-  return Object.freeze({ match, seat, token });
+  const kept = data.kept ?? null;
+  if (kept === null) return Object.freeze({ match, seat, token });
+  if (typeof kept !== "string") throw new TypeError(NOT_A_TICKET("'kept' is not text", text));
+  return Object.freeze({ match, seat, token, kept });
 }
 
-/** Keeps a ticket in `storage` (localStorage unless given) under `key`, to resume later. */
+/**
+ * Keeps a ticket in `storage` (localStorage unless given) under `key`, to resume later, with
+ * the game's data kept with it. Call it again from onTicket when the game keeps new data.
+ */
 export function saveTicket(key, ticket, storage = globalThis.localStorage) {
   storage.setItem(key, ticketToJSON(ticket));
 }

@@ -57,7 +57,8 @@ class Driver:
         """The log's events, the poll's failure and wake-ups, read one at a time."""
         self.feed = Feed(self.queue, 0)
         """What queues the log's events, each once, in order."""
-        self._on_ticket = on_ticket
+        self.on_ticket = on_ticket
+        """Told the seat the seek got, and the seat again with the game's data kept."""
         self.closing = False
         """Whether close() was called: the loop stops at its next step."""
         self._listening: asyncio.Task[list[Event]] | None = None
@@ -137,8 +138,8 @@ class Driver:
                 return None
             if machine.ticket is None:
                 machine.ticket = await seek(client)
-                if self._on_ticket is not None:
-                    self._on_ticket(machine.ticket)
+                if self.on_ticket is not None:
+                    self.on_ticket(machine.ticket)
                 continue
             self._listening = task = asyncio.create_task(
                 client.events(machine.ticket, 0, client.timing.poll_wait)
@@ -299,7 +300,7 @@ class Driver:
             elif write.kind == "pass":
                 await client.pass_turn(ticket, write.after)
             else:
-                await client.confirm(ticket, write.after, write.agree)
+                await client.confirm(ticket, write.after, write.agree, write.reason)
         except RelayRefusedError as exc:
             if exc.status != 409:
                 raise

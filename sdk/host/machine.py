@@ -10,7 +10,7 @@ from typing import Literal
 from sdk import _endings as endings
 from sdk._answers import reply_to
 from sdk._healing import DIVERGED, Write, same_event
-from sdk._resume import history, split_log, turn_after
+from sdk._resume import history, move_number, split_log, turn_after
 from sdk.clock import Clock
 from sdk.errors import NotYourTurnError, ProtocolError
 from sdk.events import Ended, Event, Moved, Passed, Started, Undone
@@ -87,10 +87,11 @@ class Machine:
         self.answer_wanted: tuple[bool, int] | None = None
         """An answer the game gave to the partner's offer (accept, the offer's `at`), for the
         loop to post."""
+        self.end_claimed = False
+        """Whether the partner's move being handed to the game said the game is over."""
         self._considered: tuple[str, int, int] | None = None
         self._write: Write | None = None
-        self._local_dispute = False
-        self._dispute_dialog = ""
+        self._dispute_dialog: str | None = None
 
     @property
     def seat(self) -> int:
@@ -251,23 +252,27 @@ class Machine:
     def _receive(self, event: Moved | Passed) -> None:
         """Hands the partner's move or pass to the game, and acts on its answer."""
         assert self.game is not None
-        reply = reply_to(self.game, event)
+        self.end_claimed = isinstance(event, Moved) and event.end
+        try:
+            reply = reply_to(self.game, event, move_number(self.delivered, event.seq))
+        finally:
+            self.end_claimed = False
         if reply.kind == "turn":
             self._give_turn()
         elif reply.kind == "pass":
             self._write = Write("pass", event.seq)
         elif reply.kind == "confirm":
             self.set_state(State.GAME_ENDED)
-            self._write = Write("confirm", event.seq, agree=reply.agree)
+            self._write = Write("confirm", event.seq, agree=reply.agree, reason=reply.reason)
         else:
-            self._dispute(event, reply.dialog)
+            self._dispute(event, reply.dialog, reply.reason)
 
-    def _dispute(self, event: Moved | Passed, dialog: str) -> None:
-        """Disputes the partner's last move or pass: the match ends disputed for both."""
-        self._local_dispute = True
+    def _dispute(self, event: Moved | Passed, dialog: str, reason: str) -> None:
+        """Disputes the partner's last move or pass, with a reason: the match ends disputed
+        for both (with a referee, the referee decides)."""
         self._dispute_dialog = dialog
         self.set_state(State.GAME_ENDED)
-        self._write = Write("confirm", event.seq, agree=False)
+        self._write = Write("confirm", event.seq, agree=False, reason=reason)
         self._show_dialog(dialog)
 
     def _give_turn(self) -> None:
@@ -284,21 +289,27 @@ class Machine:
         self.set_state(State.GAME_ENDED)
         if was_enabled:
             game.disable()
-        if self._local_dispute:
-            self.outcome = Outcome(
-                Result.UNKNOWN,
-                Reason.DISPUTED,
-                ticket.match,
-                ticket.seat,
-                by=ticket.seat,
-                message=self._dispute_dialog,
-            )
-            return
-        result, reason, dialog = endings.ending(event, ticket.seat, game.result)
+        about = self.delivered.get(event.at) if event.at is not None else None
+        number = move_number(self.delivered, event.at)
+        played = about if isinstance(about, Moved | Passed) else None
+        result, reason, dialog = endings.ending(event, ticket.seat, game.result, played, number)
+        own, message = self._dispute_dialog, dialog or ""
+        told = reason is Reason.DISPUTED and event.seat == ticket.seat and not event.refereed
+        if own is not None and told:
+            dialog, message = None, own  # this side's dispute was told as it was made
         if dialog is not None:
             self._show_dialog(dialog)
         self.outcome = Outcome(
-            result, reason, ticket.match, ticket.seat, by=event.seat, message=dialog or ""
+            result,
+            reason,
+            ticket.match,
+            ticket.seat,
+            by=event.seat,
+            message=message,
+            at=event.at,
+            detail=event.detail,
+            winner=event.winner,
+            refereed=event.refereed,
         )
 
     def break_off(self, reason: Reason, message: str) -> None:

@@ -83,13 +83,12 @@ describe("BoardGame", () => {
     assert.equal(g.resultText, "You win!");
   });
 
-  test("an illegal move from the partner is rejected, so that the host disputes it", () => {
-    const { host, g } = game(c4, false);
-    const dialogs = [];
-    host.showDialog = (text) => dialogs.push(text);
-    assert.throws(() => g.receiveMove("9"), MoveRejected);
+  test("an illegal move from the partner is rejected with the rules' reason: the host disputes it", () => {
+    const { g } = game(c4, false);
+    assert.throws(() => g.receiveMove("9"), (error) => error instanceof MoveRejected && /not one column digit/.test(error.reason));
     assert.equal(g.illegal, "9");
-    assert.match(dialogs[0], /not legal/);
+    for (const move of ["3", "3", "3", "3", "3", "3"]) g.receiveMove(move);
+    assert.throws(() => g.receiveMove("3"), (error) => error.reason === "column 3 is full");
     assert.equal(g.result(), null);
   });
 

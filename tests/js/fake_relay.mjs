@@ -14,9 +14,17 @@ function error(status, code, retryAfter = null) {
 }
 
 export class FakeRelay {
-  constructor({ coin = 0, holdMs = 20 } = {}) {
+  /**
+   * `referee`, when given, stands for a game's referee run by the relay (issue 26):
+   * `referee.move(match, event)` returns a verdict for a move as it is posted ({reason:
+   * "over" | "illegal", seat, winner, detail}, or null: legal so far), appended as the
+   * `ended` event at once; `referee.dispute(match, event, disputer, reason)` returns the
+   * verdict of a dispute of `event` ({reason: "illegal" | "disputed", seat, winner, detail}).
+   */
+  constructor({ coin = 0, holdMs = 20, referee = null } = {}) {
     this.coin = coin;
     this.holdMs = holdMs;
+    this.referee = referee;
     this.matches = new Map();
     this.tokens = new Map();
     /** Every request seen, as "METHOD /path" (query left out), with its JSON body. */
@@ -63,10 +71,10 @@ export class FakeRelay {
     }
   }
 
-  /** Ends a match as if the relay decided it (abandonment, say). */
-  end(matchId, reason, seat) {
+  /** Ends a match as if the relay decided it (abandonment, say); `more`: at, detail, winner. */
+  end(matchId, reason, seat, more = {}) {
     this.matches.get(matchId).status = "finished";
-    this.append(matchId, { type: "ended", reason, seat });
+    this.append(matchId, { type: "ended", reason, seat, ...more });
   }
 
   count(prefix) {
@@ -214,8 +222,16 @@ export class FakeRelay {
       const disputable = played && lastMove.seat !== seat && !body.agree;
       if (!match.ending && !disputable) return error(409, "match/not_ending");
       if (match.turn !== seat) return error(409, "turn/not_yours");
-      match.status = "finished";
-      this.append(match.id, { type: "ended", reason: body.agree ? "agreed" : "disputed", seat });
+      if (body.agree) {
+        this.end(match.id, "agreed", seat);
+        return json(200, { seq: last + 1 });
+      }
+      // A dispute names the disputed event (`at`) and carries the disputer's reason (`detail`).
+      const reason = typeof body.reason === "string" ? body.reason.trim().slice(0, 200) : "";
+      const detail = reason === "" ? {} : { detail: reason };
+      const verdict = this.referee?.dispute(match, lastMove, seat, reason) ?? null;
+      if (verdict === null) this.end(match.id, "disputed", seat, { at: lastMove.seq, ...detail });
+      else this.end(match.id, verdict.reason, verdict.seat, { at: lastMove.seq, ...detail, ...verdict });
       return json(200, { seq: last + 1 });
     }
     if (match.ending) return error(409, "match/ending");
@@ -227,6 +243,9 @@ export class FakeRelay {
       const end = Boolean(body.end);
       match.ending = end;
       this.append(match.id, { type: "move", seat, move: body.move, end });
+      // A refereed move that ends the game (or breaks its rules) is decided at once.
+      const verdict = this.referee?.move(match, match.log.at(-1)) ?? null;
+      if (verdict !== null) this.end(match.id, verdict.reason, verdict.seat, { at: last + 1, ...verdict });
     }
     return json(200, { seq: last + 1 });
   }

@@ -143,10 +143,13 @@ describe("RelayHost", () => {
     a.move("22", true);
     const [outA, outB] = await Promise.all([a.done, b.done]);
     const confirm = relay.requests.find((r) => r.line.endsWith("/confirm"));
-    assert.deepEqual(confirm.body, { after: 2, agree: false });
+    assert.deepEqual(confirm.body, { after: 2, agree: false, reason: endings.NOT_OVER });
     assert.equal(outB.reason, Reason.DISPUTED);
     assert.equal(outA.result, Result.UNKNOWN);
-    assert.deepEqual(a.record.dialogs, [endings.PARTNER_DISPUTED]);
+    assert.deepEqual(a.record.dialogs, [
+      "Your partner's game rejected your move 1: the game is not over. Disputed.",
+    ]);
+    assert.deepEqual([outA.at, outA.detail], [2, endings.NOT_OVER]);
     assert.deepEqual(b.record.dialogs, [endings.SELF_DISPUTED]);
     // The disputing game was never enabled on a finished match.
     assert.deepEqual(b.game.calls, ["disable", "receive:22"]);
@@ -158,12 +161,14 @@ describe("RelayHost", () => {
     a.move("11");
     const [outA, outB] = await Promise.all([a.done, b.done]);
     const confirm = relay.requests.find((r) => r.line.endsWith("/confirm"));
-    assert.deepEqual(confirm.body, { after: 2, agree: false });
-    assert.deepEqual(b.record.dialogs, [endings.LOCAL_DISPUTE]);
+    assert.deepEqual(confirm.body, { after: 2, agree: false, reason: endings.UNCLAIMED_END });
+    assert.deepEqual(b.record.dialogs, [endings.localDispute(1)]);
     assert.equal(outB.reason, Reason.DISPUTED);
-    assert.equal(outB.message, endings.LOCAL_DISPUTE);
+    assert.equal(outB.message, endings.localDispute(1));
     assert.equal(outA.reason, Reason.DISPUTED);
-    assert.deepEqual(a.record.dialogs, [endings.PARTNER_DISPUTED]);
+    assert.deepEqual(a.record.dialogs, [
+      `Your partner's game rejected your move 1: ${endings.UNCLAIMED_END}. Disputed.`,
+    ]);
     assert.equal(relay.count("POST /v1/matches/m1/resign"), 0);
   });
 

@@ -119,6 +119,7 @@ describe("the host against a real relay", { skip }, () => {
     assert.equal(disputed.by, second.ticket.seat);
     assert.equal(sent.reason, Reason.DISPUTED);
     assert.equal(second.game.illegal, "99");
+    assert.match(disputed.message, /^Your game rejected your partner's move 1: move "99" is not two digits/);
   });
 
   test("an illegal move sent with end is disputed, not agreed", async () => {
@@ -139,10 +140,14 @@ describe("the host against a real relay", { skip }, () => {
     assert.throws(() => first.passTurn(), NotYourTurnError);
     const [passer, disputer] = await Promise.all([first.done, second.done]);
     assert.equal(disputer.reason, Reason.DISPUTED);
-    assert.equal(disputer.message, endings.PASS_DISPUTE);
+    assert.equal(disputer.message, endings.rejected(1, true, "there was a move to make"));
     assert.equal(second.game.illegal, "pass");
     assert.equal(passer.reason, Reason.DISPUTED);
-    assert.deepEqual(first.record.dialogs, [endings.PARTNER_DISPUTED]);
+    // The disputer's reason reaches the passer once the relay passes it on (issue 26).
+    const told = passer.detail
+      ? "Your partner's game rejected your pass at move 1: there was a move to make. Disputed."
+      : endings.PARTNER_DISPUTED;
+    assert.deepEqual(first.record.dialogs, [told]);
   });
 
   test("a voluntary pass reaches the partner's receivePass, which takes the turn", async () => {

@@ -137,6 +137,13 @@ describe("records and events with the table", () => {
     assert.deepEqual(chat.map((l) => l.text), ["<b>gg</b>"]);
     assert.equal(resultWords({ result: { reason: "drawn", seat: 1 }, first: 0 }, ["X", "0"]), "The players agreed a draw.");
     assert.equal(resultWords({ result: { reason: "stalled", seat: 1 }, first: 0 }, ["X", "0"]), "0 stopped moving, and the win was claimed.");
+    // Verdicts (issue 26): a dispute's reason, and a referee's.
+    const words = (result) => resultWords({ result, first: 0 }, ["X", "0"]);
+    assert.equal(words({ reason: "disputed", seat: 1, at: 4, detail: "column 3 is full" }), "0 disputed the last move (column 3 is full).");
+    assert.equal(words({ reason: "disputed", seat: 1, at: 4, detail: "", winner: 0 }), "0 disputed the last move; the referee found it legal: X wins.");
+    assert.equal(words({ reason: "over", seat: 0, at: 8, detail: "four in a row", winner: 0 }), "The referee found the game over (four in a row): X wins.");
+    assert.equal(words({ reason: "over", seat: 0, at: 8, winner: null }), "The referee found the game drawn.");
+    assert.equal(words({ reason: "illegal", seat: 0, at: 8, detail: "column 3 is full", winner: 1 }), "The referee found a move of X illegal (column 3 is full): 0 wins.");
   });
 
   test("a replay steps back over an undo, passes counted", () => {

@@ -27,6 +27,8 @@ from sdk import (
     State,
     Ticket,
 )
+from sdk._endings import ending
+from sdk._resume import move_number
 from sdk.testing import FAST
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "play_pair",
     "relay_log",
     "ticket_of",
+    "told_of_dispute",
     "until",
 ]
 
@@ -184,7 +187,7 @@ class ScriptedGame(Game):
         self.record("receive_pass")
         answer = answers.pop(0)
         if answer == REJECT:
-            raise MoveRejected("<pass>")
+            raise MoveRejected()
         assert isinstance(answer, State)
         return answer
 
@@ -275,3 +278,17 @@ def moves_in(log: Sequence[Event]) -> list[str]:
         elif isinstance(event, Ended):
             short.append(f"ended:{event.reason}")
     return short
+
+
+def told_of_dispute(log: Sequence[Event], seat: int) -> str:
+    """Returns what the host of `seat` is told of the dispute that ends `log`, as the log's
+    `ended` event has it: with the disputer's reason once the relay passes it on (`detail`,
+    `at`), else the words of a dispute without one."""
+    end = log[-1]
+    assert isinstance(end, Ended) and end.reason == "disputed"
+    events = {event.seq: event for event in log}
+    about = events.get(end.at) if end.at is not None else None
+    played = about if isinstance(about, Moved | Passed) else None
+    dialog = ending(end, seat, lambda: None, played, move_number(events, end.at))[2]
+    assert dialog is not None
+    return dialog

@@ -5,10 +5,20 @@ from __future__ import annotations
 import pytest
 
 from sdk import Event, NotYourTurnError, Passed, Reason, State
-from sdk._endings import PARTNER_DISPUTED, PASS_DISPUTE
+from sdk._endings import rejected
 from sdk._resume import split_log
+from sdk.errors import NO_PASS_REASON
 from sdk.events import Moved
-from tests.sdk.scripted import PASS, REJECT, Side, moves_in, play_pair, relay_log, ticket_of
+from tests.sdk.scripted import (
+    PASS,
+    REJECT,
+    Side,
+    moves_in,
+    play_pair,
+    relay_log,
+    ticket_of,
+    told_of_dispute,
+)
 from tests.sdk.test_faults import Idle
 from tests.sdk.test_state_machine import ENDED, LISTENING, TO_MOVE, WAIT_MOVE, WAITING
 from tests.support.desk import DeskHost
@@ -42,15 +52,18 @@ async def test_a_voluntary_pass_is_heard_by_the_partner_game(relay: str) -> None
 async def test_a_false_pass_is_disputed_and_ends_the_match_disputed(relay: str) -> None:
     played = await play_pair(relay, Side([PASS]), Side([], pass_answers=[REJECT]))
 
+    said = rejected(1, True, NO_PASS_REASON)
     assert played.second.calls[-2:] == [
         ("receive_pass", "", WAIT_MOVE),
-        ("show_dialog", PASS_DISPUTE, ENDED),
+        ("show_dialog", said, ENDED),
     ]
-    assert played.first.calls[-1] == ("show_dialog", PARTNER_DISPUTED, ENDED)
+    log = await relay_log(relay, played.match)
+    told = told_of_dispute(log, ticket_of(played.first).seat)
+    assert played.first.calls[-1] == ("show_dialog", told, ENDED)
     mine, theirs = played.outcome(False), played.outcome(True)
-    assert (mine.reason, mine.by_me, mine.message) == (Reason.DISPUTED, True, PASS_DISPUTE)
+    assert (mine.reason, mine.by_me, mine.message) == (Reason.DISPUTED, True, said)
     assert (theirs.reason, theirs.by_me) == (Reason.DISPUTED, False)
-    assert moves_in(await relay_log(relay, played.match)) == ["pass", "ended:disputed"]
+    assert moves_in(log) == ["pass", "ended:disputed"]
 
 
 async def test_a_game_with_no_move_after_a_pass_passes_back(relay: str) -> None:

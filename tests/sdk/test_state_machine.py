@@ -7,13 +7,8 @@ import asyncio
 import pytest
 
 from sdk import NotYourTurnError, Reason, Result, State
-from sdk._endings import (
-    LOCAL_DISPUTE,
-    PARTNER_ABANDONED,
-    PARTNER_DISPUTED,
-    PARTNER_RESIGNED,
-    SELF_DISPUTED,
-)
+from sdk._endings import PARTNER_ABANDONED, PARTNER_RESIGNED, SELF_DISPUTED, local_dispute, rejected
+from sdk.errors import NO_REASON
 from tests.sdk.scripted import (
     CRASH,
     RESIGN,
@@ -23,6 +18,7 @@ from tests.sdk.scripted import (
     play_pair,
     relay_log,
     ticket_of,
+    told_of_dispute,
 )
 
 LISTENING = State.LISTENING
@@ -116,10 +112,11 @@ async def test_end_the_partner_game_rejects_is_disputed(relay: str) -> None:
     first = Side(["a1", "a2!"], result=Result.WON)
     second = Side(["b1"], result=Result.LOST)  # answers PLAYING_TO_MOVE to the game-ending a2!
     played = await play_pair(relay, first, second)
+    log = await relay_log(relay, played.match)
 
     assert played.first.calls[-2:] == [
         ("disable", "", WAITING),
-        ("show_dialog", PARTNER_DISPUTED, ENDED),
+        ("show_dialog", told_of_dispute(log, ticket_of(played.first).seat), ENDED),
     ]
     assert played.second.calls[-2:] == [
         ("receive_move", "a2!", WAIT_MOVE),
@@ -131,7 +128,7 @@ async def test_end_the_partner_game_rejects_is_disputed(relay: str) -> None:
         assert (outcome.result, outcome.reason) == (Result.UNKNOWN, Reason.DISPUTED)
         assert outcome.by == ticket_of(played.second).seat
     assert played.outcome(False).message == SELF_DISPUTED
-    assert moves_in(await relay_log(relay, played.match))[-1] == "ended:disputed"
+    assert moves_in(log)[-1] == "ended:disputed"
 
 
 async def test_game_over_on_a_move_that_did_not_end_it_is_a_local_dispute(relay: str) -> None:
@@ -143,15 +140,18 @@ async def test_game_over_on_a_move_that_did_not_end_it_is_a_local_dispute(relay:
         ("created", "False", LISTENING),
         ("disable", "", WAIT_MOVE),
         ("receive_move", "a1", WAIT_MOVE),
-        ("show_dialog", LOCAL_DISPUTE, ENDED),
+        ("show_dialog", local_dispute(1), ENDED),
     ]
     mine = played.outcome(False)
     assert (mine.result, mine.reason, mine.by_me) == (Result.UNKNOWN, Reason.DISPUTED, True)
+    assert mine.message == local_dispute(1)
     # This side disputes the partner's move on the relay: both see the match end disputed.
-    assert played.first.calls[-1] == ("show_dialog", PARTNER_DISPUTED, ENDED)
+    log = await relay_log(relay, played.match)
+    told = told_of_dispute(log, ticket_of(played.first).seat)
+    assert played.first.calls[-1] == ("show_dialog", told, ENDED)
     theirs = played.outcome(True)
     assert (theirs.result, theirs.reason, theirs.by_me) == (Result.UNKNOWN, Reason.DISPUTED, False)
-    assert moves_in(await relay_log(relay, played.match)) == ["a1", "ended:disputed"]
+    assert moves_in(log) == ["a1", "ended:disputed"]
 
 
 @pytest.mark.parametrize("move", ["a1", "a1!"], ids=["plain-move", "claimed-end"])
@@ -161,7 +161,9 @@ async def test_a_rejected_move_is_disputed_even_when_it_claims_the_end(
     played = await play_pair(relay, Side([move]), Side([], reject=move))
     assert played.second.calls[-2:] == [
         ("receive_move", move, WAIT_MOVE),
-        ("show_dialog", LOCAL_DISPUTE, ENDED),
+        # The scripted game rejects with the move as its reason, as games written before
+        # reasons did: the host sends the default reason.
+        ("show_dialog", rejected(1, False, NO_REASON), ENDED),
     ]
     for side in (True, False):
         assert played.outcome(side).reason is Reason.DISPUTED
