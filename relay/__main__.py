@@ -10,13 +10,14 @@ import os
 import resource
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from relay.api.metrics import hot_path
+from relay.api.verdicts import pick_referees
 from relay.config import CHAT_READERS, STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
 from relay.http.access import AccessLog
@@ -205,6 +206,14 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "sent together when it ends (0: no limit)",
     )
     p.add_argument(
+        "--referee",
+        action="append",
+        default=[],
+        metavar="GAME",
+        help="run the installed referee of GAME: the relay judges its game-ending moves and "
+        "disputes itself (repeat for more games; others stay opaque)",
+    )
+    p.add_argument(
         "--log-level",
         default=d.log_level,
         choices=["debug", "info", "warning", "error"],
@@ -243,6 +252,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             store_url=a.store,
             pages=not a.no_pages,
             pages_dirs=tuple(a.pages_dir),
+            referee=tuple(dict.fromkeys(a.referee)),
             front=not a.no_front,
             access_log=not a.no_access_log,
             log_level=a.log_level,
@@ -290,9 +300,26 @@ def webhook_secret(path: str | None) -> bytes:
         raise ValueError(f"cannot read --webhook-secret-file {path!r}: {exc.strerror}") from None
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Runs the relay until SIGINT or SIGTERM, then answers held polls and exits."""
+def installed_referees() -> Mapping[str, Callable[[], object]]:
+    """Returns the referee factory of each installed game that ships one, by game name."""
+    return {}
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    referees: Mapping[str, Callable[[], object]] | None = None,
+) -> None:
+    """Runs the relay until SIGINT or SIGTERM, then answers held polls and exits.
+
+    referees: the referee factory of each game that has one, by name, which --referee picks
+    from (default: the installed games', installed_referees)."""
     config, unix = parse_args(argv)
+    try:
+        picked = pick_referees(
+            config.referee, installed_referees() if referees is None else referees
+        )
+    except ValueError as exc:
+        raise SystemExit(f"python -m relay: error: {exc}") from None
     if config.workers > 1:
         from relay.workers import supervise
 
@@ -305,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     logging.getLogger("aiohttp.server").addFilter(BadRequests())
     store = open_store(config.store_url, config.store)
-    app = create_app(config, store)
+    app = create_app(config, store, picked)
     where = f"unix:{unix}" if unix else f"http://{config.host}:{config.port}"
     logging.getLogger("relay").info(
         "relay listening on %s (store %s, hold %ss, grace %ss, hot path %s)",

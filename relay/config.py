@@ -145,6 +145,10 @@ class Config:
     """Whether to serve the web pages and the JavaScript host at / (off behind nginx)."""
     pages_dirs: tuple[str, ...] = ()
     """More folders whose pages are served at / beside the relay's own (a game's own page)."""
+    referee: tuple[str, ...] = ()
+    """Games whose installed referee the relay runs (--referee GAME): it judges their
+    game-ending moves and disputes itself (docs/protocol.md#verdicts); every other game stays
+    opaque."""
     access_log: bool = True
     """Whether to log each request (method, path, status, time; never a token)."""
     log_level: str = "info"

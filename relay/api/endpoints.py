@@ -12,7 +12,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 import orjson
@@ -32,14 +32,17 @@ from relay.api.metrics import RelayMetrics
 from relay.api.openapi import openapi
 from relay.api.routes import ROUTES
 from relay.api.table import TableEndpoints
+from relay.api.verdicts import Verdicts
 from relay.config import Config
 from relay.core.clock import control_field
 from relay.core.errors import RelayError
 from relay.core.lobby import KINDS, lobby_entry_json
 from relay.core.model import Action, Event, hash_token, new_action
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
+from relay.core.referee import Referee
 from relay.core.rematch import RematchOp, rematch_body
 from relay.core.table import name_field as display_name
+from relay.core.verdicts import reason_field, result_of
 from relay.store.base import Immediate, Store
 
 __all__ = ["Api", "Lifecycle", "error_reply", "retry_after_header"]
@@ -102,9 +105,17 @@ def _events(found: list[Event]) -> bytes:
 class Api:
     """The endpoints of protocol v1 over one store, with this process's limits and metrics."""
 
-    def __init__(self, config: Config, store: Store, metrics: RelayMetrics) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        metrics: RelayMetrics,
+        referees: Mapping[str, Referee] | None = None,
+    ) -> None:
         self.config = config
         self.store = store
+        self.verdicts = Verdicts(store, referees or {})
+        """The referees the host turned on, by game (--referee), and the verdicts they give."""
         self.metrics = metrics
         self.lifecycle = Lifecycle()
         self.seek_limiter = RateLimiter.per_minute(config.seeks_per_minute)
@@ -305,6 +316,8 @@ class Api:
         if not wait:
             seq = await self.store.act(call.match, token, action, time.time())
             self.metrics.moves += 1
+            if action.end and self.verdicts:
+                await self.verdicts.after_end(call.match, seq)
             return 200, b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
         # The move post doubles as the next poll: one request per move instead of two. It is
         # counted as a held poll of its seat from before the move is applied, so a seat at
@@ -314,6 +327,8 @@ class Api:
         try:
             seq = await self.store.act(call.match, token, action, started)
             self.metrics.moves += 1
+            if action.end and self.verdicts:
+                await self.verdicts.after_end(call.match, seq)
             found = await self.store.wait(call.match, seq, self._reply_hold(wait))
         except asyncio.CancelledError:
             self.client_left(call, started)
@@ -328,6 +343,9 @@ class Api:
         digest = self._seat_digest(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
+        if action.end and self.verdicts:
+            # A game-ending move of a refereed game is judged before it is answered.
+            return drive(self.move(call), answer)
         query = call.query
         version = query_int(query["table"], "table", 0) if wait and "table" in query else None
         if not wait:
@@ -411,7 +429,7 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'end' must be true or false, not {end!r}."
             )
-        return new_action(Action, ("move", after, text, end, True))
+        return new_action(Action, ("move", after, text, end, True, None))
 
     def _reply_hold(self, wait: float) -> float:
         """Seconds a move post waits for the reply: as planned, or none at shutdown."""
@@ -435,7 +453,9 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'agree' must be true or false, not {agree!r}."
             )
-        action = Action("confirm", after, agree=agree)
+        reason = reason_field(body)
+        ending = await self.verdicts.on_confirm(call.match, after, agree) if self.verdicts else None
+        action = Action("confirm", after, "" if agree else reason, False, agree, ending)
         seq = await self.store.act(call.match, token, action, time.time())
         return 200, b'{"seq":%d}' % seq
 
@@ -484,7 +504,7 @@ class Api:
         if events and info.status.value == "finished":
             last = orjson.loads(events[-1])
             if last.get("type") == "ended":
-                result = {"reason": last["reason"], "seat": last["seat"]}
+                result = result_of(last)
         header = orjson.dumps(
             {
                 "record": RECORD_FORMAT,

@@ -12,6 +12,7 @@ from relay.core.players import PlayerMatch
 from relay.core.rematch import Rematch, RematchOp
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
+from relay.core.verdicts import Ending
 from relay.store.hooks import HookState
 
 __all__ = ["Immediate", "Store", "Wake"]
@@ -104,6 +105,13 @@ class Store(Protocol):
         self, match: str, token: str, action: Action, now: float
     ) -> tuple[int, int]:
         """act(), and the version of the match's table (as poll_table reads it), at once."""
+
+    async def settle(self, match: str, last: int, ending: Ending, now: float) -> int | None:
+        """Ends a match in play (or ending) whose log still ends at event `last` with a
+        referee's verdict (relay.core.verdicts): appends its ended event, once, and returns
+        its number; returns None when the log has moved on (another relay process or a seat
+        wrote first) or the match is over or gone. A confirm carrying a verdict (Action's
+        `ending`) writes it the same way, under the confirm's write digest."""
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""

@@ -33,6 +33,7 @@ from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
+from relay.core.verdicts import Ending, dispute_tail
 from relay.store.base import Immediate, Wake
 from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
@@ -494,12 +495,14 @@ class MemoryStore:
             if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in PLAYS:
                 # The seat to move disputes the partner's last move or pass (its game says it
                 # ended the game, or broke the rules, or the partner had a move to make).
-                return self._finish(found, "disputed", seat, done, now)
+                return self._judged(found, action, seat, done, now)
             if status is not ENDING:
                 raise RelayError("match/not_ending")
             if seat == found.ender:
                 raise RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
-            return self._finish(found, "agreed" if action.agree else "disputed", seat, done, now)
+            if action.agree and action.ending is None:
+                return self._finish(found, "agreed", seat, done, now)
+            return self._judged(found, action, seat, done, now)
         if kind == "accept":
             return self._accept(found, seat, done, now)
         if kind == "claim":
@@ -588,14 +591,35 @@ class MemoryStore:
             table.version += 1
             self._table_changed(found)
 
-    def _finish(self, found: Match, reason: str, seat: int, done: Done, now: float) -> int:
+    def _judged(self, found: Match, action: Action, seat: int, done: Done, now: float) -> int:
+        """Ends the match at a confirm that disputes the last play, or that carries a
+        referee's verdict on it: the verdict's ending, else 'disputed' with the play's number
+        and the disputer's reason."""
+        ending = action.ending
+        if ending is not None:
+            return self._finish(found, ending.reason, ending.seat, done, now, ending.tail())
+        tail = dispute_tail(len(found.events), action.move)
+        return self._finish(found, "disputed", seat, done, now, tail)
+
+    async def settle(self, match: str, last: int, ending: Ending, now: float) -> int | None:
+        """Ends a match in play whose log still ends at event `last` with a verdict's ended
+        event, and returns its number; None when the log has moved on (or the match is
+        over or gone)."""
+        found = self._matches.get(match)
+        if found is None or found.status not in (PLAYING, ENDING) or len(found.events) != last:
+            return None
+        return self._finish(found, ending.reason, ending.seat, NO_WRITE, now, ending.tail())
+
+    def _finish(
+        self, found: Match, reason: str, seat: int, done: Done, now: float, tail: bytes = b""
+    ) -> int:
         self._endings[reason] += 1
         found.status = FINISHED
         found.since = now
         found.turn = None
         if found.room is not None and self._rooms.get((found.game, found.room)) is found:
             del self._rooms[(found.game, found.room)]
-        return found.append(ended_event(len(found.events) + 1, reason, seat), done)
+        return found.append(ended_event(len(found.events) + 1, reason, seat, tail), done)
 
     # -- rematches ------------------------------------------------------------------------
 

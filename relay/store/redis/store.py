@@ -28,6 +28,7 @@ from relay.core.players import PlayerMatch
 from relay.core.rematch import Rematch, RematchOp, lapse_at
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnNotice, TurnSink
+from relay.core.verdicts import Ending, dispute_tail
 from relay.store.base import Immediate
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import (
@@ -257,12 +258,20 @@ class RedisStore:
         after = action.after if action.after is not None else -1
         move = action.move
         write = hashlib.sha256(move.encode("utf-8", "surrogatepass")).hexdigest()
-        text = orjson.dumps(move) if action.kind == "move" else b""
+        kind = action.kind
+        text = orjson.dumps(move) if kind == "move" else b""
+        verdict, seat, tail = "", "", b""
+        ending = action.ending
+        if ending is not None:
+            verdict, seat, tail = ending.reason, str(ending.seat), ending.tail()
+        elif kind == "confirm":
+            tail = dispute_tail(after, move)
         try:
             answer = await self.link.on_match(
-                "ACT", match, now, hash_token(token), action.kind, after,
+                "ACT", match, now, hash_token(token), kind, after,
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
                 int(action.end), text, self.settings.max_events, after + 1, int(table),
+                verdict, seat, tail,
             )  # fmt: skip
             acted, version = Acted.with_table(answer) if table else (Acted.of(answer), 0)
         except Refusal as refusal:
@@ -273,6 +282,18 @@ class RedisStore:
             await self.seeks.unlist(GameKeys(self.prefix, *acted.expired), match)
         self.tell(match, acted.notice, acted.seq)
         return acted.seq, version
+
+    async def settle(self, match: str, last: int, ending: Ending, now: float) -> int | None:
+        """Ends a match in play whose log still ends at event `last` with a verdict's ended
+        event (one script: compare and append), and returns its number; None when the log
+        has moved on."""
+        try:
+            seq = await self.link.on_match(
+                "SETTLE", match, now, last, ending.reason, ending.seat, ending.tail()
+            )
+        except Refusal as refusal:
+            raise read_error(refusal, match, last) from None
+        return int(seq) or None
 
     # -- rematches (relay.store.redis.rematch) ---------------------------------------------
 

@@ -219,7 +219,9 @@ local function free_room(id, game, room)
   end
 end
 
-local function finish(id, reason, seat, done)
+-- Ends a match: its ended event names the reason and seat, then `tail` (a dispute's or a
+-- verdict's fields, as JSON text built by relay.core.verdicts; nil for none).
+local function finish(id, reason, seat, done, tail)
   local m = mkey(id)
   local f = redis.call('HMGET', m, 'status', 'game', 'room', 'last')
   recount(f[1], 'finished')
@@ -227,7 +229,7 @@ local function finish(id, reason, seat, done)
   redis.call('HSET', m, 'status', 'finished', 'since', NOW_TEXT, 'turn', '')
   free_room(id, f[2], f[3])
   local event = '{"seq":' .. int(tonumber(f[4]) + 1) .. ',"type":"ended","reason":"'
-    .. reason .. '","seat":' .. int(seat) .. '}'
+    .. reason .. '","seat":' .. int(seat) .. (tail or '') .. '}'
   return append(id, event, done)
 end
 

@@ -1,0 +1,121 @@
+"""The referees a host turned on (`--referee GAME`), run by the relay process that takes a
+game-ending move or a confirm: it reads the log, judges, and writes the verdict once
+(docs/protocol.md#verdicts).
+
+A referee that raises, or answers what is not a verdict, is logged with its game's name and
+the match is handled as if its game had none: a dispute ends 'disputed', and a game-ending
+move waits for the partner's confirm."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping
+
+from relay.core.errors import RelayError
+from relay.core.model import Status
+from relay.core.referee import (
+    Play,
+    Referee,
+    dispute_ending,
+    end_ending,
+    plays_of,
+    read_verdict,
+)
+from relay.core.verdicts import Ending
+from relay.store.base import Store
+
+__all__ = ["NO_REFEREE", "Verdicts", "pick_referees"]
+
+log = logging.getLogger("relay")
+
+NO_REFEREE = "--referee {!r}: no installed game of that name ships a referee (games that do: {})"
+
+
+def pick_referees(
+    games: Iterable[str], available: Mapping[str, Callable[[], object]]
+) -> dict[str, Referee]:
+    """Returns the referee of each game named, made by its factory in `available` (game name
+    -> a zero-argument class or function, as the installed game packages give them); raises
+    ValueError naming a game without one, or whose referee has no judge()."""
+    picked: dict[str, Referee] = {}
+    for game in games:
+        make = available.get(game)
+        if make is None:
+            raise ValueError(NO_REFEREE.format(game, ", ".join(sorted(available)) or "none"))
+        made = make()
+        if not callable(getattr(made, "judge", None)):
+            raise ValueError(f"--referee {game!r}: its referee {made!r} has no judge() method")
+        picked[game] = made  # type: ignore[assignment]  # checked above, by its shape
+    return picked
+
+
+class Verdicts:
+    """The referees of one relay process, by game name, judging over one store."""
+
+    def __init__(self, store: Store, referees: Mapping[str, Referee]) -> None:
+        self.store = store
+        self.referees = dict(referees)
+
+    def __bool__(self) -> bool:
+        return bool(self.referees)
+
+    def _judge(self, game: str, plays: list[Play], ending: bool) -> Ending | None:
+        """Returns the ending the game's referee gives to plays (the last one ending the game,
+        or disputed), or None when it fails (logged)."""
+        referee = self.referees[game]
+        try:
+            ruling = read_verdict(referee.judge(tuple(plays)), plays)
+            return end_ending(ruling, plays) if ending else dispute_ending(ruling, plays)
+        except Exception:
+            log.exception(
+                "the referee of game %r failed on a match of %d plays; the match is judged "
+                "as if the game had none",
+                game,
+                len(plays),
+            )
+            return None
+
+    async def _plays(self, match: str, last: int, now: float) -> list[Play] | None:
+        """Returns the plays standing in the match's log up to event last, when that event is
+        a play, else None."""
+        _, events = await self.store.poll(match, None, 0, now)
+        if len(events) < last:
+            return None
+        plays = plays_of(events, last)
+        return plays if plays and plays[-1].seq == last else None
+
+    async def after_end(self, match: str, seq: int) -> None:
+        """Judges the game-ending move at event seq of a refereed game and writes the verdict,
+        unless the log has moved on; a failure leaves the match to the partner's confirm."""
+        now = time.time()
+        try:
+            info = await self.store.info(match)
+            if info.game not in self.referees or info.last != seq:
+                return
+            plays = await self._plays(match, seq, now)
+            ending = None if plays is None else self._judge(info.game, plays, True)
+            if ending is not None:
+                await self.store.settle(match, seq, ending, now)
+        except RelayError as error:
+            # The store could not be read or written: the partner's confirm writes the verdict.
+            log.warning("could not write the verdict on match %s: %s", match, error.code)
+
+    async def on_confirm(self, match: str, after: int, agree: bool) -> Ending | None:
+        """Returns the verdict a confirm at event after writes in a refereed game: on the
+        game-ending move it confirms or disputes, or on the partner's move or pass it disputes;
+        None when the game has no referee, the referee failed, or there is nothing to judge
+        (the store then answers the confirm as without one)."""
+        info = await self.store.info(match)
+        if info.game not in self.referees or info.last != after:
+            return None
+        if info.status is Status.ENDING:
+            ending = True
+        elif info.status is Status.PLAYING and not agree:
+            ending = False
+        else:
+            return None
+        plays = await self._plays(match, after, time.time())
+        if plays is None:
+            return None
+        return self._judge(info.game, plays, ending)
