@@ -1,0 +1,90 @@
+"""Verdicts in the store, run unchanged against every store implementation: a referee's
+verdict written once (compare and append), a confirm carrying one, a dispute's reason."""
+
+from __future__ import annotations
+
+from relay import Action, Status, Store
+from relay.core.verdicts import Ending
+from tests.relay.store.test_store_conformance import expect_error, move, mover, now, pair, parse
+
+OVER = Ending("over", 0, 0, 2, "four in a row")
+
+
+async def test_settle_writes_a_verdict_once(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    assert await store.act(x.match, x.token, move(1, "3", end=True), now()) == 2
+    verdict = Ending("over", x.seat, x.seat, 2, 'four in a row "at last"')
+    assert await store.settle(x.match, 2, verdict, now()) == 3
+    assert await store.settle(x.match, 2, verdict, now()) is None  # another process, or a retry
+    events = parse((await store.poll(x.match, None, 2, now()))[1])
+    assert events == [
+        {"seq": 3, "type": "ended", "reason": "over", "seat": x.seat, "winner": x.seat, "at": 2,
+         "detail": 'four in a row "at last"'},
+    ]  # fmt: skip
+    assert (await store.info(x.match)).status is Status.FINISHED
+    assert (await store.endings()).get("over") == 1
+    await expect_error("match/finished", store.act(o.match, o.token, Action("confirm", 2), now()))
+
+
+async def test_settle_after_the_log_moved_on_writes_nothing(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "3", end=True), now())
+    assert await store.act(o.match, o.token, Action("confirm", 2), now()) == 3
+    assert await store.settle(x.match, 2, OVER, now()) is None
+    assert await store.settle(x.match, 3, OVER, now()) is None  # finished
+    assert await store.settle("nosuchmatch", 1, OVER, now()) is None
+    events = parse((await store.poll(x.match, None, 0, now()))[1])
+    assert [event["type"] for event in events].count("ended") == 1
+
+
+async def test_confirm_carrying_a_verdict_writes_it_and_answers_retries(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "3", end=True), now())
+    forged = Ending("illegal", x.seat, o.seat, 2, "the game is not over")
+    confirm = Action("confirm", 2, "", False, True, forged)
+    assert await store.act(o.match, o.token, confirm, now()) == 3
+    assert await store.act(o.match, o.token, confirm, now()) == 3
+    events = parse((await store.poll(x.match, None, 2, now()))[1])
+    assert events == [
+        {"seq": 3, "type": "ended", "reason": "illegal", "seat": x.seat, "winner": o.seat,
+         "at": 2, "detail": "the game is not over"},
+    ]  # fmt: skip
+
+
+async def test_dispute_of_a_move_with_a_verdict(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "9"), now())
+    illegal = Ending("illegal", x.seat, o.seat, 2, "no column 9")
+    dispute = Action("confirm", 2, "no such column", False, False, illegal)
+    assert await store.act(o.match, o.token, dispute, now()) == 3
+    events = parse((await store.poll(x.match, None, 2, now()))[1])
+    assert events[0]["reason"] == "illegal" and events[0]["detail"] == "no column 9"
+
+
+async def test_dispute_reason_is_kept_and_retries_answer_the_same(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "3", end=True), now())
+    dispute = Action("confirm", 2, "no four in a row: 3 is one piece", False, False)
+    assert await store.act(o.match, o.token, dispute, now()) == 3
+    assert await store.act(o.match, o.token, dispute, now()) == 3
+    other = Action("confirm", 2, "another reason", False, False)
+    await expect_error("match/finished", store.act(o.match, o.token, other, now()))
+    events = parse((await store.poll(x.match, None, 2, now()))[1])
+    assert events == [
+        {"seq": 3, "type": "ended", "reason": "disputed", "seat": o.seat, "at": 2,
+         "detail": "no four in a row: 3 is one piece"},
+    ]  # fmt: skip
+
+
+async def test_agreed_end_has_no_verdict_fields(store: Store) -> None:
+    a, b = await pair(store)
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "3", end=True), now())
+    assert await store.act(o.match, o.token, Action("confirm", 2), now()) == 3
+    events = parse((await store.poll(x.match, None, 2, now()))[1])
+    assert events == [{"seq": 3, "type": "ended", "reason": "agreed", "seat": o.seat}]
