@@ -33,7 +33,7 @@ from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
-from relay.core.verdicts import Ending, dispute_tail
+from relay.core.verdicts import Ending, dispute_tail, result_of
 from relay.store.base import Immediate, Wake
 from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
@@ -868,7 +868,7 @@ class MemoryStore:
             result = None
             if found.status is FINISHED:
                 last = orjson.loads(found.events[-1])
-                result = (str(last["reason"]), int(last["seat"]))
+                result = result_of(last)
             listed.append(PlayerMatch(self._summary(found), seat, opened, found.since, result))
         return listed
 

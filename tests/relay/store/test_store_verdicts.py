@@ -88,3 +88,17 @@ async def test_agreed_end_has_no_verdict_fields(store: Store) -> None:
     assert await store.act(o.match, o.token, Action("confirm", 2), now()) == 3
     events = parse((await store.poll(x.match, None, 2, now()))[1])
     assert events == [{"seq": 3, "type": "ended", "reason": "agreed", "seat": o.seat}]
+
+
+async def test_player_matches_show_the_verdict(store: Store) -> None:
+    keys = ["k" * 40, "q" * 40]
+    a = await store.seek("c4", "1", None, now(), player=keys[0])
+    b = await store.seek("c4", "1", None, now(), player=keys[1])
+    x, o = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "3", end=True), now())
+    await store.settle(x.match, 2, Ending("illegal", x.seat, o.seat, 2, "not over"), now())
+    for key in keys:
+        (listed,) = await store.player_matches(key, now())
+        assert listed.result == {
+            "reason": "illegal", "seat": x.seat, "winner": o.seat, "at": 2, "detail": "not over"
+        }  # fmt: skip
