@@ -9,13 +9,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from examples.board.referee import BoardReferee
 from examples.board.rules import FIRST
 from examples.connect4.referee import Connect4Referee
 from examples.connect4.rules import Board as Connect4Board
 from examples.connect4.rules import format_move as connect4_move
+from examples.connect4.rules import parse_move as connect4_parse
 from examples.dots.referee import DotsReferee
 from examples.dots.rules import Board as DotsBoard
 from examples.dots.rules import format_move as dots_move
@@ -59,6 +61,7 @@ def random_game(
 
 
 @pytest.mark.parametrize(("make", "empty", "fmt"), GAMES)
+@settings(deadline=None, max_examples=50)
 @given(seed=st.integers(0, 2**32), first=st.sampled_from([0, 1]))
 def test_random_legal_games_end_over_with_the_rules_winner(
     make: Callable[[], Any], empty: Any, fmt: Callable[[Any], str], seed: int, first: int
@@ -126,3 +129,26 @@ def test_dots_box_closed_keeps_the_turn() -> None:
 def test_empty_match_is_legal() -> None:
     for make, _, _ in GAMES:
         assert make().judge([]) == Legal()
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    texts=st.lists(st.sampled_from([*"0123456" * 8, "7", "", "33", None]), max_size=50),
+    first=st.sampled_from([0, 1]),
+)
+def test_connect4_referee_agrees_with_the_rules_position(
+    texts: list[str | None], first: int
+) -> None:
+    # The fast referee (bitboards, fours looked for by halving) against a replay of the
+    # rules' own Board, on any plays the relay could log (seats taking turns).
+    slow = BoardReferee(Connect4Board, connect4_parse, lambda board: "four in a row")
+    found = plays(first, *texts)
+    assert Connect4Referee().judge(found) == slow.judge(found)
+
+
+def test_connect4_draw_on_a_full_board() -> None:
+    drawn = "330254564223355224331121550404466660106011"
+    assert Connect4Referee().judge(plays(1, *drawn)) == Over(43, None, "a draw: the board is full")
+    assert Connect4Referee().judge(plays(1, *drawn, "3")) == Over(
+        43, None, "a draw: the board is full"
+    )
