@@ -4,7 +4,7 @@ Connect Four (`--referee connect4`) and one that does not.
 
 Each seat plays as the shipped clients do: one request per move (a move post held for the
 reply), a poll when the partner moves first, and a confirm of the partner's game-ending move
-(refused as `match/finished` where the referee has written its verdict already)."""
+(none where the referee's verdict came with the move)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ GAME = "34102666453623342246052112146411005005553"
 four in a row for the first mover (tests/bench checks it on the rules)."""
 
 FINISHED = (200, 409)
-"""A confirm's answers: written, or refused as the referee's verdict is there already."""
+"""A confirm's answers: written, or refused (the referee's verdict came in the meantime)."""
 
 
 async def _seat(host: str, port: int, ticket: dict[str, Any], tally: Tally) -> None:
@@ -58,12 +58,12 @@ async def _seat(host: str, port: int, ticket: dict[str, Any], tally: Tally) -> N
             status, _, data = await conn.request("GET", path, b"", auth)
             assert status == 200, data
             events = orjson.loads(data)["events"]
-        for event in events:
+        for number, event in enumerate(events):
             cursor = event["seq"]
             if event["type"] == "move":
                 tally.received(str(sent))
                 index += 1
-                if event["end"]:
+                if event["end"] and number + 1 == len(events):  # no verdict with it
                     body = orjson.dumps({"after": cursor, "agree": True})
                     path = f"/v1/matches/{match}/confirm"
                     status, _, data = await conn.request("POST", path, body, auth + JSON)

@@ -310,14 +310,15 @@ class Api:
         token = require_bearer(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
+        if action.end and self.verdicts:
+            # A game-ending move of a refereed game carries its verdict into the store.
+            action = await self.verdicts.on_end(call.match, action)
         if wait and "table" in call.query:
             version = query_int(call.query["table"], "table", 0)
             return await self.tables.move(call, token, action, wait, version)
         if not wait:
             seq = await self.store.act(call.match, token, action, time.time())
             self.metrics.moves += 1
-            if action.end and self.verdicts:
-                await self.verdicts.after_end(call.match, seq)
             return 200, b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
         # The move post doubles as the next poll: one request per move instead of two. It is
         # counted as a held poll of its seat from before the move is applied, so a seat at
@@ -327,8 +328,6 @@ class Api:
         try:
             seq = await self.store.act(call.match, token, action, started)
             self.metrics.moves += 1
-            if action.end and self.verdicts:
-                await self.verdicts.after_end(call.match, seq)
             found = await self.store.wait(call.match, seq, self._reply_hold(wait))
         except asyncio.CancelledError:
             self.client_left(call, started)

@@ -12,7 +12,6 @@ import orjson
 from relay.api.calls import Call, Reply
 from relay.api.fields import bearer, int_field, json_body, query_int, query_seconds, require_bearer
 from relay.api.limits import RateLimiter
-from relay.api.verdicts import Verdicts
 from relay.config import Config
 from relay.core.errors import RelayError
 from relay.core.model import Action, Event
@@ -29,8 +28,6 @@ class Host(Protocol):
 
     config: Config
     store: Store
-    verdicts: Verdicts
-    """The referees the host turned on (a game-ending move of their games is judged)."""
 
     @property
     def closing(self) -> bool:
@@ -160,8 +157,6 @@ class TableEndpoints:
         try:
             seq, current = await api.store.act_table(call.match, token, action, started)
             api.count_move()
-            if action.end and api.verdicts:
-                await api.verdicts.after_end(call.match, seq)
             found: list[Event] = []
             if current > version or api.closing:
                 _, found, current = await api.store.poll_table(call.match, None, seq, started)

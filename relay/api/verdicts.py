@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 
 from relay.core.errors import RelayError
-from relay.core.model import Status
+from relay.core.model import Action, Status
 from relay.core.referee import (
     Play,
     Referee,
@@ -76,30 +76,38 @@ class Verdicts:
             )
             return None
 
-    async def _plays(self, match: str, last: int, now: float) -> list[Play] | None:
-        """Returns the plays standing in the match's log up to event last, when that event is
-        a play, else None."""
+    async def _plays(
+        self, match: str, last: int, now: float, played: bool = True
+    ) -> list[Play] | None:
+        """Returns the plays standing in the match's log up to event last (which must be a
+        play, if played), else None."""
         _, events = await self.store.poll(match, None, 0, now)
         if len(events) < last:
             return None
         plays = plays_of(events, last)
-        return plays if plays and plays[-1].seq == last else None
+        if played and not (plays and plays[-1].seq == last):
+            return None
+        return plays
 
-    async def after_end(self, match: str, seq: int) -> None:
-        """Judges the game-ending move at event seq of a refereed game and writes the verdict,
-        unless the log has moved on; a failure leaves the match to the partner's confirm."""
-        now = time.time()
+    async def on_end(self, match: str, action: Action) -> Action:
+        """Returns a game-ending move of a refereed game with the verdict on it (the plays so
+        far and this one), which the store writes with the move: its ended event joins the
+        log with the move, in the same write. Returns the move as it is when the game has no
+        referee, the referee failed, or the move will be refused (not this position, not in
+        play): the store answers it as without one."""
         try:
             info = await self.store.info(match)
-            if info.game not in self.referees or info.last != seq:
-                return
-            plays = await self._plays(match, seq, now)
-            ending = None if plays is None else self._judge(info.game, plays, True)
-            if ending is not None:
-                await self.store.settle(match, seq, ending, now)
-        except RelayError as error:
-            # The store could not be read or written: the partner's confirm writes the verdict.
-            log.warning("could not write the verdict on match %s: %s", match, error.code)
+        except RelayError:
+            return action  # the store refuses the move too, with this error
+        seat = info.turn
+        if info.game not in self.referees or info.last != action.after or seat is None:
+            return action
+        plays = await self._plays(match, info.last, time.time(), False)
+        if plays is None:
+            return action
+        plays.append(Play(info.last + 1, seat, action.move, True))
+        ending = self._judge(info.game, plays, True)
+        return action if ending is None else action._replace(ending=ending)
 
     async def on_confirm(self, match: str, after: int, agree: bool) -> Ending | None:
         """Returns the verdict a confirm at event after writes in a refereed game: on the

@@ -12,7 +12,6 @@ from relay.core.players import PlayerMatch
 from relay.core.rematch import Rematch, RematchOp
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
-from relay.core.verdicts import Ending
 from relay.store.hooks import HookState
 
 __all__ = ["Immediate", "Store", "Wake"]
@@ -99,19 +98,17 @@ class Store(Protocol):
         cancelled or dropped seeks), in no order; [] for a key it does not know."""
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
-        """Applies a seat's action once and returns the number of its event."""
+        """Applies a seat's action once and returns the number of its event.
+
+        An action carrying a referee's verdict (`ending`: a game-ending move, or a confirm)
+        ends the match with the verdict's ended event in the same write: the move's, or in
+        place of 'agreed' or 'disputed'. Only once, as any write: the write is applied only
+        at the position it names (`after`), and a retry is answered from its digest."""
 
     async def act_table(
         self, match: str, token: str, action: Action, now: float
     ) -> tuple[int, int]:
         """act(), and the version of the match's table (as poll_table reads it), at once."""
-
-    async def settle(self, match: str, last: int, ending: Ending, now: float) -> int | None:
-        """Ends a match in play (or ending) whose log still ends at event `last` with a
-        referee's verdict (relay.core.verdicts): appends its ended event, once, and returns
-        its number; returns None when the log has moved on (another relay process or a seat
-        wrote first) or the match is over or gone. A confirm carrying a verdict (Action's
-        `ending`) writes it the same way, under the confirm's write digest."""
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""

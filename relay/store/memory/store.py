@@ -33,7 +33,7 @@ from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
-from relay.core.verdicts import Ending, dispute_tail, result_of
+from relay.core.verdicts import dispute_tail, result_of
 from relay.store.base import Immediate, Wake
 from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
@@ -522,12 +522,22 @@ class MemoryStore:
             left = found.charge(seat, now)
         if kind == "pass":
             seq = found.append(pass_event(seq, seat, left), done)
+        elif action.end:
+            found.status = ENDING
+            found.ender = seat
+            found.since = now
+            event = move_event(seq, seat, action.move, True, left)
+            ending = action.ending
+            if ending is not None:
+                # A referee's verdict on the move joins the log with it: one wake for both.
+                found.events.append(event)
+                found.done.append(done)
+                tail = ending.tail()
+                self._finish(found, ending.reason, ending.seat, NO_WRITE, now, tail)
+                return seq
+            seq = found.append(event, done)
         else:
-            if action.end:
-                found.status = ENDING
-                found.ender = seat
-                found.since = now
-            seq = found.append(move_event(seq, seat, action.move, action.end, left), done)
+            seq = found.append(move_event(seq, seat, action.move, False, left), done)
         if self.turns is not None and found.is_correspondence():
             # The partner now has the turn, or, after a game-over move, its confirm to give.
             due = (found.turn_at + found.clock[1 - seat]) / 1000
@@ -600,15 +610,6 @@ class MemoryStore:
             return self._finish(found, ending.reason, ending.seat, done, now, ending.tail())
         tail = dispute_tail(len(found.events), action.move)
         return self._finish(found, "disputed", seat, done, now, tail)
-
-    async def settle(self, match: str, last: int, ending: Ending, now: float) -> int | None:
-        """Ends a match in play whose log still ends at event `last` with a verdict's ended
-        event, and returns its number; None when the log has moved on (or the match is
-        over or gone)."""
-        found = self._matches.get(match)
-        if found is None or found.status not in (PLAYING, ENDING) or len(found.events) != last:
-            return None
-        return self._finish(found, ending.reason, ending.seat, NO_WRITE, now, ending.tail())
 
     def _finish(
         self, found: Match, reason: str, seat: int, done: Done, now: float, tail: bytes = b""

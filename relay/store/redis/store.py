@@ -28,7 +28,7 @@ from relay.core.players import PlayerMatch
 from relay.core.rematch import Rematch, RematchOp, lapse_at
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnNotice, TurnSink
-from relay.core.verdicts import Ending, dispute_tail
+from relay.core.verdicts import dispute_tail
 from relay.store.base import Immediate
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import (
@@ -282,18 +282,6 @@ class RedisStore:
             await self.seeks.unlist(GameKeys(self.prefix, *acted.expired), match)
         self.tell(match, acted.notice, acted.seq)
         return acted.seq, version
-
-    async def settle(self, match: str, last: int, ending: Ending, now: float) -> int | None:
-        """Ends a match in play whose log still ends at event `last` with a verdict's ended
-        event (one script: compare and append), and returns its number; None when the log
-        has moved on."""
-        try:
-            seq = await self.link.on_match(
-                "SETTLE", match, now, last, ending.reason, ending.seat, ending.tail()
-            )
-        except Refusal as refusal:
-            raise read_error(refusal, match, last) from None
-        return int(seq) or None
 
     # -- rematches (relay.store.redis.rematch) ---------------------------------------------
 

@@ -109,6 +109,8 @@ async def test_forged_win_is_caught_at_once(wire: Wire, game: str) -> None:
         "winner": partner.seat, "at": at, "detail": "the game is not over",
     }  # fmt: skip
     assert await ended(wire, partner, at) == verdict
+    # The partner hears the move and the verdict together: it has nothing to confirm.
+    assert [e["type"] for e in await wire.events(x.match, at - 1, partner)] == ["move", "ended"]
     status, body = await wire.post(partner, "confirm", {"after": at, "agree": True})
     assert (status, body["error"]["code"]) == (409, "match/finished")
     result = {key: verdict[key] for key in ("reason", "seat", "winner", "at", "detail")}

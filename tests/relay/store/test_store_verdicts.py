@@ -1,7 +1,10 @@
 """Verdicts in the store, run unchanged against every store implementation: a referee's
-verdict written once (compare and append), a confirm carrying one, a dispute's reason."""
+verdict written with the game-ending move it judges, or with a confirm, once; a dispute's
+reason."""
 
 from __future__ import annotations
+
+import asyncio
 
 from relay import Action, Status, Store
 from relay.core.verdicts import Ending
@@ -10,33 +13,43 @@ from tests.relay.store.test_store_conformance import expect_error, move, mover, 
 OVER = Ending("over", 0, 0, 2, "four in a row")
 
 
-async def test_settle_writes_a_verdict_once(store: Store) -> None:
+def ending_move(after: int, text: str, ending: Ending) -> Action:
+    """Returns a game-ending move carrying a referee's verdict."""
+    return Action("move", after, text, True, True, ending)
+
+
+async def test_move_carrying_a_verdict_ends_the_match_with_it(store: Store) -> None:
     a, b = await pair(store)
     x, o = await mover(store, a, b)
-    assert await store.act(x.match, x.token, move(1, "3", end=True), now()) == 2
     verdict = Ending("over", x.seat, x.seat, 2, 'four in a row "at last"')
-    assert await store.settle(x.match, 2, verdict, now()) == 3
-    assert await store.settle(x.match, 2, verdict, now()) is None  # another process, or a retry
-    events = parse((await store.poll(x.match, None, 2, now()))[1])
-    assert events == [
-        {"seq": 3, "type": "ended", "reason": "over", "seat": x.seat, "winner": x.seat, "at": 2,
-         "detail": 'four in a row "at last"'},
-    ]  # fmt: skip
+    waiting = asyncio.ensure_future(store.wait(x.match, 1, 5.0))
+    await asyncio.sleep(0.05)
+    assert await store.act(x.match, x.token, ending_move(1, "3", verdict), now()) == 2
+    assert await store.act(x.match, x.token, ending_move(1, "3", verdict), now()) == 2  # retried
+    ended = {
+        "seq": 3, "type": "ended", "reason": "over", "seat": x.seat, "winner": x.seat, "at": 2,
+        "detail": 'four in a row "at last"',
+    }  # fmt: skip
+    move_event = {"seq": 2, "type": "move", "seat": x.seat, "move": "3", "end": True}
+    # A wait for the move is answered the move and the verdict together.
+    assert parse(await asyncio.wait_for(waiting, 5.0)) == [move_event, ended]
+    assert parse((await store.poll(x.match, None, 1, now()))[1]) == [move_event, ended]
     assert (await store.info(x.match)).status is Status.FINISHED
     assert (await store.endings()).get("over") == 1
     await expect_error("match/finished", store.act(o.match, o.token, Action("confirm", 2), now()))
+    # A wait for the verdict alone hears it too.
+    assert parse(await store.wait(x.match, 2, 1.0)) == [ended]
 
 
-async def test_settle_after_the_log_moved_on_writes_nothing(store: Store) -> None:
+async def test_move_carrying_a_verdict_is_refused_like_any_move(store: Store) -> None:
     a, b = await pair(store)
     x, o = await mover(store, a, b)
-    await store.act(x.match, x.token, move(1, "3", end=True), now())
-    assert await store.act(o.match, o.token, Action("confirm", 2), now()) == 3
-    assert await store.settle(x.match, 2, OVER, now()) is None
-    assert await store.settle(x.match, 3, OVER, now()) is None  # finished
-    assert await store.settle("nosuchmatch", 1, OVER, now()) is None
+    await expect_error(
+        "turn/not_yours", store.act(o.match, o.token, ending_move(1, "3", OVER), now())
+    )
+    await expect_error("turn/stale", store.act(x.match, x.token, ending_move(5, "3", OVER), now()))
     events = parse((await store.poll(x.match, None, 0, now()))[1])
-    assert [event["type"] for event in events].count("ended") == 1
+    assert [event["type"] for event in events] == ["started"]
 
 
 async def test_confirm_carrying_a_verdict_writes_it_and_answers_retries(store: Store) -> None:
@@ -95,8 +108,8 @@ async def test_player_matches_show_the_verdict(store: Store) -> None:
     a = await store.seek("c4", "1", None, now(), player=keys[0])
     b = await store.seek("c4", "1", None, now(), player=keys[1])
     x, o = await mover(store, a, b)
-    await store.act(x.match, x.token, move(1, "3", end=True), now())
-    await store.settle(x.match, 2, Ending("illegal", x.seat, o.seat, 2, "not over"), now())
+    forged = Ending("illegal", x.seat, o.seat, 2, "not over")
+    await store.act(x.match, x.token, ending_move(1, "3", forged), now())
     for key in keys:
         (listed,) = await store.player_matches(key, now())
         assert listed.result == {

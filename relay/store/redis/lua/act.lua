@@ -8,8 +8,9 @@
 --               end (1/0), the move as a JSON string, most events a log may hold,
 --               after + 1 as text (the number of the event a move or pass makes), '1' to have
 --               an 'ok' answer end with the match's table changes so far ('tv'); for a
---               confirm, a referee's verdict ('' for none: its reason, its seat) and the
---               fields its ended event has after the seat (a verdict's, or a dispute's)
+--               confirm or a game-ending move, a referee's verdict ('' for none: its reason,
+--               its seat) and the fields its ended event has after the seat (a verdict's,
+--               or a dispute's)
 local function act()
   local DIGEST, KIND = ARGV[6], ARGV[7]
   local AFTER = tonumber(ARGV[8])
@@ -189,6 +190,12 @@ local function act()
   end
   local event = '{"seq":' .. SEQ .. ',"type":"move","seat":' .. DIGITS[seat]
     .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. tail .. '}'
+  if END and ARGV[16] ~= '' then
+    -- A referee's verdict on the move joins the log with it, heard by the partner as one.
+    local number = append(ID, event, done, fields, SEQ, true)
+    finish(ID, ARGV[16], tonumber(ARGV[17]), '', ARGV[18], true)
+    return {'ok', number}
+  end
   return told({'ok', append(ID, event, done, fields, SEQ)})
 end
 local answer = act()
