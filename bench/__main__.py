@@ -165,23 +165,23 @@ def connect4(name: str, store: str, redis_pids: list[int], tree: Path | None) ->
     return [Entry(CONNECT4, start(), against=start("--referee", "connect4"), versus=REFEREED)]
 
 
-ROUNDS = 3
-"""Turns of each target of a pair measured in turns: the machine's slow drifts (other work,
-its clock's speed) fall on both alike."""
-
-
 def run_pair(entry: Entry, a: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
-    """Measures an entry and the one it is set against in turns, ROUNDS times each, and adds
+    """Measures an entry and the one it is set against in turns, `--rounds` times each (the
+    machine's slow drifts, other work or its clock's speed, fall on both alike), and adds
     each one's figures over all its turns."""
     assert entry.against is not None
     with entry.start() as one, entry.against() as other:
         print(f"running {one.name} ({entry.mode} against {entry.versus})...", file=sys.stderr)
         found: dict[str, list[Result]] = {entry.mode: [], entry.versus: []}
-        for _ in range(ROUNDS):
+        for _ in range(a.rounds):
             for mode, target in ((entry.mode, one), (entry.versus, other)):
                 found[mode].append(measure(target, mode, a.matches, a.moves, a.workers))
-        for results in found.values():
-            rows.append(Result.total(results).row())
+        for target, results in zip((one, other), found.values(), strict=True):
+            total = Result.total(results)
+            rows.append(total.row())
+            if target.redis_pids:
+                notices = targets.store_notices(target) / max(1, total.moves)
+                rows[-1]["notices_per_move"] = round(notices, 2)
             print(f"  {rows[-1]}", file=sys.stderr)
 
 
@@ -279,6 +279,13 @@ def main(argv: list[str] | None = None) -> int:
         "--only-idle",
         action="store_true",
         help="run the idle-capacity run alone (the relay on memory and Nchan, nothing else)",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="turns of each of a pair measured in turns (a referee's cost: the relay "
+        "refereeing Connect Four against not)",
     )
     p.add_argument("--no-redis", action="store_true", help="skip the Redis targets")
     p.add_argument("--no-cluster", action="store_true", help="skip the Redis Cluster targets")

@@ -143,7 +143,9 @@ def read_verdict(verdict: object, plays: Sequence[Play]) -> Ruling:
     seq, reason = getattr(verdict, "seq", None), getattr(verdict, "reason", None)
     if not isinstance(reason, str):
         raise WrongVerdict(f"a reason {reason!r}")
-    play = next((p for p in plays if p.seq == seq and type(seq) is int), None)
+    play = plays[-1] if plays and plays[-1].seq == seq else None  # most often the last
+    if play is None:
+        play = next((p for p in plays if p.seq == seq and type(seq) is int), None)
     if play is None:
         raise WrongVerdict(f"an event {seq!r} that is not a play it was given")
     if kind == "illegal":
