@@ -1,6 +1,7 @@
 """The referees a host turned on (`--referee GAME`), run by the relay process that takes a
-game-ending move or a confirm: it reads the log, judges, and writes the verdict once
-(docs/protocol.md#verdicts).
+game-ending move or a confirm: it reads the log, judges, and hands the verdict to the store
+with the write it judges (`Action.ending`), which applies both at once, only at the position
+judged (docs/protocol.md#verdicts).
 
 A referee that raises, or answers what is not a verdict, is logged with its game's name and
 the match is handled as if its game had none: a dispute ends 'disputed', and a game-ending
@@ -9,7 +10,6 @@ move waits for the partner's confirm."""
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Iterable, Mapping
 
 from relay.core.errors import RelayError
@@ -21,6 +21,7 @@ from relay.core.referee import (
     end_ending,
     plays_of,
     read_verdict,
+    turn_after,
 )
 from relay.core.verdicts import Ending
 from relay.store.base import Store
@@ -76,19 +77,6 @@ class Verdicts:
             )
             return None
 
-    async def _plays(
-        self, match: str, last: int, now: float, played: bool = True
-    ) -> list[Play] | None:
-        """Returns the plays standing in the match's log up to event last (which must be a
-        play, if played), else None."""
-        _, events = await self.store.poll(match, None, 0, now)
-        if len(events) < last:
-            return None
-        plays = plays_of(events, last)
-        if played and not (plays and plays[-1].seq == last):
-            return None
-        return plays
-
     async def on_end(self, match: str, action: Action) -> Action:
         """Returns a game-ending move of a refereed game with the verdict on it (the plays so
         far and this one), which the store writes with the move: its ended event joins the
@@ -96,17 +84,18 @@ class Verdicts:
         referee, the referee failed, or the move will be refused (not this position, not in
         play): the store answers it as without one."""
         try:
-            info = await self.store.info(match)
+            game, status, events = await self.store.judged(match)
         except RelayError:
             return action  # the store refuses the move too, with this error
-        seat = info.turn
-        if info.game not in self.referees or info.last != action.after or seat is None:
+        last = len(events)
+        if game not in self.referees or status is not Status.PLAYING or last != action.after:
             return action
-        plays = await self._plays(match, info.last, time.time(), False)
-        if plays is None:
+        seat = turn_after(events[-1])
+        if seat is None:
             return action
-        plays.append(Play(info.last + 1, seat, action.move, True))
-        ending = self._judge(info.game, plays, True)
+        plays = plays_of(events, last)
+        plays.append(Play(last + 1, seat, action.move, True))
+        ending = self._judge(game, plays, True)
         return action if ending is None else action._replace(ending=ending)
 
     async def on_confirm(self, match: str, after: int, agree: bool) -> Ending | None:
@@ -114,16 +103,16 @@ class Verdicts:
         game-ending move it confirms or disputes, or on the partner's move or pass it disputes;
         None when the game has no referee, the referee failed, or there is nothing to judge
         (the store then answers the confirm as without one)."""
-        info = await self.store.info(match)
-        if info.game not in self.referees or info.last != after:
+        game, status, events = await self.store.judged(match)
+        if game not in self.referees or len(events) != after:
             return None
-        if info.status is Status.ENDING:
+        if status is Status.ENDING:
             ending = True
-        elif info.status is Status.PLAYING and not agree:
+        elif status is Status.PLAYING and not agree:
             ending = False
         else:
             return None
-        plays = await self._plays(match, after, time.time())
-        if plays is None:
-            return None
-        return self._judge(info.game, plays, ending)
+        plays = plays_of(events, after)
+        if not plays or plays[-1].seq != after:
+            return None  # the last event is no play (started, undo): nothing to dispute
+        return self._judge(game, plays, ending)

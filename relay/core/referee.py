@@ -30,6 +30,7 @@ __all__ = [
     "end_ending",
     "plays_of",
     "read_verdict",
+    "turn_after",
 ]
 
 NOT_OVER = "the game is not over"
@@ -131,6 +132,21 @@ def plays_of(events: Sequence[Event], last: int) -> list[Play]:
         elif kind == "undo":
             del plays[len(plays) - int(event["count"]) :]
     return plays
+
+
+def turn_after(event: Event) -> int | None:
+    """Returns the seat to move after an event of a match in play: the first mover after
+    `started`, the partner after a move or pass, the asker after an `undo`; None after any
+    other."""
+    found = orjson.loads(event)
+    kind = found["type"]
+    if kind == "started":
+        return int(found["first"])
+    if kind in ("move", "pass"):
+        return 1 - int(found["seat"])
+    if kind == "undo":
+        return int(found["seat"])
+    return None
 
 
 def read_verdict(verdict: object, plays: Sequence[Play]) -> Ruling:

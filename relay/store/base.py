@@ -113,6 +113,10 @@ class Store(Protocol):
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
 
+    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
+        """Returns what a referee judges, read at once: the match's game, its status and its
+        whole log."""
+
     async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
         """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or
         has the token's seat offer or decline one (relay.rematch.step). When both seats

@@ -420,6 +420,11 @@ class MemoryStore:
             del self._rooms[(found.game, found.room)]
         found.wake_all()
 
+    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
+        """Returns the match's game, status and log."""
+        found = self._get(match)
+        return found.game, found.status, found.events[:]
+
     # -- writing ---------------------------------------------------------------------------
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:

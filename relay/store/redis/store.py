@@ -202,6 +202,14 @@ class RedisStore:
             raise RelayError("match/expired")
         return found
 
+    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
+        """Returns the match's game, status and log (one script call)."""
+        try:
+            _, game, status, events = await self.link.on_match("JUDGED", match, 0.0)
+        except Refusal as refusal:
+            raise read_error(refusal, match) from None
+        return game.decode(), Status(status.decode()), list(events)
+
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
         counts = dict.fromkeys(Status, 0)

@@ -25,6 +25,7 @@ from relay.core.referee import (
     end_ending,
     plays_of,
     read_verdict,
+    turn_after,
 )
 from relay.core.verdicts import DETAIL_MAX, Ending, dispute_tail, reason_field
 
@@ -168,3 +169,11 @@ async def test_referee_is_given_the_plays_as_a_sequence() -> None:
     verdicts = Verdicts(MemoryStore(), {"chess": judge})
     assert verdicts._judge("chess", list(PLAYS), True) == Ending("over", 0, 0, 4, "won")
     assert list(judge.given) == PLAYS
+
+
+def test_turn_after_each_event() -> None:
+    assert turn_after(b'{"seq":1,"type":"started","first":1}') == 1
+    assert turn_after(b'{"seq":2,"type":"move","seat":1,"move":"a","end":false}') == 0
+    assert turn_after(b'{"seq":3,"type":"pass","seat":0}') == 1
+    assert turn_after(b'{"seq":4,"type":"undo","seat":0,"count":2}') == 0
+    assert turn_after(b'{"seq":5,"type":"ended","reason":"agreed","seat":0}') is None

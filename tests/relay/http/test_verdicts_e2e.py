@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -15,7 +17,7 @@ import pytest
 from tests.relay.wire import Seat, Wire
 from tests.support.redis_cluster import session_cluster
 from tests.support.redis_server import session_redis
-from tests.support.relay_process import RelayProcess, quick_flags
+from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
 REFEREED = ("xand0", "connect4", "dots", "broken", "odd")
 """The games the relays of these tests referee (tests.support.refereed_relay)."""
@@ -46,14 +48,24 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
-def relay(*args: str) -> RelayProcess:
-    """Returns a relay process refereeing REFEREED (not started)."""
-    return RelayProcess(*quick_flags(), *FLAGS, *args, module="tests.support.refereed_relay")
+def relay(*args: str, installed: Path | None = None) -> RelayProcess:
+    """Returns a relay process refereeing REFEREED (not started); with installed, the relay
+    as the wheel installs it (compiled), the referees from the checkout."""
+    env = None if installed is None else {"PYTHONPATH": f"{installed}{os.pathsep}{ROOT}"}
+    return RelayProcess(
+        *quick_flags(), *FLAGS, *args, module="tests.support.refereed_relay",
+        installed=installed, env=env,
+    )  # fmt: skip
 
 
-@pytest.fixture(scope="module", params=["memory", "redis"])
+@pytest.fixture(scope="module", params=["memory", "redis", "compiled"])
 def url(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Returns the URL of a refereeing relay on the memory store, or on a redis-server."""
+    """Returns the URL of a refereeing relay on the memory store, on a redis-server, or on
+    the memory store as the wheel installs it, its hot path compiled."""
+    if request.param == "compiled":
+        with relay(installed=request.getfixturevalue("installed")) as process:
+            yield process.url
+        return
     args = () if request.param == "memory" else ("--store", session_redis(request).url)
     with relay(*args) as process:
         yield process.url

@@ -115,3 +115,13 @@ async def test_player_matches_show_the_verdict(store: Store) -> None:
         assert listed.result == {
             "reason": "illegal", "seat": x.seat, "winner": o.seat, "at": 2, "detail": "not over"
         }  # fmt: skip
+
+
+async def test_judged_reads_game_status_and_log_at_once(store: Store) -> None:
+    a, b = await pair(store, game="c4")
+    x, _ = await mover(store, a, b)
+    await store.act(x.match, x.token, move(1, "3"), now())
+    game, status, events = await store.judged(x.match)
+    assert (game, status) == ("c4", Status.PLAYING)
+    assert [event["type"] for event in parse(events)] == ["started", "move"]
+    await expect_error("match/unknown", store.judged("nosuchmatch"))
