@@ -121,6 +121,8 @@ async def test_forged_win_is_caught_at_once(wire: Wire, game: str) -> None:
         "winner": partner.seat, "at": at, "detail": "the game is not over",
     }  # fmt: skip
     assert await ended(wire, partner, at) == verdict
+    last = {"after": at - 1, "move": moves[-1], "end": True}
+    assert await wire.post(ender, "moves", last) == (200, {"seq": at})  # retried: the same
     # The partner hears the move and the verdict together: it has nothing to confirm.
     assert [e["type"] for e in await wire.events(x.match, at - 1, partner)] == ["move", "ended"]
     status, body = await wire.post(partner, "confirm", {"after": at, "agree": True})
