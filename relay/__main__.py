@@ -319,7 +319,8 @@ def main(
             config.referee, installed_referees() if referees is None else referees
         )
     except ValueError as exc:
-        raise SystemExit(f"python -m relay: error: {exc}") from None
+        print(f"python -m relay: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     if config.workers > 1:
         from relay.workers import supervise
 
