@@ -293,6 +293,17 @@ async def test_two_relays_on_one_redis_write_one_verdict(request: pytest.Fixture
                 events = await second.events(x.match, 0)
                 assert [e["type"] for e in events].count("ended") == 1
                 assert events[-1]["reason"] == "over" and events[-1]["winner"] == x.seat
+                # The same game-ending move sent to both at once (a retry through another
+                # process): both judge it, one writes it, both answer its number.
+                x, o = await first.pair("connect4", room=f"two-relays-retry-{round_}")
+                await play(first, x, o, moves[:-1], end=False)
+                answers = await asyncio.gather(
+                    first.post(x, "moves", end), second.post(x, "moves", end)
+                )
+                assert answers == [(200, {"seq": at})] * 2
+                events = await second.events(x.match, 0)
+                assert [e["type"] for e in events][-2:] == ["move", "ended"]
+                assert [e["type"] for e in events].count("ended") == 1
 
 
 async def test_confirm_writes_the_verdict_a_relay_did_not(request: pytest.FixtureRequest) -> None:
