@@ -300,7 +300,7 @@ async def test_two_relays_on_one_redis_write_one_verdict(request: pytest.Fixture
                 answers = await asyncio.gather(
                     first.post(x, "moves", end), second.post(x, "moves", end)
                 )
-                assert answers == [(200, {"seq": at})] * 2
+                assert list(answers) == [(200, {"seq": at})] * 2
                 events = await second.events(x.match, 0)
                 assert [e["type"] for e in events][-2:] == ["move", "ended"]
                 assert [e["type"] for e in events].count("ended") == 1
