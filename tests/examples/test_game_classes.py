@@ -145,7 +145,7 @@ def test_connect4_bots_play_a_whole_game_through_a_real_relay(relay_url: str) ->
 @pytest.mark.parametrize(
     ("script", "dispute"),
     [
-        ([("99", False)], "Your game rejected your partner's move 2: move '99' is not two digits"),
+        ([("99", False)], "move '99' is not two digits"),
         ([("11", True)], None),
     ],
     ids=["illegal-move", "end-that-is-not-an-end"],
@@ -160,7 +160,11 @@ async def test_a_foreign_client_that_breaks_the_rules_gets_a_dispute(
     assert [o.reason for o in pair.outcomes] == [Reason.DISPUTED] * 2
     assert [o.result for o in pair.outcomes] == [Result.UNKNOWN] * 2
     if dispute is not None:
-        assert any(dispute in text for text in pair.dialogs[0]), pair.dialogs
+        # Whoever moved first, the bot's host says its game rejected the move, and why.
+        said = [
+            text for text in pair.dialogs[0] if "Your game rejected your partner's move" in text
+        ]
+        assert len(said) == 1 and dispute in said[0], pair.dialogs
 
 
 async def test_a_resumed_xand0_bot_restores_the_board_and_finishes(relay_url: str) -> None:
