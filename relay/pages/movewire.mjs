@@ -10,15 +10,15 @@
 // No DOM here: node runs this module as it is.
 
 import {
-  Outcome,
-  Reason,
-  Result,
-  NOT_OVER,
-  UNCLAIMED_END,
   ending,
   localDispute,
   moveNumber,
+  NOT_OVER,
+  Outcome,
+  Reason,
   rejected,
+  Result,
+  UNCLAIMED_END,
 } from "./endings.mjs";
 import * as endings from "./endings.mjs";
 import {
@@ -31,17 +31,28 @@ import {
   NO_REASON,
   NotYourTurnError,
   ProtocolError,
+  REASON_LIMIT,
   RelayRefusedError,
 } from "./errors.mjs";
-import { Clock, TimeControl } from "./clock.mjs";
-import { RelayClient, Timing } from "./relay-client.mjs";
-import { TableKeeper } from "./table.mjs";
-import { KEPT_LIMIT } from "./tickets.mjs";
-import { canUndo, Game, GameHost, State, STATE_NAMES } from "./game.mjs";
+import { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
+import { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
+import { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
+import {
+  forgetTicket,
+  KEPT_LIMIT,
+  loadTicket,
+  saveTicket,
+  ticketFromJSON,
+  ticketToJSON,
+} from "./tickets.mjs";
+import { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
 import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
 
-export { Outcome, Reason, Result } from "./endings.mjs";
+// What a game imports (docs/browser.md lists it; a test checks the list against this).
 export {
+  Outcome,
+  Reason,
+  Result,
   cleanReason,
   ClosedError,
   ConnectionLostError,
@@ -53,20 +64,35 @@ export {
   ProtocolError,
   REASON_LIMIT,
   RelayRefusedError,
-} from "./errors.mjs";
-export { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
-export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
-export { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
-export { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
-export { history, lostWrites, sameEvent, splitLog, turnAfter } from "./match-log.mjs";
-export {
+  BAD_CLOCK,
+  Clock,
+  formatLeft,
+  TimeControl,
+  parseEvent,
+  RelayClient,
+  Timing,
+  OFFER_KINDS,
+  OFFER_STATES,
+  parseTable,
+  TableKeeper,
+  canUndo,
+  Game,
+  GameHost,
+  Played,
+  State,
+  STATE_NAMES,
+  history,
+  lostWrites,
+  sameEvent,
+  splitLog,
+  turnAfter,
   forgetTicket,
   KEPT_LIMIT,
   loadTicket,
   saveTicket,
   ticketFromJSON,
   ticketToJSON,
-} from "./tickets.mjs";
+};
 
 
 const NOT_YOUR_TURN = (/** @type {string} */ move, /** @type {StateValue} */ state) =>
@@ -154,13 +180,8 @@ function sentence(/** @type {unknown} */ error) {
 /** @typedef {import("./table.mjs").Presence} Presence */
 /** @typedef {import("./table.mjs").ChatLine} ChatLine */
 
-/** @typedef {import("./match-log.mjs").Write} Write */
-/** @typedef {import("./table.mjs").RawTable} RawTable */
-/**
- * What the host's loop takes from its queue: an event, a table read, a failure, or a signal.
- * @typedef {Event | {table: Table, asOf: number | null} | {failure: unknown} | typeof WAKE
- *   | typeof BEHIND} Item
- */
+/** @import { Write } from "./match-log.mjs" */
+/** @import { RawTable } from "./table.mjs" */
 
 const WAKE = Symbol("wake");
 /** The poll found the log shorter than what it read: a failover of the relay's store. */
@@ -213,6 +234,11 @@ export class RelayHost extends GameHost {
   #endClaimed = false;
   #played = false;
   #closed = false;
+  /**
+   * What the host's loop takes from its queue: an event, a table read, a failure, or a signal.
+   * @typedef {Event | {table: Table, asOf: number | null} | {failure: unknown} | typeof WAKE
+   *   | typeof BEHIND} Item
+   */
   /** @type {Item[]} */
   #queue = [];
   /** @type {((value: void) => void) | null} */
