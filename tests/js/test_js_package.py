@@ -3,13 +3,15 @@ packed package that holds the host and its types, not the relay's pages."""
 
 from __future__ import annotations
 
+import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from tests.support.components import in_ci, require_binary
-from tests.support.js_package import ROOT, ToolError, pack_list, stage, tools, type_check
+from tests.support.js_package import PACKAGE, ROOT, ToolError, pack_list, stage, tools, type_check
 
 HOST_MODULES = [
     "clock",
@@ -54,6 +56,19 @@ def test_the_package_holds_the_host_and_its_types_and_not_the_pages(staged: Path
     wanted += [f"{name}.mjs" for name in HOST_MODULES]
     wanted += [f"types/{name}.d.mts" for name in HOST_MODULES]
     assert pack_list(staged) == sorted(wanted)
+
+
+def test_the_package_is_named_movewire_and_versioned_as_the_distribution() -> None:
+    manifest = json.loads((PACKAGE / "package.json").read_text())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert (manifest["name"], manifest["version"]) == ("movewire", project["version"])
+    assert manifest["type"] == "module"
+    assert manifest["exports"]["."] == {
+        "types": "./types/movewire.d.mts",
+        "default": "./movewire.mjs",
+    }
+    locked = json.loads((PACKAGE / "package-lock.json").read_text())["packages"][""]
+    assert locked["devDependencies"] == manifest["devDependencies"]
 
 
 def test_the_types_name_what_docs_browser_md_lists(staged: Path) -> None:
