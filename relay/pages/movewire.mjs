@@ -48,50 +48,59 @@ import {
 import { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
 import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
 
-// What a game imports (docs/browser.md lists it; a test checks the list against this).
+// What a game imports (docs/browser.md lists it; tests/js/docs-example.test.mjs checks the list).
+// Exported here rather than `export ... from`, so that the generated types import what they name.
 export {
-  Outcome,
-  Reason,
-  Result,
-  cleanReason,
-  ClosedError,
-  ConnectionLostError,
-  HostStateError,
-  MoveRejected,
-  NO_PASS_REASON,
-  NO_REASON,
-  NotYourTurnError,
-  ProtocolError,
-  REASON_LIMIT,
-  RelayRefusedError,
-  BAD_CLOCK,
-  Clock,
-  formatLeft,
-  TimeControl,
-  parseEvent,
-  RelayClient,
-  Timing,
-  OFFER_KINDS,
-  OFFER_STATES,
-  parseTable,
-  TableKeeper,
-  canUndo,
+  // the host (RelayHost, exported where it is declared) and what a game is
   Game,
   GameHost,
   Played,
   State,
   STATE_NAMES,
+  canUndo,
+  // how a match ends
+  Outcome,
+  Result,
+  Reason,
+  // errors and reasons
+  MoveRejected,
+  NotYourTurnError,
+  HostStateError,
+  RelayRefusedError,
+  ConnectionLostError,
+  ProtocolError,
+  ClosedError,
+  cleanReason,
+  NO_REASON,
+  NO_PASS_REASON,
+  REASON_LIMIT,
+  // the protocol calls
+  RelayClient,
+  Timing,
+  parseEvent,
+  // clocks
+  Clock,
+  TimeControl,
+  formatLeft,
+  BAD_CLOCK,
+  // the table
+  TableKeeper,
+  parseTable,
+  OFFER_KINDS,
+  OFFER_STATES,
+  // the log as a host reads it
   history,
-  lostWrites,
-  sameEvent,
   splitLog,
   turnAfter,
-  forgetTicket,
-  KEPT_LIMIT,
-  loadTicket,
+  sameEvent,
+  lostWrites,
+  // tickets
   saveTicket,
-  ticketFromJSON,
+  loadTicket,
+  forgetTicket,
   ticketToJSON,
+  ticketFromJSON,
+  KEPT_LIMIT,
 };
 
 
