@@ -55,7 +55,7 @@ export const Reason = Object.freeze({
 export class Outcome {
   /**
    * @param {ResultValue} result
-   * @param {ReasonValue | string} reason
+   * @param {ReasonValue} reason
    * @param {string | null} match
    * @param {number | null} seat
    * @param {number | null} [by]
@@ -206,14 +206,14 @@ function refereed(ended, seat) {
 /**
  * Returns [result, reason, dialog] for this side (dialog null: the game knows). As the SDK's
  * sdk/_endings.py, word for word.
- * @param {{reason: string, seat: number, at?: number | null, detail?: string,
+ * @param {{reason: ReasonValue, seat: number, at?: number | null, detail?: string,
  *   winner?: number | null, refereed?: boolean}} ended the `ended` event
  * @param {number} seat this side's seat
  * @param {() => ResultValue | null} gameResult the game's own Result, asked only when needed
  * @param {{type: string, end?: boolean} | null} about the event `ended.at` names, as this side
  *   handled it (null: unknown)
  * @param {number | null} number its move number in the match (moves and passes in play)
- * @returns {[ResultValue, string, string | null]}
+ * @returns {[ResultValue, ReasonValue, string | null]}
  */
 export function ending(ended, seat, gameResult, about = null, number = null) {
   const reason = ended.reason;

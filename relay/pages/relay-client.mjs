@@ -44,7 +44,7 @@ const BAD_EVENT = (/** @type {unknown} */ event) =>
  * An `ended` event: the match is over for `reason`, about `seat`; `at` the event the end is
  * about (null: none said), `detail` why in words, `winner` a referee's winner (null: a draw or
  * no referee), `refereed` whether a referee decided.
- * @typedef {{readonly type: "ended", readonly seq: number, readonly reason: string,
+ * @typedef {{readonly type: "ended", readonly seq: number, readonly reason: import("./endings.mjs").ReasonValue,
  *   readonly seat: number, readonly at: number | null, readonly detail: string,
  *   readonly winner: number | null, readonly refereed: boolean}} EndedEvent
  */
