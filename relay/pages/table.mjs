@@ -14,9 +14,10 @@ import { ProtocolError } from "./errors.mjs";
  */
 /**
  * One line of the chat: its number `n`, the `seat` that said it, its `text` (show it as text),
- * `at` the event it followed and `time` when it was said, as the relay gives them.
+ * `at` the log's last event when it was said and `time` when (seconds since the epoch), as the
+ * relay gives them.
  * @typedef {{readonly n: number, readonly seat: number, readonly text: string,
- *   readonly at: any, readonly time: any}} ChatLine
+ *   readonly at: number, readonly time: number}} ChatLine
  */
 /**
  * Whether a seat is here: `since` seconds away and `abandonIn` seconds until it abandons
