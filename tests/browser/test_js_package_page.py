@@ -57,6 +57,7 @@ def relay(built: Path) -> Iterator[RelayProcess]:
 def test_the_built_page_imports_the_package_bundled_not_the_relays_host(built: Path) -> None:
     page = (built / "count.html").read_text()
     assert 'src="./assets/count-' in page
+    assert 'rel="stylesheet"' in page  # the package's style.css, bundled too
     (bundle,) = (built / "assets").glob("count-*.js")
     assert "movewire.mjs" not in bundle.read_text()  # bundled by Vite, not fetched from the relay
 

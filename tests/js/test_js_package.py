@@ -52,7 +52,7 @@ def test_the_host_type_checks_strict_from_its_jsdoc(js_tools: Path) -> None:
 
 
 def test_the_package_holds_the_host_and_its_types_and_not_the_pages(staged: Path) -> None:
-    wanted = ["package.json"]
+    wanted = ["package.json", "style.css"]
     wanted += [f"{name}.mjs" for name in HOST_MODULES]
     wanted += [f"types/{name}.d.mts" for name in HOST_MODULES]
     assert pack_list(staged) == sorted(wanted)

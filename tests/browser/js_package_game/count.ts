@@ -12,6 +12,7 @@ import {
   type ResultValue,
   type StateValue,
 } from "movewire";
+import "movewire/style.css"; // the relay's look: its colours, light and dark
 
 const status = document.querySelector<HTMLElement>("#status")!;
 const say = document.querySelector<HTMLButtonElement>("#say")!;
