@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import platform
@@ -21,6 +22,7 @@ from typing import Any
 
 from bench import targets
 from bench.cluster import Cluster, matches_per_master, redis_cluster
+from bench.connect4_match import CONNECT4, REFEREED
 from bench.idle import hold_polls, idle_row
 from bench.installed import BuildError, installed_tree
 from bench.report import ratios, table
@@ -62,6 +64,10 @@ class Entry:
     start: Starter
     cluster: Cluster | None = None
     idle: bool = False
+    against: Starter | None = None
+    """A second target measured in turns with this one, ROUNDS times each, in mode `versus`
+    (the cost of one option, set against the same relay without it: see connect4)."""
+    versus: str = ""
 
 
 def lineup(
@@ -99,9 +105,11 @@ def lineup(
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         connections = max(30_000, min(idle_polls + 2_000, hard))
         found.append(Entry("plain", lambda: targets.nchan(connections=connections), idle=True))
+    found += connect4(memory, "memory", [], tree)
     if redis:
         found += [Entry("fast", redis_relay(redis, tree, count)) for count in processes]
         found.append(Entry("table", redis_relay(redis, tree, 1)))
+        found += connect4(redis_name(tree, 1), redis.unix_url, [redis.pid], tree)
         if not targets.nchan_available():
             found += [Entry("plain", redis_nchan(redis, workers)) for workers in (1, 2, 8)]
     for cluster in clusters:
@@ -116,6 +124,10 @@ def run_entry(
     """Measures one target: at full speed, then (the idle-capacity targets) paced, and paced
     again while holding `--idle-polls` polls; with --only-idle, the last alone."""
     mode, cluster = entry.mode, entry.cluster
+    if entry.against is not None:
+        if not a.only_idle:
+            run_pair(entry, a, rows)
+        return
     with entry.start() as target:
         print(f"running {target.name} ({mode})...", file=sys.stderr)
         if not a.only_idle:
@@ -141,15 +153,52 @@ def run_entry(
             print(f"  {idle[-1]}", file=sys.stderr)
 
 
+def connect4(name: str, store: str, redis_pids: list[int], tree: Path | None) -> list[Entry]:
+    """Returns whole Connect Four matches through the relay named, on store: without a
+    referee, and against it refereed (--referee connect4), measured in turns."""
+
+    def start(*flags: str) -> Starter:
+        return functools.partial(
+            targets.relay, name, 1, store, redis_pids, flags, tree, module="bench.refereed"
+        )
+
+    return [Entry(CONNECT4, start(), against=start("--referee", "connect4"), versus=REFEREED)]
+
+
+def run_pair(entry: Entry, a: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
+    """Measures an entry and the one it is set against in turns, `--rounds` times each (the
+    machine's slow drifts, other work or its clock's speed, fall on both alike), and adds
+    each one's figures over all its turns."""
+    assert entry.against is not None
+    with entry.start() as one, entry.against() as other:
+        print(f"running {one.name} ({entry.mode} against {entry.versus})...", file=sys.stderr)
+        found: dict[str, list[Result]] = {entry.mode: [], entry.versus: []}
+        for _ in range(a.rounds):
+            for mode, target in ((entry.mode, one), (entry.versus, other)):
+                found[mode].append(measure(target, mode, a.matches, a.moves, a.workers))
+        for target, results in zip((one, other), found.values(), strict=True):
+            total = Result.total(results)
+            rows.append(total.row())
+            if target.redis_pids:
+                notices = targets.store_notices(target) / max(1, total.moves)
+                rows[-1]["notices_per_move"] = round(notices, 2)
+            print(f"  {rows[-1]}", file=sys.stderr)
+
+
 def ceiling(processes: int) -> Starter:
     """Returns the starter of the bare aiohttp server with `processes` processes."""
     return lambda: targets.ceiling(processes)
 
 
+def redis_name(tree: Path | None, count: int) -> str:
+    """Returns the name of `count` relay processes on the scratch redis-server."""
+    build = "compiled" if tree else "pure Python"
+    return f"relay, Redis, {count} process{'es' if count > 1 else ''}, {build}"
+
+
 def redis_relay(redis: Redis, tree: Path | None, count: int) -> Starter:
     """Returns the starter of `count` relay processes on the scratch redis-server."""
-    build = "compiled" if tree else "pure Python"
-    name = f"relay, Redis, {count} process{'es' if count > 1 else ''}, {build}"
+    name = redis_name(tree, count)
     return lambda: targets.relay(name, count, redis.unix_url, [redis.pid], tree=tree)
 
 
@@ -230,6 +279,13 @@ def main(argv: list[str] | None = None) -> int:
         "--only-idle",
         action="store_true",
         help="run the idle-capacity run alone (the relay on memory and Nchan, nothing else)",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="turns of each of a pair measured in turns (a referee's cost: the relay "
+        "refereeing Connect Four against not)",
     )
     p.add_argument("--no-redis", action="store_true", help="skip the Redis targets")
     p.add_argument("--no-cluster", action="store_true", help="skip the Redis Cluster targets")

@@ -29,12 +29,14 @@ class Tally:
         self.moves += 1
 
 
-async def relay_tickets(host: str, port: int, room: str) -> list[dict[str, Any]]:
-    """Seeks both seats of one match in a private room; returns the two tickets."""
+async def relay_tickets(
+    host: str, port: int, room: str, game: str = "bench"
+) -> list[dict[str, Any]]:
+    """Seeks both seats of one match of game in a private room; returns the two tickets."""
     conn = await Connection(host, port).open()
     tickets = []
     for _ in range(2):
-        body = orjson.dumps({"game": "bench", "room": room})
+        body = orjson.dumps({"game": game, "room": room})
         status, _, data = await conn.request("POST", "/v1/seek", body, JSON)
         assert status == 201, data
         tickets.append(orjson.loads(data))

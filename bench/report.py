@@ -69,6 +69,12 @@ RATIOS = (
     ("relay on Redis with the table (as the shipped clients play) against Nchan on Redis, "
      "server CPU per move, 1 process or worker", "relay, Redis, 1 process@table",
      "Nchan on Redis (nginx, 1 worker)", "cpu_us_per_move"),
+    ("relay refereeing Connect Four against not, relay CPU per move of whole matches, on "
+     "memory", "relay, memory, 1 process@connect4, refereed", "relay, memory, 1 process@connect4",
+     "cpu_us_per_move"),
+    ("relay refereeing Connect Four against not, relay CPU per move of whole matches, on "
+     "Redis", "relay, Redis, 1 process@connect4, refereed", "relay, Redis, 1 process@connect4",
+     "front_cpu_us_per_move"),
     ("relay on Redis, relay CPU per move, 8 processes against 2",
      "relay, Redis, 8 processes", "relay, Redis, 2 processes", "front_cpu_us_per_move"),
     ("Nchan on Redis, nginx CPU per move, 8 workers against 2",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from multiprocessing.synchronize import Event as MpEvent
 from typing import Any
 
+from bench.connect4_match import GAME, connect4_match
 from bench.players import Tally, ceiling_player, nchan_player, relay_player, relay_tickets
 from bench.procstat import cpu_seconds, peak_rss_mb
 from bench.targets import Target
@@ -48,6 +49,22 @@ class Result:
     def redis_cpu_us_per_move(self) -> float:
         """Returns redis-server's share of cpu_us_per_move."""
         return self.redis_cpu_seconds / self.moves * 1e6
+
+    @classmethod
+    def total(cls, results: list[Result]) -> Result:
+        """Returns the figures of several runs of one target and mode added together."""
+        first = results[0]
+        return cls(
+            first.target,
+            first.mode,
+            first.matches,
+            sum(result.moves for result in results),
+            sum(result.seconds for result in results),
+            sum(result.cpu_seconds for result in results),
+            max(result.peak_rss_mb for result in results),
+            [value for result in results for value in result.latencies],
+            sum(result.redis_cpu_seconds for result in results),
+        )
 
     def percentile(self, share: float) -> float:
         """Returns the latency percentile in milliseconds."""
@@ -101,7 +118,13 @@ async def _play(
     for number in range(matches):
         port = target.ports[number % len(target.ports)]
         other = target.ports[(number + 1) % len(target.ports)]
-        if target.kind == "relay":
+        if target.kind == "relay" and mode.startswith("connect4"):
+            room = f"r{time.time_ns()}-{index}-{number}"
+            games = max(1, length // len(GAME))
+            tasks.append(
+                connect4_match(target.host, (port, other), room, games, tally, start, one_ready)
+            )
+        elif target.kind == "relay":
             tickets = await relay_tickets(target.host, port, f"r{time.time_ns()}-{index}-{number}")
             for seat, ticket in enumerate(tickets):
                 # With several processes, the two seats talk to different ones.

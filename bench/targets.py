@@ -136,11 +136,18 @@ def relay(
     redis_pids: list[int] | None = None,
     flags: tuple[str, ...] = (),
     tree: Path | None = None,
+    module: str = "relay",
 ) -> Iterator[Target]:
     """Runs `workers` relay processes on one store (with extra flags); yields them as a target.
-    With tree (bench.installed), the relay runs as the wheel installs it, else from sources."""
+    With tree (bench.installed), the relay runs as the wheel installs it, else from sources.
+    module: the module run in place of `relay` (one of the checkout's that runs the relay
+    installed, as bench.refereed does)."""
     ports = [free_port() for _ in range(workers)]
     command, env = relay_command(tree)
+    if module != "relay":
+        command[-1] = module
+        if tree is not None:  # the relay from the tree, the module from the checkout
+            env["PYTHONPATH"] = f"{tree}{os.pathsep}{ROOT}"
     commands = [
         [
             *command,

@@ -10,13 +10,14 @@ import os
 import resource
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from relay.api.metrics import hot_path
+from relay.api.verdicts import pick_referees
 from relay.config import CHAT_READERS, STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
 from relay.games import installed_games
@@ -212,6 +213,14 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "sent together when it ends (0: no limit)",
     )
     p.add_argument(
+        "--referee",
+        action="append",
+        default=[],
+        metavar="GAME",
+        help="run the installed referee of GAME: the relay judges its game-ending moves and "
+        "disputes itself (repeat for more games; others stay opaque)",
+    )
+    p.add_argument(
         "--log-level",
         default=d.log_level,
         choices=["debug", "info", "warning", "error"],
@@ -252,6 +261,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             pages=not a.no_pages,
             pages_dirs=tuple(a.pages_dir),
             games=games,
+            referee=tuple(dict.fromkeys(a.referee)),
             front=not a.no_front,
             access_log=not a.no_access_log,
             log_level=a.log_level,
@@ -306,9 +316,27 @@ def webhook_secret(path: str | None) -> bytes:
         raise ValueError(f"cannot read --webhook-secret-file {path!r}: {exc.strerror}") from None
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Runs the relay until SIGINT or SIGTERM, then answers held polls and exits."""
+def installed_referees(config: Config) -> Mapping[str, Callable[[], object]]:
+    """Returns the referee factory of each installed game that ships one, by game name."""
+    return {game.name: game.referee for game in config.games if game.referee is not None}
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    referees: Mapping[str, Callable[[], object]] | None = None,
+) -> None:
+    """Runs the relay until SIGINT or SIGTERM, then answers held polls and exits.
+
+    referees: the referee factory of each game that has one, by name, which --referee picks
+    from (default: the installed games', installed_referees)."""
     config, unix = parse_args(argv)
+    try:
+        picked = pick_referees(
+            config.referee, installed_referees(config) if referees is None else referees
+        )
+    except ValueError as exc:
+        print(f"python -m relay: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     if config.workers > 1:
         from relay.workers import supervise
 
@@ -321,7 +349,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     logging.getLogger("aiohttp.server").addFilter(BadRequests())
     store = open_store(config.store_url, config.store)
-    app = create_app(config, store)
+    app = create_app(config, store, picked)
     where = f"unix:{unix}" if unix else f"http://{config.host}:{config.port}"
     logging.getLogger("relay").info(
         "relay listening on %s (store %s, hold %ss, grace %ss, hot path %s)",

@@ -149,6 +149,10 @@ class Config:
     games: tuple[Game, ...] = field(default=(), repr=False)
     """The game packages hosted (`relay.games.installed_games()`, read at start): listed by
     `GET /v1/games`, their page folders served at / with the pages."""
+    referee: tuple[str, ...] = ()
+    """Games whose installed referee the relay runs (--referee GAME): it judges their
+    game-ending moves and disputes itself (docs/protocol.md#verdicts); every other game stays
+    opaque."""
     access_log: bool = True
     """Whether to log each request (method, path, status, time; never a token)."""
     log_level: str = "info"

@@ -29,8 +29,9 @@ __all__ = ["BoardBot", "BoardGame", "Rules"]
 B = TypeVar("B", bound=Position[Any])
 M = TypeVar("M")
 
-ILLEGAL_MOVE = "Your opponent played {move!r}, which is not legal here: {error}."
-FALSE_PASS = "Your opponent passed, but had a move to make."
+FALSE_PASS = "a pass, with a move to make"
+"""Why a pass the rules do not call for is rejected: the host's dialog and the partner's
+say it, and the log keeps it as the dispute's reason."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +126,7 @@ class BoardGame(Game, Generic[B, M]):
             parsed = self.rules.parse_move(move)
             board = self.board.push(parsed)
         except IllegalMoveError as error:
-            self.host.show_dialog(ILLEGAL_MOVE.format(move=move, error=error))
-            raise MoveRejected(move) from error
+            raise MoveRejected(str(error)) from error
         self.plies.append((self.board, self.last, self.board.turn, True))
         self.board, self.last = board, parsed
         if self.board.is_game_over():
@@ -141,8 +141,7 @@ class BoardGame(Game, Generic[B, M]):
         if self.board.turn == self.me:
             self.plies.append((self.board, self.last, 1 - self.me, False))
             return State.PLAYING_TO_MOVE
-        self.host.show_dialog(FALSE_PASS)
-        raise MoveRejected("pass")
+        raise MoveRejected(FALSE_PASS)
 
     def undo(self, count: int) -> None:
         """Takes back the last `count` moves and passes (an accepted takeback)."""

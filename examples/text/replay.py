@@ -28,7 +28,10 @@ REASONS = {
     "timeout": "{side} ran out of time.",
     "drawn": "{side} accepted a draw.",
     "stalled": "{side} stopped moving; the win was claimed.",
+    "over": "The referee found the game over after {side}'s move.",
+    "illegal": "The referee found a move of {side}'s illegal.",
 }
+WINNERS = {None: " It is a draw.", 0: " {winner} wins.", 1: " {winner} wins."}
 
 
 class _Viewer(GameHost):
@@ -53,7 +56,14 @@ def ending(record: Record) -> str:
         return f"Still being played ({record.status})."
     reason, seat = record.result
     side = "X" if seat == record.first else "O"
-    return REASONS.get(reason, "Ended: {side}, " + reason + ".").format(side=side)
+    said = REASONS.get(reason, "Ended: {side}, " + reason + ".").format(side=side)
+    ended = record.ending
+    if ended is not None and ended.detail:
+        said = f"{said[:-1]}: {ended.detail}."
+    if ended is not None and ended.refereed:
+        winner = None if ended.winner is None else ("X" if ended.winner == record.first else "O")
+        said += WINNERS[ended.winner].format(winner=winner)
+    return said
 
 
 def positions(spec: TextGame[Any], record: Record) -> list[str]:

@@ -12,7 +12,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 import orjson
@@ -32,6 +32,7 @@ from relay.api.metrics import RelayMetrics
 from relay.api.openapi import openapi
 from relay.api.routes import ROUTES
 from relay.api.table import TableEndpoints
+from relay.api.verdicts import Verdicts
 from relay.config import Config
 from relay.core.clock import control_field
 from relay.core.errors import RelayError
@@ -39,8 +40,10 @@ from relay.core.games import games_json
 from relay.core.lobby import KINDS, lobby_entry_json
 from relay.core.model import Action, Event, hash_token, new_action
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
+from relay.core.referee import Referee
 from relay.core.rematch import RematchOp, rematch_body
 from relay.core.table import name_field as display_name
+from relay.core.verdicts import reason_field, result_of
 from relay.store.base import Immediate, Store
 
 __all__ = ["Api", "Lifecycle", "error_reply", "retry_after_header"]
@@ -103,9 +106,17 @@ def _events(found: list[Event]) -> bytes:
 class Api:
     """The endpoints of protocol v1 over one store, with this process's limits and metrics."""
 
-    def __init__(self, config: Config, store: Store, metrics: RelayMetrics) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        metrics: RelayMetrics,
+        referees: Mapping[str, Referee] | None = None,
+    ) -> None:
         self.config = config
         self.store = store
+        self.verdicts = Verdicts(store, referees or {})
+        """The referees the host turned on, by game (--referee), and the verdicts they give."""
         self.metrics = metrics
         self.lifecycle = Lifecycle()
         self.seek_limiter = RateLimiter.per_minute(config.seeks_per_minute)
@@ -302,6 +313,9 @@ class Api:
         token = require_bearer(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
+        if action.end and self.verdicts:
+            # A game-ending move of a refereed game carries its verdict into the store.
+            action = await self.verdicts.on_end(call.match, action)
         if wait and "table" in call.query:
             version = query_int(call.query["table"], "table", 0)
             return await self.tables.move(call, token, action, wait, version)
@@ -331,6 +345,9 @@ class Api:
         digest = self._seat_digest(call.authorization)
         wait = self._move_wait(call)
         action = self._move_action(call)
+        if action.end and self.verdicts:
+            # A game-ending move of a refereed game is judged before it is answered.
+            return drive(self.move(call), answer)
         query = call.query
         version = query_int(query["table"], "table", 0) if wait and "table" in query else None
         if not wait:
@@ -414,7 +431,7 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'end' must be true or false, not {end!r}."
             )
-        return new_action(Action, ("move", after, text, end, True))
+        return new_action(Action, ("move", after, text, end, True, None))
 
     def _reply_hold(self, wait: float) -> float:
         """Seconds a move post waits for the reply: as planned, or none at shutdown."""
@@ -438,7 +455,9 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'agree' must be true or false, not {agree!r}."
             )
-        action = Action("confirm", after, agree=agree)
+        reason = reason_field(body)
+        ending = await self.verdicts.on_confirm(call.match, after, agree) if self.verdicts else None
+        action = Action("confirm", after, "" if agree else reason, False, agree, ending)
         seq = await self.store.act(call.match, token, action, time.time())
         return 200, b'{"seq":%d}' % seq
 
@@ -487,7 +506,7 @@ class Api:
         if events and info.status.value == "finished":
             last = orjson.loads(events[-1])
             if last.get("type") == "ended":
-                result = {"reason": last["reason"], "seat": last["seat"]}
+                result = result_of(last)
         header = orjson.dumps(
             {
                 "record": RECORD_FORMAT,

@@ -13,6 +13,7 @@ from relay.api.table_schemas import NAME, TABLE_REPLIES, TABLE_SCHEMAS, UNDO_EVE
 from relay.core.clock import BASE, INCREMENT, PER_MOVE
 from relay.core.errors import CODES
 from relay.core.players import CONTACT, CONTACT_MOST, LISTED
+from relay.core.verdicts import DETAIL_MAX
 
 __all__ = ["document", "openapi"]
 
@@ -34,6 +35,23 @@ _TOKEN = {
 
 
 _LEFT = {"type": "number", "minimum": 0, "description": "Seconds left (3 decimals)."}
+_VERDICT = {
+    "winner": {
+        "enum": [0, 1, None],
+        "description": "Only when a referee decided: the winning seat, null for a draw.",
+    },
+    "at": {
+        "type": "integer",
+        "description": "The event disputed, at fault, or ending the game.",
+    },
+    "detail": {
+        "type": "string",
+        "maxLength": DETAIL_MAX,
+        "description": "The referee's reason, or the disputing client's.",
+    },
+}
+"""The fields an ended event has after its seat when it settles a dispute or a verdict."""
+
 _LEFTS = {"type": "array", "items": _LEFT, "minItems": 2, "maxItems": 2}
 
 
@@ -221,7 +239,18 @@ _SCHEMAS: dict[str, Any] = {
     "ConfirmBody": {
         "type": "object",
         "required": ["after"],
-        "properties": {"after": _AFTER, "agree": {"type": "boolean"}},
+        "properties": {
+            "after": _AFTER,
+            "agree": {"type": "boolean"},
+            "reason": {
+                "type": ["string", "null"],
+                "maxLength": DETAIL_MAX,
+                "pattern": "^[^\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069]*$",
+                "description": "With agree: false, why the play is disputed, for the partner, "
+                "the log and the record: at most 200 characters once trimmed, no control "
+                "character, no bidirectional override or isolate (docs/protocol.md#verdicts).",
+            },
+        },
     },
     "AnyBody": {"type": "object"},
     "Cancelled": {
@@ -339,9 +368,12 @@ _SCHEMAS: dict[str, Any] = {
                             "timeout",
                             "drawn",
                             "stalled",
+                            "over",
+                            "illegal",
                         ],
                     },
                     "seat": _SEAT,
+                    **_VERDICT,
                 },
             },
         ]
@@ -398,8 +430,9 @@ _SCHEMAS["PlayerMatch"] = {
         "result": {
             "type": "object",
             "required": ["reason", "seat"],
-            "properties": {"reason": {"type": "string"}, "seat": _SEAT},
-            "description": "Once finished: the ended event's reason and seat.",
+            "properties": {"reason": {"type": "string"}, "seat": _SEAT, **_VERDICT},
+            "description": "Once finished: the ended event's reason and seat (and its winner, "
+            "at and detail when it has them).",
         },
     },
 }  # fmt: skip

@@ -41,6 +41,9 @@ def pass_event(seq: int, seat: Seat, left: int | None = None) -> Event:
     return b'{"seq":%d,"type":"pass","seat":%d,"left":%b}' % (seq, seat, left_text(left))
 
 
-def ended_event(seq: int, reason: str, seat: Seat) -> Event:
-    """Returns the last event of a match: why it ended and which seat that is about."""
-    return b'{"seq":%d,"type":"ended","reason":%b,"seat":%d}' % (seq, orjson.dumps(reason), seat)
+def ended_event(seq: int, reason: str, seat: Seat, tail: bytes = b"") -> Event:
+    """Returns the last event of a match: why it ended and which seat that is about, then the
+    fields of a dispute or a verdict (relay.core.verdicts), as JSON text."""
+    return b'{"seq":%d,"type":"ended","reason":%b,"seat":%d%b}' % (
+        seq, orjson.dumps(reason), seat, tail,
+    )  # fmt: skip

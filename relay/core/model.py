@@ -12,6 +12,7 @@ from typing import Literal, NamedTuple
 
 from relay.core.clock import Clock, TimeControl
 from relay.core.errors import RelayError
+from relay.core.verdicts import Ending
 
 __all__ = [
     "ID_FIRST",
@@ -77,13 +78,17 @@ class Action(NamedTuple):
     kind: ActionKind
     after: int | None = None
     move: str = ""
+    """A move's text; a dispute's reason ('' for none)."""
     end: bool = False
     agree: bool = True
+    ending: Ending | None = None
+    """A confirm's verdict, when a referee judged the play it confirms or disputes: the
+    `ended` event it writes in place of 'agreed' or 'disputed' (relay.core.verdicts)."""
 
 
 new_action = tuple.__new__
-"""Makes an Action from all five fields at once: new_action(Action, (kind, after, move, end,
-agree)), as a move's Action is made (docs/performance.md)."""
+"""Makes an Action from all six fields at once: new_action(Action, (kind, after, move, end,
+agree, ending)), as a move's Action is made (docs/performance.md)."""
 
 
 @dataclass(frozen=True, slots=True)

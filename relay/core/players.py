@@ -125,8 +125,9 @@ class PlayerMatch:
     """When the key's seek took the seat (seconds since the epoch)."""
     since: float
     """When the match last changed status (finished ones are listed newest first)."""
-    result: tuple[str, int] | None = None
-    """The ended event's reason and seat, once the match is finished."""
+    result: dict[str, object] | None = None
+    """The ended event's reason and seat (and winner, at, detail when it has them:
+    relay.core.verdicts.result_of), once the match is finished."""
 
 
 def listing(found: list[PlayerMatch], now: float) -> list[dict[str, object]]:
@@ -166,6 +167,6 @@ def listing(found: list[PlayerMatch], now: float) -> list[dict[str, object]]:
             "last": info.last,
         }
         if entry.result is not None:
-            row["result"] = {"reason": entry.result[0], "seat": entry.result[1]}
+            row["result"] = entry.result
         answer.append(row)
     return answer

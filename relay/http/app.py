@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -16,6 +16,7 @@ from relay.api.metrics import RelayMetrics
 from relay.api.routes import ROUTES
 from relay.config import Config
 from relay.core.errors import CODES, RelayError
+from relay.core.referee import Referee
 from relay.http.handlers import handler as route_handler
 from relay.http.pages import add_pages, page_folders
 from relay.http.proxy import behind_proxy
@@ -96,15 +97,20 @@ async def _answer_and_close(request: web.Request, response: web.Response) -> web
     return response
 
 
-def create_app(config: Config | None = None, store: Store | None = None) -> web.Application:
+def create_app(
+    config: Config | None = None,
+    store: Store | None = None,
+    referees: Mapping[str, Referee] | None = None,
+) -> web.Application:
     """Returns the relay application, on store, else on the store config names (by default
-    the memory store)."""
+    the memory store), running the referees given, by game name (relay.api.verdicts
+    pick_referees makes them from config.referee and the installed games')."""
     config = config or Config()
     app = web.Application(middlewares=[errors_as_json], client_max_size=config.max_body)
     app[CONFIG] = config
     app[STORE] = store if store is not None else open_store(config.store_url, config.store)
     app[METRICS] = RelayMetrics()
-    app[API] = Api(config, app[STORE], app[METRICS])
+    app[API] = Api(config, app[STORE], app[METRICS], referees)
     for route in ROUTES:
         handle = route_handler(route)
         if route.method == "GET":  # HEAD too, as aiohttp serves it

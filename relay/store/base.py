@@ -98,7 +98,12 @@ class Store(Protocol):
         cancelled or dropped seeks), in no order; [] for a key it does not know."""
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
-        """Applies a seat's action once and returns the number of its event."""
+        """Applies a seat's action once and returns the number of its event.
+
+        An action carrying a referee's verdict (`ending`: a game-ending move, or a confirm)
+        ends the match with the verdict's ended event in the same write: the move's, or in
+        place of 'agreed' or 'disputed'. Only once, as any write: the write is applied only
+        at the position it names (`after`), and a retry is answered from its digest."""
 
     async def act_table(
         self, match: str, token: str, action: Action, now: float
@@ -107,6 +112,10 @@ class Store(Protocol):
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
+
+    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
+        """Returns what a referee judges, read at once: the match's game, its status and its
+        whole log."""
 
     async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
         """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or

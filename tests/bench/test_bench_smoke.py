@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bench.connect4_match import GAME
 from bench.report import RATIOS, ratios
 from bench.targets import NCHAN_MODULE
 from tests.support.components import require_binary
@@ -29,7 +30,7 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
     out = tmp_path / "bench.json"
     result = subprocess.run(
         [sys.executable, "-m", "bench", "--matches", "4", "--moves", "10",
-         "--idle-polls", "200", "--json", str(out)],
+         "--idle-polls", "200", "--rounds", "1", "--json", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
@@ -56,9 +57,16 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
         "aiohttp, fixed answer, 2 processes (the machine's cost of processes)",
         "aiohttp, fixed answer, 8 processes (the machine's cost of processes)",
     } <= names
+    for store in ("memory", "Redis"):  # whole Connect Four matches, refereed and not
+        for mode in ("connect4", "connect4, refereed"):
+            assert (f"relay, {store}, 1 process, compiled", mode) in runs
     for run in report["runs"]:
-        # Every move of every match was delivered (4 matches x 10 moves, or 4 x 50 paced).
-        assert run["moves"] in (40, 200), run
+        # Every move of every match was delivered (4 matches x 10 moves, or 4 x 50 paced, or
+        # 4 whole games of Connect Four).
+        if run["mode"].startswith("connect4"):
+            assert run["moves"] == 4 * len(GAME), run
+        else:
+            assert run["moves"] in (40, 200), run
         assert run["cpu_us_per_move"] >= 0 and run["peak_rss_mb"] > 0
         # Redis's share is reported apart, and the two parts make the whole.
         parts = run["front_cpu_us_per_move"] + run["redis_cpu_us_per_move"]

@@ -122,7 +122,9 @@ async def test_a_false_pass_is_disputed_by_the_partners_dots_game(relay_url: str
     pair = await play_pair(cheat_first, cheat_first, relay_url=relay_url, game_key="dots")
     assert pair.reasons == (Reason.DISPUTED, Reason.DISPUTED)
     honest = next(side for side in (0, 1) if not isinstance(pair.games[side], PassesAtOnce))
-    assert "passed, but had a move to make" in " ".join(pair.dialogs[honest])
+    assert "rejected your partner's pass at move 1: a pass, with a move to make. Disputed." in (
+        " ".join(pair.dialogs[honest])
+    )
     assert pair.outcomes[honest].by_me
 
 

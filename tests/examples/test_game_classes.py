@@ -76,9 +76,11 @@ def test_an_illegal_partner_move_is_rejected_so_the_host_disputes_it(bad: str) -
     host = DeskHost(State.PLAYING_WAIT_MOVE)
     game = Xand0Game(host, False)
     assert game.receive_move("00") is State.PLAYING_TO_MOVE
-    with pytest.raises(MoveRejected):
+    with pytest.raises(MoveRejected) as rejected:
         game.receive_move(bad)
-    assert host.dialogs == [f"Your opponent played {bad!r}, which is not legal here: " + _why(bad)]
+    # The reason goes with the dispute: the host's dialogs and the partner's say it.
+    assert rejected.value.reason == _why(bad)
+    assert host.dialogs == []
     assert game.result() is None
 
 
@@ -86,7 +88,7 @@ def _why(bad: str) -> str:
     try:
         Board.from_moves(["00", bad])
     except IllegalMoveError as error:
-        return f"{error}."
+        return str(error)
     raise AssertionError(f"{bad!r} is legal")
 
 
@@ -95,9 +97,9 @@ def test_a_connect4_move_into_a_full_column_is_a_dispute() -> None:
     game = Connect4Game(host, True)
     game.restore([Played(i % 2 == 0, "3") for i in range(5)])
     assert game.receive_move("3") is State.PLAYING_TO_MOVE
-    with pytest.raises(MoveRejected):
+    with pytest.raises(MoveRejected) as rejected:
         game.receive_move("3")
-    assert "column 3 is full" in host.dialogs[0]
+    assert "column 3 is full" in rejected.value.reason
 
 
 def test_restore_rebuilds_the_board_and_the_last_move_from_the_log() -> None:
@@ -142,7 +144,10 @@ def test_connect4_bots_play_a_whole_game_through_a_real_relay(relay_url: str) ->
 
 @pytest.mark.parametrize(
     ("script", "dispute"),
-    [([("99", False)], "'99', which is not legal"), ([("11", True)], None)],
+    [
+        ([("99", False)], "move '99' is not two digits"),
+        ([("11", True)], None),
+    ],
     ids=["illegal-move", "end-that-is-not-an-end"],
 )
 async def test_a_foreign_client_that_breaks_the_rules_gets_a_dispute(
@@ -155,7 +160,11 @@ async def test_a_foreign_client_that_breaks_the_rules_gets_a_dispute(
     assert [o.reason for o in pair.outcomes] == [Reason.DISPUTED] * 2
     assert [o.result for o in pair.outcomes] == [Result.UNKNOWN] * 2
     if dispute is not None:
-        assert any(dispute in text for text in pair.dialogs[0])
+        # Whoever moved first, the bot's host says its game rejected the move, and why.
+        said = [
+            text for text in pair.dialogs[0] if "Your game rejected your partner's move" in text
+        ]
+        assert len(said) == 1 and dispute in said[0], pair.dialogs
 
 
 async def test_a_resumed_xand0_bot_restores_the_board_and_finishes(relay_url: str) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 import pexpect
 import pytest
 
+from examples.text.replay import ending
+from sdk import Ended, Record
 from tests.examples.textclients import PERSON_TIMEOUT, fresh_room, quick_relay
 from tests.support.relay_process import ROOT
 
@@ -117,3 +119,24 @@ def test_unknown_matches_and_other_games_are_refused_plainly(relay: str) -> None
     other = replay("connect4", relay, finished_xand0(relay))
     assert other.returncode == 1
     assert "is a game of 'xand0', not of 'connect4'" in other.stdout
+
+
+@pytest.mark.parametrize(
+    ("ended", "words"),
+    [
+        (Ended(9, "over", 0, at=8, detail="three in a row", winner=0, refereed=True),
+         "The referee found the game over after X's move: three in a row. X wins."),
+        (Ended(9, "illegal", 1, at=8, detail="the game was over", winner=0, refereed=True),
+         "The referee found a move of O's illegal: the game was over. X wins."),
+        (Ended(9, "over", 1, at=8, detail="the board is full", winner=None, refereed=True),
+         "The referee found the game over after O's move: the board is full. It is a draw."),
+        (Ended(9, "disputed", 1, at=8, detail="column 3 is full"),
+         "O disputed the last move: column 3 is full."),
+    ],
+)  # fmt: skip
+def test_the_replay_says_a_referees_verdict_and_a_disputes_reason(ended: Ended, words: str) -> None:
+    record = Record(
+        match="m", game="xand0", version="1", room=None, first=0, status="finished",
+        result=(ended.reason, ended.seat), events=[], ending=ended,
+    )  # fmt: skip
+    assert ending(record) == words

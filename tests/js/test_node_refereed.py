@@ -1,6 +1,5 @@
 """Runs the JavaScript host's refereed cases (tests/js/refereed-relay.mjs) against a relay
-that referees Connect Four. Needs the relay's side of the verdicts (issue 26): skipped where
-tests.support.refereed_relay is not there yet."""
+that referees Connect Four."""
 
 from __future__ import annotations
 
@@ -10,12 +9,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.support.components import require_binary
 from tests.support.relay_process import RelayProcess, quick_flags
-
-pytest.importorskip("tests.support.refereed_relay", reason="the relay does not referee yet")
 
 REFEREED: dict[str, Any] = {"module": "tests.support.refereed_relay"}
 """Runs the relay with the example games' referees for --referee to pick."""

@@ -1,9 +1,6 @@
 """The SDK against a relay that referees Connect Four (issue 26): a forged win, an illegal
 move, a real win and a dispute of a legal move each end as the referee says, with the words
-and the Outcome's fields; a confirm refused because the referee ended the match is no error.
-
-Needs the relay's side of the verdicts (tests.support.refereed_relay, `--referee`): skipped
-where that is not there yet."""
+and the Outcome's fields; a confirm refused because the referee ended the match is no error."""
 
 from __future__ import annotations
 
@@ -17,8 +14,6 @@ import pytest
 from sdk import Game, GameHost, MoveRejected, Outcome, Reason, RelayHost, Result, State
 from sdk.testing import FAST
 from tests.support.relay_process import RelayProcess, quick_flags
-
-pytest.importorskip("tests.support.refereed_relay", reason="the relay does not referee yet")
 
 REFEREED: dict[str, Any] = {"module": "tests.support.refereed_relay"}
 """Runs the relay with the example games' referees for --referee to pick."""

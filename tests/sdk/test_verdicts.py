@@ -335,15 +335,10 @@ async def test_every_dispute_the_host_makes_sends_a_reason() -> None:
 
 
 async def test_a_rejected_moves_reason_reaches_the_partner_and_the_record(relay: str) -> None:
-    """Needs the relay's side of issue 26 (a confirm's `reason`, and `at` and `detail` in the
-    `ended` event); skipped on a relay that does not pass them on yet."""
-
     played = await play_pair(relay, Side(["a1"]), Side([], reject="a1"))
     log = await relay_log(relay, played.match)
     end = log[-1]
     assert isinstance(end, Ended) and end.reason == "disputed"
-    if end.at is None:
-        pytest.skip("the relay does not pass a dispute's reason on yet (issue 26, its side)")
     assert (end.at, end.detail) == (2, NO_REASON)
     theirs = played.outcome(True)
     assert theirs.message == f"Your partner's game rejected your move 1: {NO_REASON}. Disputed."

@@ -36,11 +36,14 @@ class RelayProcess:
         port: int | None = None,
         env: dict[str, str] | None = None,
         installed: Path | None = None,
+        module: str = "relay",
     ):
         """args: the relay's options; installed: a tree from bench.installed.installed_tree()
-        to run the relay as the wheel installs it (compiled), instead of the sources."""
+        to run the relay as the wheel installs it (compiled), instead of the sources; module:
+        the module run in place of `relay` (one that runs relay.__main__.main)."""
         self.port = port or free_port()
         command, base_env = relay_command(installed)
+        command[-1] = module
         self.args = [*command, "--host", "127.0.0.1", "--port", str(self.port), *args]
         self.env = {**base_env, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None

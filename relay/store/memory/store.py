@@ -33,6 +33,7 @@ from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
+from relay.core.verdicts import dispute_tail, result_of
 from relay.store.base import Immediate, Wake
 from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
@@ -419,6 +420,11 @@ class MemoryStore:
             del self._rooms[(found.game, found.room)]
         found.wake_all()
 
+    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
+        """Returns the match's game, status and log."""
+        found = self._get(match)
+        return found.game, found.status, found.events[:]
+
     # -- writing ---------------------------------------------------------------------------
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
@@ -494,12 +500,14 @@ class MemoryStore:
             if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in PLAYS:
                 # The seat to move disputes the partner's last move or pass (its game says it
                 # ended the game, or broke the rules, or the partner had a move to make).
-                return self._finish(found, "disputed", seat, done, now)
+                return self._judged(found, action, seat, done, now)
             if status is not ENDING:
                 raise RelayError("match/not_ending")
             if seat == found.ender:
                 raise RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
-            return self._finish(found, "agreed" if action.agree else "disputed", seat, done, now)
+            if action.agree and action.ending is None:
+                return self._finish(found, "agreed", seat, done, now)
+            return self._judged(found, action, seat, done, now)
         if kind == "accept":
             return self._accept(found, seat, done, now)
         if kind == "claim":
@@ -519,12 +527,22 @@ class MemoryStore:
             left = found.charge(seat, now)
         if kind == "pass":
             seq = found.append(pass_event(seq, seat, left), done)
+        elif action.end:
+            found.status = ENDING
+            found.ender = seat
+            found.since = now
+            event = move_event(seq, seat, action.move, True, left)
+            ending = action.ending
+            if ending is not None:
+                # A referee's verdict on the move joins the log with it: one wake for both.
+                found.events.append(event)
+                found.done.append(done)
+                tail = ending.tail()
+                self._finish(found, ending.reason, ending.seat, NO_WRITE, now, tail)
+                return seq
+            seq = found.append(event, done)
         else:
-            if action.end:
-                found.status = ENDING
-                found.ender = seat
-                found.since = now
-            seq = found.append(move_event(seq, seat, action.move, action.end, left), done)
+            seq = found.append(move_event(seq, seat, action.move, False, left), done)
         if self.turns is not None and found.is_correspondence():
             # The partner now has the turn, or, after a game-over move, its confirm to give.
             due = (found.turn_at + found.clock[1 - seat]) / 1000
@@ -588,14 +606,26 @@ class MemoryStore:
             table.version += 1
             self._table_changed(found)
 
-    def _finish(self, found: Match, reason: str, seat: int, done: Done, now: float) -> int:
+    def _judged(self, found: Match, action: Action, seat: int, done: Done, now: float) -> int:
+        """Ends the match at a confirm that disputes the last play, or that carries a
+        referee's verdict on it: the verdict's ending, else 'disputed' with the play's number
+        and the disputer's reason."""
+        ending = action.ending
+        if ending is not None:
+            return self._finish(found, ending.reason, ending.seat, done, now, ending.tail())
+        tail = dispute_tail(len(found.events), action.move)
+        return self._finish(found, "disputed", seat, done, now, tail)
+
+    def _finish(
+        self, found: Match, reason: str, seat: int, done: Done, now: float, tail: bytes = b""
+    ) -> int:
         self._endings[reason] += 1
         found.status = FINISHED
         found.since = now
         found.turn = None
         if found.room is not None and self._rooms.get((found.game, found.room)) is found:
             del self._rooms[(found.game, found.room)]
-        return found.append(ended_event(len(found.events) + 1, reason, seat), done)
+        return found.append(ended_event(len(found.events) + 1, reason, seat, tail), done)
 
     # -- rematches ------------------------------------------------------------------------
 
@@ -844,7 +874,7 @@ class MemoryStore:
             result = None
             if found.status is FINISHED:
                 last = orjson.loads(found.events[-1])
-                result = (str(last["reason"]), int(last["seat"]))
+                result = result_of(last)
             listed.append(PlayerMatch(self._summary(found), seat, opened, found.since, result))
         return listed
 

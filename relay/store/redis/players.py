@@ -16,6 +16,7 @@ import orjson
 
 from relay.core.model import Status
 from relay.core.players import PlayerMatch, over_limit, too_many
+from relay.core.verdicts import result_of
 from relay.store.redis.keys import INFO_FIELDS, Layout, match_info
 from relay.store.redis.link import Link
 
@@ -98,6 +99,6 @@ class RedisPlayers:
                 last = await store.guard(client.lindex(log, -1))
                 if last is not None:
                     ended = orjson.loads(last)
-                    result = (str(ended["reason"]), int(ended["seat"]))
+                    result = result_of(ended)
             listed.append(PlayerMatch(info, seat, opened, float(since or 0), result))
         return listed

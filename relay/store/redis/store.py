@@ -28,6 +28,7 @@ from relay.core.players import PlayerMatch
 from relay.core.rematch import Rematch, RematchOp, lapse_at
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnNotice, TurnSink
+from relay.core.verdicts import dispute_tail
 from relay.store.base import Immediate
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import (
@@ -201,6 +202,14 @@ class RedisStore:
             raise RelayError("match/expired")
         return found
 
+    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
+        """Returns the match's game, status and log (one script call)."""
+        try:
+            _, game, status, events = await self.link.on_match("JUDGED", match, 0.0)
+        except Refusal as refusal:
+            raise read_error(refusal, match) from None
+        return game.decode(), Status(status.decode()), list(events)
+
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
         counts = dict.fromkeys(Status, 0)
@@ -257,12 +266,20 @@ class RedisStore:
         after = action.after if action.after is not None else -1
         move = action.move
         write = hashlib.sha256(move.encode("utf-8", "surrogatepass")).hexdigest()
-        text = orjson.dumps(move) if action.kind == "move" else b""
+        kind = action.kind
+        text = orjson.dumps(move) if kind == "move" else b""
+        verdict, seat, tail = "", "", b""
+        ending = action.ending
+        if ending is not None:
+            verdict, seat, tail = ending.reason, str(ending.seat), ending.tail()
+        elif kind == "confirm":
+            tail = dispute_tail(after, move)
         try:
             answer = await self.link.on_match(
-                "ACT", match, now, hash_token(token), action.kind, after,
+                "ACT", match, now, hash_token(token), kind, after,
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
                 int(action.end), text, self.settings.max_events, after + 1, int(table),
+                verdict, seat, tail,
             )  # fmt: skip
             acted, version = Acted.with_table(answer) if table else (Acted.of(answer), 0)
         except Refusal as refusal:

@@ -212,6 +212,7 @@ def test_openapi_paths_are_exactly_the_routes() -> None:
         ("--hold=-1", "hold"),
         ("--max-move=0", "max_move"),
         ("--store=postgres://x", "store"),
+        ("--referee=nosuchgame", "'nosuchgame': no installed game"),
     ],
 )
 def test_bad_settings_are_refused_with_a_clear_message(flag: str, says: str) -> None:

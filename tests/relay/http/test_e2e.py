@@ -156,7 +156,8 @@ async def test_end_of_game_agreed_or_disputed(wire: Wire, agree: bool, reason: s
     assert (status, body["error"]["code"]) == (409, "match/ending")
     assert await wire.post(o, "confirm", {"after": 2, "agree": agree}) == (200, {"seq": 3})
     events = await wire.events(x.match, 2, x)
-    assert events == [{"seq": 3, "type": "ended", "reason": reason, "seat": o.seat}]
+    ended = {"seq": 3, "type": "ended", "reason": reason, "seat": o.seat}
+    assert events == [ended if agree else {**ended, "at": 2}]
     status, body = await wire.post(x, "moves", {"after": 3, "move": "late"})
     assert (status, body["error"]["code"]) == (409, "match/finished")
 

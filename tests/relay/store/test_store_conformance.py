@@ -395,7 +395,8 @@ async def test_partner_pass_disputed_by_the_seat_to_move(store: Store) -> None:
     assert await store.act(x.match, x.token, dispute, now()) == 4
     assert await store.act(x.match, x.token, dispute, now()) == 4
     events = parse((await store.poll(a.match, None, 3, now()))[1])
-    assert events == [{"seq": 4, "type": "ended", "reason": "disputed", "seat": x.seat}]
+    ended = {"seq": 4, "type": "ended", "reason": "disputed", "seat": x.seat, "at": 3}
+    assert events == [ended]
     assert (await store.info(a.match)).status is Status.FINISHED
 
 

@@ -127,10 +127,15 @@ class Model:
         self.writes.append(write)
         return len(self.log)
 
-    def finish(self, reason: str, seat: int, write: tuple[Any, ...], now: float) -> int:
-        """Ends the match as the store is expected to."""
+    def finish(
+        self, reason: str, seat: int, write: tuple[Any, ...], now: float, at: int | None = None
+    ) -> int:
+        """Ends the match as the store is expected to (a dispute names the event disputed)."""
         self.status, self.turn, self.since = "finished", None, now
-        return self.add({"type": "ended", "reason": reason, "seat": seat}, write)
+        event: dict[str, Any] = {"type": "ended", "reason": reason, "seat": seat}
+        if at is not None:
+            event["at"] = at
+        return self.add(event, write)
 
 
 class StoreMachine(RuleBasedStateMachine):
@@ -323,7 +328,10 @@ class StoreMachine(RuleBasedStateMachine):
             assert seq == repeat
             return
         if kind == "confirm":
-            expected = m.finish("agreed" if agree else "disputed", seat, write, self.now)
+            if agree:
+                expected = m.finish("agreed", seat, write, self.now)
+            else:
+                expected = m.finish("disputed", seat, write, self.now, after)
         elif kind == "pass":
             m.turn = 1 - seat
             event: dict[str, Any] = {"type": "pass", "seat": seat}

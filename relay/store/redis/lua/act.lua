@@ -4,10 +4,13 @@
 -- answers its game and version, whose waiting list the store then updates; a move or pass of a
 -- correspondence match answers the partner's turn notice after its number, when the partner has
 -- a contact (a retry answered from its write digest answers none).
--- ARGV[6..15] = token digest, kind, after (-1 for none), write digest, agree (1/0),
+-- ARGV[6..18] = token digest, kind, after (-1 for none), write digest, agree (1/0),
 --               end (1/0), the move as a JSON string, most events a log may hold,
 --               after + 1 as text (the number of the event a move or pass makes), '1' to have
---               an 'ok' answer end with the match's table changes so far ('tv')
+--               an 'ok' answer end with the match's table changes so far ('tv'); for a
+--               confirm or a game-ending move, a referee's verdict ('' for none: its reason,
+--               its seat) and the fields its ended event has after the seat (a verdict's,
+--               or a dispute's)
 local function act()
   local DIGEST, KIND = ARGV[6], ARGV[7]
   local AFTER = tonumber(ARGV[8])
@@ -66,19 +69,25 @@ local function act()
   if AFTER ~= last then return refuse('turn/stale', last) end
   if status == 'finished' then return refuse('match/finished', LATE) end
   if KIND == 'confirm' then
+    -- A dispute, or a confirm carrying a referee's verdict, ends with the verdict's ended
+    -- event, else 'disputed' with the play's number and the disputer's reason.
+    local VERDICT, TAIL = ARGV[16], ARGV[18]
+    local function judged()
+      if VERDICT ~= '' then return {'ok', finish(ID, VERDICT, tonumber(ARGV[17]), done, TAIL)} end
+      return {'ok', finish(ID, 'disputed', seat, done, TAIL)}
+    end
     if status == 'playing' and not AGREE then
       -- The seat to move disputes the partner's last move or pass.
       local other = 1 - seat
       if wrote(m, other, f[6], DIGITS[other] .. ':move:')
           or wrote(m, other, f[6], DIGITS[other] .. ':pass:') then
-        return {'ok', finish(ID, 'disputed', seat, done)}
+        return judged()
       end
     end
     if status ~= 'ending' then return {'e', 'match/not_ending'} end
     if seat == tonumber(f[5]) then return {'e', 'turn/not_yours', 'confirm'} end
-    local reason = 'disputed'
-    if AGREE then reason = 'agreed' end
-    return {'ok', finish(ID, reason, seat, done)}
+    if AGREE and VERDICT == '' then return {'ok', finish(ID, 'agreed', seat, done)} end
+    return judged()
   end
   if KIND == 'accept' then
     local o = redis.call('HMGET', m, 'ok', 'ob', 'oa', 'os', 'oc')
@@ -181,6 +190,12 @@ local function act()
   end
   local event = '{"seq":' .. SEQ .. ',"type":"move","seat":' .. DIGITS[seat]
     .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. tail .. '}'
+  if END and ARGV[16] ~= '' then
+    -- A referee's verdict on the move joins the log with it, heard by the partner as one.
+    local number = append(ID, event, done, fields, SEQ, true)
+    finish(ID, ARGV[16], tonumber(ARGV[17]), '', ARGV[18], true)
+    return {'ok', number}
+  end
   return told({'ok', append(ID, event, done, fields, SEQ)})
 end
 local answer = act()

@@ -192,7 +192,9 @@ end
 -- as its seat's latest write, 'w0' or 'w1' = 'seq|done', to answer that write sent again.
 -- `fields` are more fields of the match's hash to set with 'last'.
 -- `seq` is the event's number as text, when the caller knows it.
-local function append(id, event, done, fields, seq)
+-- `quiet`: the event is not published (the next one, appended in the same script, is, on
+-- both channels: a wait for this one hears it, and reads the log for both).
+local function append(id, event, done, fields, seq, quiet)
   local number = redis.call('RPUSH', ekey(id), event)
   seq = seq or int(number)
   if done == '' then
@@ -201,6 +203,7 @@ local function append(id, event, done, fields, seq)
     redis.call('HSET', mkey(id), 'last', seq, 'w' .. string.sub(done, 1, 1), seq .. '|' .. done,
       unpack(fields or {}))
   end
+  if quiet then return number end
   redis.call('SPUBLISH', wkey(id, number), seq .. ' ' .. event)
   return number
 end
@@ -219,7 +222,10 @@ local function free_room(id, game, room)
   end
 end
 
-local function finish(id, reason, seat, done)
+-- Ends a match: its ended event names the reason and seat, then `tail` (a dispute's or a
+-- verdict's fields, as JSON text built by relay.core.verdicts; nil for none). `after_quiet`:
+-- the event before it was appended quietly: the ended event is published on its channel too.
+local function finish(id, reason, seat, done, tail, after_quiet)
   local m = mkey(id)
   local f = redis.call('HMGET', m, 'status', 'game', 'room', 'last')
   recount(f[1], 'finished')
@@ -227,8 +233,12 @@ local function finish(id, reason, seat, done)
   redis.call('HSET', m, 'status', 'finished', 'since', NOW_TEXT, 'turn', '')
   free_room(id, f[2], f[3])
   local event = '{"seq":' .. int(tonumber(f[4]) + 1) .. ',"type":"ended","reason":"'
-    .. reason .. '","seat":' .. int(seat) .. '}'
-  return append(id, event, done)
+    .. reason .. '","seat":' .. int(seat) .. (tail or '') .. '}'
+  local number = append(id, event, done)
+  if after_quiet then
+    redis.call('SPUBLISH', wkey(id, number - 1), int(number) .. ' ' .. event)
+  end
+  return number
 end
 
 -- Ends a waiting match; returns its game and its queue's version: the version, and with a

@@ -1,0 +1,101 @@
+"""How a match ended, beyond a reason and a seat: the event at fault, the words that say why,
+and, when a referee decided, the winner (docs/protocol.md#verdicts).
+
+An `ended` event names its `reason` and `seat`; a dispute adds `at` (the event disputed) and,
+when the disputing client gave one, `detail` (its reason); a referee's verdict adds `winner`
+(a seat, or null for a draw) as well. Every store writes these fields the same way, after the
+reason and the seat."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from relay.core.errors import RelayError
+
+__all__ = [
+    "DETAIL_MAX",
+    "DISPUTED",
+    "ILLEGAL",
+    "OVER",
+    "Ending",
+    "cut_detail",
+    "dispute_tail",
+    "reason_field",
+    "result_of",
+]
+
+DETAIL_MAX = 200
+"""Characters a verdict's or a dispute's reason may have (a referee's longer one is cut)."""
+
+OVER, ILLEGAL, DISPUTED = "over", "illegal", "disputed"
+"""The `ended` reasons a verdict writes: the game ended there; a seat broke the rules; the
+referee found the disputed play legal (the disputer loses)."""
+
+BAD_REASON = (
+    f"The field 'reason' must be a string of at most {DETAIL_MAX} characters once trimmed, with "
+    "no control character (U+0000 to U+001F, U+007F to U+009F) and no bidirectional override "
+    "or isolate."
+)
+
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """The `ended` event a verdict writes: its reason and seat, and the fields after them."""
+
+    reason: str
+    seat: int
+    """The seat the reason is about: the ender (over), the offender (illegal), the disputer."""
+    winner: int | None
+    """The winning seat, or None for a draw."""
+    at: int
+    """The event at fault, or the one that ended the game."""
+    detail: str
+    """The referee's words (cut to DETAIL_MAX)."""
+
+    def tail(self) -> bytes:
+        """Returns the event's fields after its seat, as JSON text: ',"winner":…,"at":…,…'."""
+        winner = b"null" if self.winner is None else b"%d" % self.winner
+        return b',"winner":%b,"at":%d,"detail":%b' % (winner, self.at, orjson.dumps(self.detail))
+
+
+def dispute_tail(at: int, detail: str) -> bytes:
+    """Returns the fields a dispute without a referee adds after its seat: the event disputed,
+    and the disputing client's reason when it gave one."""
+    if not detail:
+        return b',"at":%d' % at
+    return b',"at":%d,"detail":%b' % (at, orjson.dumps(detail))
+
+
+def cut_detail(text: str) -> str:
+    """Returns a referee's reason as an event carries it: at most DETAIL_MAX characters."""
+    return text if len(text) <= DETAIL_MAX else text[: DETAIL_MAX - 1] + "…"
+
+
+def reason_field(body: dict[str, Any]) -> str:
+    """Returns a confirm's 'reason', trimmed ('' without one, or when blank), or raises
+    request/invalid."""
+    value = body.get("reason")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise RelayError("request/invalid", BAD_REASON)
+    text = unicodedata.normalize("NFC", value).strip()
+    if len(text) > DETAIL_MAX or any(unicodedata.category(c) == "Cc" or c in _BIDI for c in text):
+        raise RelayError("request/invalid", BAD_REASON)
+    return text
+
+
+RESULT_FIELDS = ("reason", "seat", "winner", "at", "detail")
+"""The fields of an `ended` event a result carries, in order, each when the event has it."""
+
+
+def result_of(ended: dict[str, Any]) -> dict[str, Any]:
+    """Returns the result a record's header or a player's match list shows for an `ended`
+    event: its reason and seat, and its winner, at and detail when it has them."""
+    return {name: ended[name] for name in RESULT_FIELDS if name in ended}
