@@ -41,6 +41,14 @@ CONTENT_TYPES = {
 }
 """The files served, by suffix; anything else in the folder is left out."""
 
+NOT_SERVED = frozenset({"package.json", "package-lock.json", "tsconfig.json"})
+"""Files of a folder's JavaScript package (relay/pages is the `movewire` package), never served:
+the build's manifests, not pages."""
+
+NOT_SERVED_FOLDERS = frozenset({"node_modules"})
+"""Folders never served: a package's installed tools (`npm ci` in relay/pages puts TypeScript
+and Vite there)."""
+
 CACHE_CONTROL = "no-cache"
 """Every file is revalidated before use (an ETag makes that a 304): file names carry no
 content hash, and a new page with an old cached module would break."""
@@ -91,12 +99,20 @@ class StaticFile:
         return cls(body, CONTENT_TYPES[path.suffix], f'"{digest}"', packed, gzip_etag)
 
 
+def _servable(path: Path, root: Path) -> bool:
+    """Returns whether a path under root is a file of a kind served, outside a package's tools."""
+    if not path.is_file() or path.suffix not in CONTENT_TYPES or path.name.startswith("."):
+        return False
+    parts = path.relative_to(root).parts
+    return path.name not in NOT_SERVED and NOT_SERVED_FOLDERS.isdisjoint(parts[:-1])
+
+
 def _files(root: Path, warn: bool) -> Iterator[Path]:
     """Yields the servable files under root; a file that resolves outside root (a symlink
     out of the folder) is left out, with a warning if warn."""
     inside = root.resolve()
     for path in sorted(root.rglob("*")):
-        if path.is_file() and path.suffix in CONTENT_TYPES and not path.name.startswith("."):
+        if _servable(path, root):
             if not path.resolve().is_relative_to(inside):
                 if warn:
                     log.warning(OUTSIDE, str(root), path.relative_to(root).as_posix())

@@ -3,7 +3,7 @@
 // from the moment it learned of the turn, with no request of its own.
 
 /** What TimeControl.parse says of text that is not a clock. */
-export const BAD_CLOCK = (text) =>
+export const BAD_CLOCK = (/** @type {unknown} */ text) =>
   "a clock is 'M+S' (Fischer: M minutes each, S seconds more a move, e.g. 5+3), 'M' " +
   "(minutes each, no increment), or 'Nd' / 'Nh' (correspondence: N days or hours a move, " +
   `e.g. 3d); not ${JSON.stringify(text)}`;
@@ -13,6 +13,11 @@ const DEADLINE = /^(\d+)([dh])$/;
 
 /** A match's time control: Fischer (base plus an increment a move) or a deadline a move. */
 export class TimeControl {
+  /**
+   * @param {"fischer" | "deadline"} kind
+   * @param {number} base
+   * @param {number} [increment]
+   */
   constructor(kind, base, increment = 0) {
     /** "fischer" or "deadline". */
     this.kind = kind;
@@ -23,17 +28,30 @@ export class TimeControl {
     Object.freeze(this);
   }
 
-  /** Returns a Fischer control: base seconds each, increment seconds more a move. */
+  /**
+   * Returns a Fischer control: base seconds each, increment seconds more a move.
+   * @param {number} base
+   * @param {number} [increment]
+   * @returns {TimeControl}
+   */
   static fischer(base, increment = 0) {
     return new TimeControl("fischer", base, increment);
   }
 
-  /** Returns a correspondence control: perMove seconds for every move. */
+  /**
+   * Returns a correspondence control: perMove seconds for every move.
+   * @param {number} perMove
+   * @returns {TimeControl}
+   */
   static deadline(perMove) {
     return new TimeControl("deadline", perMove);
   }
 
-  /** Returns the control a player writes: "5+3", "10", "3d", "12h"; throws RangeError else. */
+  /**
+   * Returns the control a player writes: "5+3", "10", "3d", "12h"; throws RangeError else.
+   * @param {string} text
+   * @returns {TimeControl}
+   */
   static parse(text) {
     const clean = String(text).trim().toLowerCase();
     let found = DEADLINE.exec(clean);
@@ -43,7 +61,11 @@ export class TimeControl {
     throw new RangeError(BAD_CLOCK(clean));
   }
 
-  /** Returns the control of a `time_control` field (null for null); throws RangeError else. */
+  /**
+   * Returns the control of a `time_control` field (null for null); throws RangeError else.
+   * @param {any} raw
+   * @returns {TimeControl | null}
+   */
   static fromJson(raw) {
     if (raw === null || raw === undefined) return null;
     if (raw.kind === "fischer" && Number.isInteger(raw.base) && Number.isInteger(raw.increment)) {
@@ -55,13 +77,19 @@ export class TimeControl {
     throw new RangeError(`not a time control: ${JSON.stringify(raw)}`);
   }
 
-  /** Returns the control as a seek's `time_control` field. */
+  /**
+   * Returns the control as a seek's `time_control` field.
+   * @returns {{kind: "fischer", base: number, increment: number} | {kind: "deadline", per_move: number}}
+   */
   toJson() {
     if (this.kind === "fischer") return { kind: "fischer", base: this.base, increment: this.increment };
     return { kind: "deadline", per_move: this.base };
   }
 
-  /** Returns the control as a player reads it: "5 min + 3 s", "10 min", "3 days a move". */
+  /**
+   * Returns the control as a player reads it: "5 min + 3 s", "10 min", "3 days a move".
+   * @returns {string}
+   */
   toString() {
     if (this.kind === "deadline") return `${formatLeft(this.base, this)} a move`;
     const minutes = Number((this.base / 60).toFixed(6));
@@ -74,6 +102,12 @@ export class TimeControl {
  * seat to move's running from then on.
  */
 export class Clock {
+  /**
+   * @param {TimeControl} control
+   * @param {readonly number[]} read each seat's seconds left at `at`
+   * @param {number | null} turn the seat whose clock runs
+   * @param {number} at performance.now() milliseconds
+   */
   constructor(control, read, turn, at) {
     /** The match's TimeControl. */
     this.control = control;
@@ -86,7 +120,11 @@ export class Clock {
     Object.freeze(this);
   }
 
-  /** Returns each seat's seconds left now (or at `now`, performance.now() milliseconds). */
+  /**
+   * Returns each seat's seconds left now (or at `now`, performance.now() milliseconds).
+   * @param {number} [now]
+   * @returns {number[]}
+   */
   left(now = performance.now()) {
     const left = [...this.read];
     if (this.turn !== null) left[this.turn] = Math.max(0, left[this.turn] - (now - this.at) / 1000);
@@ -99,6 +137,9 @@ export class Clock {
    * seat; none runs once a game-ending move waits for its confirm or the match is over; an
    * `undo` sets both seats' time and runs the asker's. A move or pass without `left` (this
    * side's own, counted when sent) changes nothing.
+   * @param {import("./relay-client.mjs").Event} event
+   * @param {number} [now]
+   * @returns {Clock}
    */
   after(event, now = performance.now()) {
     const left = this.left(now);
@@ -117,6 +158,10 @@ export class Clock {
    * Returns the clocks as `seat` sends its move or pass (the relay charges it on arrival):
    * Fischer adds the increment; the partner's clock starts (afresh with a deadline control);
    * none runs after a game-ending move.
+   * @param {number} seat
+   * @param {boolean} end
+   * @param {number} [now]
+   * @returns {Clock}
    */
   sent(seat, end, now = performance.now()) {
     const left = this.left(now);
@@ -129,6 +174,9 @@ export class Clock {
 /**
  * Returns time left as a player reads it: "4:53" (or "1:02:03") for Fischer, "2 days 4 hours"
  * / "5 hours 12 minutes" / "12 minutes" for a correspondence deadline. Same as sdk/clock.py.
+ * @param {number} seconds
+ * @param {TimeControl} control
+ * @returns {string}
  */
 export function formatLeft(seconds, control) {
   const whole = Math.max(0, Math.floor(seconds));
@@ -146,6 +194,12 @@ export function formatLeft(seconds, control) {
   return minutes ? units(minutes, "minute", 0, "") : units(whole, "second", 0, "");
 }
 
+/**
+ * @param {number} big
+ * @param {string} bigName
+ * @param {number} small
+ * @param {string} smallName
+ */
 function units(big, bigName, small, smallName) {
   let text = `${big} ${bigName}${big !== 1 ? "s" : ""}`;
   if (small) text += ` ${small} ${smallName}${small !== 1 ? "s" : ""}`;

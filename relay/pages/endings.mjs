@@ -1,6 +1,22 @@
 // How an `ended` event becomes this side's Outcome, and the dialog the game cannot show
 // itself. Mirrors sdk/_endings.py and sdk/outcome.py.
 
+/**
+ * What a match meant for this side: a value of `Result`.
+ * @typedef {"won" | "lost" | "drawn" | "unknown"} ResultValue
+ */
+
+/**
+ * Why a match ended: a value of `Reason`.
+ * @typedef {"agreed" | "disputed" | "unconfirmed" | "resigned" | "abandoned" | "timeout" | "drawn"
+ *   | "stalled" | "over" | "illegal" | "cancelled" | "connection_lost" | "error"} ReasonValue
+ */
+
+/**
+ * What an `ended` event says of the end, as Outcome reads it (the event itself will do).
+ * @typedef {{at?: number | null, detail?: string, winner?: number | null, refereed?: boolean}} EndedDetail
+ */
+
 /** What a match meant for this side. */
 export const Result = Object.freeze({
   WON: "won",
@@ -37,6 +53,15 @@ export const Reason = Object.freeze({
 
 /** The end of one match, as one side sees it; RelayHost.play() resolves with it. */
 export class Outcome {
+  /**
+   * @param {ResultValue} result
+   * @param {ReasonValue} reason
+   * @param {string | null} match
+   * @param {number | null} seat
+   * @param {number | null} [by]
+   * @param {string} [message]
+   * @param {EndedDetail | null} [ended]
+   */
   constructor(result, reason, match, seat, by = null, message = "", ended = null) {
     /** Won, lost or drawn where the game or the relay says so; otherwise UNKNOWN. */
     this.result = result;
@@ -64,14 +89,22 @@ export class Outcome {
     Object.freeze(this);
   }
 
-  /** Returns whether the reason is about this side (it resigned, left, disputed...). */
+  /**
+   * Returns whether the reason is about this side (it resigned, left, disputed...).
+   * @returns {boolean}
+   */
   get byMe() {
     return this.by !== null && this.by === this.seat;
   }
 
-  /** Returns whether the match was played to an end on the relay (not cut off or refused). */
+  /**
+   * Returns whether the match was played to an end on the relay (not cut off or refused).
+   * @returns {boolean}
+   */
   get isFinished() {
-    return ![Reason.CANCELLED, Reason.CONNECTION_LOST, Reason.ERROR].includes(this.reason);
+    /** @type {readonly string[]} */
+    const cut = [Reason.CANCELLED, Reason.CONNECTION_LOST, Reason.ERROR];
+    return !cut.includes(this.reason);
   }
 }
 
@@ -91,31 +124,44 @@ export const SELF_UNCONFIRMED =
 export const DRAWN = "The draw was agreed.";
 export const PARTNER_STALLED = "Your partner stopped moving and you claimed the win.";
 export const SELF_STALLED = "Your partner claimed the win: you took too long to move.";
-export const CONNECTION_LOST = (error) => `Lost the connection to the relay for good: ${error}.`;
-export const REFUSED = (error) => `The relay refused this side's request: ${error}.`;
-export const SEEK_DROPPED = (error) => `The seek ended before a partner came: ${error}.`;
+export const CONNECTION_LOST = (/** @type {unknown} */ error) => `Lost the connection to the relay for good: ${error}.`;
+export const REFUSED = (/** @type {unknown} */ error) => `The relay refused this side's request: ${error}.`;
+export const SEEK_DROPPED = (/** @type {unknown} */ error) => `The seek ended before a partner came: ${error}.`;
 
 /** The reason a host sends when its game does not agree that a move ended the game. */
 export const NOT_OVER = "the game is not over";
 /** The reason a host sends when its game finds the game over after a move sent without end. */
 export const UNCLAIMED_END = "it ends the game, but did not say so";
 
+/** @type {Readonly<Partial<Record<string, string>>>} */
 const VERDICT = Object.freeze({
   [Result.WON]: "You win.",
   [Result.LOST]: "You lose.",
   [Result.DRAWN]: "It is a draw.",
 });
 
-/** Returns "move 12", "pass at move 12", or "last move" / "last pass" when unknown. */
+/**
+ * Returns "move 12", "pass at move 12", or "last move" / "last pass" when unknown.
+ * @param {number | null | undefined} number
+ * @param {boolean} wasPass
+ */
 function moveWords(number, wasPass) {
   if (number === null || number === undefined) return wasPass ? "last pass" : "last move";
   return wasPass ? `pass at move ${number}` : `move ${number}`;
 }
 
+/**
+ * @param {string} text
+ * @param {string | null | undefined} detail
+ */
 function said(text, detail) {
   return detail ? `${text}: ${detail}` : text;
 }
 
+/**
+ * @param {string} text
+ * @param {ResultValue} result
+ */
 function verdict(text, result) {
   return `${text}. ${VERDICT[result] ?? ""}`.trimEnd();
 }
@@ -123,6 +169,10 @@ function verdict(text, result) {
 /**
  * Returns the dialog of a side whose game rejected the partner's move or pass (number
  * `number` of the match, null: unknown) for `reason`.
+ * @param {number | null} number
+ * @param {boolean} wasPass
+ * @param {string} reason
+ * @returns {string}
  */
 export function rejected(number, wasPass, reason) {
   return `${said(`Your game rejected your partner's ${moveWords(number, wasPass)}`, reason)}. Disputed.`;
@@ -131,6 +181,8 @@ export function rejected(number, wasPass, reason) {
 /**
  * Returns the dialog of a side whose game finds the game over after the partner's move, which
  * was not sent as ending it.
+ * @param {number | null} number
+ * @returns {string}
  */
 export function localDispute(number) {
   return (
@@ -139,7 +191,12 @@ export function localDispute(number) {
   );
 }
 
-/** Returns this side's result by a referee's winner (null: a draw). */
+/**
+ * Returns this side's result by a referee's winner (null: a draw).
+ * @param {EndedDetail} ended
+ * @param {number} seat
+ * @returns {ResultValue}
+ */
 function refereed(ended, seat) {
   if (!ended.refereed) return Result.UNKNOWN;
   if (ended.winner === null || ended.winner === undefined) return Result.DRAWN;
@@ -149,13 +206,14 @@ function refereed(ended, seat) {
 /**
  * Returns [result, reason, dialog] for this side (dialog null: the game knows). As the SDK's
  * sdk/_endings.py, word for word.
- * @param {{reason: string, seat: number, at?: number | null, detail?: string,
+ * @param {{reason: ReasonValue, seat: number, at?: number | null, detail?: string,
  *   winner?: number | null, refereed?: boolean}} ended the `ended` event
  * @param {number} seat this side's seat
- * @param {() => string | null} gameResult the game's own Result, asked only when needed
+ * @param {() => ResultValue | null} gameResult the game's own Result, asked only when needed
  * @param {{type: string, end?: boolean} | null} about the event `ended.at` names, as this side
  *   handled it (null: unknown)
  * @param {number | null} number its move number in the match (moves and passes in play)
+ * @returns {[ResultValue, ReasonValue, string | null]}
  */
 export function ending(ended, seat, gameResult, about = null, number = null) {
   const reason = ended.reason;
@@ -183,6 +241,7 @@ export function ending(ended, seat, gameResult, about = null, number = null) {
     return [result, reason, verdict(said(`The referee found the game over at ${at}`, detail), result)];
   }
   if (reason === Reason.ILLEGAL) {
+    /** @type {ResultValue} */
     let result = mine ? Result.LOST : Result.WON;
     if (ended.refereed) result = refereed(ended, seat);
     const whose = mine ? "your" : "your partner's";
@@ -215,10 +274,14 @@ export function ending(ended, seat, gameResult, about = null, number = null) {
  * Returns the number in the match (the first 1) of the move or pass at event `at`, by the
  * moves and passes in play up to it (less those an undo took back), or null when `at` is no
  * move or pass handled. `events` maps event numbers to the events handled.
+ * @param {ReadonlyMap<number, import("./relay-client.mjs").Event>} events
+ * @param {number | null | undefined} at
+ * @returns {number | null}
  */
 export function moveNumber(events, at) {
   const event = at === null || at === undefined ? undefined : events.get(at);
   if (event?.type !== "move" && event?.type !== "pass") return null;
+  if (at === null || at === undefined) return null;
   let count = 0;
   for (const [seq, each] of [...events].sort((x, y) => x[0] - y[0])) {
     if (seq > at) break;

@@ -2,6 +2,7 @@
 
 /** Raised when a host method is called in a state that does not allow it. */
 export class HostStateError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "HostStateError";
@@ -10,6 +11,7 @@ export class HostStateError extends Error {
 
 /** Raised when a game calls host.move() while it does not have the turn; nothing is sent. */
 export class NotYourTurnError extends HostStateError {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "NotYourTurnError";
@@ -26,6 +28,8 @@ export const NO_PASS_REASON = "there was a move to make";
 /**
  * Returns a dispute's reason as the relay takes it: control characters made spaces, trimmed,
  * at most REASON_LIMIT characters ("" for none). As the SDK's clean_reason.
+ * @param {unknown} text
+ * @returns {string}
  */
 export function cleanReason(text) {
   if (text === null || text === undefined) return "";
@@ -41,6 +45,7 @@ export function cleanReason(text) {
  * host sends a default text (NO_REASON).
  */
 export class MoveRejected extends Error {
+  /** @param {string | null} [reason] why, in a few words for people */
   constructor(reason) {
     super(reason ?? "");
     this.name = "MoveRejected";
@@ -48,7 +53,10 @@ export class MoveRejected extends Error {
     this.given = reason === undefined || reason === null ? null : String(reason);
   }
 
-  /** Returns the reason to send: the one given, cleaned, or NO_REASON when none was. */
+  /**
+   * Returns the reason to send: the one given, cleaned, or NO_REASON when none was.
+   * @returns {string}
+   */
   get reason() {
     return cleanReason(this.given) || NO_REASON;
   }
@@ -56,17 +64,26 @@ export class MoveRejected extends Error {
 
 /** Raised when the relay answers with an error that retrying cannot fix (a 4xx). */
 export class RelayRefusedError extends Error {
+  /**
+   * @param {number} status the HTTP status
+   * @param {string} code the relay's error code ("turn/not_yours")
+   * @param {string} message the relay's message
+   */
   constructor(status, code, message) {
     super(`${status} ${code}: ${message}`);
     this.name = "RelayRefusedError";
+    /** The HTTP status. */
     this.status = status;
+    /** The relay's error code ("turn/not_yours", "chat/off", ...). */
     this.code = code;
+    /** The relay's message. */
     this.detail = message;
   }
 }
 
 /** Raised when the relay could not be reached for the whole give-up time. */
 export class ConnectionLostError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "ConnectionLostError";
@@ -75,6 +92,7 @@ export class ConnectionLostError extends Error {
 
 /** Raised when the relay answers something protocol v1 does not allow. */
 export class ProtocolError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "ProtocolError";

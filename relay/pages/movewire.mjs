@@ -10,15 +10,15 @@
 // No DOM here: node runs this module as it is.
 
 import {
-  Outcome,
-  Reason,
-  Result,
-  NOT_OVER,
-  UNCLAIMED_END,
   ending,
   localDispute,
   moveNumber,
+  NOT_OVER,
+  Outcome,
+  Reason,
   rejected,
+  Result,
+  UNCLAIMED_END,
 } from "./endings.mjs";
 import * as endings from "./endings.mjs";
 import {
@@ -31,35 +31,13 @@ import {
   NO_REASON,
   NotYourTurnError,
   ProtocolError,
-  RelayRefusedError,
-} from "./errors.mjs";
-import { Clock } from "./clock.mjs";
-import { RelayClient, Timing } from "./relay-client.mjs";
-import { TableKeeper } from "./table.mjs";
-import { KEPT_LIMIT } from "./tickets.mjs";
-import { canUndo, GameHost, State, STATE_NAMES } from "./game.mjs";
-import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
-
-export { Outcome, Reason, Result } from "./endings.mjs";
-export {
-  cleanReason,
-  ClosedError,
-  ConnectionLostError,
-  HostStateError,
-  MoveRejected,
-  NO_PASS_REASON,
-  NO_REASON,
-  NotYourTurnError,
-  ProtocolError,
   REASON_LIMIT,
   RelayRefusedError,
 } from "./errors.mjs";
-export { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
-export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
-export { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
-export { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
-export { history, lostWrites, sameEvent, splitLog, turnAfter } from "./match-log.mjs";
-export {
+import { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
+import { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
+import { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
+import {
   forgetTicket,
   KEPT_LIMIT,
   loadTicket,
@@ -67,28 +45,85 @@ export {
   ticketFromJSON,
   ticketToJSON,
 } from "./tickets.mjs";
+import { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
+import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
+
+// What a game imports (docs/browser.md lists it; tests/js/docs-example.test.mjs checks the list).
+// Exported here rather than `export ... from`, so that the generated types import what they name.
+export {
+  // the host (RelayHost, exported where it is declared) and what a game is
+  Game,
+  GameHost,
+  Played,
+  State,
+  STATE_NAMES,
+  canUndo,
+  // how a match ends
+  Outcome,
+  Result,
+  Reason,
+  // errors and reasons
+  MoveRejected,
+  NotYourTurnError,
+  HostStateError,
+  RelayRefusedError,
+  ConnectionLostError,
+  ProtocolError,
+  ClosedError,
+  cleanReason,
+  NO_REASON,
+  NO_PASS_REASON,
+  REASON_LIMIT,
+  // the protocol calls
+  RelayClient,
+  Timing,
+  parseEvent,
+  // clocks
+  Clock,
+  TimeControl,
+  formatLeft,
+  BAD_CLOCK,
+  // the table
+  TableKeeper,
+  parseTable,
+  OFFER_KINDS,
+  OFFER_STATES,
+  // the log as a host reads it
+  history,
+  splitLog,
+  turnAfter,
+  sameEvent,
+  lostWrites,
+  // tickets
+  saveTicket,
+  loadTicket,
+  forgetTicket,
+  ticketToJSON,
+  ticketFromJSON,
+  KEPT_LIMIT,
+};
 
 
-const NOT_YOUR_TURN = (move, state) =>
+const NOT_YOUR_TURN = (/** @type {string} */ move, /** @type {StateValue} */ state) =>
   `move(${JSON.stringify(move)}) in state ${STATE_NAMES[state]}: a game moves only after enable()`;
-const NOT_TEXT = (move) => `a move must be a well-formed string, not ${String(move)}`;
+const NOT_TEXT = (/** @type {unknown} */ move) => `a move must be a well-formed string, not ${String(move)}`;
 const PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)";
-const NO_PASS_NOW = (state) =>
+const NO_PASS_NOW = (/** @type {StateValue} */ state) =>
   `passTurn() in state ${STATE_NAMES[state]}: a game passes only after enable()`;
-const BAD_ANSWER = (name, answer, method = "receiveMove") =>
+const BAD_ANSWER = (/** @type {string} */ name, /** @type {unknown} */ answer, method = "receiveMove") =>
   `${name}.${method}() must return State.PLAYING_TO_MOVE, PLAYING_WAIT_MOVE or GAME_ENDED, not ${answer}`;
-const GAP = (cursor, seq) => `the relay skipped from event ${cursor} to event ${seq}`;
-const DIVERGED = (event, known) =>
+const GAP = (/** @type {number} */ cursor, /** @type {number} */ seq) => `the relay skipped from event ${cursor} to event ${seq}`;
+const DIVERGED = (/** @type {Event} */ event, /** @type {unknown} */ known) =>
   `the relay's log has ${JSON.stringify(event)} where this side already handled ${JSON.stringify(known)}`;
-const NOT_STARTED = (event) =>
+const NOT_STARTED = (/** @type {Event} */ event) =>
   `the match log does not open with a started event: ${JSON.stringify(event)}`;
-const NO_UNDO = (name) =>
+const NO_UNDO = (/** @type {string} */ name) =>
   `${name} cannot take a move back: it does not override Game.undo(count), so this side ` +
   "neither asks for nor accepts a takeback";
-const NOT_SEATED = (what) => `${what} before the match has started`;
+const NOT_SEATED = (/** @type {string} */ what) => `${what} before the match has started`;
 const NO_OFFER = "answerOffer(): no offer of the partner stands";
-const NOT_KEPT = (text) => `the game data kept must be a string, not ${String(text)}`;
-const TOO_MUCH = (size) => `a ticket keeps at most ${KEPT_LIMIT} characters of game data, not ${size}`;
+const NOT_KEPT = (/** @type {unknown} */ text) => `the game data kept must be a string, not ${String(text)}`;
+const TOO_MUCH = (/** @type {number} */ size) => `a ticket keeps at most ${KEPT_LIMIT} characters of game data, not ${size}`;
 
 /**
  * Milliseconds after which a move post held for the reply counts as accepted: the relay
@@ -100,14 +135,62 @@ const ANSWERS = new Set([State.PLAYING_TO_MOVE, State.PLAYING_WAIT_MOVE, State.G
 
 
 
-function isWellFormed(text) {
-  if (typeof text.isWellFormed === "function") return text.isWellFormed();
+function isWellFormed(/** @type {string} */ text) {
+  const wellFormed = /** @type {{isWellFormed?: () => boolean}} */ (/** @type {unknown} */ (text)).isWellFormed;
+  if (typeof wellFormed === "function") return wellFormed.call(text);
   return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
-function sentence(error) {
-  return String(error?.message ?? error).replace(/\.$/, "");
+function sentence(/** @type {unknown} */ error) {
+  return String(/** @type {any} */ (error)?.message ?? error).replace(/\.$/, "");
 }
+
+/**
+ * What RelayHost's options hold: new RelayHost(options), RelayHost.resume(ticket, options).
+ * @typedef {object} HostOptions
+ * @property {(host: RelayHost, firstMove: boolean) => Game} createGame makes the game once
+ *   paired (firstMove: whether this side moves first)
+ * @property {string} [relay] the relay's base URL; "" (the default) is the page's own origin
+ * @property {string} [gameKey] the game key sought
+ * @property {string} [version] the version of the move strings the game speaks
+ * @property {string | null} [room] a private room's name (null: meet any seeker)
+ * @property {boolean} [public] whether the seek is listed in the game's lobby
+ * @property {string | null} [name] this side's display name, sent with the seek
+ * @property {TimeControl | null} [timeControl] the clock sought (null: none)
+ * @property {string | null} [player] a player key the seat is listed under (correspondence)
+ * @property {string | null} [contact] the handle the relay's your-turn notices name
+ * @property {Timing} [timing] poll holds, request timeouts, backoff and give-up time
+ * @property {(text: string) => void} [onDialog] shows a message (default: the console)
+ * @property {(state: StateValue) => void} [onState] told of each new State
+ * @property {(ticket: Ticket) => void} [onTicket] told of the seat once seated (and of each
+ *   keep()), to save it and resume later
+ * @property {(reachable: boolean, failure: string | null) => void} [onReachable] told when the
+ *   relay stops answering and when it answers again
+ * @property {(table: Table) => void} [onTable] told of each newer table
+ * @property {typeof fetch} [fetch] for tests: the fetch to use
+ * @property {() => number} [random] for tests: the random numbers of the jitter, in [0, 1)
+ * @property {{now(): number, sleep(ms: number, signal?: AbortSignal): Promise<void>}} [clock]
+ *   for tests: the clock
+ */
+
+/** @typedef {import("./game.mjs").StateValue} StateValue */
+/** @typedef {import("./game.mjs").Answer} Answer */
+/** @typedef {import("./endings.mjs").ResultValue} ResultValue */
+/** @typedef {import("./endings.mjs").ReasonValue} ReasonValue */
+/** @typedef {import("./relay-client.mjs").Ticket} Ticket */
+/** @typedef {import("./relay-client.mjs").Event} Event */
+/** @typedef {import("./relay-client.mjs").StartedEvent} StartedEvent */
+/** @typedef {import("./relay-client.mjs").MoveEvent} MoveEvent */
+/** @typedef {import("./relay-client.mjs").PassEvent} PassEvent */
+/** @typedef {import("./relay-client.mjs").UndoEvent} UndoEvent */
+/** @typedef {import("./relay-client.mjs").EndedEvent} EndedEvent */
+/** @typedef {import("./table.mjs").Table} Table */
+/** @typedef {import("./table.mjs").Offer} Offer */
+/** @typedef {import("./table.mjs").Presence} Presence */
+/** @typedef {import("./table.mjs").ChatLine} ChatLine */
+
+/** @import { Write } from "./match-log.mjs" */
+/** @import { RawTable } from "./table.mjs" */
 
 const WAKE = Symbol("wake");
 /** The poll found the log shorter than what it read: a failover of the relay's store. */
@@ -131,54 +214,81 @@ const BEHIND = Symbol("behind");
  * answerOffer() and claim().
  */
 export class RelayHost extends GameHost {
+  /** @type {HostOptions} */
   #options;
+  /** @type {RelayClient} */
   #client;
   #abort = new AbortController();
+  /** @type {AbortController | null} */
   #listenAbort = null;
+  /** @type {Ticket | null} */
   #ticket = null;
   #resumed = false;
+  /** @type {Game | null} */
   #game = null;
+  /** @type {Outcome | null} */
   #outcome = null;
+  /** @type {StateValue} */
   #state = State.NOT_CONNECTED;
   #cursor = 0;
+  /** @type {Write | null} */
   #write = null;
   #cancelWanted = false;
   #resignWanted = false;
   #resignSent = false;
   /** The dialog of this side's own dispute, shown as it was made (null: none). */
+  /** @type {string | null} */
   #disputeDialog = null;
   /** Whether the partner's move being handed to the game said the game is over. */
   #endClaimed = false;
   #played = false;
   #closed = false;
+  /**
+   * What the host's loop takes from its queue: an event, a table read, a failure, or a signal.
+   * @typedef {Event | {table: Table, asOf: number | null} | {failure: unknown} | typeof WAKE
+   *   | typeof BEHIND} Item
+   */
+  /** @type {Item[]} */
   #queue = [];
+  /** @type {((value: void) => void) | null} */
   #waiting = null;
   /** The number of the last event queued (by a poll or a held move post's answer). */
   #fed = 0;
   #fedEnded = false;
   #pollFailed = false;
+  /** @type {Promise<void> | null} */
   #poller = null;
+  /** @type {AbortController | null} */
   #pollAbort = null;
   /** Every event handled, by number: what the game was told, to check a healed log by. */
+  /** @type {Map<number, Event>} */
   #delivered = new Map();
   /** This side's writes a failover lost, to post again when the log reaches them. */
+  /** @type {Write[]} */
   #reposts = [];
+  /** @type {Write | null} */
   #retried = null;
+  /** @type {Clock | null} */
   #clock = null;
   /** The table as read at receipt (its version and chat cursor are what polls send). */
   #keeper = new TableKeeper();
   /** The table as the host last told it (null before the first). */
+  /** @type {Table | null} */
   #table = null;
   /** The log's last event when #table was read (null: not known), to date its claim. */
+  /** @type {number | null} */
   #tableAsOf = null;
   /** The event that began the current turn: a claim read before it is about another turn. */
   #turnSeq = 0;
   /** The relay's claim time in this match, in seconds (null: no claim in this match). */
+  /** @type {number | null} */
   #claimAfter = null;
   /** A turn of the partner's, begun at this event, whose claim time is to be read. */
+  /** @type {number | null} */
   #claimWanted = null;
   #claimRead = 0;
   /** The partner's standing offer last handed to the game, so that it is handed once. */
+  /** @type {string | null} */
   #considered = null;
   /** A write the relay refused because a takeback took its place: the game undoes it too. */
   #voided = false;
@@ -186,6 +296,7 @@ export class RelayHost extends GameHost {
   /** The event number of this side's move or pass last posted (applied as it arrives). */
   #heldSeq = 0;
 
+  /** @param {HostOptions} options */
   constructor(options) {
     super();
     if (typeof options?.createGame !== "function") {
@@ -212,6 +323,9 @@ export class RelayHost extends GameHost {
   /**
    * Returns a host that takes up the seat `ticket` again (after a reload) when it plays; the
    * game data kept with the ticket (`ticket.kept`, see keep()) is `host.kept`.
+   * @param {Ticket} ticket
+   * @param {Omit<HostOptions, "gameKey">} options
+   * @returns {RelayHost}
    */
   static resume(ticket, options) {
     const host = new RelayHost({ ...options, gameKey: "" });
@@ -228,6 +342,8 @@ export class RelayHost extends GameHost {
    * onTicket(ticket) is told it, to save it where the ticket is kept (saveTicket() writes
    * it too). Never sent to the relay or the partner; handed back as `host.kept` when the
    * match is resumed. Throws HostStateError before the seek has a seat.
+   * @param {string} text
+   * @returns {void}
    */
   keep(text) {
     if (typeof text !== "string") throw new TypeError(NOT_KEPT(text));
@@ -238,7 +354,11 @@ export class RelayHost extends GameHost {
     this.#options.onTicket?.(this.#ticket);
   }
 
-  /** Returns the game data last kept with this side's seat (keep(); after a resume, the ticket's), or null. */
+  /**
+   * Returns the game data last kept with this side's seat (keep(); after a resume, the
+   * ticket's), or null.
+   * @returns {string | null}
+   */
   get kept() {
     return this.#ticket?.kept ?? null;
   }
@@ -246,12 +366,16 @@ export class RelayHost extends GameHost {
   /**
    * Returns, while the game's receiveMove() runs (until its Promise settles), whether the
    * partner's move said the game is over (sent with endGame); false at any other time.
+   * @returns {boolean}
    */
   get endClaimed() {
     return this.#endClaimed;
   }
 
-  /** Returns the host's current State. */
+  /**
+   * Returns the host's current State.
+   * @returns {StateValue}
+   */
   get state() {
     return this.#state;
   }
@@ -259,27 +383,40 @@ export class RelayHost extends GameHost {
   /**
    * Returns the seats' clocks once a match with a time control started (`clock.left()`: each
    * seat's seconds left now, [seat 0, seat 1], the seat to move's running down), else null.
+   * @returns {Clock | null}
    */
   get clock() {
     return this.#clock;
   }
 
-  /** Returns the game, once the match has started. */
+  /**
+   * Returns the game, once the match has started.
+   * @returns {Game | null}
+   */
   get game() {
     return this.#game;
   }
 
-  /** Returns this side's seat {match, seat, token} once seated; keep it to resume. */
+  /**
+   * Returns this side's seat {match, seat, token} once seated; keep it to resume.
+   * @returns {Ticket | null}
+   */
   get ticket() {
     return this.#ticket;
   }
 
-  /** Returns how the match ended, once it has. */
+  /**
+   * Returns how the match ended, once it has.
+   * @returns {Outcome | null}
+   */
   get outcome() {
     return this.#outcome;
   }
 
-  /** Returns how many requests were sent again after a transient fault. */
+  /**
+   * Returns how many requests were sent again after a transient fault.
+   * @returns {number}
+   */
   get retries() {
     return this.#client.retries;
   }
@@ -287,12 +424,16 @@ export class RelayHost extends GameHost {
   /**
    * Returns whether the relay answered the host's latest request: false from a failed
    * request (the host retries it, with backoff) until the relay answers again.
+   * @returns {boolean}
    */
   get reachable() {
     return this.#client.reachable;
   }
 
-  /** Returns the number of the last event handled. */
+  /**
+   * Returns the number of the last event handled.
+   * @returns {number}
+   */
   get cursor() {
     return this.#cursor;
   }
@@ -305,12 +446,16 @@ export class RelayHost extends GameHost {
    * added, claimIn and claimAt (when the seat not to move may claim the win from a staller:
    * seconds at the read, and the performance.now() moment; null when it may not, or when the
    * turn changed since the read), readAt}. `abandonAt` is the moment an away seat abandons.
+   * @returns {Table | null}
    */
   get table() {
     return this.#table;
   }
 
-  /** Returns whether this side's game takes moves back (Game.undo), so may ask or accept one. */
+  /**
+   * Returns whether this side's game takes moves back (Game.undo), so may ask or accept one.
+   * @returns {boolean}
+   */
   get canUndo() {
     return this.#game !== null && canUndo(this.#game);
   }
@@ -319,12 +464,17 @@ export class RelayHost extends GameHost {
    * Says a line in the match's chat (1 to 300 characters); resolves with its number, or rejects
    * with the relay's refusal (RelayRefusedError: chat/off, chat/too_fast, ...). The line comes
    * back with the table, to both seats.
+   * @param {string} text
+   * @returns {Promise<number>}
    */
   async say(text) {
     return this.#client.chat(this.#seated("say()"), String(text));
   }
 
-  /** Offers the partner a draw at the position this side has; resolves with the table read. */
+  /**
+   * Offers the partner a draw at the position this side has; resolves with the table read.
+   * @returns {Promise<Table | null>}
+   */
   async offerDraw() {
     return this.#offer("draw");
   }
@@ -332,6 +482,7 @@ export class RelayHost extends GameHost {
   /**
    * Asks the partner to take back this side's last move (and the partner's reply, if it made
    * one); resolves with the table read. Rejects with HostStateError for a game without undo.
+   * @returns {Promise<Table | null>}
    */
   async askTakeback() {
     if (!this.canUndo) throw new HostStateError(NO_UNDO(this.#game?.constructor.name ?? "the game"));
@@ -344,12 +495,14 @@ export class RelayHost extends GameHost {
    * accepted draw ends the match (`drawn`), an accepted takeback comes as an `undo` event.
    * Rejects with HostStateError when accepting a takeback for a game without undo, and with the
    * relay's refusal (offer/none: it lapsed, or was withdrawn).
+   * @param {boolean} accept
+   * @returns {Promise<number | null>}
    */
   async answerOffer(accept) {
     const ticket = this.#seated("answerOffer()");
     const offer = this.#table?.offer ?? null;
     if (accept && offer?.kind === "takeback" && !this.canUndo) {
-      throw new HostStateError(NO_UNDO(this.#game.constructor.name));
+      throw new HostStateError(NO_UNDO(this.#playing.constructor.name));
     }
     if (accept && (offer === null || offer.state !== "offered")) throw new HostStateError(NO_OFFER);
     const { seq, table } = await this.#client.answerOffer(ticket, Boolean(accept), this.#last());
@@ -361,12 +514,13 @@ export class RelayHost extends GameHost {
    * Claims the win from a partner that stalls on its turn (a match without a clock, once the
    * table's claimIn reached 0); resolves with the `ended` event's number, or rejects with the
    * relay's refusal (claim/not_stalled, whose message says how long is left).
+   * @returns {Promise<number>}
    */
   async claim() {
     return this.#client.claim(this.#seated("claim()"), this.#last());
   }
 
-  async #offer(kind) {
+  async #offer(/** @type {"draw" | "takeback"} */ kind) {
     const ticket = this.#seated(kind === "draw" ? "offerDraw()" : "askTakeback()");
     const after = this.#last();
     return this.#tableRead(await this.#client.offer(ticket, kind, after), after);
@@ -381,8 +535,23 @@ export class RelayHost extends GameHost {
     return Math.max(this.#cursor, this.#heldSeq);
   }
 
+  /** Returns the seat's ticket: asked only once seated. */
+  get #seatTicket() {
+    return /** @type {Ticket} */ (this.#ticket);
+  }
+
+  /** Returns this side's seat number: asked only once seated. */
+  get #seat() {
+    return this.#seatTicket.seat;
+  }
+
+  /** Returns the game: asked only once the match has started. */
+  get #playing() {
+    return /** @type {Game} */ (this.#game);
+  }
+
   /** Returns the ticket of a match that has started; throws HostStateError before. */
-  #seated(what) {
+  #seated(/** @type {string} */ what) {
     if (this.#ticket === null || this.#game === null) throw new HostStateError(NOT_SEATED(what));
     return this.#ticket;
   }
@@ -392,6 +561,9 @@ export class RelayHost extends GameHost {
    * PLAYING_TO_MOVE: otherwise throws NotYourTurnError and sends nothing. The state becomes
    * WAITING_SERVER_RESPONSE, the game is disabled at once, and the move is posted (retried
    * until the relay accepts it): then PLAYING_WAIT_MOVE, or GAME_ENDED.
+   * @param {string} move
+   * @param {boolean} [endGame]
+   * @returns {void}
    */
   move(move, endGame = false) {
     if (typeof move !== "string") throw new TypeError(NOT_TEXT(move));
@@ -413,15 +585,19 @@ export class RelayHost extends GameHost {
     this.#takeTurn({ kind: "pass", after: this.#cursor });
   }
 
-  #takeTurn(write) {
+  #takeTurn(/** @type {Write} */ write) {
     this.#write = write;
-    this.#clock = this.#clock?.sent(this.#ticket.seat, write.kind === "move" && write.end) ?? null;
+    this.#clock = this.#clock?.sent(this.#seat, write.kind === "move" && write.end) ?? null;
     this.#setState(State.WAITING_SERVER_RESPONSE);
-    this.#game.disable();
+    this.#playing.disable();
     this.#push(WAKE);
   }
 
-  /** Shows a message to this side's player, through onDialog (default: the console). */
+  /**
+   * Shows a message to this side's player, through onDialog (default: the console).
+   * @param {string} text
+   * @returns {void}
+   */
   showDialog(text) {
     (this.#options.onDialog ?? console.log)(text);
   }
@@ -475,6 +651,7 @@ export class RelayHost extends GameHost {
    * one call per host. Network faults are retried (see Timing); a final failure ends the
    * match with a dialog and an Outcome (CONNECTION_LOST or ERROR), never a rejection. An
    * error thrown by the game's own code rejects (the seat can then be resumed).
+   * @returns {Promise<Outcome | null>}
    */
   async play() {
     if (this.#played) throw new HostStateError(PLAYED_TWICE);
@@ -483,8 +660,9 @@ export class RelayHost extends GameHost {
       const batch = await this.#listen();
       if (batch !== null) {
         await this.#start(batch);
-        this.#fed = batch.at(-1).seq;
-        this.#fedEnded = batch.at(-1).type === "ended";
+        const last = /** @type {Event} */ (batch.at(-1));
+        this.#fed = last.seq;
+        this.#fedEnded = last.type === "ended";
         this.#looping = true;
         while (this.#outcome === null) await this.#step();
         this.#looping = false;
@@ -587,7 +765,7 @@ export class RelayHost extends GameHost {
     this.#dropSeek("");
   }
 
-  #dropSeek(message) {
+  #dropSeek(/** @type {string} */ message) {
     this.#setState(State.NOT_CONNECTED);
     if (message) this.showDialog(message);
     const ticket = this.#ticket;
@@ -605,9 +783,9 @@ export class RelayHost extends GameHost {
    * Creates the game from the first events (restoring a resumed one: a restore() that
    * returns a Promise is awaited) and queues the rest.
    */
-  async #start(batch) {
+  async #start(/** @type {Event[]} */ batch) {
     const [started] = batch;
-    const seat = this.#ticket.seat;
+    const seat = this.#seat;
     if (started.type !== "started" || started.seq !== 1) {
       throw new ProtocolError(NOT_STARTED(started));
     }
@@ -622,11 +800,11 @@ export class RelayHost extends GameHost {
     if (restored.length > 0) {
       await game.restore(history(restored, seat));
       if (this.#closed) throw new ClosedError();
-      this.#cursor = restored.at(-1).seq;
+      this.#cursor = /** @type {Event} */ (restored.at(-1)).seq;
     }
     this.#turnSeq = this.#cursor;
     const [turn, ending] = turnAfter(started.first, restored);
-    const finished = live.some((event) => event.type === "ended");
+    const finished = live.some((/** @type {Event} */ event) => event.type === "ended");
     if (turn === seat && !ending && !finished) {
       this.#giveTurn();
     } else {
@@ -637,7 +815,7 @@ export class RelayHost extends GameHost {
   }
 
   /** Queues the events above the last one queued, once each and in order; throws on a gap. */
-  #feed(events) {
+  #feed(/** @type {readonly Event[]} */ events) {
     for (const event of events) {
       if (event.seq <= this.#fed || this.#fedEnded) continue;
       if (event.seq !== this.#fed + 1) throw new ProtocolError(GAP(this.#fed, event.seq));
@@ -667,12 +845,12 @@ export class RelayHost extends GameHost {
    * Long-polls until new events are queued, then stops. Stopping it loses nothing: events
    * are queued only between polls, and the next poll starts from the last one queued.
    */
-  async #pollOnce(signal) {
+  async #pollOnce(/** @type {AbortSignal} */ signal) {
     try {
       while (!this.#fedEnded) {
         const start = this.#fed;
         const at = { table: this.#keeper.version, chat: this.#keeper.chatSeen };
-        const { events, table } = await this.#client.poll(this.#ticket, start, this.timing.pollWait, signal, at);
+        const { events, table } = await this.#client.poll(this.#seatTicket, start, this.timing.pollWait, signal, at);
         this.#feed(events);
         if (table !== null) this.#tableRead(table, events.at(-1)?.seq ?? start);
         if (this.#fed !== start) return;
@@ -692,7 +870,7 @@ export class RelayHost extends GameHost {
   async #stopPolling() {
     const poller = this.#poller;
     if (poller === null) return;
-    this.#pollAbort.abort();
+    this.#pollAbort?.abort();
     this.#poller = null;
     this.#pollAbort = null;
     await poller;
@@ -721,7 +899,7 @@ export class RelayHost extends GameHost {
     }
     const item = await this.#next();
     if (item === BEHIND) {
-      await this.#heal(await this.#client.events(this.#ticket, 0, 0), null, true);
+      await this.#heal(await this.#client.events(this.#seatTicket, 0, 0), null, true);
     } else if (item !== WAKE) {
       if ("failure" in item) throw item.failure;
       if ("table" in item) this.#takeTable(item.table, item.asOf);
@@ -735,7 +913,7 @@ export class RelayHost extends GameHost {
     // Gone past: the log has the event, which was handled and checked.
     while (reposts.length > 0 && reposts[0].after < this.#fed) reposts.shift();
     if (reposts.length > 0 && reposts[0].after === this.#fed && this.#queue.length === 0) {
-      return reposts.shift();
+      return /** @type {Write} */ (reposts.shift());
     }
     return null;
   }
@@ -746,7 +924,7 @@ export class RelayHost extends GameHost {
    * events. The events left must be those the game saw; the host reads on from the log's
    * end, skips the partner's lost moves posted again, and posts its own again in turn.
    */
-  async #heal(log, pending, behind) {
+  async #heal(/** @type {readonly Event[]} */ log, /** @type {Write | null} */ pending, /** @type {boolean} */ behind) {
     const last = log.at(-1)?.seq ?? 0;
     if (!behind) {
       if (pending !== null && pending.after === last) {
@@ -763,20 +941,21 @@ export class RelayHost extends GameHost {
       const known = this.#delivered.get(event.seq);
       if (!sameEvent(known, event)) throw new ProtocolError(DIVERGED(event, known));
     }
-    this.#reposts = lostWrites(this.#delivered, last, this.#ticket.seat, pending);
+    this.#reposts = lostWrites(this.#delivered, last, this.#seat, pending);
     this.#fed = Math.min(last, this.#fed);
     this.#fedEnded = false;
     return true;
   }
 
   /** Posts a write (null: the resignation); a 409 is explained by the log or thrown. */
-  async #send(write) {
-    const ticket = this.#ticket;
+  async #send(/** @type {Write | null} */ write) {
+    const ticket = this.#seatTicket;
     try {
       if (write === null) await this.#client.resign(ticket);
       else if (write.kind === "move") {
         await this.#stopPolling();
         const [seq, replies, table] = await this.#postHeld(write);
+        /** @type {MoveEvent} */
         const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end };
         this.#feed([own, ...replies]);
         // Read before the replies it came with, maybe: dated by the move.
@@ -808,7 +987,7 @@ export class RelayHost extends GameHost {
     }
     const played = write !== null && (write.kind === "move" || write.kind === "pass");
     if (played && this.#state === State.WAITING_SERVER_RESPONSE) {
-      this.#setState(write.end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
+      this.#setState(write.kind === "move" && write.end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
     }
   }
 
@@ -817,9 +996,10 @@ export class RelayHost extends GameHost {
    * an attempt to post it has been neither answered nor failed for ACCEPTED_AFTER_MS. While
    * the attempts fail (the relay away), the move stays WAITING_SERVER_RESPONSE.
    */
-  async #postHeld(write) {
+  async #postHeld(/** @type {Extract<Write, {kind: "move"}>} */ write) {
     const { after, move, end } = write;
-    let timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
     const held = () => {
       if (this.#state === State.WAITING_SERVER_RESPONSE) {
         this.#setState(end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
@@ -838,7 +1018,7 @@ export class RelayHost extends GameHost {
     const wait = this.timing.pollWait;
     const at = { table: this.#keeper.version, chat: this.#keeper.chatSeen };
     try {
-      return await this.#client.moveAndWait(this.#ticket, after, move, end, wait, undefined, watch, at);
+      return await this.#client.moveAndWait(this.#seatTicket, after, move, end, wait, undefined, watch, at);
     } finally {
       clearTimeout(timer);
     }
@@ -849,7 +1029,7 @@ export class RelayHost extends GameHost {
    * once the game has answered (its receiveMove() may return a Promise), so that the next
    * event is handled only then: in log order, one at a time.
    */
-  async #handle(event) {
+  async #handle(/** @type {Event} */ event) {
     if (event.seq <= this.#cursor) {
       const known = this.#delivered.get(event.seq);
       if (sameEvent(known, event)) return; // handled already (the partner posted it again)
@@ -865,7 +1045,7 @@ export class RelayHost extends GameHost {
     else if (event.type === "started") throw new ProtocolError(NOT_STARTED(event));
     else if (this.#resignWanted) return;
     else if (event.type === "undo") this.#undo(event);
-    else if (event.seat === this.#ticket.seat) return;
+    else if (event.seat === this.#seat) return;
     else await this.#receive(event);
   }
 
@@ -873,11 +1053,11 @@ export class RelayHost extends GameHost {
    * Takes back what an accepted takeback names (and this side's move or pass it voided), and
    * gives the turn to the seat that asked for it.
    */
-  #undo(event) {
-    const game = this.#game;
+  #undo(/** @type {UndoEvent} */ event) {
+    const game = this.#playing;
     game.undo(event.count + (this.#voided ? 1 : 0));
     this.#voided = false;
-    if (event.seat === this.#ticket.seat) {
+    if (event.seat === this.#seat) {
       this.#giveTurn();
     } else {
       this.#setState(State.PLAYING_WAIT_MOVE);
@@ -886,7 +1066,7 @@ export class RelayHost extends GameHost {
   }
 
   /** Notes a new turn (a move, pass or undo at `seq`): a claim time read before is stale. */
-  #turnBegan(seq) {
+  #turnBegan(/** @type {number} */ seq) {
     this.#turnSeq = seq;
     this.#claimWanted = seq;
     const table = this.#table;
@@ -920,7 +1100,7 @@ export class RelayHost extends GameHost {
    * Takes a table the relay answered, read with the log at event `asOf` (null: not known): kept
    * at once (polls send its version), handed to the page and the game in log order.
    */
-  #tableRead(raw, asOf) {
+  #tableRead(/** @type {RawTable} */ raw, /** @type {number | null} */ asOf) {
     const table = this.#keeper.take(raw, performance.now());
     if (table === null || this.#closed) return this.#keeper.current;
     if (this.#looping) this.#push({ table, asOf });
@@ -932,12 +1112,12 @@ export class RelayHost extends GameHost {
   /** Handles remaining tables once the match is over (read with its end). */
   #drainTables() {
     const tables = this.#queue.filter((item) => typeof item === "object" && item !== null && "table" in item);
-    this.#queue = this.#queue.filter((item) => !tables.includes(item));
+    this.#queue = this.#queue.filter((item) => !tables.some((table) => table === item));
     for (const item of tables) this.#takeTable(item.table, item.asOf);
   }
 
   /** Tells the page of a newer table, and hands a new offer of the partner's to the game. */
-  #takeTable(read, asOf) {
+  #takeTable(/** @type {Table} */ read, /** @type {number | null} */ asOf) {
     let table = read;
     if (table.claimAfter !== null && table.claimAfter !== undefined) this.#claimAfter = table.claimAfter;
     if (asOf === null) {
@@ -956,8 +1136,8 @@ export class RelayHost extends GameHost {
   }
 
   /** Hands the partner's new standing offer to the game once; declines a takeback it cannot. */
-  #consider(offer) {
-    const seat = this.#ticket.seat;
+  #consider(/** @type {Offer | null} */ offer) {
+    const seat = this.#seat;
     const standing = offer !== null && offer.state === "offered" && offer.by !== seat;
     if (!standing) {
       this.#considered = null;
@@ -969,7 +1149,7 @@ export class RelayHost extends GameHost {
     this.#considered = key;
     let answer;
     if (offer.kind === "takeback" && !this.canUndo) answer = false;
-    else answer = this.#game.considerOffer(offer);
+    else answer = this.#playing.considerOffer(offer);
     if (answer === true || answer === false) {
       this.answerOffer(answer).catch(() => {}); // lapsed meanwhile: the table tells
     }
@@ -980,10 +1160,11 @@ export class RelayHost extends GameHost {
    * with a Promise of it (a receiveMove() that awaits WebCrypto, say): the host awaits it,
    * handling nothing else of the log meanwhile; a close() or resign() meanwhile wins.
    */
-  async #receive(event) {
-    const game = this.#game;
+  async #receive(/** @type {Event} */ event) {
+    const game = this.#playing;
     const moved = event.type === "move";
     const number = moveNumber(this.#delivered, event.seq);
+    /** @type {any} the game's State, or a Promise of it */
     let answer;
     this.#endClaimed = moved && event.end;
     try {
@@ -1022,7 +1203,7 @@ export class RelayHost extends GameHost {
   }
 
   /** Disputes the partner's last move or pass, with a reason: the match ends disputed for both. */
-  #dispute(event, dialog, reason) {
+  #dispute(/** @type {Event} */ event, /** @type {string} */ dialog, /** @type {string} */ reason) {
     this.#disputeDialog = dialog;
     this.#setState(State.GAME_ENDED);
     this.#write = { kind: "confirm", after: event.seq, agree: false, reason };
@@ -1031,12 +1212,12 @@ export class RelayHost extends GameHost {
 
   #giveTurn() {
     this.#setState(State.PLAYING_TO_MOVE);
-    this.#game.enable();
+    this.#playing.enable();
   }
 
-  #end(event) {
-    const game = this.#game;
-    const ticket = this.#ticket;
+  #end(/** @type {EndedEvent} */ event) {
+    const game = this.#playing;
+    const ticket = this.#seatTicket;
     const wasEnabled = this.#state === State.PLAYING_TO_MOVE;
     this.#setState(State.GAME_ENDED);
     if (wasEnabled) game.disable();
@@ -1053,7 +1234,7 @@ export class RelayHost extends GameHost {
   }
 
   /** Ends the match for this side after a failure that retrying could not fix. */
-  #breakOff(reason, message) {
+  #breakOff(/** @type {ReasonValue} */ reason, /** @type {string} */ message) {
     const game = this.#game;
     const ticket = this.#ticket;
     const wasEnabled = this.#state === State.PLAYING_TO_MOVE;
@@ -1087,13 +1268,13 @@ export class RelayHost extends GameHost {
 
   // -- plumbing ----------------------------------------------------------------------------
 
-  #setState(state) {
+  #setState(/** @type {StateValue} */ state) {
     const old = this.#state;
     this.#state = state;
     if (old !== state) this.#options.onState?.(state);
   }
 
-  #push(item) {
+  #push(/** @type {Item} */ item) {
     this.#queue.push(item);
     const waiting = this.#waiting;
     this.#waiting = null;
@@ -1106,6 +1287,6 @@ export class RelayHost extends GameHost {
         this.#waiting = resolve;
       });
     }
-    return this.#queue.shift();
+    return /** @type {Item} */ (this.#queue.shift());
   }
 }

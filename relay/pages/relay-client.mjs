@@ -10,12 +10,64 @@ import {
 } from "./errors.mjs";
 import { TimeControl } from "./clock.mjs";
 
-const GAVE_UP = (url, seconds, failure) =>
+const GAVE_UP = (/** @type {string} */ url, /** @type {number} */ seconds, /** @type {string} */ failure) =>
   `no answer from ${url || "this page's relay"} for ${seconds.toFixed(1)} s (${failure})`;
-const NOT_AN_ANSWER = (what, body) =>
+const NOT_AN_ANSWER = (/** @type {string} */ what, /** @type {unknown} */ body) =>
   `the relay's answer to ${what} is not protocol v1: ${JSON.stringify(body)}`;
-const BAD_EVENT = (event) =>
+const BAD_EVENT = (/** @type {unknown} */ event) =>
   `the relay sent an event protocol v1 does not define: ${JSON.stringify(event)}`;
+
+/**
+ * The `started` event: the match began, `first` moves first; `timeControl` and both seats'
+ * seconds `left` with a clock (null without).
+ * @typedef {{readonly type: "started", readonly seq: number, readonly first: number,
+ *   readonly timeControl: TimeControl | null, readonly left: readonly number[] | null}} StartedEvent
+ */
+/**
+ * A `move` event: `seat` played `move`, `end` saying the game is over with it; its mover's
+ * seconds `left` with a clock (null without; none in the host's own record of its move).
+ * @typedef {{readonly type: "move", readonly seq: number, readonly seat: number,
+ *   readonly move: string, readonly end: boolean, readonly left?: number | null}} MoveEvent
+ */
+/**
+ * A `pass` event: `seat` passed the turn back.
+ * @typedef {{readonly type: "pass", readonly seq: number, readonly seat: number,
+ *   readonly left: number | null}} PassEvent
+ */
+/**
+ * An `undo` event, an accepted takeback: the last `count` moves and passes (1 or 2) are taken
+ * back and `seat`, the asker, has the turn; both seats' seconds `left` with a clock.
+ * @typedef {{readonly type: "undo", readonly seq: number, readonly seat: number,
+ *   readonly count: number, readonly left: readonly number[] | null}} UndoEvent
+ */
+/**
+ * An `ended` event: the match is over for `reason`, about `seat`; `at` the event the end is
+ * about (null: none said), `detail` why in words, `winner` a referee's winner (null: a draw or
+ * no referee), `refereed` whether a referee decided.
+ * @typedef {{readonly type: "ended", readonly seq: number, readonly reason: import("./endings.mjs").ReasonValue,
+ *   readonly seat: number, readonly at: number | null, readonly detail: string,
+ *   readonly winner: number | null, readonly refereed: boolean}} EndedEvent
+ */
+/**
+ * One event of a match's log, as parseEvent() reads it.
+ * @typedef {StartedEvent | MoveEvent | PassEvent | UndoEvent | EndedEvent} Event
+ */
+/**
+ * A seat in a match: what a host needs to take it up again (`kept`: the game's data kept with
+ * it, RelayHost.keep()).
+ * @typedef {{readonly match: string, readonly seat: number, readonly token: string,
+ *   readonly kept?: string}} Ticket
+ */
+
+/**
+ * A reader's place in the table, sent with a poll: the version it has and its last chat line.
+ * @typedef {{table: number, chat?: number}} TableCursor
+ */
+/**
+ * Told as each attempt of a request is sent, and as one fails.
+ * @typedef {{sent?: () => void, failed?: (failure: string) => void}} Watch
+ */
+/** @typedef {import("./table.mjs").RawTable} RawTable */
 
 /** 4xx answers that mean "try again": request timeout and rate limits (5xx are all retried). */
 const RETRIED_STATUSES = new Set([408, 429]);
@@ -36,6 +88,10 @@ export const ENDED_REASONS = Object.freeze([
 
 /** The timings of a host's requests, in seconds; the defaults suit the relay's defaults. */
 export class Timing {
+  /**
+   * @param {{pollWait?: number, requestTimeout?: number, backoffBase?: number,
+   *   backoffCap?: number, giveUp?: number}} [timing] seconds each
+   */
   constructor({
     pollWait = 20,
     requestTimeout = 10,
@@ -62,7 +118,10 @@ export class Timing {
     Object.freeze(this);
   }
 
-  /** Returns the seconds a poll may take before it is abandoned and retried. */
+  /**
+   * Returns the seconds a poll may take before it is abandoned and retried.
+   * @returns {number}
+   */
   get pollTimeout() {
     return this.pollWait + this.requestTimeout;
   }
@@ -71,6 +130,10 @@ export class Timing {
    * Returns the seconds to wait before retry number `attempt` (0 for the first): full jitter,
    * a uniform delay up to backoffBase * 2**attempt capped at backoffCap; a relay's
    * Retry-After is honoured (the delay is then at least that long).
+   * @param {number} attempt
+   * @param {() => number} [random]
+   * @param {number | null} [retryAfter]
+   * @returns {number}
    */
   backoff(attempt, random = Math.random, retryAfter = null) {
     const ceiling = Math.min(this.backoffCap, this.backoffBase * 2 ** Math.min(attempt, 64));
@@ -90,8 +153,8 @@ export function drawToken() {
 /** The real clock: milliseconds now, and an abortable sleep. */
 export const REAL_CLOCK = Object.freeze({
   now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
+  sleep: (/** @type {number} */ ms, /** @type {AbortSignal | undefined} */ signal) =>
+    /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(new ClosedError());
         return;
@@ -105,16 +168,16 @@ export const REAL_CLOCK = Object.freeze({
         resolve();
       }, ms);
       signal?.addEventListener("abort", onAbort, { once: true });
-    }),
+    })),
 });
 
-function seat(value, raw) {
+function seat(/** @type {any} */ value, /** @type {unknown} */ raw) {
   if (value !== 0 && value !== 1) throw new ProtocolError(BAD_EVENT(raw));
   return value;
 }
 
 /** Returns a `time_control` field's TimeControl, or null without one. */
-function control(value, raw) {
+function control(/** @type {any} */ value, /** @type {unknown} */ raw) {
   try {
     return TimeControl.fromJson(value);
   } catch {
@@ -123,20 +186,24 @@ function control(value, raw) {
 }
 
 /** Returns a seat's seconds `left`, or null when the event has none (no clock). */
-function left(value, raw) {
+function left(/** @type {any} */ value, /** @type {unknown} */ raw) {
   if (value === undefined || value === null) return null;
   if (typeof value !== "number" || !(value >= 0)) throw new ProtocolError(BAD_EVENT(raw));
   return value;
 }
 
-function lefts(value, raw) {
+function lefts(/** @type {any} */ value, /** @type {unknown} */ raw) {
   if (!Array.isArray(value) || value.length !== 2) throw new ProtocolError(BAD_EVENT(raw));
   const both = value.map((one) => left(one, raw));
   if (both.includes(null)) throw new ProtocolError(BAD_EVENT(raw));
-  return Object.freeze(both);
+  return Object.freeze(/** @type {number[]} */ (both));
 }
 
-/** Returns the event for one JSON object of an events answer; throws ProtocolError. */
+/**
+ * Returns the event for one JSON object of an events answer; throws ProtocolError.
+ * @param {any} raw
+ * @returns {Event}
+ */
 export function parseEvent(raw) {
   if (raw === null || typeof raw !== "object") throw new ProtocolError(BAD_EVENT(raw));
   const { type, seq } = raw;
@@ -166,7 +233,7 @@ export function parseEvent(raw) {
  * (a referee's winner seat, null for a draw or no referee), refereed (whether a referee
  * decided)}.
  */
-function ended(seq, raw) {
+function ended(/** @type {number} */ seq, /** @type {any} */ raw) {
   const at = raw.at ?? null;
   if (at !== null && (!Number.isInteger(at) || at < 1 || at >= seq)) throw new ProtocolError(BAD_EVENT(raw));
   const detail = raw.detail ?? "";
@@ -176,13 +243,13 @@ function ended(seq, raw) {
   return Object.freeze({ type: "ended", seq, reason: raw.reason, seat: seat(raw.seat, raw), at, detail, winner, refereed });
 }
 
-function retryAfterSeconds(header) {
+function retryAfterSeconds(/** @type {string | null} */ header) {
   if (header === null || header === undefined || header.trim() === "") return null;
   const seconds = Number(header);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
 }
 
-function errorOf(text) {
+function errorOf(/** @type {string} */ text) {
   try {
     const { error } = JSON.parse(text);
     if (typeof error.code === "string") return [error.code, String(error.message)];
@@ -193,19 +260,19 @@ function errorOf(text) {
 }
 
 /** Returns the query naming the table version and chat cursor a reader has ("" without). */
-function tableQuery(at) {
+function tableQuery(/** @type {TableCursor | null | undefined} */ at) {
   if (at === null || at === undefined) return "";
   return `&table=${at.table}&chat=${at.chat ?? 0}`;
 }
 
 /** Returns a table answer once checked (its version at least); throws ProtocolError else. */
-function checkedTable(answer, what) {
+function checkedTable(/** @type {any} */ answer, /** @type {string} */ what) {
   if (!Number.isInteger(answer?.version)) throw new ProtocolError(NOT_AN_ANSWER(what, answer));
   return answer;
 }
 
 /** Returns a rematch answer once checked; throws ProtocolError if it is not one. */
-function checkedRematch(answer) {
+function checkedRematch(/** @type {any} */ answer) {
   const states = ["none", "offered", "accepted", "declined", "lapsed"];
   if (!Number.isInteger(answer?.version) || !states.includes(answer.state) || !Array.isArray(answer.offers)) {
     throw new ProtocolError(NOT_AN_ANSWER("rematch", answer));
@@ -238,7 +305,8 @@ export class RelayClient {
     this.relay = (options.relay ?? "").replace(/\/+$/, "");
     this.timing = options.timing ?? new Timing();
     const fetchFn = options.fetch ?? globalThis.fetch;
-    this.fetch = (...args) => fetchFn(...args);
+    /** @type {typeof fetch} */
+    this.fetch = (input, init) => fetchFn(input, init);
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? REAL_CLOCK;
     this.signal = options.signal ?? null;
@@ -256,8 +324,17 @@ export class RelayClient {
    * seekers of the same one meet), or null for no clock. `keys.player`: a player key the seat
    * is listed under (players.mjs); `keys.contact`: the handle your-turn notices name;
    * `keys.name`: the seeker's display name, shown to the partner, spectators and the lobby.
+   * @param {string} game
+   * @param {string} [version]
+   * @param {string | null} [room]
+   * @param {AbortSignal} [signal]
+   * @param {boolean} [listed]
+   * @param {TimeControl | null} [timeControl]
+   * @param {{player?: string | null, contact?: string | null, name?: string | null}} [keys]
+   * @returns {Promise<Ticket>}
    */
   async seek(game, version = "", room = null, signal = undefined, listed = false, timeControl = null, keys = {}) {
+    /** @type {Record<string, unknown>} */
     const body = { game, token: drawToken() };
     if (version) body.version = version; // the relay's default is "", which it refuses to be sent
     if (room !== null && room !== undefined) body.room = room;
@@ -277,6 +354,11 @@ export class RelayClient {
   /**
    * Returns the match's events numbered above `after`, held up to `wait` seconds. A ticket
    * reads as its seat (telling the relay the seat is present); a bare match id as a spectator.
+   * @param {Ticket | string} ticket
+   * @param {number} after
+   * @param {number | null} [wait]
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<Event[]>}
    */
   async events(ticket, after, wait = null, signal = undefined) {
     return (await this.poll(ticket, after, wait, signal)).events;
@@ -287,6 +369,12 @@ export class RelayClient {
    * the poll then also answers when the table's version is above V, carrying it (its chat
    * lines above C) as `table`, else table is null. A table-aware poll of a seat is how the
    * relay knows the seat is here.
+   * @param {Ticket | string} ticket
+   * @param {number} after
+   * @param {number | null} [wait]
+   * @param {AbortSignal} [signal]
+   * @param {TableCursor | null} [at]
+   * @returns {Promise<{events: Event[], table: import("./table.mjs").RawTable | null}>}
    */
   async poll(ticket, after, wait = null, signal = undefined, at = null) {
     const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
@@ -297,7 +385,14 @@ export class RelayClient {
     return { events: answer.events.map(parseEvent), table: answer.table ?? null };
   }
 
-  /** Posts a move on the position after event `after`; returns the move's event number. */
+  /**
+   * Posts a move on the position after event `after`; returns the move's event number.
+   * @param {Ticket} ticket
+   * @param {number} after
+   * @param {string} move
+   * @param {boolean} [end]
+   * @returns {Promise<number>}
+   */
   move(ticket, after, move, end = false) {
     return this.#seq(ticket, "moves", { after, move, end });
   }
@@ -309,6 +404,15 @@ export class RelayClient {
    * events above it then. With `at` ({table: V, chat: C}) the post is also answered at a
    * change of the table, which it then carries. `watch.sent()` is told as each attempt is
    * sent, `watch.failed()` as one fails.
+   * @param {Ticket} ticket
+   * @param {number} after
+   * @param {string} move
+   * @param {boolean} end
+   * @param {number | null} wait
+   * @param {AbortSignal} [signal]
+   * @param {Watch | null} [watch]
+   * @param {TableCursor | null} [at]
+   * @returns {Promise<[number, Event[], import("./table.mjs").RawTable | null]>}
    */
   async moveAndWait(ticket, after, move, end, wait, signal = undefined, watch = null, at = null) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/moves`;
@@ -321,7 +425,12 @@ export class RelayClient {
     return [answer.seq, answer.events.map(parseEvent), answer.table ?? null];
   }
 
-  /** Posts a pass (no legal move) after event `after`; returns the pass's event number. */
+  /**
+   * Posts a pass (no legal move) after event `after`; returns the pass's event number.
+   * @param {Ticket} ticket
+   * @param {number} after
+   * @returns {Promise<number>}
+   */
   passTurn(ticket, after) {
     return this.#seq(ticket, "pass", { after });
   }
@@ -330,18 +439,32 @@ export class RelayClient {
    * Agrees with (or disputes) the game-ending move `after`, or disputes the partner's move or
    * pass `after`; returns the `ended` number. A dispute's `reason` (a line of at most 200
    * characters: cut and cleaned here) reaches the partner and the record.
+   * @param {Ticket} ticket
+   * @param {number} after
+   * @param {boolean} agree
+   * @param {string} [reason]
+   * @returns {Promise<number>}
    */
   confirm(ticket, after, agree, reason = "") {
     const why = cleanReason(reason);
     return this.#seq(ticket, "confirm", !agree && why ? { after, agree, reason: why } : { after, agree });
   }
 
-  /** Resigns the match; returns the number of the `ended` event. */
+  /**
+   * Resigns the match; returns the number of the `ended` event.
+   * @param {Ticket} ticket
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<number>}
+   */
   resign(ticket, signal = undefined) {
     return this.#seq(ticket, "resign", {}, signal);
   }
 
-  /** Withdraws a seek nobody has joined yet (repeating it is harmless). */
+  /**
+   * Withdraws a seek nobody has joined yet (repeating it is harmless).
+   * @param {Ticket} ticket
+   * @returns {Promise<void>}
+   */
   async cancel(ticket) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/cancel`;
     await this.#call("POST", path, ticket.token, {});
@@ -351,6 +474,8 @@ export class RelayClient {
    * Withdraws a seek as its page goes away (on `pagehide`): one request the browser sends
    * even after the page is gone (`keepalive`), never retried, never awaited. sendBeacon
    * would not do: it cannot carry the seat's Authorization header.
+   * @param {Ticket} ticket
+   * @returns {void}
    */
   leave(ticket) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/cancel`;
@@ -362,6 +487,9 @@ export class RelayClient {
    * Returns what the relay says of a match (GET /v1/matches/{id}): {match, game, status,
    * turn, ...}; a cancelled seek throws RelayRefusedError match/expired, a forgotten match
    * match/unknown.
+   * @param {string} match
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<any>}
    */
   async matchInfo(match, signal = undefined) {
     const path = `/v1/matches/${encodeURIComponent(match)}`;
@@ -373,6 +501,11 @@ export class RelayClient {
   /**
    * Returns the rematch {version, state, offers, by, match, first} of a finished match; with
    * `after`, held up to `wait` seconds until its version is above `after`.
+   * @param {Ticket | string} ticket
+   * @param {number | null} [after]
+   * @param {number | null} [wait]
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<import("./rematch.mjs").Rematch>}
    */
   async rematch(ticket, after = null, wait = null, signal = undefined) {
     const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
@@ -382,7 +515,13 @@ export class RelayClient {
     return checkedRematch(await this.#call("GET", path, token, null, { signal, ...held }));
   }
 
-  /** Offers (or accepts) a rematch of the finished match; offer=false declines. */
+  /**
+   * Offers (or accepts) a rematch of the finished match; offer=false declines.
+   * @param {Ticket} ticket
+   * @param {boolean} [offer]
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<import("./rematch.mjs").Rematch>}
+   */
   async offerRematch(ticket, offer = true, signal = undefined) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/rematch`;
     return checkedRematch(await this.#call("POST", path, ticket.token, { offer }, { signal }));
@@ -391,6 +530,11 @@ export class RelayClient {
   /**
    * Returns a game's lobby {game, version, open, live, recent}; with `after`, held up to
    * `wait` seconds until its version is above `after`.
+   * @param {string} game
+   * @param {number | null} [after]
+   * @param {number | null} [wait]
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<any>}
    */
   async lobby(game, after = null, wait = null, signal = undefined) {
     let path = `/v1/lobby?game=${encodeURIComponent(game)}`;
@@ -407,6 +551,12 @@ export class RelayClient {
    * Returns the match's table (names, presence, the last offer, the chat above `chat`, when a
    * staller may be claimed against); with `after`, held up to `wait` seconds until its version
    * is above `after`. A ticket reads as its seat, a bare match id as a spectator.
+   * @param {Ticket | string} ticket
+   * @param {number | null} [after]
+   * @param {number | null} [wait]
+   * @param {AbortSignal} [signal]
+   * @param {number} [chat]
+   * @returns {Promise<import("./table.mjs").RawTable>}
    */
   async table(ticket, after = null, wait = null, signal = undefined, chat = 0) {
     const [match, token] = typeof ticket === "string" ? [ticket, null] : [ticket.match, ticket.token];
@@ -416,7 +566,13 @@ export class RelayClient {
     return checkedTable(await this.#call("GET", path, token, null, { signal, ...held }), "table");
   }
 
-  /** Offers a draw (`kind` "draw") or asks a takeback ("takeback") at event `after`; returns the table. */
+  /**
+   * Offers a draw (`kind` "draw") or asks a takeback ("takeback") at event `after`; returns the table.
+   * @param {Ticket} ticket
+   * @param {"draw" | "takeback"} kind
+   * @param {number} after
+   * @returns {Promise<import("./table.mjs").RawTable>}
+   */
   async offer(ticket, kind, after) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/offer`;
     return checkedTable(await this.#call("POST", path, ticket.token, { kind, after }), "offer");
@@ -425,6 +581,10 @@ export class RelayClient {
   /**
    * Accepts the partner's offer standing at event `after`, or declines it (the offerer's
    * decline withdraws its own); returns {seq (the acceptance's event, null for a decline), table}.
+   * @param {Ticket} ticket
+   * @param {boolean} accept
+   * @param {number} after
+   * @returns {Promise<{seq: number | null, table: import("./table.mjs").RawTable}>}
    */
   async answerOffer(ticket, accept, after) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/answer`;
@@ -437,12 +597,22 @@ export class RelayClient {
     return { seq: answer.seq, table: answer.table };
   }
 
-  /** Claims the win from a partner that stalls on its turn (at event `after`); returns the `ended` number. */
+  /**
+   * Claims the win from a partner that stalls on its turn (at event `after`); returns the `ended` number.
+   * @param {Ticket} ticket
+   * @param {number} after
+   * @returns {Promise<number>}
+   */
   claim(ticket, after) {
     return this.#seq(ticket, "claim", { after });
   }
 
-  /** Says a line in the match's chat; returns its number. */
+  /**
+   * Says a line in the match's chat; returns its number.
+   * @param {Ticket} ticket
+   * @param {string} text
+   * @returns {Promise<number>}
+   */
   async chat(ticket, text) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/chat`;
     const answer = await this.#call("POST", path, ticket.token, { text });
@@ -453,6 +623,9 @@ export class RelayClient {
   /**
    * Returns the matches a player key seated that the relay still holds, as it lists them
    * (GET /v1/player/matches): the key's turn first, then the partner's, waiting, finished.
+   * @param {string} player
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<any[]>}
    */
   async playerMatches(player, signal = undefined) {
     const answer = await this.#call("GET", "/v1/player/matches", player, null, { signal });
@@ -462,6 +635,13 @@ export class RelayClient {
     return answer.matches;
   }
 
+  /**
+   * @param {Ticket} ticket
+   * @param {string} action
+   * @param {object} body
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<number>}
+   */
   async #seq(ticket, action, body, signal = undefined) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/${action}`;
     const answer = await this.#call("POST", path, ticket.token, body, { signal });
@@ -475,6 +655,10 @@ export class RelayClient {
    * is the same request answered at once, sent while the relay is not known to answer, so
    * that its answer says at once that the relay is back (a held one says nothing until its
    * hold ends).
+   * @param {string} path
+   * @param {string} joint
+   * @param {number | null | undefined} wait
+   * @param {string} [more]
    */
   #held(path, joint, wait, more = "") {
     const quick = `${path}${joint}wait=0${more}`;
@@ -491,10 +675,17 @@ export class RelayClient {
    * `timeout` (seconds; default the timing's requestTimeout), `signal`, `quick` (the path to
    * send instead while the relay is not answering, see #held), `watch` (told as each attempt
    * is sent, `watch.sent()`, and as one fails, `watch.failed(failure)`).
+   * @param {string} method
+   * @param {string} path
+   * @param {string | null} token
+   * @param {object | null} body
+   * @param {{timeout?: number, signal?: AbortSignal, watch?: Watch | null, quick?: string | null, path?: string}} [options]
+   * @returns {Promise<any>}
    */
   async #call(method, path, token, body, options = {}) {
     const { timeout, signal, watch = null, quick = null } = options;
     path = options.path ?? path;
+    /** @type {Record<string, string>} */
     const headers = token === null ? {} : { Authorization: `Bearer ${token}` };
     let data;
     if (body !== null) {
@@ -531,7 +722,8 @@ export class RelayClient {
         }
       } catch (error) {
         if (error instanceof RelayRefusedError || error instanceof ClosedError) throw error;
-        failure = `${error?.name ?? "Error"}: ${error?.message ?? error}`;
+        const thrown = /** @type {any} */ (error);
+        failure = `${thrown?.name ?? "Error"}: ${thrown?.message ?? thrown}`;
       }
       watch?.failed?.(failure);
       this.#heard(limited, limited ? null : failure);
@@ -545,14 +737,18 @@ export class RelayClient {
     }
   }
 
-  /** Notes whether the relay answered, telling onReachable of each change. */
+  /**
+   * Notes whether the relay answered, telling onReachable of each change.
+   * @param {boolean} reachable
+   * @param {string | null} failure
+   */
   #heard(reachable, failure) {
     if (reachable === this.reachable) return;
     this.reachable = reachable;
     this.onReachable?.(reachable, failure);
   }
 
-  #combined(signal) {
+  #combined(/** @type {AbortSignal | undefined} */ signal) {
     if (!signal) return this.signal ?? undefined;
     if (!this.signal) return signal;
     if (typeof AbortSignal.any === "function") return AbortSignal.any([signal, this.signal]);
@@ -564,7 +760,15 @@ export class RelayClient {
     return both.signal;
   }
 
-  /** Sends one request; resolves {status, headers, text} or throws (network, timeout, closed). */
+  /**
+   * Sends one request; resolves {status, headers, text} or throws (network, timeout, closed).
+   * @param {string} method
+   * @param {string} path
+   * @param {Record<string, string>} headers
+   * @param {string | undefined} data
+   * @param {number} limitMs
+   * @param {AbortSignal | undefined} signal
+   */
   async #once(method, path, headers, data, limitMs, signal) {
     const outer = this.#combined(signal);
     if (outer?.aborted) throw new ClosedError();
@@ -573,6 +777,7 @@ export class RelayClient {
     outer?.addEventListener("abort", onAbort, { once: true });
     const timer = setTimeout(() => controller.abort(), limitMs);
     try {
+      /** @type {RequestInit} */
       const init = { method, headers, signal: controller.signal, cache: "no-store" };
       if (data !== undefined) init.body = data;
       const response = await this.fetch(this.relay + path, init);

@@ -8,11 +8,24 @@
 import { ClosedError } from "./errors.mjs";
 import { RelayClient, Timing } from "./relay-client.mjs";
 
+/** @typedef {import("./relay-client.mjs").Ticket} Ticket */
+/**
+ * A rematch as the relay reports it: its `version`, `state` ("none", "offered", "accepted",
+ * "declined" or "lapsed"), `offers` (whether each seat offered), `by` (the seat that declined),
+ * `match` (the new match, once accepted) and `first` (who moves first in it).
+ * @typedef {{version: number, state: string, offers: boolean[], by?: number | null,
+ *   match?: string | null, first?: number | null}} Rematch
+ */
+
 /** Follows the rematch of one finished match, as one seat. */
 export class RematchWatch {
+  /** @type {RelayClient} */
   #client;
+  /** @type {Ticket} */
   #ticket;
+  /** @type {(rematch: Rematch) => void} */
   #onChange;
+  /** @type {(error: unknown) => void} */
   #onError;
   #abort = new AbortController();
   #version = -1;
@@ -20,9 +33,9 @@ export class RematchWatch {
   /**
    * @param {object} options
    * @param {string} options.relay the relay's base URL
-   * @param {{match: string, seat: number, token: string}} options.ticket the seat of the old match
-   * @param {(rematch: object) => void} options.onChange told each new state of the rematch
-   * @param {(error: Error) => void} [options.onError] told when following it fails for good
+   * @param {Ticket} options.ticket the seat of the old match
+   * @param {(rematch: Rematch) => void} options.onChange told each new state of the rematch
+   * @param {(error: unknown) => void} [options.onError] told when following it fails for good
    * @param {Timing} [options.timing]
    * @param {typeof fetch} [options.fetch]
    */
@@ -75,11 +88,11 @@ export class RematchWatch {
   }
 
   /** Returns the ticket of this side in the accepted rematch's new match. */
-  ticketIn(accepted) {
+  ticketIn(/** @type {Rematch} */ accepted) {
     return Object.freeze({ match: accepted.match, seat: this.#ticket.seat, token: this.#ticket.token });
   }
 
-  #seen(found) {
+  #seen(/** @type {Rematch} */ found) {
     if (found.version <= this.#version) return;
     this.#version = found.version;
     this.current = found;
@@ -91,17 +104,17 @@ export class RematchWatch {
  * Returns the words for where a rematch stands, as `seat` sees it, and which buttons to show:
  * {text, offer, accept, decline}.
  */
-export function rematchView(rematch, seat) {
+export function rematchView(/** @type {Rematch | null} */ rematch, /** @type {number} */ seat) {
   const partner = 1 - seat;
   const state = rematch?.state ?? "none";
-  if (state === "offered" && rematch.offers[seat]) {
+  if (state === "offered" && rematch?.offers[seat]) {
     return { text: "Rematch offered: waiting for your opponent...", offer: false, accept: false, decline: false };
   }
-  if (state === "offered" && rematch.offers[partner]) {
+  if (state === "offered" && rematch?.offers[partner]) {
     return { text: "Your opponent offers a rematch.", offer: false, accept: true, decline: true };
   }
   if (state === "accepted") return { text: "Rematch accepted: starting...", offer: false, accept: false, decline: false };
-  if (state === "declined" && rematch.by === partner) {
+  if (state === "declined" && rematch?.by === partner) {
     return { text: "Your opponent declined a rematch.", offer: true, accept: false, decline: false };
   }
   if (state === "lapsed") return { text: "The rematch offer lapsed.", offer: true, accept: false, decline: false };

@@ -2,7 +2,9 @@
 // as JSON text, and in a Web Storage (localStorage by default) under a key. The same text as
 // the Python SDK's Ticket.to_json().
 
-const NOT_A_TICKET = (why, text) => `not a saved ticket (${why}): ${JSON.stringify(text)}`;
+/** @typedef {import("./relay-client.mjs").Ticket} Ticket */
+
+const NOT_A_TICKET = (/** @type {string} */ why, /** @type {unknown} */ text) => `not a saved ticket (${why}): ${JSON.stringify(text)}`;
 
 /** The most characters of private game data a ticket keeps (RelayHost.keep). */
 export const KEPT_LIMIT = 65536;
@@ -10,6 +12,8 @@ export const KEPT_LIMIT = 65536;
 /**
  * Returns the ticket as JSON text: {"match": ..., "seat": ..., "token": ...}, and "kept": ...
  * when the game keeps data with it (RelayHost.keep).
+ * @param {Ticket} ticket
+ * @returns {string}
  */
 export function ticketToJSON(ticket) {
   const { match, seat, token } = ticket;
@@ -17,13 +21,17 @@ export function ticketToJSON(ticket) {
   return JSON.stringify(kept === null ? { match, seat, token } : { match, seat, token, kept });
 }
 
-/** Returns the frozen ticket that ticketToJSON() wrote; throws TypeError for anything else. */
+/**
+ * Returns the frozen ticket that ticketToJSON() wrote; throws TypeError for anything else.
+ * @param {string} text
+ * @returns {Ticket}
+ */
 export function ticketFromJSON(text) {
   let data;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new TypeError(NOT_A_TICKET(`not JSON: ${error.message}`, text));
+    throw new TypeError(NOT_A_TICKET(`not JSON: ${/** @type {Error} */ (error).message}`, text));
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     throw new TypeError(NOT_A_TICKET("not a JSON object", text));
@@ -45,6 +53,10 @@ export function ticketFromJSON(text) {
 /**
  * Keeps a ticket in `storage` (localStorage unless given) under `key`, to resume later, with
  * the game's data kept with it. Call it again from onTicket when the game keeps new data.
+ * @param {string} key
+ * @param {Ticket} ticket
+ * @param {Storage} [storage]
+ * @returns {void}
  */
 export function saveTicket(key, ticket, storage = globalThis.localStorage) {
   storage.setItem(key, ticketToJSON(ticket));
@@ -53,6 +65,9 @@ export function saveTicket(key, ticket, storage = globalThis.localStorage) {
 /**
  * Returns the ticket kept under `key` in `storage` (localStorage unless given), or null when
  * there is none. A value that is not a ticket is removed, and null returned.
+ * @param {string} key
+ * @param {Storage} [storage]
+ * @returns {Ticket | null}
  */
 export function loadTicket(key, storage = globalThis.localStorage) {
   const text = storage.getItem(key);
@@ -65,7 +80,12 @@ export function loadTicket(key, storage = globalThis.localStorage) {
   }
 }
 
-/** Forgets the ticket kept under `key` (once its match is over). */
+/**
+ * Forgets the ticket kept under `key` (once its match is over).
+ * @param {string} key
+ * @param {Storage} [storage]
+ * @returns {void}
+ */
 export function forgetTicket(key, storage = globalThis.localStorage) {
   storage.removeItem(key);
 }

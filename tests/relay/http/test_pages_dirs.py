@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from relay.http.pages import load_pages
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
 
@@ -22,6 +23,23 @@ def test_a_games_pages_are_served_beside_the_javascript_host(tmp_path: Path) -> 
                 assert wanted in answer.read().decode()
         with urllib.request.urlopen(f"{relay.url}/movewire.mjs", timeout=10) as answer:
             assert answer.headers["Content-Type"].startswith("text/javascript")
+        # relay/pages is the npm package `movewire` too: its manifests are not pages.
+        for manifest in ("package.json", "package-lock.json", "tsconfig.json"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"{relay.url}/{manifest}", timeout=10)
+            refused.value.close()
+            assert refused.value.code == 404
+
+
+def test_a_folders_package_manifests_and_node_modules_are_never_served(tmp_path: Path) -> None:
+    assert "/movewire.mjs" in load_pages()
+    assert not {"/package.json", "/package-lock.json", "/tsconfig.json"} & load_pages().keys()
+    tools = tmp_path / "node_modules" / "vite"
+    tools.mkdir(parents=True)
+    (tools / "index.js").write_text("// a tool, not a page")
+    (tmp_path / "package.json").write_text("{}")
+    (tmp_path / "mygame.mjs").write_text("// the page's module")
+    assert set(load_pages(tmp_path)) == {"/mygame.mjs"}
 
 
 def test_a_missing_folder_or_a_clash_with_the_relays_pages_is_a_usage_error(
