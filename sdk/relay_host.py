@@ -19,6 +19,7 @@ from sdk.host.controls import Controls
 from sdk.host.driver import Driver
 from sdk.host.machine import Machine
 from sdk.outcome import Outcome
+from sdk.ratings import RatingRange
 from sdk.state import State
 from sdk.table import ChatLine, Table
 from sdk.ticket import Ticket
@@ -64,6 +65,7 @@ class RelayHost(GameHost):
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
         timing: Timing | None = None,
         dialog: DialogSink | None = None,
         on_state: StateSink | None = None,
@@ -88,6 +90,8 @@ class RelayHost(GameHost):
         """The contact handle the relay's your-turn notices name, or None."""
         self.name = name
         """The display name the seek gives (keep it with the player key), or None."""
+        self.rating_range = rating_range
+        """With a player key, the ratings an opponent may have (RatingRange), or None: any."""
         self.timing = timing or Timing()
         """Poll holds, request timeouts, backoff and give-up time."""
         self._factory = game_factory
@@ -300,6 +304,7 @@ class RelayHost(GameHost):
                 player=self.player,
                 contact=self.contact,
                 name=self.name,
+                rating_range=self.rating_range,
             )
 
         async with self.open_client() as client:
