@@ -7,9 +7,9 @@ import asyncio
 import pytest
 
 from sdk import NotYourTurnError, Reason, Result, State
-from sdk.events import Moved
 from sdk._endings import PARTNER_ABANDONED, PARTNER_RESIGNED, SELF_DISPUTED, local_dispute, rejected
 from sdk.errors import NO_REASON
+from sdk.events import Moved
 from tests.sdk.scripted import (
     CRASH,
     RESIGN,
