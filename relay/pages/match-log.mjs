@@ -63,7 +63,9 @@ export function lostWrites(delivered, last, seat, pending) {
   for (const [seq, event] of [...delivered].sort((x, y) => x[0] - y[0])) {
     if (seq <= last || event.seat !== seat) continue;
     const after = seq - 1;
-    if (event.type === "move") writes.push({ kind: "move", after, move: event.move, end: event.end });
+    if (event.type === "move") {
+      writes.push({ kind: "move", after, move: event.move, end: event.end, claim: event.claim ?? null });
+    }
     else if (event.type === "pass") writes.push({ kind: "pass", after });
   }
   if (pending !== null && pending.after >= last && !writes.some((w) => w.after === pending.after)) {

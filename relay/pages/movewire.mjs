@@ -39,6 +39,7 @@ import { TableKeeper } from "./table.mjs";
 import { KEPT_LIMIT } from "./tickets.mjs";
 import { canUndo, GameHost, State, STATE_NAMES } from "./game.mjs";
 import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
+import { checkClaim, claimOf } from "./claims.mjs";
 
 export { Outcome, Reason, Result } from "./endings.mjs";
 export {
@@ -56,6 +57,8 @@ export {
 } from "./errors.mjs";
 export { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
 export { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
+export { checkClaim, CLAIMS, claimOf, WRONG_CLAIM } from "./claims.mjs";
+export { BAD_RANGE, changeWords, ratingRangeJson, scoreWords } from "./ratings.mjs";
 export { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
 export { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
 export { history, lostWrites, sameEvent, splitLog, turnAfter } from "./match-log.mjs";
@@ -118,7 +121,9 @@ const BEHIND = Symbol("behind");
  * Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
  *
  * Options: relay (base URL; "" is the page's own origin), gameKey, createGame(host,
- * firstMove), version, room, name (this side's display name, sent with the seek), timing (a
+ * firstMove), version, room, name (this side's display name, sent with the seek), player
+ * and contact (see players.mjs), ratingRange (with a player key: {within: N} or {min, max}, the
+ * ratings an opponent may have; see docs/ratings.md), timing (a
  * Timing), onDialog(text), onState(state), onTicket(ticket), onReachable(reachable, failure)
  * (told when the relay stops answering, and when it answers again), onTable(table) (told of
  * each newer table: see the `table` getter); for tests: fetch, random, clock.
@@ -203,7 +208,9 @@ export class RelayHost extends GameHost {
     /** The TimeControl sought (null: no clock); only seekers of the same one meet. */
     this.timeControl = options.timeControl ?? null;
     // options.player: a player key the seat is listed under; options.contact: the handle the
-    // relay's your-turn notices name (both for correspondence; see players.mjs).
+    // relay's your-turn notices name (both for correspondence; see players.mjs);
+    // options.ratingRange: with a player key, the ratings an opponent may have ({within: N}
+    // or {min, max}; see ratings.mjs), else any.
     /** Poll holds, request timeouts, backoff and give-up time. */
     this.timing = options.timing ?? new Timing();
     this.#client = new RelayClient({ ...options, timing: this.timing, signal: this.#abort.signal });
@@ -528,6 +535,7 @@ export class RelayHost extends GameHost {
             player: this.#options.player ?? null,
             contact: this.#options.contact ?? null,
             name: this.#options.name ?? null,
+            ratingRange: this.#options.ratingRange ?? null,
           },
         );
         this.#options.onTicket?.(this.#ticket);
@@ -709,6 +717,10 @@ export class RelayHost extends GameHost {
     } else {
       let write = this.#write;
       this.#write = null;
+      if (write !== null && write.kind === "move" && write.end && write.claim === undefined) {
+        // Asked here, once move() returned: the game has played its move. Its claim.
+        write = { ...write, claim: claimOf(this.#game.result()) };
+      }
       if (write === null) write = this.#repost();
       if (write !== null) {
         await this.#send(write);
@@ -777,7 +789,7 @@ export class RelayHost extends GameHost {
       else if (write.kind === "move") {
         await this.#stopPolling();
         const [seq, replies, table] = await this.#postHeld(write);
-        const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end };
+        const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end, claim: write.claim ?? null };
         this.#feed([own, ...replies]);
         // Read before the replies it came with, maybe: dated by the move.
         if (table !== null) this.#tableRead(table, seq);
@@ -819,6 +831,7 @@ export class RelayHost extends GameHost {
    */
   async #postHeld(write) {
     const { after, move, end } = write;
+    const claim = write.claim ?? null;
     let timer = null;
     const held = () => {
       if (this.#state === State.WAITING_SERVER_RESPONSE) {
@@ -838,7 +851,7 @@ export class RelayHost extends GameHost {
     const wait = this.timing.pollWait;
     const at = { table: this.#keeper.version, chat: this.#keeper.chatSeen };
     try {
-      return await this.#client.moveAndWait(this.#ticket, after, move, end, wait, undefined, watch, at);
+      return await this.#client.moveAndWait(this.#ticket, after, move, end, wait, undefined, watch, at, claim);
     } finally {
       clearTimeout(timer);
     }
@@ -1008,8 +1021,10 @@ export class RelayHost extends GameHost {
     }
     if (moved && event.end) {
       this.#setState(State.GAME_ENDED);
-      const agree = answer === State.GAME_ENDED;
-      this.#write = { kind: "confirm", after: event.seq, agree, reason: agree ? "" : NOT_OVER };
+      let reason = answer === State.GAME_ENDED ? "" : NOT_OVER;
+      // A claimed result this side's game finds wrong (not the claim's mirror) is disputed.
+      if (!reason && event.claim) reason = checkClaim(event.claim, game.result());
+      this.#write = { kind: "confirm", after: event.seq, agree: !reason, reason };
     } else if (answer === State.PLAYING_TO_MOVE) {
       this.#giveTurn();
     } else if (answer === State.PLAYING_WAIT_MOVE) {
