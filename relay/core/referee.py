@@ -192,26 +192,29 @@ def _common(ruling: Ruling, plays: Sequence[Play], at: Play) -> Ending | None:
     return None
 
 
+def _decided(ruling: Ruling, plays: Sequence[Play]) -> Ending | None:
+    """Returns the ending the ruling decides on its own (an illegal play, the game over at or
+    before the last play), else None."""
+    at = plays[-1]
+    found = _common(ruling, plays, at)
+    if found is None and ruling.kind == "over":
+        return Ending(OVER, at.seat, ruling.seat, at.seq, ruling.reason)
+    return found
+
+
 def end_ending(ruling: Ruling, plays: Sequence[Play]) -> Ending:
     """Returns the ending of a match whose last play says the game is over: the verdict on it
     (a legal play that does not end the game is a false claim, illegal)."""
-    at = plays[-1]
-    found = _common(ruling, plays, at)
-    if found is not None:
-        return found
-    if ruling.kind == "over":
-        return Ending(OVER, at.seat, ruling.seat, at.seq, ruling.reason)
-    return _against(at, NOT_OVER)
+    found = _decided(ruling, plays)
+    return _against(plays[-1], NOT_OVER) if found is None else found
 
 
 def dispute_ending(ruling: Ruling, plays: Sequence[Play]) -> Ending:
     """Returns the ending of a match whose last play the partner disputes: illegal, the game
     over there, or else the dispute is not upheld and the disputer loses."""
-    at = plays[-1]
-    found = _common(ruling, plays, at)
+    found = _decided(ruling, plays)
     if found is not None:
         return found
-    if ruling.kind == "over":
-        return Ending(OVER, at.seat, ruling.seat, at.seq, ruling.reason)
+    at = plays[-1]
     what = "pass" if at.move is None else "move"
     return Ending(DISPUTED, 1 - at.seat, at.seat, at.seq, FOUND_LEGAL.format(what))

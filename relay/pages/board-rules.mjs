@@ -15,3 +15,43 @@ export class IllegalMoveError extends Error {
     this.name = "IllegalMoveError";
   }
 }
+
+/**
+ * Returns the outcome of a game of lines (X and 0, Connect Four): {winner, reason: "win",
+ * line} for the first line of `lines` one player fills, a draw once all `cells` are played,
+ * else null.
+ * @param {{pieceAt(col: number, row: number): number | null, ply: number}} board
+ * @param {ReadonlyArray<ReadonlyArray<{col: number, row: number}>>} lines
+ * @param {number} cells
+ */
+export function lineOutcome(board, lines, cells) {
+  for (const player of [FIRST, SECOND]) {
+    for (const line of lines) {
+      if (line.every(({ col, row }) => board.pieceAt(col, row) === player)) {
+        return { winner: player, reason: "win", line };
+      }
+    }
+  }
+  if (board.ply === cells) return { winner: null, reason: "draw", line: [] };
+  return null;
+}
+
+/**
+ * Returns a grid as rows of 'X', 'O', '.' joined by '/' (as write_grid in
+ * examples/board/rules.py): `rows` in the order written, `pieceAt(col, row)` naming each cell's.
+ * @param {Iterable<number>} rows
+ * @param {number} cols
+ * @param {(col: number, row: number) => number | null} pieceAt
+ */
+export function writeGrid(rows, cols, pieceAt) {
+  const written = [];
+  for (const row of rows) {
+    let text = "";
+    for (let col = 0; col < cols; col++) {
+      const p = pieceAt(col, row);
+      text += p === null ? "." : MARKS[p];
+    }
+    written.push(text);
+  }
+  return written.join("/");
+}

@@ -1,7 +1,7 @@
 // Rules of Connect Four on a 7x6 board, as examples/connect4/rules.py: pure, no DOM.
 // A move is one digit "0".."6": the column a piece is dropped into; row 0 is the bottom.
 
-import { FIRST, IllegalMoveError, MARKS, SECOND } from "./board-rules.mjs";
+import { FIRST, IllegalMoveError, MARKS, SECOND, lineOutcome, writeGrid } from "./board-rules.mjs";
 
 export { FIRST, IllegalMoveError, MARKS, SECOND };
 
@@ -111,15 +111,7 @@ export class Board {
 
   /** Returns {winner, reason: "win" | "draw", line} once the game is over, else null. */
   outcome() {
-    for (const player of [FIRST, SECOND]) {
-      for (const line of LINES) {
-        if (line.every(({ col, row }) => this.pieceAt(col, row) === player)) {
-          return { winner: player, reason: "win", line };
-        }
-      }
-    }
-    if (this.ply === WIDTH * HEIGHT) return { winner: null, reason: "draw", line: [] };
-    return null;
+    return lineOutcome(this, LINES, WIDTH * HEIGHT);
   }
 
   /** Returns whether the game has ended (four in a row, or a full board). */
@@ -129,15 +121,6 @@ export class Board {
 
   /** Returns the position as rows (top row first) of 'X', 'O', '.' joined by '/'. */
   toText() {
-    const rows = [];
-    for (let row = HEIGHT - 1; row >= 0; row--) {
-      let text = "";
-      for (let col = 0; col < WIDTH; col++) {
-        const p = this.pieceAt(col, row);
-        text += p === null ? "." : MARKS[p];
-      }
-      rows.push(text);
-    }
-    return rows.join("/");
+    return writeGrid([...Array(HEIGHT).keys()].reverse(), WIDTH, (col, row) => this.pieceAt(col, row));
   }
 }

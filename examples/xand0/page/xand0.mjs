@@ -1,7 +1,7 @@
 // Rules of X and 0 (3x3 tic-tac-toe), as examples/xand0/rules.py: pure, no DOM.
 // A move is two digits "ij": column i, row j, each 0..2; row 0 is the top row.
 
-import { FIRST, IllegalMoveError, MARKS, SECOND } from "./board-rules.mjs";
+import { FIRST, IllegalMoveError, MARKS, SECOND, lineOutcome, writeGrid } from "./board-rules.mjs";
 
 export { FIRST, IllegalMoveError, MARKS, SECOND };
 
@@ -102,15 +102,7 @@ export class Board {
 
   /** Returns {winner, reason: "win" | "draw", line} once the game is over, else null. */
   outcome() {
-    for (const player of [FIRST, SECOND]) {
-      for (const line of LINES) {
-        if (line.every(({ col, row }) => this.pieceAt(col, row) === player)) {
-          return { winner: player, reason: "win", line };
-        }
-      }
-    }
-    if (this.ply === SIZE * SIZE) return { winner: null, reason: "draw", line: [] };
-    return null;
+    return lineOutcome(this, LINES, SIZE * SIZE);
   }
 
   /** Returns whether the game has ended (a line of three, or a full board). */
@@ -120,15 +112,6 @@ export class Board {
 
   /** Returns the position as rows (row 0 first) of 'X', 'O', '.' joined by '/'. */
   toText() {
-    const rows = [];
-    for (let row = 0; row < SIZE; row++) {
-      let text = "";
-      for (let col = 0; col < SIZE; col++) {
-        const p = this.pieceAt(col, row);
-        text += p === null ? "." : MARKS[p];
-      }
-      rows.push(text);
-    }
-    return rows.join("/");
+    return writeGrid([...Array(SIZE).keys()], SIZE, (col, row) => this.pieceAt(col, row));
   }
 }
