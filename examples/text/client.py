@@ -18,6 +18,7 @@ from sdk import (
     GameHost,
     Outcome,
     ProtocolError,
+    RatingRange,
     Reason,
     RelayHost,
     RelayRefusedError,
@@ -28,7 +29,16 @@ from sdk import (
     Timing,
 )
 
-__all__ = ["BotSession", "G", "Playable", "Seeking", "Session", "TextGame", "summary"]
+__all__ = [
+    "BotSession",
+    "G",
+    "Playable",
+    "Seeking",
+    "Session",
+    "TextGame",
+    "rating_line",
+    "summary",
+]
 
 NOT_A_GAME = "{factory!r} made {game!r}, which is not an SDK Game"
 
@@ -111,6 +121,8 @@ class Seeking:
     """A seat to take up again instead of seeking (the player key its bearer)."""
     name: str | None = None
     """The display name the partner, spectators and the lobby see (None: none)."""
+    rating_range: RatingRange | None = None
+    """With the player key, the ratings an opponent may have (None: any)."""
 
 
 class Session(Generic[G]):
@@ -178,6 +190,7 @@ class Session(Generic[G]):
             player=seeking.player,
             contact=seeking.contact,
             name=seeking.name,
+            rating_range=seeking.rating_range,
             timing=timing,
             **hooks,
         )
@@ -238,6 +251,33 @@ class BotSession(Session[G]):
         if context.get("exception") is not None and host and host.state is State.PLAYING_TO_MOVE:
             self.failed = True
             host.resign()
+
+
+RATING_LINE = "Your {title} rating: {before} → {after} ({delta})."
+"""The line a rated match ends with."""
+
+
+async def rating_line(host: RelayHost, outcome: Outcome, title: str, tries: int = 6) -> str | None:
+    """Returns the line saying how a match played with a player key moved this side's rating,
+    asking the relay a few times while it is rating the match; None when it is not rated
+    (no player key, a relay without ratings, a result nobody can trust) or cannot be read."""
+    if host.player is None or outcome.match is None or outcome.seat is None:
+        return None
+    if not outcome.is_finished:
+        return None
+    with contextlib.suppress(Exception):
+        async with host.open_client() as client:
+            for _ in range(tries):
+                rated = await client.match_ratings(outcome.match)
+                if rated.rated is True and rated.changes is not None:
+                    change = rated.changes[outcome.seat]
+                    before, after = int(change.before), int(change.after)
+                    delta = f"{after - before:+d}" if after != before else "±0"
+                    return RATING_LINE.format(title=title, before=before, after=after, delta=delta)
+                if rated.rated is False:
+                    return None
+                await asyncio.sleep(0.5)
+    return None
 
 
 def _to_stderr(text: str) -> None:
