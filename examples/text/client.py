@@ -257,27 +257,20 @@ RATING_LINE = "Your {title} rating: {before} → {after} ({delta})."
 """The line a rated match ends with."""
 
 
-async def rating_line(host: RelayHost, outcome: Outcome, title: str, tries: int = 6) -> str | None:
-    """Returns the line saying how a match played with a player key moved this side's rating,
-    asking the relay a few times while it is rating the match; None when it is not rated
-    (no player key, a relay without ratings, a result nobody can trust) or cannot be read."""
-    if host.player is None or outcome.match is None or outcome.seat is None:
+async def rating_line(host: RelayHost, outcome: Outcome, title: str) -> str | None:
+    """Returns the line saying how a match played with a player key moved this side's rating
+    (RelayHost.rating_change); None when it is not rated or cannot be read."""
+    if host.player is None or not outcome.is_finished:
         return None
-    if not outcome.is_finished:
+    try:
+        change = await host.rating_change()
+    except (RelayRefusedError, ConnectionLostError, ProtocolError):
         return None
-    with contextlib.suppress(Exception):
-        async with host.open_client() as client:
-            for _ in range(tries):
-                rated = await client.match_ratings(outcome.match)
-                if rated.rated is True and rated.changes is not None:
-                    change = rated.changes[outcome.seat]
-                    before, after = int(change.before), int(change.after)
-                    delta = f"{after - before:+d}" if after != before else "±0"
-                    return RATING_LINE.format(title=title, before=before, after=after, delta=delta)
-                if rated.rated is False:
-                    return None
-                await asyncio.sleep(0.5)
-    return None
+    if change is None:
+        return None
+    before, after = int(change.before), int(change.after)
+    delta = f"{after - before:+d}" if after != before else "±0"
+    return RATING_LINE.format(title=title, before=before, after=after, delta=delta)
 
 
 def _to_stderr(text: str) -> None:

@@ -15,6 +15,7 @@ from sdk import (
     RatedGame,
     RatingChange,
     RatingRange,
+    RelayHost,
     Result,
     State,
 )
@@ -204,3 +205,8 @@ def test_a_player_matchs_entry_reads_its_rating_change() -> None:
     assert PlayerMatch.from_json(row).rating is None
     rated = PlayerMatch.from_json({**row, "rating": {"before": 1500, "after": 1742.8}})
     assert rated.rating == RatingChange(1500.0, 1742.8)
+
+
+async def test_a_host_that_has_not_played_has_no_rating_change() -> None:
+    host = RelayHost("http://127.0.0.1:9", "xand0", Ending)
+    assert await host.rating_change() is None  # no seat, no end: nothing asked of a relay

@@ -61,6 +61,8 @@ async def test_an_agreed_end_is_rated_by_the_movers_claim(relay: str) -> None:
     # Two new players' first game (relay.core.ratings): 1741.62 and 1258.38.
     assert won.after == pytest.approx(1741.62, abs=0.05)
     assert lost.after == pytest.approx(1258.38, abs=0.05)
+    change = await played.first.rating_change()
+    assert change is not None and change.after == won.after and change.delta > 0
     winner_key = played.first.player
     assert winner_key in keys
     async with aiohttp.ClientSession() as session:
@@ -89,6 +91,7 @@ async def test_an_agreed_end_without_a_claim_is_not_rated(relay: str) -> None:
     log = await relay_log(relay, played.match)
     assert [event.claim for event in log if isinstance(event, Moved) and event.end] == [None]
     assert (await rated(relay, played.match)).rated is False
+    assert await played.first.rating_change(wait=0) is None
 
 
 async def test_a_claim_the_partners_game_finds_wrong_is_disputed_and_not_rated(
