@@ -478,6 +478,27 @@ export class RelayHost extends GameHost {
   }
 
   /**
+   * Resolves how the finished match moved this side's rating, {before, after}, waiting up to
+   * `waitMs` while the relay rates it; null when the match is not rated (a seat without a
+   * player key, a result nobody can trust, a relay without ratings) or not over.
+   * @param {number} [waitMs]
+   * @returns {Promise<{before: number, after: number} | null>}
+   */
+  async ratingChange(waitMs = 3000) {
+    const ticket = this.#ticket;
+    if (ticket === null || this.#outcome === null || !this.#outcome.isFinished) return null;
+    // The match's own client stopped with play(): a fresh one, with the same relay and fetch.
+    const client = new RelayClient({ ...this.#options, timing: this.timing });
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { rated, ratings } = await client.matchRatings(ticket.match);
+      if (rated === true && Array.isArray(ratings)) return ratings[ticket.seat] ?? null;
+      if (rated !== "pending" || Date.now() > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /**
    * Plays the match to its end and resolves with the Outcome (null if close() stopped it);
    * one call per host. Network faults are retried (see Timing); a final failure ends the
    * match with a dialog and an Outcome (CONNECTION_LOST or ERROR), never a rejection. An

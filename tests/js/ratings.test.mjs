@@ -76,9 +76,13 @@ describe("claims", () => {
     assert.deepEqual([outA.reason, outA.result, outB.result], [Reason.AGREED, Result.WON, Result.LOST]);
     const client = new RelayClient({ fetch: relay.fetch });
     assert.deepEqual(await client.matchRatings(a.ticket.match), { rated: "pending", ratings: null });
-    relay.rate(a.ticket.match, [{ before: 1500, after: 1742 }, { before: 1500, after: 1258 }]);
+    assert.equal(await a.ratingChange(0), null, "still pending after the wait");
+    const changes = [{ before: 1500, after: 1742 }, { before: 1500, after: 1258 }];
+    relay.rate(a.ticket.match, changes);
     const rated = await client.matchRatings(a.ticket.match);
-    assert.deepEqual(rated.ratings[0], { before: 1500, after: 1742 });
+    assert.deepEqual(rated.ratings[0], changes[0]);
+    assert.deepEqual(await a.ratingChange(), changes[a.ticket.seat]);
+    assert.deepEqual(await b.ratingChange(), changes[b.ticket.seat]);
   });
 
   test("a game that cannot tell its result sends no claim, and the end is not rated", async () => {
