@@ -11,7 +11,10 @@ export const BAD_RANGE = (given) =>
   "a rating range is within=N (1 to 4000) alone, or min and/or max (0 to 4000, min at most " +
   `max), not ${JSON.stringify(given)}`;
 
-/** @param {unknown} value */
+/**
+ * Returns whether a value is a whole number from `low` to 4000.
+ * @param {unknown} value @param {number} low
+ */
 function whole(value, low) {
   return Number.isInteger(value) && /** @type {number} */ (value) >= low && /** @type {number} */ (value) <= 4000;
 }

@@ -181,7 +181,12 @@ function ended(seq, raw) {
   return Object.freeze({ type: "ended", seq, reason: raw.reason, seat: seat(raw.seat, raw), at, detail, winner, refereed });
 }
 
-/** Returns a move's body: the claim only with a game-ending move. */
+/**
+ * Returns a move's body: the claim only with a game-ending move.
+ * @param {number} after @param {string} move @param {boolean} end
+ * @param {import("./claims.mjs").Claim | null} claim
+ * @returns {{after: number, move: string, end: boolean, claim?: import("./claims.mjs").Claim}}
+ */
 function moveBody(after, move, end, claim) {
   return end && claim ? { after, move, end, claim } : { after, move, end };
 }
@@ -483,6 +488,9 @@ export class RelayClient {
    * Returns the game's leaderboard (GET /v1/games/{game}/leaderboard): {game, players: [{rank,
    * id, name, rating, deviation, games, shown}]}, established ratings only, best first (at
    * most `limit`; the relay's default when null).
+   * @param {string} game @param {number | null} [limit] @param {AbortSignal} [signal]
+   * @returns {Promise<{game: string, players: {rank: number, id: string, name: string | null,
+   *   rating: number, deviation: number, games: number, shown: string}[]}>}
    */
   async leaderboard(game, limit = null, signal = undefined) {
     let path = `/v1/games/${encodeURIComponent(game)}/leaderboard`;
@@ -496,6 +504,10 @@ export class RelayClient {
    * Returns a player key's ratings (GET /v1/player/ratings): one per game it played rated
    * (`game` only, when given), each {game, rating, deviation, games, provisional, shown, at,
    * history: [{match, at, score, before, after, opponent}], newest first}; [] for an unknown key.
+   * @param {string} player @param {string | null} [game] @param {AbortSignal} [signal]
+   * @returns {Promise<{game: string, rating: number, deviation: number, games: number,
+   *   provisional: boolean, shown: string, at: number, history: {match: string, at: number,
+   *   score: number, before: number, after: number, opponent: number}[]}[]>}
    */
   async ratings(player, game = null, signal = undefined) {
     let path = "/v1/player/ratings";
@@ -509,6 +521,8 @@ export class RelayClient {
    * Returns whether a match was rated, from matchInfo(): {rated: true, false or "pending"
    * (false from a relay without ratings), ratings: null, or once rated [{before, after},
    * {before, after}] by seat}.
+   * @param {string} match @param {AbortSignal} [signal]
+   * @returns {Promise<{rated: boolean | "pending", ratings: {before: number, after: number}[] | null}>}
    */
   async matchRatings(match, signal = undefined) {
     const info = await this.matchInfo(match, signal);
