@@ -19,6 +19,15 @@ from sdk.game import Game, GameFactory, GameHost, Played
 from sdk.lobby import Lobby, LobbyEntry
 from sdk.outcome import Outcome, Reason, Result
 from sdk.players import PlayerMatch, load_player_key, new_player_key
+from sdk.ratings import (
+    Leaderboard,
+    LeaderboardEntry,
+    MatchRatings,
+    PlayerRating,
+    RatedGame,
+    RatingChange,
+    RatingRange,
+)
 from sdk.record import Record
 from sdk.relay_host import RelayHost
 from sdk.rematch import Rematch
@@ -37,8 +46,11 @@ __all__ = [
     "GameFactory",
     "GameHost",
     "HostStateError",
+    "Leaderboard",
+    "LeaderboardEntry",
     "Lobby",
     "LobbyEntry",
+    "MatchRatings",
     "MoveRejected",
     "Moved",
     "NotYourTurnError",
@@ -47,8 +59,12 @@ __all__ = [
     "Passed",
     "Played",
     "PlayerMatch",
+    "PlayerRating",
     "Presence",
     "ProtocolError",
+    "RatedGame",
+    "RatingChange",
+    "RatingRange",
     "Reason",
     "Record",
     "RelayClient",

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sdk import _endings as endings
+from sdk._claims import check_claim
 from sdk.errors import NO_PASS_REASON, NO_REASON, MoveRejected, clean_reason
 from sdk.events import Moved, Passed
 from sdk.game import Game
@@ -37,7 +38,8 @@ class Reply:
 def reply_to(game: Game, event: Moved | Passed, number: int | None = None) -> Reply:
     """Hands the partner's move or pass to the game; returns what its answer calls for.
 
-    A move sent with `end` is confirmed (agreed only if the game says GAME_ENDED). A move or
+    A move sent with `end` is confirmed (agreed only if the game says GAME_ENDED and, when the
+    move claims a result, its `result()` is the claim's mirror or cannot tell). A move or
     pass the game rejects (MoveRejected), or a move that ends the game by this side's rules
     though not by the partner's, is disputed, with a reason. `number` is the move's number in
     the match, for the dialog. Raises ValueError for an answer that is no State of the three a
@@ -62,8 +64,10 @@ def reply_to(game: Game, event: Moved | Passed, number: int | None = None) -> Re
         name = type(game).__name__
         raise ValueError(BAD_ANSWER.format(game=name, method=method, answer=answer))
     if isinstance(event, Moved) and event.end:
-        agree = answer == State.GAME_ENDED
-        return Reply("confirm", agree=agree, reason="" if agree else endings.NOT_OVER)
+        if answer != State.GAME_ENDED:
+            return Reply("confirm", agree=False, reason=endings.NOT_OVER)
+        wrong = "" if event.claim is None else check_claim(event.claim, game.result())
+        return Reply("confirm", agree=not wrong, reason=wrong)
     if answer == State.PLAYING_TO_MOVE:
         return Reply("turn")
     if answer == State.PLAYING_WAIT_MOVE:

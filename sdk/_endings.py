@@ -63,6 +63,9 @@ _REJECTED_MINE = "Your partner's game rejected your {move}"
 _ILLEGAL = "The referee found {whose} {move} illegal"
 _UPHELD_BY_ME = "Your game disputed your partner's {move}, but the referee found it legal"
 _UPHELD_MINE = "Your partner's game disputed your {move}, but the referee found it legal"
+_CLAIM_BY_ME = "Your game does not accept the result your partner claimed with its {move}"
+_CLAIM_MINE = "Your partner's game does not accept the result you claimed with your {move}"
+_WRONG_CLAIM = "the claimed result is wrong: "
 _OVER = "The referee found the game over at {move}"
 _VERDICT = {Result.WON: "You win.", Result.LOST: "You lose.", Result.DRAWN: "It is a draw."}
 
@@ -139,6 +142,10 @@ def ending(
             # The detail is the referee's ("the referee found the move legal..."): said already.
             said = (_UPHELD_BY_ME if mine else _UPHELD_MINE).format(move=move)
             return result, reason, f"{said}. {_VERDICT.get(result, '')}".rstrip()
+        if ended.detail.startswith(_WRONG_CLAIM):
+            why = ended.detail.removeprefix(_WRONG_CLAIM)
+            said = (_CLAIM_BY_ME if mine else _CLAIM_MINE).format(move=move)
+            return Result.UNKNOWN, reason, f"{said}: {why}. Disputed."
         if mine:
             if ended.detail in ("", NOT_OVER):
                 return Result.UNKNOWN, reason, SELF_DISPUTED

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sdk.errors import ProtocolError
-from sdk.events import Event, Moved, Passed
+from sdk.events import Claim, Event, Moved, Passed
 
 __all__ = ["DIVERGED", "Write", "check_log", "lost_writes", "same_event"]
 
@@ -32,6 +32,8 @@ class Write:
     agree: bool = True
     reason: str = ""
     """For a confirm that disputes: why, sent to the relay."""
+    claim: Claim | None = None
+    """For a game-ending move: the mover's result as its game tells it (None: cannot tell)."""
 
 
 def same_event(known: Event | None, event: Event) -> bool:
@@ -61,7 +63,7 @@ def lost_writes(
         if seq <= last or not isinstance(event, Moved | Passed) or event.seat != seat:
             continue
         if isinstance(event, Moved):
-            writes.append(Write("move", seq - 1, event.move, event.end))
+            writes.append(Write("move", seq - 1, event.move, event.end, claim=event.claim))
         elif isinstance(event, Passed):
             writes.append(Write("pass", seq - 1))
     lost = {write.after for write in writes}

@@ -6,6 +6,7 @@ import asyncio
 import random
 import secrets
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 import orjson
@@ -18,9 +19,18 @@ from sdk.errors import (
     RelayUnreachableError,
     clean_reason,
 )
-from sdk.events import Event, parse_event
+from sdk.events import Claim, Event, parse_event
 from sdk.lobby import Lobby, parse_lobby
 from sdk.players import PlayerMatch
+from sdk.ratings import (
+    Leaderboard,
+    MatchRatings,
+    PlayerRating,
+    RatingRange,
+    parse_leaderboard,
+    parse_match_ratings,
+    parse_ratings,
+)
 from sdk.record import Record, parse_record
 from sdk.rematch import Rematch, parse_rematch
 from sdk.table import OfferKind, Table, parse_table
@@ -76,12 +86,14 @@ class RelayClient:
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Returns a seat in a waiting match of `game`, or in a new one (listed in the game's
         lobby when public), of that time control (None: no clock). With a player key the
         seat is listed under it (see player_matches); with a contact handle the relay's
         your-turn notices of a correspondence match name it; a name is the seat's display
-        name, shown to the partner, spectators, the lobby and records."""
+        name, shown to the partner, spectators, the lobby and records. A rating range (with a
+        player key, without a room) meets only opponents whose rating in the game is in it."""
         # The seat's token is drawn here: a retried seek then answers the same seat.
         body: dict[str, Any] = {"game": game, "token": secrets.token_urlsafe(32)}
         if version:
@@ -98,6 +110,8 @@ class RelayClient:
             body["contact"] = contact
         if name is not None:
             body["name"] = name
+        if rating_range is not None:
+            body["rating_range"] = rating_range.to_json()
         answer = await self._call("POST", "/v1/seek", None, body)
         try:
             return Ticket(str(answer["match"]), int(answer["seat"]), str(answer["token"]))
@@ -143,20 +157,36 @@ class RelayClient:
         found = answer.get("table")
         return [parse_event(item) for item in raw], None if found is None else parse_table(found)
 
-    async def move(self, ticket: Ticket, after: int, move: str, end: bool = False) -> int:
-        """Posts a move on the position after event `after`; returns the move's event number."""
-        body = {"after": after, "move": move, "end": end}
-        return await self._seq(ticket, "moves", body)
+    async def move(
+        self,
+        ticket: Ticket,
+        after: int,
+        move: str,
+        end: bool = False,
+        *,
+        claim: Claim | None = None,
+    ) -> int:
+        """Posts a move on the position after event `after`; returns the move's event number.
+        A game-ending move may claim the mover's result ("win", "draw", "loss"): an agreed end
+        is rated by it."""
+        return await self._seq(ticket, "moves", _move_body(after, move, end, claim))
 
     async def move_and_wait(
-        self, ticket: Ticket, after: int, move: str, end: bool, wait: int
+        self,
+        ticket: Ticket,
+        after: int,
+        move: str,
+        end: bool,
+        wait: int,
+        *,
+        claim: Claim | None = None,
     ) -> tuple[int, list[Event]]:
         """Posts a move held up to `wait` seconds for the reply (`?wait=`): one request per move.
 
         Returns the move's event number and the events above it (none when the wait ran out).
         A retry of the lost answer is answered the same number, with the events above it then.
         """
-        seq, events, _ = await self.move_held(ticket, after, move, end, wait)
+        seq, events, _ = await self.move_held(ticket, after, move, end, wait, claim=claim)
         return seq, events
 
     async def move_held(
@@ -168,13 +198,15 @@ class RelayClient:
         wait: int,
         table: int | None = None,
         chat: int = 0,
+        *,
+        claim: Claim | None = None,
     ) -> tuple[int, list[Event], Table | None]:
         """move_and_wait(); with `table` (the version the poster has), the post also ends at a
         change of the table, and answers the table when it is newer."""
         path = f"/v1/matches/{ticket.match}/moves?wait={wait}"
         if table is not None:
             path += f"&table={table}&chat={chat}"
-        body = {"after": after, "move": move, "end": end}
+        body = _move_body(after, move, end, claim)
         timeout = self.timing.request_timeout + wait
         answer = await self._call("POST", path, ticket.token, body, timeout)
         try:
@@ -294,6 +326,28 @@ class RelayClient:
         except (KeyError, TypeError, ValueError):
             raise ProtocolError(NOT_AN_ANSWER.format(what="player matches", body=answer)) from None
 
+    async def leaderboard(self, game: str, limit: int | None = None) -> Leaderboard:
+        """Returns the game's leaderboard: its established ratings, best first (at most
+        `limit`; the relay's default without)."""
+        path = f"/v1/games/{quote(game, safe='')}/leaderboard"
+        if limit is not None:
+            path += f"?limit={limit}"
+        return parse_leaderboard(await self._call("GET", path, None, None))
+
+    async def ratings(self, player: str, game: str | None = None) -> list[PlayerRating]:
+        """Returns a player key's rating in each game it played rated (in `game` only, when
+        given), each with its latest rated matches, newest first; none for an unknown key."""
+        path = "/v1/player/ratings"
+        if game is not None:
+            path += f"?game={quote(game, safe='')}"
+        return parse_ratings(await self._call("GET", path, player, None))
+
+    async def match_ratings(self, match: str) -> MatchRatings:
+        """Returns whether a match was rated (or is being rated) and, once it was, each seat's
+        rating before and after it."""
+        answer = await self._call("GET", f"/v1/matches/{match}", None, None)
+        return parse_match_ratings(answer)
+
     def _held(self, path: str, after: int | None, wait: int | None) -> tuple[str, float]:
         """Returns a read's path and timeout: with `after`, held until the version read is
         above it (up to `wait` seconds, which the timeout allows for)."""
@@ -370,6 +424,14 @@ class RelayClient:
             attempt += 1
             self.retries += 1
             await asyncio.sleep(delay)
+
+
+def _move_body(after: int, move: str, end: bool, claim: Claim | None) -> dict[str, Any]:
+    """Returns a move's body: the claim only with a game-ending move."""
+    body: dict[str, Any] = {"after": after, "move": move, "end": end}
+    if end and claim is not None:
+        body["claim"] = claim
+    return body
 
 
 def _match_and_token(ticket: Ticket | str) -> tuple[str, str | None]:

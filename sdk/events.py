@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from sdk.clock import TimeControl
 from sdk.errors import ProtocolError
 
 __all__ = [
+    "CLAIMS",
     "ENDED_REASONS",
+    "Claim",
     "Ended",
     "Event",
     "Moved",
@@ -26,6 +28,12 @@ ENDED_REASONS = frozenset(
     }
 )  # fmt: skip
 """The reasons an `ended` event may give."""
+
+Claim = Literal["win", "draw", "loss"]
+"""A mover's word on its own result with a game-ending move."""
+
+CLAIMS: tuple[Claim, ...] = ("win", "draw", "loss")
+"""The claims a game-ending move may carry."""
 
 BAD_EVENT = "the relay sent an event protocol v1 does not define: {event!r}"
 
@@ -53,6 +61,9 @@ class Moved:
     left: float | None = field(default=None, compare=False)
     """With a time control, the mover's seconds left after it (not part of what the move is:
     a move posted again after a failover is the same move)."""
+    claim: Claim | None = field(default=None, compare=False)
+    """With `end`, the mover's own result as it claimed it ("win", "draw" or "loss"; None:
+    none claimed), by which an agreed end is rated."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +122,10 @@ def parse_event(raw: Any) -> Event:
             return Started(seq, _seat(raw["first"], raw), control, left)
         if kind == "move":
             move, end = raw["move"], raw["end"]
-            if isinstance(move, str) and isinstance(end, bool):
-                return Moved(seq, _seat(raw["seat"], raw), move, end, _left(raw.get("left"), raw))
+            claim = raw.get("claim")
+            if isinstance(move, str) and isinstance(end, bool) and claim in (None, *CLAIMS):
+                seat, spent = _seat(raw["seat"], raw), _left(raw.get("left"), raw)
+                return Moved(seq, seat, move, end, spent, claim)
         elif kind == "pass":
             return Passed(seq, _seat(raw["seat"], raw), _left(raw.get("left"), raw))
         elif kind == "undo" and raw["count"] in (1, 2) and type(raw["count"]) is int:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sdk.clock import TimeControl
+from sdk.ratings import RatingChange
 from sdk.ticket import Ticket
 
 __all__ = ["PlayerMatch", "load_player_key", "new_player_key", "player_name"]
@@ -82,13 +83,15 @@ class PlayerMatch:
     """The number of the match's last event."""
     result: tuple[str, int] | None = None
     """Once finished, the `ended` event's reason and seat."""
+    rating: RatingChange | None = None
+    """Once rated, the key's rating before and after the match."""
 
     @classmethod
     def from_json(cls, raw: Any) -> PlayerMatch:
         """Returns the entry of one row of GET /v1/player/matches; raises KeyError,
         TypeError or ValueError for a row the protocol does not define."""
         left = raw["left"]
-        result = raw.get("result")
+        result, rating = raw.get("result"), raw.get("rating")
         return cls(
             match=str(raw["match"]),
             game=str(raw["game"]),
@@ -101,6 +104,7 @@ class PlayerMatch:
             left=None if left is None else (float(left[0]), float(left[1])),
             last=int(raw["last"]),
             result=None if result is None else (str(result["reason"]), int(result["seat"])),
+            rating=None if rating is None else RatingChange.from_json(rating),
         )
 
     def ticket(self, player: str) -> Ticket:

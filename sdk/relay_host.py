@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import random
@@ -19,6 +20,7 @@ from sdk.host.controls import Controls
 from sdk.host.driver import Driver
 from sdk.host.machine import Machine
 from sdk.outcome import Outcome
+from sdk.ratings import RatingChange, RatingRange
 from sdk.state import State
 from sdk.table import ChatLine, Table
 from sdk.ticket import Ticket
@@ -64,6 +66,7 @@ class RelayHost(GameHost):
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
         timing: Timing | None = None,
         dialog: DialogSink | None = None,
         on_state: StateSink | None = None,
@@ -88,6 +91,8 @@ class RelayHost(GameHost):
         """The contact handle the relay's your-turn notices name, or None."""
         self.name = name
         """The display name the seek gives (keep it with the player key), or None."""
+        self.rating_range = rating_range
+        """With a player key, the ratings an opponent may have (RatingRange), or None: any."""
         self.timing = timing or Timing()
         """Poll holds, request timeouts, backoff and give-up time."""
         self._factory = game_factory
@@ -300,6 +305,7 @@ class RelayHost(GameHost):
                 player=self.player,
                 contact=self.contact,
                 name=self.name,
+                rating_range=self.rating_range,
             )
 
         async with self.open_client() as client:
@@ -368,6 +374,23 @@ class RelayHost(GameHost):
         (a match without a clock); returns the `ended` event's number."""
         client, ticket = self._seated("claim()")
         return await client.claim(ticket, self._machine.cursor)
+
+    async def rating_change(self, wait: float = 3.0) -> RatingChange | None:
+        """Returns how the finished match moved this side's rating (before, after), waiting up
+        to `wait` seconds while the relay is rating it; None when it is not rated (a seat
+        without a player key, a result nobody can trust, a relay without ratings) or not over."""
+        ticket, outcome = self._machine.ticket, self._machine.outcome
+        if ticket is None or outcome is None or not outcome.is_finished:
+            return None
+        async with self.open_client() as client:
+            deadline = asyncio.get_running_loop().time() + wait
+            while True:
+                rated = await client.match_ratings(ticket.match)
+                if rated.rated is True and rated.changes is not None:
+                    return rated.changes[ticket.seat]
+                if rated.rated != "pending" or asyncio.get_running_loop().time() > deadline:
+                    return None
+                await asyncio.sleep(0.2)
 
     async def offer_rematch(self) -> RelayHost | None:
         """Offers or accepts a rematch: the new match's host, or None (declined, lapsed)."""

@@ -33,6 +33,7 @@ from sdk import (
 )
 from sdk.console import Keyboard, on_interrupt
 from sdk.players import player_name
+from sdk.ratings import RatingRange
 
 from .client import BotSession, Seeking, TextGame
 from .console import Screen, wants_color
@@ -109,6 +110,19 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
         "correspondence games from any machine that has it (default %(default)s)",
     )
     parser.add_argument(
+        "--rated",
+        action="store_true",
+        help="seek with your player key, so that the match is rated (a rating belongs to the "
+        "key): your rating is shown at the end",
+    )
+    parser.add_argument(
+        "--within",
+        metavar="N",
+        type=_within,
+        help="meet only opponents within N points of your rating in this game (1 to 4000); "
+        "implies --rated",
+    )
+    parser.add_argument(
         "--games",
         action="store_true",
         help="list your correspondence games of this player key (whose turn, time left), "
@@ -127,6 +141,8 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
         parser.error(f"--{elsewhere[0]} and --{elsewhere[1]} cannot go together")
     if (args.games or args.resume) and (args.clock or args.room):
         parser.error(f"--{elsewhere[0]} takes neither --clock nor --room")
+    if args.within is not None and args.room is not None:
+        parser.error("--within finds a random opponent: it takes no --room")
     if args.bot is not None and not lo <= args.bot <= hi:
         parser.error(BAD_LEVEL.format(lo=lo, hi=hi, level=args.bot))
     return args
@@ -186,6 +202,14 @@ def default_key_file() -> Path:
     return Path(base) / "movewire" / "player-key"
 
 
+def _within(text: str) -> int:
+    """Returns --within's points (1 to 4000); argparse reports a ValueError as a bad value."""
+    points = int(text)
+    if not 1 <= points <= 4000:
+        raise ValueError(text)
+    return points
+
+
 def _clock(text: str) -> TimeControl:
     try:
         return TimeControl.parse(text)
@@ -200,12 +224,14 @@ async def _seeking(spec: TextGame[Any], args: argparse.Namespace, screen: Screen
     control: TimeControl | None = args.clock
     # The name stays with the player key's file: given once, it is used until another is.
     name = player_name(args.player_key_file, args.name)
-    keyed = args.games or args.resume or (control is not None and control.kind == "deadline")
+    rated = args.rated or args.within is not None
+    keyed = args.games or args.resume or rated or (control and control.kind == "deadline")
     if not keyed:
         return Seeking(control, None, args.contact, name=name)
     key = load_player_key(args.player_key_file)
     if not (args.games or args.resume):
-        return Seeking(control, key, args.contact, name=name)
+        near = None if args.within is None else RatingRange(within=args.within)
+        return Seeking(control, key, args.contact, name=name, rating_range=near)
     async with aiohttp.ClientSession() as session:
         listed = await RelayClient(session, args.relay, Timing()).player_matches(key)
     mine = [row for row in listed if row.game == spec.key]

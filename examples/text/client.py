@@ -18,6 +18,7 @@ from sdk import (
     GameHost,
     Outcome,
     ProtocolError,
+    RatingRange,
     Reason,
     RelayHost,
     RelayRefusedError,
@@ -28,7 +29,16 @@ from sdk import (
     Timing,
 )
 
-__all__ = ["BotSession", "G", "Playable", "Seeking", "Session", "TextGame", "summary"]
+__all__ = [
+    "BotSession",
+    "G",
+    "Playable",
+    "Seeking",
+    "Session",
+    "TextGame",
+    "rating_line",
+    "summary",
+]
 
 NOT_A_GAME = "{factory!r} made {game!r}, which is not an SDK Game"
 
@@ -111,6 +121,8 @@ class Seeking:
     """A seat to take up again instead of seeking (the player key its bearer)."""
     name: str | None = None
     """The display name the partner, spectators and the lobby see (None: none)."""
+    rating_range: RatingRange | None = None
+    """With the player key, the ratings an opponent may have (None: any)."""
 
 
 class Session(Generic[G]):
@@ -178,6 +190,7 @@ class Session(Generic[G]):
             player=seeking.player,
             contact=seeking.contact,
             name=seeking.name,
+            rating_range=seeking.rating_range,
             timing=timing,
             **hooks,
         )
@@ -238,6 +251,26 @@ class BotSession(Session[G]):
         if context.get("exception") is not None and host and host.state is State.PLAYING_TO_MOVE:
             self.failed = True
             host.resign()
+
+
+RATING_LINE = "Your {title} rating: {before} → {after} ({delta})."
+"""The line a rated match ends with."""
+
+
+async def rating_line(host: RelayHost, outcome: Outcome, title: str) -> str | None:
+    """Returns the line saying how a match played with a player key moved this side's rating
+    (RelayHost.rating_change); None when it is not rated or cannot be read."""
+    if host.player is None or not outcome.is_finished:
+        return None
+    try:
+        change = await host.rating_change()
+    except (RelayRefusedError, ConnectionLostError, ProtocolError):
+        return None
+    if change is None:
+        return None
+    before, after = int(change.before), int(change.after)
+    delta = f"{after - before:+d}" if after != before else "±0"
+    return RATING_LINE.format(title=title, before=before, after=after, delta=delta)
 
 
 def _to_stderr(text: str) -> None:

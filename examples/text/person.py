@@ -19,7 +19,7 @@ from sdk import (
 )
 from sdk.console import Keyboard
 
-from .client import G, Session, TextGame
+from .client import G, Session, TextGame, rating_line
 from .console import Screen
 from .table import TableTalk
 
@@ -125,6 +125,9 @@ class PersonSession(Session[G]):
                 if task is not None:
                     task.cancel()
         self._finish(outcome)
+        line = await rating_line(host, outcome, self.spec.title)
+        if line is not None:
+            self.screen.line(line)
         return outcome
 
     async def again(self, outcome: Outcome) -> Outcome | None:

@@ -133,6 +133,9 @@ export const NOT_OVER = "the game is not over";
 /** The reason a host sends when its game finds the game over after a move sent without end. */
 export const UNCLAIMED_END = "it ends the game, but did not say so";
 
+/** The start of the reason a host disputes a wrong claim with (claims.mjs, WRONG_CLAIM). */
+const WRONG_CLAIM_START = "the claimed result is wrong: ";
+
 /** @type {Readonly<Partial<Record<string, string>>>} */
 const VERDICT = Object.freeze({
   [Result.WON]: "You win.",
@@ -255,6 +258,13 @@ export function ending(ended, seat, gameResult, about = null, number = null) {
         ? `Your game disputed your partner's ${move}, but the referee found it legal`
         : `Your partner's game disputed your ${move}, but the referee found it legal`;
       return [result, reason, verdict(text, result)];
+    }
+    if (detail.startsWith(WRONG_CLAIM_START)) {
+      const why = detail.slice(WRONG_CLAIM_START.length);
+      const text = mine
+        ? `Your game does not accept the result your partner claimed with its ${move}`
+        : `Your partner's game does not accept the result you claimed with your ${move}`;
+      return [Result.UNKNOWN, reason, `${text}: ${why}. Disputed.`];
     }
     if (mine) {
       if (detail === "" || detail === NOT_OVER) return [Result.UNKNOWN, reason, SELF_DISPUTED];

@@ -12,8 +12,10 @@ import { ConnectionNotice, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ConnectionLostError } from "./errors.mjs";
 import { nameField } from "./names.mjs";
 import { newRoomName, relayBeside, storageKey } from "./page-links.mjs";
+import { changeWords } from "./ratings.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
 import { RelayClient } from "./relay-client.mjs";
+import { boardList, nearChoice, refreshBoard, showRatings } from "./ratings-view.mjs";
 
 /** Each game's page by game key ("connect4.html"), as GET /v1/games names it. */
 const pages = new Map();
@@ -49,8 +51,10 @@ function lobbyList(kind, heading, name) {
  */
 export function gameCard({ name, title, summary, page, computer }) {
   const card = make("li", { class: "card", id: `game-${name}` }, make("h2", {}, title), make("p", {}, summary));
+  const random = make("a", { class: "button primary", href: `${page}#play` }, "Play a random opponent");
   card.append(
-    make("a", { class: "button primary", href: `${page}#play` }, "Play a random opponent"),
+    random,
+    nearChoice(random, title),
     make("button", { type: "button", "data-private": name }, "Create a private room"),
     make("button", { type: "button", "data-public": name }, "Create a public game"),
   );
@@ -72,6 +76,7 @@ export function gameCard({ name, title, summary, page, computer }) {
       ...lobbyList("open", "Open games", name),
       ...lobbyList("live", "Live matches", name),
       ...lobbyList("recent", "Just finished", name),
+      ...boardList(name),
     ),
   );
   return card;
@@ -140,7 +145,9 @@ function openItem(game, entry) {
   const page = pageOf(game);
   link.href = entry.room === null ? `${page}#play` : `${page}#room=${encodeURIComponent(entry.room)}`;
   link.textContent = "Join";
-  const who = playersOf(entry);
+  // The waiting seeker's rating in the game, as shown ("1500?"), when it has one.
+  const rating = typeof entry.rating === "string" && entry.rating ? entry.rating : null;
+  const who = [playersOf(entry), rating === null ? "" : `rated ${rating}`].filter(Boolean).join(", ");
   const by = who ? ` by ${who}` : "";
   link.setAttribute("aria-label", `Join the game opened${by} at ${clockTime(entry.since)}`);
   // Names are text (append() of a string is a text node): never markup.
@@ -195,6 +202,9 @@ async function follow(client, box) {
     items(open, lobby.open, (entry) => openItem(game, entry));
     items(live, lobby.live, (entry) => matchItem(entry, "Watch"));
     items(recent, lobby.recent, (entry) => matchItem(entry, "Replay"));
+    // A match just finished may have moved the leaderboard: read it again (at most every few s).
+    const board = box.querySelector(".board-list");
+    if (board !== null) refreshBoard(client, board);
     box.dataset.version = String(version);
   }
 }
@@ -203,15 +213,17 @@ async function follow(client, box) {
 function mineItem(entry) {
   const li = document.createElement("li");
   li.dataset.match = entry.match;
-  const name = document.getElementById(`game-${entry.game}`)?.querySelector("h2")?.textContent;
-  const what = `${name ?? entry.game}: ${describeMatch(entry)}`;
+  const summary = `${titleOf(entry.game)}: ${describeMatch(entry)}`;
   if (entry.status === "waiting") {
-    li.append(what);
+    li.append(summary);
     return li;
   }
   const link = document.createElement("a");
   link.className = "button";
   const finished = entry.status === "finished";
+  // A rated match's change of this key's rating: "1500 → 1742 (+242)".
+  const rated = entry.rating ? ` · Rating ${changeWords(entry.rating.before, entry.rating.after)}` : "";
+  const what = `${summary}${rated}`;
   link.href = finished ? `replay.html#match=${encodeURIComponent(entry.match)}` : resumeHref(entry, pages.get(entry.game));
   link.textContent = finished ? "Replay" : "Open";
   link.setAttribute("aria-label", `${link.textContent} ${what}`);
@@ -219,11 +231,21 @@ function mineItem(entry) {
   return li;
 }
 
-/** Shows the player's own matches (correspondence games), read once when the page opens. */
+/** Returns a game's title, as its card says it (its key when it has no card). */
+function titleOf(game) {
+  return document.getElementById(`game-${game}`)?.querySelector("h2")?.textContent ?? game;
+}
+
+/**
+ * Shows the player's own matches and its ratings (each game's, with its latest rated
+ * matches), read once when the page opens.
+ */
 async function showMine(client, section) {
   const list = section.querySelector(".mine-list");
   const key = playerKey();
   section.querySelector(".key-value").textContent = key ?? "none yet";
+  const ratings = section.querySelector(".ratings-list");
+  if (ratings !== null) showRatings(client, ratings, key, titleOf);
   if (key === null) {
     items(list, [], mineItem);
     return;

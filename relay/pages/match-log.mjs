@@ -7,7 +7,8 @@ import { Played } from "./game.mjs";
 /** @typedef {import("./relay-client.mjs").Event} Event */
 /**
  * A write of this side's: a move, a pass or a confirm of the end, posted after event `after`.
- * @typedef {{kind: "move", after: number, move: string, end: boolean}
+ * @typedef {{kind: "move", after: number, move: string, end: boolean,
+ *     claim?: import("./claims.mjs").Claim | null}
  *   | {kind: "pass", after: number}
  *   | {kind: "confirm", after: number, agree: boolean, reason: string}} Write
  */
@@ -82,7 +83,9 @@ export function lostWrites(/** @type {ReadonlyMap<number, Event>} */ delivered, 
   for (const [seq, event] of [...delivered].sort((x, y) => x[0] - y[0])) {
     if (seq <= last || !("seat" in event) || event.seat !== seat) continue;
     const after = seq - 1;
-    if (event.type === "move") writes.push({ kind: "move", after, move: event.move, end: event.end });
+    if (event.type === "move") {
+      writes.push({ kind: "move", after, move: event.move, end: event.end, claim: event.claim ?? null });
+    }
     else if (event.type === "pass") writes.push({ kind: "pass", after });
   }
   if (pending !== null && pending.after >= last && !writes.some((w) => w.after === pending.after)) {

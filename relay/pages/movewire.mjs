@@ -37,6 +37,8 @@ import {
 import { BAD_CLOCK, Clock, formatLeft, TimeControl } from "./clock.mjs";
 import { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
 import { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
+import { checkClaim, CLAIMS, claimOf, WRONG_CLAIM } from "./claims.mjs";
+import { BAD_RANGE, changeWords, ratingRangeJson, scoreWords } from "./ratings.mjs";
 import {
   forgetTicket,
   KEPT_LIMIT,
@@ -94,6 +96,15 @@ export {
   turnAfter,
   sameEvent,
   lostWrites,
+  // claims and ratings
+  checkClaim,
+  claimOf,
+  CLAIMS,
+  WRONG_CLAIM,
+  ratingRangeJson,
+  BAD_RANGE,
+  changeWords,
+  scoreWords,
   // tickets
   saveTicket,
   loadTicket,
@@ -159,6 +170,8 @@ function sentence(/** @type {unknown} */ error) {
  * @property {TimeControl | null} [timeControl] the clock sought (null: none)
  * @property {string | null} [player] a player key the seat is listed under (correspondence)
  * @property {string | null} [contact] the handle the relay's your-turn notices name
+ * @property {import("./ratings.mjs").RatingRange | null} [ratingRange] with a player key and no
+ *   room, the ratings an opponent may have
  * @property {Timing} [timing] poll holds, request timeouts, backoff and give-up time
  * @property {(text: string) => void} [onDialog] shows a message (default: the console)
  * @property {(state: StateValue) => void} [onState] told of each new State
@@ -201,7 +214,9 @@ const BEHIND = Symbol("behind");
  * Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
  *
  * Options: relay (base URL; "" is the page's own origin), gameKey, createGame(host,
- * firstMove), version, room, name (this side's display name, sent with the seek), timing (a
+ * firstMove), version, room, name (this side's display name, sent with the seek), player
+ * and contact (see players.mjs), ratingRange (with a player key: {within: N} or {min, max}, the
+ * ratings an opponent may have; see docs/ratings.md), timing (a
  * Timing), onDialog(text), onState(state), onTicket(ticket), onReachable(reachable, failure)
  * (told when the relay stops answering, and when it answers again), onTable(table) (told of
  * each newer table: see the `table` getter); for tests: fetch, random, clock.
@@ -314,7 +329,9 @@ export class RelayHost extends GameHost {
     /** The TimeControl sought (null: no clock); only seekers of the same one meet. */
     this.timeControl = options.timeControl ?? null;
     // options.player: a player key the seat is listed under; options.contact: the handle the
-    // relay's your-turn notices name (both for correspondence; see players.mjs).
+    // relay's your-turn notices name (both for correspondence; see players.mjs);
+    // options.ratingRange: with a player key, the ratings an opponent may have ({within: N}
+    // or {min, max}; see ratings.mjs), else any.
     /** Poll holds, request timeouts, backoff and give-up time. */
     this.timing = options.timing ?? new Timing();
     this.#client = new RelayClient({ ...options, timing: this.timing, signal: this.#abort.signal });
@@ -647,6 +664,27 @@ export class RelayHost extends GameHost {
   }
 
   /**
+   * Resolves how the finished match moved this side's rating, {before, after}, waiting up to
+   * `waitMs` while the relay rates it; null when the match is not rated (a seat without a
+   * player key, a result nobody can trust, a relay without ratings) or not over.
+   * @param {number} [waitMs]
+   * @returns {Promise<{before: number, after: number} | null>}
+   */
+  async ratingChange(waitMs = 3000) {
+    const ticket = this.#ticket;
+    if (ticket === null || this.#outcome === null || !this.#outcome.isFinished) return null;
+    // The match's own client stopped with play(): a fresh one, with the same relay and fetch.
+    const client = new RelayClient({ ...this.#options, timing: this.timing });
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { rated, ratings } = await client.matchRatings(ticket.match);
+      if (rated === true && Array.isArray(ratings)) return ratings[ticket.seat] ?? null;
+      if (rated !== "pending" || Date.now() > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /**
    * Plays the match to its end and resolves with the Outcome (null if close() stopped it);
    * one call per host. Network faults are retried (see Timing); a final failure ends the
    * match with a dialog and an Outcome (CONNECTION_LOST or ERROR), never a rejection. An
@@ -706,6 +744,7 @@ export class RelayHost extends GameHost {
             player: this.#options.player ?? null,
             contact: this.#options.contact ?? null,
             name: this.#options.name ?? null,
+            ratingRange: this.#options.ratingRange ?? null,
           },
         );
         this.#options.onTicket?.(this.#ticket);
@@ -887,6 +926,10 @@ export class RelayHost extends GameHost {
     } else {
       let write = this.#write;
       this.#write = null;
+      if (write !== null && write.kind === "move" && write.end && write.claim === undefined) {
+        // Asked here, once move() returned: the game has played its move. Its claim.
+        write = { ...write, claim: this.#game === null ? null : claimOf(this.#game.result()) };
+      }
       if (write === null) write = this.#repost();
       if (write !== null) {
         await this.#send(write);
@@ -956,7 +999,7 @@ export class RelayHost extends GameHost {
         await this.#stopPolling();
         const [seq, replies, table] = await this.#postHeld(write);
         /** @type {MoveEvent} */
-        const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end };
+        const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end, claim: write.claim ?? null };
         this.#feed([own, ...replies]);
         // Read before the replies it came with, maybe: dated by the move.
         if (table !== null) this.#tableRead(table, seq);
@@ -998,6 +1041,7 @@ export class RelayHost extends GameHost {
    */
   async #postHeld(/** @type {Extract<Write, {kind: "move"}>} */ write) {
     const { after, move, end } = write;
+    const claim = write.claim ?? null;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const held = () => {
@@ -1018,7 +1062,7 @@ export class RelayHost extends GameHost {
     const wait = this.timing.pollWait;
     const at = { table: this.#keeper.version, chat: this.#keeper.chatSeen };
     try {
-      return await this.#client.moveAndWait(this.#seatTicket, after, move, end, wait, undefined, watch, at);
+      return await this.#client.moveAndWait(this.#seatTicket, after, move, end, wait, undefined, watch, at, claim);
     } finally {
       clearTimeout(timer);
     }
@@ -1189,8 +1233,10 @@ export class RelayHost extends GameHost {
     }
     if (moved && event.end) {
       this.#setState(State.GAME_ENDED);
-      const agree = answer === State.GAME_ENDED;
-      this.#write = { kind: "confirm", after: event.seq, agree, reason: agree ? "" : NOT_OVER };
+      let reason = answer === State.GAME_ENDED ? "" : NOT_OVER;
+      // A claimed result this side's game finds wrong (not the claim's mirror) is disputed.
+      if (!reason && event.claim) reason = checkClaim(event.claim, game.result());
+      this.#write = { kind: "confirm", after: event.seq, agree: !reason, reason };
     } else if (answer === State.PLAYING_TO_MOVE) {
       this.#giveTurn();
     } else if (answer === State.PLAYING_WAIT_MOVE) {

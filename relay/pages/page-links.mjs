@@ -17,7 +17,9 @@ export function newRoomName(length = 10) {
  * Returns what the fragment asks for: {kind: "room", room, listed, clock} (listed: a public
  * room, shown in the lobby, from #room=NAME&public; clock: the clock choice both seekers name,
  * from &clock=5%2B3, "" for none), {kind: "resume", match, seat} (a match of the player key,
- * from "Your games": #resume=MATCH&seat=S), {kind: "play"}, {kind: "computer", level, clock}
+ * from "Your games": #resume=MATCH&seat=S), {kind: "play", within} (within: opponents within
+ * that many points of the player's rating, from #play&within=200; null for any),
+ * {kind: "computer", level, clock}
  * (from the lobby: #computer&level=strong&clock=5%2B3, each null when not named) or
  * {kind: "none"}.
  */
@@ -33,7 +35,10 @@ export function parseFragment(hash) {
   if (resume !== null && /^[A-Za-z0-9_-]{1,64}$/.test(resume) && (seatText === "0" || seatText === "1")) {
     return { kind: "resume", match: resume, seat: Number(seatText) };
   }
-  if (params.has("play")) return { kind: "play" };
+  if (params.has("play")) {
+    const within = Number(params.get("within"));
+    return { kind: "play", within: Number.isInteger(within) && within >= 1 && within <= 4000 ? within : null };
+  }
   if (params.has("computer")) return { kind: "computer", level: params.get("level"), clock: params.get("clock") };
   return { kind: "none" };
 }

@@ -32,6 +32,15 @@ const MAIN = `
       <label for="time-control">Clock</label>
       <select id="time-control"></select>
     </div>
+    <div class="clock-row near-row">
+      <label for="near-rating">Opponents near my rating</label>
+      <select id="near-rating">
+        <option value="">Any rating</option>
+        <option value="100">Within ±100</option>
+        <option value="200">Within ±200</option>
+        <option value="400">Within ±400</option>
+      </select>
+    </div>
     <button id="play-random" type="button" class="primary">Play a random opponent</button>
     <button id="play-private" type="button">Create a private room</button>
   </section>

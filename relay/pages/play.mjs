@@ -121,6 +121,8 @@ export function runPage(page) {
     rematchAccept: byId("rematch-accept"),
     rematchDecline: byId("rematch-decline"),
     timeControl: byId("time-control"),
+    // "Opponents near my rating" (a random opponent's seek only); absent on older pages.
+    near: document.getElementById("near-rating"),
     clocks: byId("clocks"),
     retry: byId("retry"),
     toLobby: byId("to-lobby"),
@@ -324,6 +326,8 @@ export function runPage(page) {
     clockChoice = computerLevel === null || fischer ? clock : "";
     seeking = { roomName, computerLevel, listed, clock };
     const correspondence = chosenControl(clockChoice)?.kind === "deadline";
+    // A random opponent may be sought near this player's rating (docs/ratings.md).
+    const within = roomName === null && computerLevel === null ? Number(el.near?.value ?? "") : 0;
     const options = {
       relay: relayBeside(location.href),
       gameKey: page.key,
@@ -332,8 +336,10 @@ export function runPage(page) {
       public: listed,
       timeControl: chosenControl(clockChoice),
       timing: PAGE_TIMING,
-      // A correspondence seat is listed under this browser's player key ("Your games").
-      player: correspondence ? ensurePlayerKey() : null,
+      // A seat against a person is listed under this browser's player key ("Your games"), so
+      // that its result is rated (a rating belongs to a key); the computer's match is not.
+      player: computerLevel === null || correspondence ? ensurePlayerKey() : null,
+      ratingRange: Number.isInteger(within) && within > 0 ? { within } : null,
       name: myName(),
       onTable: () => {
         if (host === current) render();
@@ -559,7 +565,10 @@ export function runPage(page) {
     save(page.key, (saved = null));
     if (want.kind === "room") play(want.room, null, null, want.listed === true, want.clock);
     else if (want.kind === "resume") resumeMine(want);
-    else if (want.kind === "play") play(null, null, null, false, el.timeControl.value);
+    else if (want.kind === "play") {
+      if (el.near !== null && want.within !== null) el.near.value = String(want.within);
+      play(null, null, null, false, el.timeControl.value);
+    }
     else if (want.kind === "computer" && el.computer) {
       // From the lobby's "Play the computer": a reload then resumes this match.
       history.replaceState(null, "", location.pathname + location.search);

@@ -54,6 +54,8 @@ export function parsePlayerMatch(raw) {
     timeControl: TimeControl.fromJson(raw.time_control ?? null),
     left: Array.isArray(raw.left) ? raw.left : null,
     result: raw.result ?? null,
+    // Once rated, the key's rating before and after the match ({before, after}).
+    rating: raw.rating ?? null,
   });
 }
 

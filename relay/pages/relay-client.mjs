@@ -9,6 +9,8 @@ import {
   RelayRefusedError,
 } from "./errors.mjs";
 import { TimeControl } from "./clock.mjs";
+import { CLAIMS } from "./claims.mjs";
+import { ratingRangeJson } from "./ratings.mjs";
 
 const GAVE_UP = (/** @type {string} */ url, /** @type {number} */ seconds, /** @type {string} */ failure) =>
   `no answer from ${url || "this page's relay"} for ${seconds.toFixed(1)} s (${failure})`;
@@ -24,10 +26,12 @@ const BAD_EVENT = (/** @type {unknown} */ event) =>
  *   readonly timeControl: TimeControl | null, readonly left: readonly number[] | null}} StartedEvent
  */
 /**
- * A `move` event: `seat` played `move`, `end` saying the game is over with it; its mover's
- * seconds `left` with a clock (null without; none in the host's own record of its move).
+ * A `move` event: `seat` played `move`, `end` saying the game is over with it (`claim`: the
+ * mover's word on its result, with a game-ending move); its mover's seconds `left` with a
+ * clock (null without; none in the host's own record of its move).
  * @typedef {{readonly type: "move", readonly seq: number, readonly seat: number,
- *   readonly move: string, readonly end: boolean, readonly left?: number | null}} MoveEvent
+ *   readonly move: string, readonly end: boolean, readonly left?: number | null,
+ *   readonly claim?: import("./claims.mjs").Claim | null}} MoveEvent
  */
 /**
  * A `pass` event: `seat` passed the turn back.
@@ -215,7 +219,10 @@ export function parseEvent(raw) {
   }
   if (type === "move" && typeof raw.move === "string" && typeof raw.end === "boolean") {
     const { move, end } = raw;
-    return Object.freeze({ type, seq, seat: seat(raw.seat, raw), move, end, left: left(raw.left, raw) });
+    // With end, the mover's own result as it claimed it (null: none claimed).
+    const claim = raw.claim ?? null;
+    if (claim !== null && !CLAIMS.includes(claim)) throw new ProtocolError(BAD_EVENT(raw));
+    return Object.freeze({ type, seq, seat: seat(raw.seat, raw), move, end, left: left(raw.left, raw), claim });
   }
   if (type === "pass") return Object.freeze({ type, seq, seat: seat(raw.seat, raw), left: left(raw.left, raw) });
   if (type === "undo" && (raw.count === 1 || raw.count === 2)) {
@@ -241,6 +248,16 @@ function ended(/** @type {number} */ seq, /** @type {any} */ raw) {
   const refereed = "winner" in raw;
   const winner = raw.winner === null || raw.winner === undefined ? null : seat(raw.winner, raw);
   return Object.freeze({ type: "ended", seq, reason: raw.reason, seat: seat(raw.seat, raw), at, detail, winner, refereed });
+}
+
+/**
+ * Returns a move's body: the claim only with a game-ending move.
+ * @param {number} after @param {string} move @param {boolean} end
+ * @param {import("./claims.mjs").Claim | null} claim
+ * @returns {{after: number, move: string, end: boolean, claim?: import("./claims.mjs").Claim}}
+ */
+function moveBody(after, move, end, claim) {
+  return end && claim ? { after, move, end, claim } : { after, move, end };
 }
 
 function retryAfterSeconds(/** @type {string | null} */ header) {
@@ -324,13 +341,16 @@ export class RelayClient {
    * seekers of the same one meet), or null for no clock. `keys.player`: a player key the seat
    * is listed under (players.mjs); `keys.contact`: the handle your-turn notices name;
    * `keys.name`: the seeker's display name, shown to the partner, spectators and the lobby.
+   * `keys.ratingRange`: with a player key and no room, the ratings an opponent may have,
+   * {within: N} or {min, max} (either may be left out; ratings.mjs, ratingRangeJson).
    * @param {string} game
    * @param {string} [version]
    * @param {string | null} [room]
    * @param {AbortSignal} [signal]
    * @param {boolean} [listed]
    * @param {TimeControl | null} [timeControl]
-   * @param {{player?: string | null, contact?: string | null, name?: string | null}} [keys]
+   * @param {{player?: string | null, contact?: string | null, name?: string | null,
+   *   ratingRange?: {within?: number, min?: number, max?: number} | null}} [keys]
    * @returns {Promise<Ticket>}
    */
   async seek(game, version = "", room = null, signal = undefined, listed = false, timeControl = null, keys = {}) {
@@ -343,6 +363,7 @@ export class RelayClient {
     if (keys.player) body.player = keys.player;
     if (keys.contact) body.contact = keys.contact;
     if (keys.name) body.name = keys.name;
+    if (keys.ratingRange) body.rating_range = ratingRangeJson(keys.ratingRange);
     const answer = await this.#call("POST", "/v1/seek", null, body, { signal });
     const { match, seat: s, token } = answer ?? {};
     if (typeof match !== "string" || (s !== 0 && s !== 1) || typeof token !== "string") {
@@ -386,15 +407,18 @@ export class RelayClient {
   }
 
   /**
-   * Posts a move on the position after event `after`; returns the move's event number.
+   * Posts a move on the position after event `after`; returns the move's event number. A
+   * game-ending move may claim the mover's result ("win", "draw", "loss"): an agreed end is
+   * rated by it.
    * @param {Ticket} ticket
    * @param {number} after
    * @param {string} move
    * @param {boolean} [end]
+   * @param {import("./claims.mjs").Claim | null} [claim]
    * @returns {Promise<number>}
    */
-  move(ticket, after, move, end = false) {
-    return this.#seq(ticket, "moves", { after, move, end });
+  move(ticket, after, move, end = false, claim = null) {
+    return this.#seq(ticket, "moves", moveBody(after, move, end, claim));
   }
 
   /**
@@ -403,7 +427,7 @@ export class RelayClient {
    * when the wait ran out); a retry of a lost answer is answered the same number, with the
    * events above it then. With `at` ({table: V, chat: C}) the post is also answered at a
    * change of the table, which it then carries. `watch.sent()` is told as each attempt is
-   * sent, `watch.failed()` as one fails.
+   * sent, `watch.failed()` as one fails. `claim`: a game-ending move's claim, as move() sends.
    * @param {Ticket} ticket
    * @param {number} after
    * @param {string} move
@@ -412,11 +436,12 @@ export class RelayClient {
    * @param {AbortSignal} [signal]
    * @param {Watch | null} [watch]
    * @param {TableCursor | null} [at]
+   * @param {import("./claims.mjs").Claim | null} [claim]
    * @returns {Promise<[number, Event[], import("./table.mjs").RawTable | null]>}
    */
-  async moveAndWait(ticket, after, move, end, wait, signal = undefined, watch = null, at = null) {
+  async moveAndWait(ticket, after, move, end, wait, signal = undefined, watch = null, at = null, claim = null) {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/moves`;
-    const body = { after, move, end };
+    const body = moveBody(after, move, end, claim);
     const held = this.#held(path, "?", wait, tableQuery(at));
     const answer = await this.#call("POST", path, ticket.token, body, { signal, watch, ...held });
     if (!Number.isInteger(answer?.seq) || !Array.isArray(answer?.events)) {
@@ -485,8 +510,8 @@ export class RelayClient {
 
   /**
    * Returns what the relay says of a match (GET /v1/matches/{id}): {match, game, status,
-   * turn, ...}; a cancelled seek throws RelayRefusedError match/expired, a forgotten match
-   * match/unknown.
+   * turn, ..., rated, ratings (docs/ratings.md)}; a cancelled seek throws RelayRefusedError
+   * match/expired, a forgotten match match/unknown.
    * @param {string} match
    * @param {AbortSignal} [signal]
    * @returns {Promise<any>}
@@ -633,6 +658,55 @@ export class RelayClient {
       throw new ProtocolError(NOT_AN_ANSWER("player matches", answer));
     }
     return answer.matches;
+  }
+
+  /**
+   * Returns the game's leaderboard (GET /v1/games/{game}/leaderboard): {game, players: [{rank,
+   * id, name, rating, deviation, games, shown}]}, established ratings only, best first (at
+   * most `limit`; the relay's default when null).
+   * @param {string} game @param {number | null} [limit] @param {AbortSignal} [signal]
+   * @returns {Promise<{game: string, players: {rank: number, id: string, name: string | null,
+   *   rating: number, deviation: number, games: number, shown: string}[]}>}
+   */
+  async leaderboard(game, limit = null, signal = undefined) {
+    let path = `/v1/games/${encodeURIComponent(game)}/leaderboard`;
+    if (limit !== null && limit !== undefined) path += `?limit=${limit}`;
+    const answer = await this.#call("GET", path, null, null, { signal });
+    if (!Array.isArray(answer?.players)) throw new ProtocolError(NOT_AN_ANSWER("leaderboard", answer));
+    return answer;
+  }
+
+  /**
+   * Returns a player key's ratings (GET /v1/player/ratings): one per game it played rated
+   * (`game` only, when given), each {game, rating, deviation, games, provisional, shown, at,
+   * history: [{match, at, score, before, after, opponent}], newest first}; [] for an unknown key.
+   * @param {string} player @param {string | null} [game] @param {AbortSignal} [signal]
+   * @returns {Promise<{game: string, rating: number, deviation: number, games: number,
+   *   provisional: boolean, shown: string, at: number, history: {match: string, at: number,
+   *   score: number, before: number, after: number, opponent: number}[]}[]>}
+   */
+  async ratings(player, game = null, signal = undefined) {
+    let path = "/v1/player/ratings";
+    if (game !== null && game !== undefined) path += `?game=${encodeURIComponent(game)}`;
+    const answer = await this.#call("GET", path, player, null, { signal });
+    if (!Array.isArray(answer?.ratings)) throw new ProtocolError(NOT_AN_ANSWER("ratings", answer));
+    return answer.ratings;
+  }
+
+  /**
+   * Returns whether a match was rated, from matchInfo(): {rated: true, false or "pending"
+   * (false from a relay without ratings), ratings: null, or once rated [{before, after},
+   * {before, after}] by seat}.
+   * @param {string} match @param {AbortSignal} [signal]
+   * @returns {Promise<{rated: boolean | "pending", ratings: {before: number, after: number}[] | null}>}
+   */
+  async matchRatings(match, signal = undefined) {
+    const info = await this.matchInfo(match, signal);
+    const rated = info.rated ?? false;
+    if (rated !== true && rated !== false && rated !== "pending") {
+      throw new ProtocolError(NOT_AN_ANSWER("match", info));
+    }
+    return { rated, ratings: rated === true ? (info.ratings ?? null) : null };
   }
 
   /**

@@ -293,7 +293,7 @@ class Driver:
             elif write.kind == "move":
                 await self._stop_polling()
                 seq, replies = await self._post_held(client, write)
-                own = Moved(seq, ticket.seat, write.move, write.end)
+                own = Moved(seq, ticket.seat, write.move, write.end, claim=write.claim)
                 self.feed.put([own, *replies])
                 table, self._table_after = self._table_after, None
                 self.feed.put_table(table)
@@ -327,7 +327,14 @@ class Driver:
         feed = self.feed
         post = asyncio.ensure_future(
             client.move_held(
-                ticket, write.after, write.move, write.end, wait, feed.table, feed.chat
+                ticket,
+                write.after,
+                write.move,
+                write.end,
+                wait,
+                feed.table,
+                feed.chat,
+                claim=write.claim,
             )
         )
         try:

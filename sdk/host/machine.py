@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from typing import Literal
 
 from sdk import _endings as endings
 from sdk._answers import reply_to
+from sdk._claims import claim_of
 from sdk._healing import DIVERGED, Write, same_event
 from sdk._resume import history, move_number, split_log, turn_after
 from sdk.clock import Clock
@@ -141,9 +143,14 @@ class Machine:
         return "resign"
 
     def take_write(self) -> Write | None:
-        """Returns the move, pass or confirm waiting to be posted, and forgets it."""
+        """Returns the move, pass or confirm waiting to be posted, and forgets it; a
+        game-ending move carries the result the game tells now (its claim)."""
         with self.lock:
             write, self._write = self._write, None
+        if write is not None and write.kind == "move" and write.end and write.claim is None:
+            # Asked here, in the loop, once move() returned: the game has played its move.
+            assert self.game is not None
+            write = dataclasses.replace(write, claim=claim_of(self.game.result()))
         return write
 
     def sent(self, write: Write) -> None:

@@ -35,6 +35,20 @@ export class FakeRelay {
     /** Requests of each seat token in flight now, and the most it ever had at once. */
     this.inFlight = new Map();
     this.mostInFlight = new Map();
+    /** Each game's leaderboard players, as GET /v1/games/{game}/leaderboard lists them. */
+    this.boards = new Map();
+    /** Each player key's ratings, as GET /v1/player/ratings answers them. */
+    this.ratings = new Map();
+  }
+
+  /**
+   * Rates a finished match as the relay would once it has: `changes` is [{before, after},
+   * {before, after}] by seat (GET /v1/matches/{id} then answers rated: true and them).
+   */
+  rate(matchId, changes) {
+    const match = this.matches.get(matchId);
+    match.rated = true;
+    match.ratings = changes;
   }
 
   /**
@@ -129,6 +143,26 @@ export class FakeRelay {
 
   async #answer(method, pathname, query, init, body) {
     if (method === "POST" && pathname === "/v1/seek") return this.#seek(body);
+    const board = /^\/v1\/games\/([^/]+)\/leaderboard$/.exec(pathname);
+    if (board !== null && method === "GET") {
+      const game = decodeURIComponent(board[1]);
+      const limit = Number(query.get("limit") ?? 50);
+      return json(200, { game, players: (this.boards.get(game) ?? []).slice(0, limit) });
+    }
+    if (pathname === "/v1/player/ratings" && method === "GET") {
+      const key = (init.headers?.Authorization ?? "").replace("Bearer ", "");
+      const game = query.get("game");
+      const all = this.ratings.get(key) ?? [];
+      return json(200, { ratings: game === null ? all : all.filter((r) => r.game === game) });
+    }
+    const info = /^\/v1\/matches\/([^/]+)$/.exec(pathname);
+    if (info !== null && method === "GET") {
+      const match = this.matches.get(info[1]);
+      if (match === undefined) return error(404, "match/unknown");
+      const rated = match.rated ?? false;
+      const answer = { match: match.id, status: match.status, turn: match.turn, rated };
+      return json(200, rated === true ? { ...answer, ratings: match.ratings } : answer);
+    }
     const found = /^\/v1\/matches\/([^/]+)\/(\w+)$/.exec(pathname);
     if (found === null) return error(404, "route/not_found");
     const [, id, action] = found;
@@ -151,7 +185,9 @@ export class FakeRelay {
     return json(200, { seq, ...(await held.json()) });
   }
 
-  #seek({ game, version = "", room = null, token = null }) {
+  #seek({ game, version = "", room = null, token = null, player = null, rating_range: range = null }) {
+    // A rating range needs a player key and no room (docs/ratings.md); pairing ignores it here.
+    if (range !== null && (player === null || room !== null)) return error(400, "request/invalid");
     const again = token === null ? undefined : this.tokens.get(token);
     if (again !== undefined) return json(201, { match: again.match, seat: again.seat, token });
     const key = `${game}/${version}/${room ?? ""}`;
@@ -223,6 +259,8 @@ export class FakeRelay {
       if (!match.ending && !disputable) return error(409, "match/not_ending");
       if (match.turn !== seat) return error(409, "turn/not_yours");
       if (body.agree) {
+        // An agreed end is rated by the mover's claim; without one it is not rated.
+        match.rated = lastMove?.claim ? "pending" : false;
         this.end(match.id, "agreed", seat);
         return json(200, { seq: last + 1 });
       }
@@ -241,8 +279,14 @@ export class FakeRelay {
       this.append(match.id, { type: "pass", seat });
     } else {
       const end = Boolean(body.end);
+      const claim = body.claim ?? null;
+      if (claim !== null && (!end || !["win", "draw", "loss"].includes(claim))) {
+        match.turn = seat;
+        return error(400, "request/invalid");
+      }
       match.ending = end;
-      this.append(match.id, { type: "move", seat, move: body.move, end });
+      // The move event carries the mover's claim when it gave one (docs/ratings.md).
+      this.append(match.id, claim === null ? { type: "move", seat, move: body.move, end } : { type: "move", seat, move: body.move, end, claim });
       // A refereed move that ends the game (or breaks its rules) is decided at once.
       const verdict = this.referee?.move(match, match.log.at(-1)) ?? null;
       if (verdict !== null) this.end(match.id, verdict.reason, verdict.seat, { at: last + 1, ...verdict });

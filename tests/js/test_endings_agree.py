@@ -12,6 +12,7 @@ from typing import Any
 
 from sdk import _endings as endings
 from sdk import errors
+from sdk._claims import WRONG_CLAIM
 from sdk.events import Ended, Moved, Passed
 from sdk.outcome import Result
 from tests.support.components import require_binary
@@ -50,7 +51,12 @@ def cases() -> list[dict[str, Any]]:
         {"type": "move", "end": True},
         {"type": "pass"},
     ]
-    details = ["", "column 3 is full", endings.NOT_OVER]
+    details = [
+        "",
+        "column 3 is full",
+        endings.NOT_OVER,
+        WRONG_CLAIM.format(claimed="a win", found="a loss"),
+    ]
     for reason, seat, verdict, detail, about, number, game in itertools.product(
         REASONS, (0, 1), verdicts, details, abouts, (None, 12), (None, "won", "lost", "drawn")
     ):

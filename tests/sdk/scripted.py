@@ -238,12 +238,21 @@ class ScriptedMatch:
 
 
 async def play_pair(
-    relay_url: str, first: Side, second: Side, *, timeout: float = 30.0
+    relay_url: str,
+    first: Side,
+    second: Side,
+    *,
+    timeout: float = 30.0,
+    players: Sequence[str | None] = (None, None),
 ) -> ScriptedMatch:
-    """Plays a scripted match through the relay; a host that crashes is left stopped."""
+    """Plays a scripted match through the relay; a host that crashes is left stopped. The
+    two hosts seek with the player keys `players` (None: none), in the order they seek."""
     room = "scripted-" + secrets.token_hex(6)
     make = factory(first, second)
-    hosts = [RecordingHost(relay_url, "scripted", make, room=room, timing=FAST) for _ in "ab"]
+    hosts = [
+        RecordingHost(relay_url, "scripted", make, room=room, timing=FAST, player=key)
+        for key in players
+    ]
     async with asyncio.timeout(timeout):
         results = await asyncio.gather(*(h.play() for h in hosts), return_exceptions=True)
     by_role: dict[bool, RecordingHost] = {}

@@ -81,6 +81,7 @@ async def test_crash_on_my_turn_resumes_with_the_unanswered_move(relay: str) -> 
         ("receive_move", "b2", WAIT_MOVE),
         ("enable", "", TO_MOVE),
         ("disable", "", WAITING),
+        ("result", "", WAITING),  # its claim
         ("result", "", ENDED),
     ]
     assert run.resumed.states == [

@@ -9,6 +9,7 @@ import pytest
 from sdk import NotYourTurnError, Reason, Result, State
 from sdk._endings import PARTNER_ABANDONED, PARTNER_RESIGNED, SELF_DISPUTED, local_dispute, rejected
 from sdk.errors import NO_REASON
+from sdk.events import Moved
 from tests.sdk.scripted import (
     CRASH,
     RESIGN,
@@ -43,6 +44,7 @@ async def test_normal_match_ends_agreed_with_exact_calls(relay: str) -> None:
         ("receive_move", "b2", WAIT_MOVE),
         ("enable", "", TO_MOVE),
         ("disable", "", WAITING),
+        ("result", "", WAITING),  # its claim, asked as the game-ending move is sent
         ("result", "", ENDED),
     ]
     assert played.first.states == [
@@ -50,6 +52,11 @@ async def test_normal_match_ends_agreed_with_exact_calls(relay: str) -> None:
     ]  # fmt: skip
     for side, host in ((True, played.first), (False, played.second)):
         assert host.game is not None and host.outcome is played.outcome(side)
+    log = await relay_log(relay, played.match)
+    # The game-ending move claims the mover's win; a relay that passes the claim on has the
+    # partner's game asked its result to check it (a relay without ratings drops it).
+    claimed = [event.claim for event in log if isinstance(event, Moved) and event.end]
+    check = [("result", "", WAIT_MOVE)] if claimed == ["win"] else []
     assert played.second.calls == [
         ("created", "False", LISTENING),
         ("disable", "", WAIT_MOVE),
@@ -60,6 +67,7 @@ async def test_normal_match_ends_agreed_with_exact_calls(relay: str) -> None:
         ("enable", "", TO_MOVE),
         ("disable", "", WAITING),
         ("receive_move", "a3!", WAIT_MOVE),
+        *check,
         ("result", "", ENDED),
     ]
     assert played.second.states == [
@@ -89,6 +97,7 @@ async def test_pass_gives_the_partner_the_turn_without_a_move(relay: str) -> Non
         ("receive_move", "b1", WAIT_MOVE),
         ("enable", "", TO_MOVE),
         ("disable", "", WAITING),
+        ("result", "", WAITING),  # its claim
         ("result", "", ENDED),
     ]
     assert played.second.calls == [
@@ -114,8 +123,9 @@ async def test_end_the_partner_game_rejects_is_disputed(relay: str) -> None:
     played = await play_pair(relay, first, second)
     log = await relay_log(relay, played.match)
 
-    assert played.first.calls[-2:] == [
+    assert played.first.calls[-3:] == [
         ("disable", "", WAITING),
+        ("result", "", WAITING),  # its claim
         ("show_dialog", told_of_dispute(log, ticket_of(played.first).seat), ENDED),
     ]
     assert played.second.calls[-2:] == [
