@@ -14,12 +14,14 @@ from tests.support.components import in_ci, require_binary
 from tests.support.js_package import PACKAGE, ROOT, ToolError, pack_list, stage, tools, type_check
 
 HOST_MODULES = [
+    "claims",
     "clock",
     "endings",
     "errors",
     "game",
     "match-log",
     "movewire",
+    "ratings",
     "relay-client",
     "rematch",
     "table",
