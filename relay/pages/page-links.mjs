@@ -17,8 +17,9 @@ export function newRoomName(length = 10) {
  * Returns what the fragment asks for: {kind: "room", room, listed, clock} (listed: a public
  * room, shown in the lobby, from #room=NAME&public; clock: the clock choice both seekers name,
  * from &clock=5%2B3, "" for none), {kind: "resume", match, seat} (a match of the player key,
- * from "Your games": #resume=MATCH&seat=S), {kind: "play", within} (within: opponents within
- * that many points of the player's rating, from #play&within=200; null for any),
+ * from "Your games": #resume=MATCH&seat=S), {kind: "play", within, rated} (within: opponents
+ * within that many points of the player's rating, from #play&within=200, null for any; rated:
+ * a rated seek, from #play&rated=1 or a `within`),
  * {kind: "computer", level, clock}
  * (from the lobby: #computer&level=strong&clock=5%2B3, each null when not named) or
  * {kind: "none"}.
@@ -36,8 +37,9 @@ export function parseFragment(hash) {
     return { kind: "resume", match: resume, seat: Number(seatText) };
   }
   if (params.has("play")) {
-    const within = Number(params.get("within"));
-    return { kind: "play", within: Number.isInteger(within) && within >= 1 && within <= 4000 ? within : null };
+    const number = Number(params.get("within"));
+    const within = Number.isInteger(number) && number >= 1 && number <= 4000 ? number : null;
+    return { kind: "play", within, rated: within !== null || params.get("rated") === "1" };
   }
   if (params.has("computer")) return { kind: "computer", level: params.get("level"), clock: params.get("clock") };
   return { kind: "none" };

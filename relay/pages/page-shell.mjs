@@ -33,12 +33,13 @@ const MAIN = `
       <select id="time-control"></select>
     </div>
     <div class="clock-row near-row">
-      <label for="near-rating">Opponents near my rating</label>
+      <label for="near-rating">Rated</label>
       <select id="near-rating">
-        <option value="">Any rating</option>
-        <option value="100">Within ±100</option>
-        <option value="200">Within ±200</option>
-        <option value="400">Within ±400</option>
+        <option value="">No (casual)</option>
+        <option value="any">Yes, any rating</option>
+        <option value="100">Yes, within ±100</option>
+        <option value="200">Yes, within ±200</option>
+        <option value="400">Yes, within ±400</option>
       </select>
     </div>
     <button id="play-random" type="button" class="primary">Play a random opponent</button>

@@ -121,7 +121,7 @@ export function runPage(page) {
     rematchAccept: byId("rematch-accept"),
     rematchDecline: byId("rematch-decline"),
     timeControl: byId("time-control"),
-    // "Opponents near my rating" (a random opponent's seek only); absent on older pages.
+    // "Rated" (a random opponent's seek only: casual, rated, or rated near one's rating).
     near: document.getElementById("near-rating"),
     clocks: byId("clocks"),
     retry: byId("retry"),
@@ -326,8 +326,9 @@ export function runPage(page) {
     clockChoice = computerLevel === null || fischer ? clock : "";
     seeking = { roomName, computerLevel, listed, clock };
     const correspondence = chosenControl(clockChoice)?.kind === "deadline";
-    // A random opponent may be sought near this player's rating (docs/ratings.md).
-    const within = roomName === null && computerLevel === null ? Number(el.near?.value ?? "") : 0;
+    // A random opponent may be sought rated, and near this player's rating (docs/ratings.md).
+    const near = roomName === null && computerLevel === null ? (el.near?.value ?? "") : "";
+    const within = near === "" || near === "any" ? 0 : Number(near);
     const options = {
       relay: relayBeside(location.href),
       gameKey: page.key,
@@ -336,9 +337,10 @@ export function runPage(page) {
       public: listed,
       timeControl: chosenControl(clockChoice),
       timing: PAGE_TIMING,
-      // A seat against a person is listed under this browser's player key ("Your games"), so
-      // that its result is rated (a rating belongs to a key); the computer's match is not.
-      player: computerLevel === null || correspondence ? ensurePlayerKey() : null,
+      // A rated or correspondence seat is listed under this browser's player key ("Your games"):
+      // a rating belongs to a key. A casual one has none, so that two tabs of one browser can
+      // play each other (the relay never pairs a key with itself).
+      player: computerLevel === null && (near !== "" || correspondence) ? ensurePlayerKey() : null,
       ratingRange: Number.isInteger(within) && within > 0 ? { within } : null,
       name: myName(),
       onTable: () => {
@@ -567,6 +569,7 @@ export function runPage(page) {
     else if (want.kind === "resume") resumeMine(want);
     else if (want.kind === "play") {
       if (el.near !== null && want.within !== null) el.near.value = String(want.within);
+      else if (el.near !== null && want.rated) el.near.value = "any";
       play(null, null, null, false, el.timeControl.value);
     }
     else if (want.kind === "computer" && el.computer) {

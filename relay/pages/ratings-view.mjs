@@ -16,13 +16,28 @@ export const HISTORY_SHOWN = 5;
 /** The least time between two reads of one game's leaderboard, in milliseconds. */
 const BOARD_EVERY_MS = 5000;
 
-/** The choices of "Opponents near my rating": [value of `within`, words]; "" is any. */
+/**
+ * The choices of "Rated" beside "Play a random opponent": [value, words]. "" is a casual match
+ * (no player key, not rated: two tabs of one browser can meet, as a key never meets itself);
+ * "any" is rated against anyone; a number is rated against opponents within that many points.
+ */
 export const NEAR_CHOICES = Object.freeze([
-  ["", "Any rating"],
-  ["100", "Within ±100"],
-  ["200", "Within ±200"],
-  ["400", "Within ±400"],
+  ["", "No (casual)"],
+  ["any", "Yes, any rating"],
+  ["100", "Yes, within ±100"],
+  ["200", "Yes, within ±200"],
+  ["400", "Yes, within ±400"],
 ]);
+
+/**
+ * Returns the fragment a "Rated" choice adds to "Play a random opponent": "" for casual,
+ * "&rated=1" for any rating, "&within=N" near one's own.
+ * @param {string} value
+ */
+export function ratedFragment(value) {
+  if (value === "") return "";
+  return value === "any" ? "&rated=1" : `&within=${value}`;
+}
 
 /**
  * Returns the leaderboard's heading and list for a game card (`kind` "board"), empty for now.
@@ -43,15 +58,16 @@ export function boardList(name) {
 }
 
 /**
- * Returns the "Opponents near my rating" choice beside a card's "Play a random opponent"
- * link: choosing one makes the link seek within that many points (#play&within=N).
+ * Returns the "Rated" choice beside a card's "Play a random opponent" link: choosing rated play
+ * makes the link seek with the player key (#play&rated=1), or within that many points of the
+ * player's rating (#play&within=N).
  * @param {HTMLAnchorElement} link the card's "Play a random opponent"
  * @param {string} title the game's title, for the label
  */
 export function nearChoice(link, title) {
   const select = document.createElement("select");
   select.dataset.near = "";
-  select.setAttribute("aria-label", `Opponents near my rating at ${title}`);
+  select.setAttribute("aria-label", `Rated at ${title}`);
   for (const [value, words] of NEAR_CHOICES) {
     const option = document.createElement("option");
     option.value = value;
@@ -60,11 +76,11 @@ export function nearChoice(link, title) {
   }
   const base = link.getAttribute("href") ?? "";
   select.addEventListener("change", () => {
-    link.href = select.value ? `${base}&within=${select.value}` : base;
+    link.href = base + ratedFragment(select.value);
   });
   const label = document.createElement("label");
   label.className = "near-choice";
-  label.append("Opponents near my rating ", select);
+  label.append("Rated ", select);
   return label;
 }
 

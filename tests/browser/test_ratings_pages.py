@@ -24,7 +24,7 @@ def seated(a: Player, b: Player) -> tuple[Player, Player]:
     return (a, b) if a.is_first() else (b, a)
 
 
-def test_each_game_card_has_a_leaderboard_and_a_choice_of_opponents_near_my_rating(
+def test_each_game_card_has_a_leaderboard_and_a_choice_of_rated_play_near_my_rating(
     player: MakePlayer,
 ) -> None:
     a = player("a")
@@ -33,15 +33,18 @@ def test_each_game_card_has_a_leaderboard_and_a_choice_of_opponents_near_my_rati
     board = card.get_by_role("list", name="Leaderboard")
     expect(board).to_have_text("No rated players yet.")
     expect(board).to_have_attribute("aria-live", "polite")
-    near = card.get_by_label("Opponents near my rating at X and 0")
+    near = card.get_by_label("Rated at X and 0")
     expect(near.locator("option")).to_have_text(
-        ["Any rating", "Within ±100", "Within ±200", "Within ±400"]
-    )
+        ["No (casual)", "Yes, any rating", "Yes, within ±100", "Yes, within ±200",
+         "Yes, within ±400"]
+    )  # fmt: skip
     link = card.get_by_role("link", name="Play a random opponent")
     expect(link).to_have_attribute("href", re.compile(r"#play$"))
-    near.select_option(label="Within ±200")
+    near.select_option(label="Yes, within ±200")
     expect(link).to_have_attribute("href", re.compile(r"#play&within=200$"))
-    near.select_option(label="Any rating")
+    near.select_option(label="Yes, any rating")
+    expect(link).to_have_attribute("href", re.compile(r"#play&rated=1$"))
+    near.select_option(label="No (casual)")
     expect(link).to_have_attribute("href", re.compile(r"#play$"))
     expect(a.page.locator("#your-games .ratings-list")).to_have_text("No rated games yet.")
     a.shot("leaderboards")
@@ -64,9 +67,9 @@ def test_a_rated_match_shows_each_players_rating_and_its_history_in_your_games(
     player: MakePlayer,
 ) -> None:
     a, b = player("a"), player("b", PHONE)
-    a.open("/xand0.html#play")
+    a.open("/xand0.html#play&rated=1")
     a.expect_state("LISTENING")
-    b.open("/xand0.html#play")
+    b.open("/xand0.html#play&rated=1")
     x, o = seated(a, b)
     for i, move in enumerate(WIN):
         mover, other = (x, o) if i % 2 == 0 else (o, x)
@@ -100,13 +103,28 @@ def test_a_random_opponent_near_my_rating_is_found_from_the_lobby_choice(
     a, b = player("a"), player("b")
     a.open("/")
     card = a.page.locator("#game-xand0")
-    card.get_by_label("Opponents near my rating at X and 0").select_option(label="Within ±100")
+    card.get_by_label("Rated at X and 0").select_option(label="Yes, within ±100")
     card.get_by_role("link", name="Play a random opponent").click()
     a.expect_state("LISTENING")
-    expect(a.page.get_by_label("Opponents near my rating")).to_have_value("100")
+    expect(a.page.get_by_label("Rated", exact=True)).to_have_value("100")
     # Two new keys are both 1500: within 100 of each other.
     b.open("/xand0.html")
-    b.page.get_by_label("Opponents near my rating").select_option(label="Within ±400")
+    b.page.get_by_label("Rated", exact=True).select_option(label="Yes, within ±400")
     b.page.get_by_role("button", name="Play a random opponent").click()
     for side in (a, b):
         expect(side.page.locator("body")).to_have_attribute("data-state", re.compile("^PLAYING_"))
+
+
+def test_two_tabs_of_one_browser_meet_in_a_casual_match(player: MakePlayer) -> None:
+    # One browser, one player key: the relay never pairs a key with itself, so the pages seek
+    # casual matches (the default) with no key, and two tabs of one browser can play.
+    a = player("a")
+    a.open("/")
+    expect(a.page.locator("#game-xand0").get_by_label("Rated at X and 0")).to_have_value("")
+    a.open("/xand0.html#play")
+    a.expect_state("LISTENING")
+    other = Player(a.page.context.new_page(), "a, second tab", a.shots)
+    other.open("/xand0.html#play")
+    for side in (a, other):
+        expect(side.page.locator("body")).to_have_attribute("data-state", re.compile("^PLAYING_"))
+    assert not other.errors, other.errors

@@ -19,9 +19,10 @@ describe("the game page", () => {
   test("reads a private room or a random game from the fragment", () => {
     assert.deepEqual(parseFragment("#room=k3v9q2xw7m"), { kind: "room", room: "k3v9q2xw7m", clock: "" });
     assert.deepEqual(parseFragment("#room=k3v9&clock=5%2B3"), { kind: "room", room: "k3v9", clock: "5+3" });
-    assert.deepEqual(parseFragment("#play"), { kind: "play", within: null });
-    assert.deepEqual(parseFragment("#play&within=200"), { kind: "play", within: 200 });
-    assert.deepEqual(parseFragment("#play&within=9000"), { kind: "play", within: null });
+    assert.deepEqual(parseFragment("#play"), { kind: "play", within: null, rated: false });
+    assert.deepEqual(parseFragment("#play&rated=1"), { kind: "play", within: null, rated: true });
+    assert.deepEqual(parseFragment("#play&within=200"), { kind: "play", within: 200, rated: true });
+    assert.deepEqual(parseFragment("#play&within=9000"), { kind: "play", within: null, rated: false });
     assert.deepEqual(parseFragment(""), { kind: "none" });
     assert.deepEqual(parseFragment("#room=../../etc"), { kind: "none" }, "not a room name");
     assert.deepEqual(parseFragment("#room=k3v9&public"), { kind: "room", room: "k3v9", listed: true, clock: "" });
