@@ -181,3 +181,31 @@ def test_the_guide_shows_the_pyproject_that_sdk_new_writes() -> None:
     block = re.search(r"<!-- example: ship-pyproject -->\n```toml\n(.*?)```", guide, re.S)
     assert block is not None
     assert block.group(1) == files("mygame", "My game")["pyproject.toml"]
+
+
+def test_the_guides_referee_judges_the_skeletons_game(tmp_path: Path) -> None:
+    guide = (ROOT / "docs" / "ship-your-game.md").read_text()
+    block = re.search(r"<!-- referee: mygame -->\n```python\n(.*?)```", guide, re.S)
+    assert block is not None
+    write("mygame", tmp_path)
+    (tmp_path / "mygame" / "referee.py").write_text(block.group(1))
+    # In a process of its own: the package it imports is the one just written.
+    check = """
+from sdk.referee import Illegal, Legal, Over, Play
+from mygame.referee import MygameReferee
+
+judge = MygameReferee().judge
+won = [Play(2 + i, i % 2, "3") for i in range(7)]  # 21 stones, 3 at a time: seat 0 takes the last
+assert judge(won) == Over(8, 0, "took the last stone"), judge(won)
+assert judge(won[:4]) == Legal()
+bad = Illegal(4, 0, "a move is a number of stones, 1 to 3, not '4'")
+assert judge([*won[:2], Play(4, 0, "4")]) == bad
+assert judge([Play(2, 1, None)]) == Illegal(2, 1, "a pass, with stones to take")
+print("judged")
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", check], cwd=tmp_path,
+        env={**ENV, "PYTHONPATH": f"{tmp_path}:{ROOT}"},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert run.stdout.strip() == "judged", run.stderr
