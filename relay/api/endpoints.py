@@ -40,8 +40,10 @@ from relay.core.games import games_json
 from relay.core.lobby import KINDS, lobby_entry_json
 from relay.core.model import Action, Event, hash_token, new_action
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
+from relay.core.rated import claim_field
 from relay.core.referee import Referee
 from relay.core.rematch import RematchOp, rematch_body
+from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT, rated_seats
 from relay.core.table import name_field as display_name
 from relay.core.verdicts import reason_field, result_of
 from relay.store.base import Immediate, Store
@@ -207,6 +209,37 @@ class Api:
         now = time.time()
         found = await self.store.player_matches(player, now)
         return 200, orjson.dumps({"matches": listing(found, now)})
+
+    async def player_ratings(self, call: Call) -> Reply:
+        """GET /v1/player/ratings[?game=G]: the bearer's player key's ratings and histories."""
+        player = require_bearer(call.authorization)
+        if PLAYER.fullmatch(player) is None:
+            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
+        game = name_field(dict(call.query), "game", required=False)
+        found: list[Any] = []
+        if self.config.store.ratings is not None:
+            found = await self.store.player_ratings(player, game, time.time())
+        return 200, orjson.dumps({"ratings": found})
+
+    async def leaderboard(self, call: Call) -> Reply:
+        """GET /v1/games/{game}/leaderboard[?limit=N]: the game's established ratings, best
+        first."""
+        game = name_field({"game": call.match}, "game", required=True)
+        assert game is not None
+        limit = query_int(call.query.get("limit"), "limit", BOARD_DEFAULT)
+        if not 1 <= limit <= BOARD_LIMIT:
+            raise RelayError(
+                "request/invalid",
+                f"The parameter 'limit' must be a whole number from 1 to {BOARD_LIMIT}, "
+                f"not {limit!r}.",
+            )
+        rows: list[Any] = []
+        if self.config.store.ratings is not None:
+            rows = await self.store.leaderboard(game, limit, time.time())
+            if not self.config.names:
+                for row in rows:
+                    row["name"] = None
+        return 200, orjson.dumps({"game": game, "players": rows})
 
     async def events(self, call: Call) -> Reply:
         """GET /v1/matches/{match}/events?after=N: the log above N, held until there is some."""
@@ -431,7 +464,10 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'end' must be true or false, not {end!r}."
             )
-        return new_action(Action, ("move", after, text, end, True, None))
+        claim = body.get("claim")
+        if claim is not None:
+            claim = claim_field(claim, end)
+        return new_action(Action, ("move", after, text, end, True, None, claim))
 
     def _reply_hold(self, wait: float) -> float:
         """Seconds a move post waits for the reply: as planned, or none at shutdown."""
@@ -491,6 +527,8 @@ class Api:
                 "time_control": None if clock is None else clock.control.as_dict(),
                 "left": None if clock is None else list(clock.left_at(info.turn, time.time())),
                 "names": list(info.names) if self.config.names else [None, None],
+                "rated": info.rated,
+                **rated_seats(info.ratings),
             }
         )
 

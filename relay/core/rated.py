@@ -16,7 +16,9 @@ from typing import Any, Literal, get_args
 from relay.core.errors import RelayError
 
 __all__ = [
+    "BAD_CLAIM",
     "BAD_RANGE",
+    "DEFAULT_RULES",
     "MOST_RATING",
     "RANGE_IN_ROOM",
     "RANGE_WITHOUT_PLAYER",
@@ -25,6 +27,7 @@ __all__ = [
     "RatingRange",
     "RatingRules",
     "can_pair",
+    "claim_field",
     "range_field",
     "score_of",
 ]
@@ -55,6 +58,10 @@ class RatingRules:
     """Whether a match a seat abandoned (stopped polling for the grace period) is rated."""
 
 
+DEFAULT_RULES = RatingRules()
+"""The host's rules by default: timeouts and abandonments rated."""
+
+
 def _seat(value: object, field: str) -> int:
     """Returns a seat number read from an ended event, or raises ValueError."""
     if type(value) is not int or value not in (0, 1):
@@ -68,7 +75,7 @@ def _won(seat: int) -> float:
 
 
 def score_of(
-    ended: Mapping[str, Any], claimed: Claim | None = None, rules: RatingRules = RatingRules()
+    ended: Mapping[str, Any], claimed: str | None = None, rules: RatingRules = DEFAULT_RULES
 ) -> float | None:
     """Returns seat 0's score in a match that ended so (1 won, 0.5 drawn, 0 lost), or None
     when the result is not rated.
@@ -97,6 +104,23 @@ def score_of(
     # Disputed or over without a verdict, unconfirmed, agreed with no stated result, and any
     # reason this module does not know: not rated.
     return None
+
+
+BAD_CLAIM = (
+    "The field 'claim' says what a game-ending move ended the game in for its mover: "
+    "'win', 'draw' or 'loss', with 'end': true."
+)
+
+
+def claim_field(value: object, end: bool) -> str:
+    """Returns a move's 'claim' (given, not None), or raises request/invalid: one of the
+    claims, on a move with `end` true only."""
+    if not end or not isinstance(value, str) or value not in _CLAIMS:
+        raise RelayError(
+            "request/invalid",
+            f"{BAD_CLAIM} Not {value!r:.80}" + ("." if end else " on a move without 'end': true."),
+        )
+    return value
 
 
 MOST_RATING = 4000

@@ -188,6 +188,16 @@ class Store(Protocol):
         """Returns how many matches the store has ended since it began, by the `ended`
         event's reason (resigned, timeout...): every process's together on a shared store."""
 
+    async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
+        """Returns the player key's ratings, one per game it has rated matches in (only
+        `game`, if given), each with its history newest first, as GET /v1/player/ratings
+        answers them (relay.core.standings.standing_answer); [] for a key it does not know."""
+
+    async def leaderboard(self, game: str, limit: int, now: float) -> list[Any]:
+        """Returns the game's leaderboard: at most `limit` established ratings at `now`, best
+        first, as GET /v1/games/{game}/leaderboard answers them (relay.core.standings
+        board_rows), each with the name its key last played under."""
+
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once (used at shutdown)."""
 

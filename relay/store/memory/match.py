@@ -68,6 +68,7 @@ class Match:
     """One match and its log; only MemoryStore touches it."""
 
     __slots__ = (
+        "claim",
         "clock",
         "contacts",
         "control",
@@ -117,6 +118,8 @@ class Match:
         self.turn: int | None = None
         self.first: int | None = None
         self.ender = -1
+        self.claim: str | None = None
+        """The game-ending move's claim, if its mover made one (rated once agreed)."""
         self.waiters: list[Held] = []
 
     def start(self, first: int, now: float) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import hmac
 import math
 from collections import Counter, deque
+from typing import Any
 
 import orjson
 
@@ -30,6 +31,7 @@ from relay.core.model import (
     too_long,
 )
 from relay.core.players import PlayerMatch, patience, same_player
+from relay.core.rated import RatingRules, score_of
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
@@ -52,6 +54,7 @@ from relay.store.memory.match import (
 )
 from relay.store.memory.notices import Notices
 from relay.store.memory.players import MemoryPlayers
+from relay.store.memory.ratings import MemoryRatings
 
 __all__ = ["Held", "MemoryStore", "open_url"]
 
@@ -103,6 +106,8 @@ class MemoryStore:
         """Wakes waits on rematches ('rematch:ID') and lobbies ('lobby:GAME')."""
         self._lobbies = MemoryLobbies(self.settings.lobby_size, self._notices.notify)
         self._hooks: MemoryHookState | None = None
+        self._ratings = MemoryRatings()
+        """Each key's ratings, and each rated match's (docs/ratings.md)."""
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -232,6 +237,7 @@ class MemoryStore:
         return self._summary(self._get(match))
 
     def _summary(self, found: Match) -> MatchInfo:
+        rated = self._ratings.of_match(found.id)
         return MatchInfo(
             match=found.id,
             game=found.game,
@@ -245,6 +251,8 @@ class MemoryStore:
             if found.control is None
             else Clock(found.control, (found.clock[0], found.clock[1]), found.turn_at),
             names=(found.table.names[0], found.table.names[1]),
+            rated=rated is not None,
+            ratings=None if rated is None else rated.pairs(),
         )
 
     async def counts(self) -> dict[Status, int]:
@@ -531,7 +539,8 @@ class MemoryStore:
             found.status = ENDING
             found.ender = seat
             found.since = now
-            event = move_event(seq, seat, action.move, True, left)
+            found.claim = claim = action.claim
+            event = move_event(seq, seat, action.move, True, left, claim)
             ending = action.ending
             if ending is not None:
                 # A referee's verdict on the move joins the log with it: one wake for both.
@@ -625,7 +634,20 @@ class MemoryStore:
         found.turn = None
         if found.room is not None and self._rooms.get((found.game, found.room)) is found:
             del self._rooms[(found.game, found.room)]
-        return found.append(ended_event(len(found.events) + 1, reason, seat, tail), done)
+        seq = found.append(ended_event(len(found.events) + 1, reason, seat, tail), done)
+        if self.settings.ratings is not None and found.players[0] and found.players[1]:
+            self._rate(found, self.settings.ratings, now)
+        return seq
+
+    def _rate(self, found: Match, rules: RatingRules, now: float) -> None:
+        """Rates a match that just ended between two player keys, if its result is rated:
+        before anything is awaited, so once (docs/ratings.md)."""
+        score = score_of(orjson.loads(found.events[-1]), found.claim, rules)
+        if score is not None:
+            players, names = found.players, found.table.names
+            self._ratings.rate(
+                found.game, found.id, (players[0], players[1]), (names[0], names[1]), score, now
+            )
 
     # -- rematches ------------------------------------------------------------------------
 
@@ -855,6 +877,7 @@ class MemoryStore:
                     changed += 1
             elif found.since + keep < now:
                 del self._matches[found.id]
+                self._ratings.forget_match(found.id)
                 self._rematches.pop(found.id, None)
                 self._players.forget(found.id, found.players)
                 changed += 1
@@ -875,8 +898,20 @@ class MemoryStore:
             if found.status is FINISHED:
                 last = orjson.loads(found.events[-1])
                 result = result_of(last)
-            listed.append(PlayerMatch(self._summary(found), seat, opened, found.since, result))
+            rated = self._ratings.of_match(match)
+            change = None if rated is None else rated.pairs()[seat]
+            listed.append(
+                PlayerMatch(self._summary(found), seat, opened, found.since, result, change)
+            )
         return listed
+
+    async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
+        """Returns the key's ratings, with their histories (see Store.player_ratings)."""
+        return self._ratings.player(hash_token(player), game, now)
+
+    async def leaderboard(self, game: str, limit: int, now: float) -> list[Any]:
+        """Returns the game's leaderboard rows (see Store.leaderboard)."""
+        return self._ratings.board(game, limit, now)
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""

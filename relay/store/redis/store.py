@@ -445,6 +445,14 @@ class RedisStore:
                 break
         return changed
 
+    async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
+        """Returns the key's ratings, with their histories (see Store.player_ratings)."""
+        return []
+
+    async def leaderboard(self, game: str, limit: int, now: float) -> list[Any]:
+        """Returns the game's leaderboard rows (see Store.leaderboard)."""
+        return []
+
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""
         self.link.wake_all()
