@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections.abc import Awaitable
 from typing import Any, cast
 
@@ -45,11 +46,17 @@ from relay.store.redis.hooks import RedisHookState
 from relay.store.redis.keys import INFO_FIELDS, GameKeys, match_info
 from relay.store.redis.lobby import RedisLobbies
 from relay.store.redis.players import RedisPlayers
+from relay.store.redis.ratings import RedisRatings
 from relay.store.redis.refusals import UNAVAILABLE, Refusal, act_error, read_error
 from relay.store.redis.rematch import RedisRematches
 from relay.store.redis.replies import Acted, Notice, Polled, Reaped
 from relay.store.redis.seeks import Seeks
 from relay.store.redis.table import RedisTables, claim_error
+
+log = logging.getLogger("relay.store.redis")
+
+_MAY_END = frozenset(("resign", "confirm", "accept", "claim"))
+"""The writes that may end a match (and a move with a verdict): each settles its rating."""
 
 __all__ = [
     "DEFAULT_PREFIX",
@@ -98,6 +105,11 @@ class RedisStore:
         self._tables = RedisTables(self.link)
         self._lobbies = RedisLobbies(self.link)
         self._hooks: RedisHookState | None = None
+        self.ratings = RedisRatings(self.link, self.settings)
+        """Each key's ratings, each match rated once (relay.store.redis.ratings)."""
+        self.rates_at_once = True
+        """Whether a write that may end a match settles its rating at once (else only the
+        reaper does: what a process that dies in between leaves behind)."""
 
     @property
     def notices(self) -> int:
@@ -279,7 +291,7 @@ class RedisStore:
                 "ACT", match, now, hash_token(token), kind, after,
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
                 int(action.end), text, self.settings.max_events, after + 1, int(table),
-                verdict, seat, tail,
+                verdict, seat, tail, action.claim or "",
             )  # fmt: skip
             acted, version = Acted.with_table(answer) if table else (Acted.of(answer), 0)
         except Refusal as refusal:
@@ -289,6 +301,11 @@ class RedisStore:
         if acted.expired is not None:  # a cancel that expired the match: unlist it
             await self.seeks.unlist(GameKeys(self.prefix, *acted.expired), match)
         self.tell(match, acted.notice, acted.seq)
+        if self.rates_at_once and (kind in _MAY_END or action.ending is not None):
+            try:
+                await self.ratings.settle(match, now)
+            except Exception:  # the reaper settles it: the write itself is done
+                log.exception("settling the rating of match %s", match)
         return acted.seq, version
 
     # -- rematches (relay.store.redis.rematch) ---------------------------------------------
@@ -425,6 +442,9 @@ class RedisStore:
         counts = await asyncio.gather(
             *(self._reap_shard(shard, now, batch, most) for shard in range(redis_keys.SHARDS))
         )
+        await asyncio.gather(
+            *(self.ratings.settle_pending(shard, now) for shard in range(redis_keys.SHARDS))
+        )
         self.link.sweep()
         return sum(counts)
 
@@ -447,11 +467,11 @@ class RedisStore:
 
     async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
         """Returns the key's ratings, with their histories (see Store.player_ratings)."""
-        return []
+        return await self.ratings.player(hash_token(player), game, now)
 
     async def leaderboard(self, game: str, limit: int, now: float) -> list[Any]:
         """Returns the game's leaderboard rows (see Store.leaderboard)."""
-        return []
+        return await self.ratings.board(game, limit, now)
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""
