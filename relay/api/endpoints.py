@@ -40,7 +40,7 @@ from relay.core.games import games_json
 from relay.core.lobby import KINDS, lobby_entry_json
 from relay.core.model import Action, Event, hash_token, new_action
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
-from relay.core.rated import claim_field
+from relay.core.rated import NO_RATINGS, claim_field, range_field
 from relay.core.referee import Referee
 from relay.core.rematch import RematchOp, rematch_body
 from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT, rated_seats
@@ -188,8 +188,11 @@ class Api:
         player = player_field(body)
         contact = contact_field(body)
         name = display_name(body) if self.config.names else None
+        rating_range = range_field(body)
+        if rating_range is not None and self.config.store.ratings is None:
+            raise RelayError("request/invalid", NO_RATINGS)
         ticket = await self.store.seek(
-            game, version, room, now, token, control, player, contact, name
+            game, version, room, now, token, control, player, contact, name, rating_range
         )
         # The lobby is kept by calls of its own, after the seek's: a lost one only leaves the
         # lobby behind until a reader heals it.

@@ -20,6 +20,7 @@ __all__ = [
     "BAD_RANGE",
     "DEFAULT_RULES",
     "MOST_RATING",
+    "NO_RATINGS",
     "RANGE_IN_ROOM",
     "RANGE_WITHOUT_PLAYER",
     "REFEREED",
@@ -135,6 +136,8 @@ BAD_RANGE = (
 RANGE_WITHOUT_PLAYER = (
     "A seek with 'rating_range' needs 'player': a rating belongs to a player key."
 )
+
+NO_RATINGS = "This relay keeps no ratings (--no-ratings): a seek takes no 'rating_range'."
 
 RANGE_IN_ROOM = "A seek into a room takes no 'rating_range': the room already names the partner."
 

@@ -9,6 +9,7 @@ from relay.core.clock import TimeControl
 from relay.core.lobby import Lobby, LobbyKind
 from relay.core.model import Action, Event, MatchInfo, Seat, Status, Ticket
 from relay.core.players import PlayerMatch
+from relay.core.rated import RatingRange
 from relay.core.rematch import Rematch, RematchOp
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
@@ -71,8 +72,13 @@ class Store(Protocol):
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one, and returns the seat.
+
+        With a rating range (and a player key), only a waiting seek whose key's rating in the
+        game is within it, and whose own range (if any) admits the seeker's, is joined
+        (relay.core.rated.can_pair); a seek without a player key never joins a ranged one.
 
         Only seekers of the same time control (or both of none) are paired. With a token (the
         seeker's own, random), the seat gets that token, and the same seek repeated within the

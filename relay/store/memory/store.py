@@ -31,7 +31,8 @@ from relay.core.model import (
     too_long,
 )
 from relay.core.players import PlayerMatch, patience, same_player
-from relay.core.rated import RatingRules, score_of
+from relay.core.rated import RatingRange, RatingRules, can_pair, score_of
+from relay.core.ratings import LICHESS
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
@@ -58,6 +59,9 @@ from relay.store.memory.ratings import MemoryRatings
 
 __all__ = ["Held", "MemoryStore", "open_url"]
 
+NEW_RATING = LICHESS.rating
+"""A key's rating in a game it has no rating in yet."""
+
 REAP_SLICE = 1000
 """Matches reap() looks at between two turns of the event loop: a pass over a box's tens of
 thousands of matches lets the moves in meanwhile through, rather than holding them up."""
@@ -67,13 +71,15 @@ class _Seeker:
     """Who seeks: the seat token, the player key's digest ('' for none), the contact, the
     display name."""
 
-    __slots__ = ("contact", "name", "player", "token")
+    __slots__ = ("contact", "name", "player", "rating_range", "token")
 
     def __init__(self, token: str, player: str, contact: str | None, name: str | None) -> None:
         self.token = token
         self.player = player
         self.contact = contact
         self.name = name
+        self.rating_range: RatingRange | None = None
+        """The ratings it will be paired with (None: any)."""
 
 
 class MemoryStore:
@@ -279,6 +285,7 @@ class MemoryStore:
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one."""
         seeker = _Seeker(
@@ -287,6 +294,7 @@ class MemoryStore:
             contact,
             name,
         )
+        seeker.rating_range = rating_range
         ticket = None
         if token is not None:
             prior = self._reseeks.get(hash_token(token))
@@ -351,6 +359,11 @@ class MemoryStore:
                 if seeker.player and oldest.players[0] == seeker.player:
                     mine.append(oldest)
                     continue
+                if (seeker.rating_range is not None or oldest.rating_range is not None) and (
+                    not self._in_range(game, seeker, oldest)
+                ):
+                    mine.append(oldest)  # kept in its place for a seeker in its range
+                    continue
                 return self._join(oldest, now, seeker)
             ticket = self._open(game, version, None, now, seeker, control)
             queue.append(self._matches[ticket.match])
@@ -392,9 +405,26 @@ class MemoryStore:
         opened.players[0] = seeker.player
         opened.contacts[0] = seeker.contact
         opened.table.names[0] = seeker.name
+        opened.rating_range = seeker.rating_range
         self._matches[opened.id] = opened
         self._waiting[game] = self._waiting.get(game, 0) + 1
         return Ticket(opened.id, 0, seeker.token)
+
+    def _in_range(self, game: str, seeker: _Seeker, waiting: Match) -> bool:
+        """Whether a seeker and a waiting seek are within each other's rating ranges."""
+        return can_pair(
+            self._rating(game, seeker.player),
+            seeker.rating_range,
+            self._rating(game, waiting.players[0]),
+            waiting.rating_range,
+        )
+
+    def _rating(self, game: str, digest: str) -> float | None:
+        """Returns a key's rating in a game (a new key's for none; None without a key)."""
+        if not digest:
+            return None
+        found = self._ratings.rating_of(game, digest)
+        return NEW_RATING if found is None else found.rating
 
     def _join(self, found: Match, now: float, seeker: _Seeker) -> Ticket:
         found.hashes[1] = hash_token(seeker.token)

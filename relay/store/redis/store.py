@@ -26,6 +26,7 @@ from relay.core.errors import RelayError
 from relay.core.lobby import Lobby, LobbyKind
 from relay.core.model import Action, Event, MatchInfo, Status, StoreSettings, Ticket, hash_token
 from relay.core.players import PlayerMatch
+from relay.core.rated import RatingRange
 from relay.core.rematch import Rematch, RematchOp, lapse_at
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnNotice, TurnSink
@@ -54,6 +55,11 @@ from relay.store.redis.seeks import Seeks
 from relay.store.redis.table import RedisTables, claim_error
 
 log = logging.getLogger("relay.store.redis")
+
+RANGE_NOT_HERE = (
+    "This relay's store (Redis) does not pair within rating ranges yet: seek without "
+    "'rating_range'."
+)
 
 _MAY_END = frozenset(("resign", "confirm", "accept", "claim"))
 """The writes that may end a match (and a move with a verdict): each settles its rating."""
@@ -252,8 +258,11 @@ class RedisStore:
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one (see Seeks.seek)."""
+        if rating_range is not None:
+            raise RelayError("request/invalid", RANGE_NOT_HERE)
         return await self.seeks.seek(
             game, version, room, now, token, control, player, contact, name
         )

@@ -4,6 +4,7 @@ and refuse bad fields."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -221,3 +222,126 @@ async def test_an_unknown_key_has_no_ratings(wire: Wire) -> None:
     assert await ratings(wire, key()) == []
     status, body = await wire.call("GET", f"/v1/games/{game()}/leaderboard")
     assert status == 200 and body["players"] == []
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+async def test_timeouts_and_abandonment_are_rated_as_the_host_sets(
+    request: pytest.FixtureRequest, session: aiohttp.ClientSession, kind: str
+) -> None:
+    timed = {"time_control": {"kind": "fischer", "base": 1, "increment": 0}}
+    for flags, rated in ((("--no-rate-timeouts", "--no-rate-abandoned"), False), ((), True)):
+        args = ("--hold", "1", "--grace", "3", "--seeks-per-minute", "100000")
+        # Every process on one store rates alike: these relays' Redis database is their own.
+        store = () if kind == "memory" else ("--store", session_redis(request).url[:-1] + "7")
+        with RelayProcess(*args, *flags, *store) as process:
+            wire = Wire(session, process.url)
+            x, _, _, _ = await pair(wire, game(), (key(), key()), **timed)
+            y, _, _, _ = await pair(wire, game(), (key(), key()))
+            ended: dict[str, Any] = {}
+            for _ in range(100):  # the reaper ends both: x's time runs out, y and p go quiet
+                await asyncio.sleep(0.1)
+                for seat in (x, y):
+                    found = await info(wire, seat.match)
+                    if found["status"] == "finished" and found["rated"] != "pending":
+                        ended[seat.match] = found
+                if len(ended) == 2:
+                    break
+            assert len(ended) == 2, ended
+            log = await wire.events(x.match, 0)
+            assert log[-1]["reason"] == "timeout"
+            assert (await wire.events(y.match, 0))[-1]["reason"] == "abandoned"
+            assert [found["rated"] for found in ended.values()] == [rated, rated]
+
+
+async def test_no_ratings_rates_nothing_and_answers_empty_lists(
+    session: aiohttp.ClientSession,
+) -> None:
+    with RelayProcess(*quick_flags(), "--no-ratings") as process:
+        wire = Wire(session, process.url)
+        name = game()
+        x, o, kx, _ = await pair(wire, name, (key(), key()))
+        assert kx is not None
+        status, _ = await wire.post(o, "resign", {})
+        assert status == 200
+        assert (await info(wire, x.match))["rated"] is False
+        assert await ratings(wire, kx) == []
+        status, body = await wire.call("GET", f"/v1/games/{name}/leaderboard")
+        assert status == 200 and body == {"game": name, "players": []}
+
+
+async def test_two_relays_ending_the_same_match_rate_it_once(
+    request: pytest.FixtureRequest, session: aiohttp.ClientSession
+) -> None:
+    store = store_args(request, "redis")
+    with RelayProcess(*quick_flags(), *store) as one, RelayProcess(*quick_flags(), *store) as two:
+        name = game()
+        for _ in range(3):
+            x, o, kx, ko = await pair(Wire(session, one.url), name, (key(), key()))
+            assert kx is not None and ko is not None
+            answers = await asyncio.gather(
+                Wire(session, one.url).post(o, "resign", {}),
+                Wire(session, two.url).post(o, "resign", {}),
+            )
+            assert [status for status, _ in answers] == [200, 200]
+            assert answers[0][1] == answers[1][1]
+            for player in (kx, ko):
+                (found,) = await ratings(Wire(session, two.url), player)
+                assert found["games"] == 1
+                assert [entry["match"] for entry in found["history"]] == [x.match]
+            assert (await info(Wire(session, two.url), x.match))["rated"] is True
+
+
+async def seek(wire: Wire, body: dict[str, Any]) -> tuple[int, Any]:
+    """Posts a seek; returns its status and answer."""
+    return await wire.call("POST", "/v1/seek", body)
+
+
+async def test_rating_ranges_pair_only_within_both_ranges(
+    wire: Wire, url: str, request: pytest.FixtureRequest
+) -> None:
+    name = game()
+    if "memory" not in request.node.callspec.id:
+        status, body = await seek(
+            wire, {"game": name, "player": key(), "rating_range": {"within": 100}}
+        )
+        assert status == 400 and "rating range" in body["error"]["message"]
+        return
+    picky = await seek(wire, {"game": name, "player": key(), "rating_range": {"min": 1600}})
+    assert picky[0] == 201
+    new = await seek(wire, {"game": name, "player": key()})  # 1500: not within picky's range
+    assert new[0] == 201 and new[1]["match"] != picky[1]["match"] and new[1]["seat"] == 0
+    keyless = await seek(wire, {"game": name, "rating_range": None})
+    assert keyless[0] == 201 and keyless[1]["match"] == new[1]["match"]  # any rating: joined
+    near = await seek(wire, {"game": name, "player": key(), "rating_range": {"within": 50}})
+    assert near[0] == 201 and near[1]["match"] != picky[1]["match"] and near[1]["seat"] == 0
+    other = await seek(wire, {"game": name, "player": key(), "rating_range": {"max": 1550}})
+    assert other[0] == 201 and other[1]["match"] == near[1]["match"]  # 1500 within both
+    status, body = await wire.call("GET", f"/v1/matches/{picky[1]['match']}")
+    assert body["status"] == "waiting"
+
+
+async def test_bad_rating_ranges_are_refused(wire: Wire) -> None:
+    player = key()
+    for body, words in (
+        ({"rating_range": {"min": 1700, "max": 1600}}, "min at most max"),
+        ({"rating_range": {"within": 0}}, "within"),
+        ({"rating_range": {"within": 100, "min": 1}}, "within"),
+        ({"rating_range": {"low": 1}}, "rating_range"),
+        ({"rating_range": 5}, "rating_range"),
+        ({"rating_range": {"min": 1400}, "room": "r"}, "room"),
+    ):
+        status, answer = await seek(wire, {"game": "ranged", "player": player, **body})
+        assert status == 400, body
+        assert answer["error"]["code"] == "request/invalid"
+        assert words in answer["error"]["message"]
+    status, answer = await seek(wire, {"game": "ranged", "rating_range": {"min": 1400}})
+    assert status == 400 and "needs 'player'" in answer["error"]["message"]
+
+
+async def test_no_ratings_refuses_rating_ranges(session: aiohttp.ClientSession) -> None:
+    with RelayProcess(*quick_flags(), "--no-ratings") as process:
+        status, body = await seek(
+            Wire(session, process.url),
+            {"game": "ranged", "player": key(), "rating_range": {"within": 100}},
+        )
+        assert status == 400 and "--no-ratings" in body["error"]["message"]
