@@ -13,7 +13,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Coroutine, Mapping
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -630,7 +630,20 @@ class Api:
         answer: dict[str, object] = {"game": game, "version": lobby.version}
         for kind in KINDS:
             answer[kind] = [lobby_entry_json(e) for e in lobby.entries if e.kind == kind]
+        waiting = answer["open"]
+        if waiting:
+            await self._seeker_ratings(game, cast(list[dict[str, object]], waiting))
         return 200, orjson.dumps(answer)
+
+    async def _seeker_ratings(self, game: str, entries: list[dict[str, object]]) -> None:
+        """Gives each open entry its waiting seeker's rating as shown (null: no player key,
+        or no ratings kept)."""
+        now = time.time()
+        for entry in entries:
+            shown = None
+            if self.config.store.ratings is not None:
+                shown = await self.store.seeker_rating(game, str(entry["match"]), now)
+            entry["rating"] = shown
 
     def _lobby_polls(self) -> int:
         """Lobby polls one client address may hold at once: several pages behind one address

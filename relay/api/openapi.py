@@ -442,13 +442,10 @@ _SCHEMAS["SeekBody"]["properties"]["rating_range"] = {
         },
     ],
 }
-_SCHEMAS["LobbyEntry"]["properties"]["ratings"] = {
-    "type": "array",
-    "items": {"type": ["string", "null"]},
-    "minItems": 2,
-    "maxItems": 2,
-    "description": "Each seat's rating as shown ('1500?', '1623'; null: no player key, or "
-    "an empty seat).",
+_SCHEMAS["LobbyEntry"]["properties"]["rating"] = {
+    "type": ["string", "null"],
+    "description": "Open entries: the waiting seeker's rating in the game as shown ('1500?', "
+    "'1623'); null without a player key, or with --no-ratings.",
 }
 _SCHEMAS["LobbyEntry"]["properties"]["names"] = {
     "type": "array", "items": NAME, "minItems": 2, "maxItems": 2

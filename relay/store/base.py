@@ -204,6 +204,10 @@ class Store(Protocol):
         first, as GET /v1/games/{game}/leaderboard answers them (relay.core.standings
         board_rows), each with the name its key last played under."""
 
+    async def seeker_rating(self, game: str, match: str, now: float) -> str | None:
+        """Returns the rating, as shown ('1500?'), of the player key that opened a match (its
+        seat 0) in the game; None when it has no player key or the match is gone."""
+
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once (used at shutdown)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from relay.core.ratings import Rating
+from relay.core.ratings import Rating, new_rating, shown
 from relay.core.standings import HISTORY, MatchRating, Standing, board_rows, rated_pair
 from relay.core.standings import standing_answer as answer
 
@@ -27,6 +27,11 @@ class MemoryRatings:
         """Returns the key's rating in the game (None: it has none yet)."""
         standing = self._standings.get(game, {}).get(digest)
         return None if standing is None else standing.rating
+
+    def shown_of(self, game: str, digest: str, now: float) -> str:
+        """Returns the key's rating in the game as shown (a new key's: '1500?')."""
+        rating = self.rating_of(game, digest)
+        return shown(new_rating() if rating is None else rating, now)
 
     def _standing(self, game: str, digest: str) -> Standing:
         players = self._standings.setdefault(game, {})

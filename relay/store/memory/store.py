@@ -943,6 +943,13 @@ class MemoryStore:
         """Returns the game's leaderboard rows (see Store.leaderboard)."""
         return self._ratings.board(game, limit, now)
 
+    async def seeker_rating(self, game: str, match: str, now: float) -> str | None:
+        """Returns the rating of the key that opened the match (see Store.seeker_rating)."""
+        found = self._matches.get(match)
+        if found is None or not found.players[0]:
+            return None
+        return self._ratings.shown_of(game, found.players[0], now)
+
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""
         self._closing = True

@@ -21,7 +21,7 @@ import orjson
 
 from relay.core.model import StoreSettings
 from relay.core.rated import score_of
-from relay.core.ratings import Rating, is_provisional, new_rating
+from relay.core.ratings import Rating, is_provisional, new_rating, shown
 from relay.core.standings import Entry, Standing, board_rows, rated_pair, standing_answer
 from relay.store.redis.keys import Layout
 from relay.store.redis.link import Link
@@ -162,6 +162,12 @@ class RedisRatings:
             except Exception:
                 log.exception("settling the rating of match %s", member.decode())
         return len(due)
+
+    async def shown_of(self, game: str, digest: str, now: float) -> str:
+        """Returns the key's rating in the game as shown (a new key's: '1500?')."""
+        client = await self.store.client()
+        row = await self.store.guard(client.hmget(f"{self._game(game)}r:{digest}", _FIELDS))
+        return shown(_rating(row)[0], now)
 
     async def _standing(self, game: str, digest: str) -> Standing | None:
         store = self.store

@@ -482,6 +482,14 @@ class RedisStore:
         """Returns the game's leaderboard rows (see Store.leaderboard)."""
         return await self.ratings.board(game, limit, now)
 
+    async def seeker_rating(self, game: str, match: str, now: float) -> str | None:
+        """Returns the rating of the key that opened the match (see Store.seeker_rating)."""
+        client = await self.link.client()
+        digest = await self.link.guard(client.hget(self.link.layout.match(match), "p0"))
+        if digest is None:
+            return None
+        return await self.ratings.shown_of(game, digest.decode(), now)
+
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""
         self.link.wake_all()

@@ -345,3 +345,28 @@ async def test_no_ratings_refuses_rating_ranges(session: aiohttp.ClientSession) 
             {"game": "ranged", "player": key(), "rating_range": {"within": 100}},
         )
         assert status == 400 and "--no-ratings" in body["error"]["message"]
+
+
+async def test_open_lobby_entries_show_the_seekers_rating(wire: Wire) -> None:
+    name = game()
+    rated = key()
+    x, o, kx, _ = await pair(wire, name, (rated, key()))
+    loser = o if kx == rated else x
+    status, _ = await wire.post(loser, "resign", {})
+    assert status == 200
+    (mine,) = await ratings(wire, rated)
+    for player in (rated, None, key()):
+        body: dict[str, Any] = {"game": name, "public": True}
+        if player is not None:
+            body["player"] = player
+        status, answer = await seek(wire, body)
+        assert status == 201
+        status, lobby = await wire.call("GET", f"/v1/lobby?game={name}")
+        assert status == 200
+        (entry,) = lobby["open"]
+        assert entry["rating"] == {rated: mine["shown"], None: None}.get(player, "1500?")
+        status, _ = await wire.call(
+            "POST", f"/v1/matches/{answer['match']}/cancel", None,
+            {"Authorization": f"Bearer {answer['token']}"},
+        )  # fmt: skip
+        assert status == 200
