@@ -56,10 +56,6 @@ from relay.store.redis.table import RedisTables, claim_error
 
 log = logging.getLogger("relay.store.redis")
 
-RANGE_NOT_HERE = (
-    "This relay's store (Redis) does not pair within rating ranges yet: seek without "
-    "'rating_range'."
-)
 
 _MAY_END = frozenset(("resign", "confirm", "accept", "claim"))
 """The writes that may end a match (and a move with a verdict): each settles its rating."""
@@ -261,10 +257,8 @@ class RedisStore:
         rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one (see Seeks.seek)."""
-        if rating_range is not None:
-            raise RelayError("request/invalid", RANGE_NOT_HERE)
         return await self.seeks.seek(
-            game, version, room, now, token, control, player, contact, name
+            game, version, room, now, token, control, player, contact, name, rating_range
         )
 
     async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
