@@ -229,7 +229,8 @@ async def test_timeouts_and_abandonment_are_rated_as_the_host_sets(
     request: pytest.FixtureRequest, session: aiohttp.ClientSession, kind: str
 ) -> None:
     timed = {"time_control": {"kind": "fischer", "base": 1, "increment": 0}}
-    for flags, rated in ((("--no-rate-timeouts", "--no-rate-abandoned"), False), ((), True)):
+    flags_rated = ((("--no-rate-timeouts", "--no-rate-abandoned"), False), ((), True))
+    for flags, rated in flags_rated:
         args = ("--hold", "1", "--grace", "3", "--seeks-per-minute", "100000")
         # Every process on one store rates alike: these relays' Redis database is their own.
         store = () if kind == "memory" else ("--store", session_redis(request).url[:-1] + "7")
@@ -237,16 +238,23 @@ async def test_timeouts_and_abandonment_are_rated_as_the_host_sets(
             wire = Wire(session, process.url)
             x, _, _, _ = await pair(wire, game(), (key(), key()), **timed)
             y, _, _, _ = await pair(wire, game(), (key(), key()))
+            z, _, _, _ = await pair(wire, game(), (key(), key()))
+            status, _ = await wire.post(
+                z, "moves", {"after": 1, "move": "m", "end": True, "claim": "win"}
+            )  # never confirmed: unconfirmed, never rated
+            assert status == 200
             ended: dict[str, Any] = {}
             for _ in range(100):  # the reaper ends both: x's time runs out, y and p go quiet
                 await asyncio.sleep(0.1)
-                for seat in (x, y):
+                for seat in (x, y, z):
                     found = await info(wire, seat.match)
                     if found["status"] == "finished" and found["rated"] != "pending":
                         ended[seat.match] = found
-                if len(ended) == 2:
+                if len(ended) == 3:
                     break
-            assert len(ended) == 2, ended
+            assert len(ended) == 3, ended
+            assert (await wire.events(z.match, 0))[-1]["reason"] == "unconfirmed"
+            assert ended.pop(z.match)["rated"] is False
             log = await wire.events(x.match, 0)
             assert log[-1]["reason"] == "timeout"
             assert (await wire.events(y.match, 0))[-1]["reason"] == "abandoned"
@@ -362,3 +370,28 @@ async def test_open_lobby_entries_show_the_seekers_rating(wire: Wire) -> None:
             {"Authorization": f"Bearer {answer['token']}"},
         )  # fmt: skip
         assert status == 200
+
+
+async def test_a_referees_verdict_is_rated(session: aiohttp.ClientSession) -> None:
+    with RelayProcess(
+        *quick_flags(), "--referee", "xand0", module="tests.support.refereed_relay"
+    ) as process:
+        wire = Wire(session, process.url)
+        x, o, kx, ko = await pair(wire, "xand0", (key(), key()))
+        assert kx is not None and ko is not None
+        moves = ["00", "10", "11", "20", "22"]  # x wins: three in a row
+        for index, text in enumerate(moves):
+            last = index == len(moves) - 1
+            body = {
+                "after": index + 1,
+                "move": text,
+                "end": last,
+                **({"claim": "loss"} if last else {}),
+            }
+            status, answer = await wire.post((x, o)[index % 2], "moves", body)
+            assert status == 200, answer
+        ended = (await wire.events(x.match, 0))[-1]
+        assert ended["type"] == "ended" and ended["winner"] == x.seat
+        found = await info(wire, x.match)
+        assert found["rated"] is True  # by the verdict, not by the mover's claim
+        assert found["ratings"][x.seat]["after"] > 1500 > found["ratings"][o.seat]["after"]
