@@ -72,9 +72,10 @@ class RedisRatings:
     def _game(self, game: str) -> str:
         return f"{self.prefix}{{g:{game}}}"
 
-    async def settle(self, match: str, now: float) -> None:
+    async def settle(self, match: str, now: float, tidy: bool = False) -> None:
         """Rates a match whose rating is pending (marked by the script that ended it), once,
-        and clears the mark; does nothing for a match not pending."""
+        and clears the mark; does nothing for a match not pending (but, with tidy, drop its
+        torate entry: the reaper's call)."""
         store = self.store
         client = await store.client()
         tagged = self.layout.tagged(match)
@@ -83,7 +84,10 @@ class RedisRatings:
         rate, game, p0, p1, n0, n1, claim = (
             None if value is None else value.decode() for value in row
         )
+        keys = [self.layout.match(match), f"{tagged}torate"]
         if rate != "pending" or not (game and p0 and p1):
+            if tidy:  # settled already, or forgotten meanwhile: its torate entry may be left
+                await store.call("RATED", keys, [match, "no", ""])
             return
         rules = self.settings.ratings
         score = None
@@ -94,7 +98,6 @@ class RedisRatings:
         text = ""
         if score is not None:
             text = await self._write(game, match, (p0, p1), (n0, n1), score, now)
-        keys = [self.layout.match(match), f"{tagged}torate"]
         await store.call("RATED", keys, [match, "done" if text else "no", text])
         if text:
             for digest in (p0, p1):
@@ -158,7 +161,7 @@ class RedisRatings:
         )
         for member in due:
             try:
-                await self.settle(member.decode(), now)
+                await self.settle(member.decode(), now, tidy=True)
             except Exception:
                 log.exception("settling the rating of match %s", member.decode())
         return len(due)
