@@ -246,6 +246,8 @@ _SCHEMAS: dict[str, Any] = {
                 "rated once the partner agrees (docs/ratings.md).",
             },
         },
+        "if": {"required": ["claim"]},
+        "then": {"required": ["end"], "properties": {"end": {"const": True}}},
     },
     "AfterBody": {"type": "object", "required": ["after"], "properties": {"after": _AFTER}},
     "ConfirmBody": {
@@ -425,8 +427,9 @@ _SCHEMAS["SeqEvents"]["properties"]["table"] = _ref("Table")
 _SCHEMAS["SeekBody"]["properties"]["name"] = NAME
 _BOUND = {"type": "integer", "minimum": 0, "maximum": MOST_RATING}
 _SCHEMAS["SeekBody"]["properties"]["rating_range"] = {
-    "description": "Opponents within a rating range (needs 'player', no 'room'): 'min' "
-    "and/or 'max', or 'within' points of your own rating (docs/ratings.md).",
+    "description": "Opponents within a rating range (needs 'player', takes no 'room'): "
+    "'min' and/or 'max' (min at most max), or 'within' points of your own rating "
+    "(docs/ratings.md).",
     "oneOf": [
         {
             "type": "object",

@@ -175,8 +175,16 @@ class RatingRange:
 
 
 def _whole(value: object, least: int) -> bool:
-    """Returns whether a range's bound is a whole number from `least` to MOST_RATING."""
+    """Returns whether a range's bound is a whole number from `least` to MOST_RATING (JSON
+    has one number type: 1400.0 is the whole number 1400)."""
+    if type(value) is float and value.is_integer():
+        value = int(value)
     return type(value) is int and least <= value <= MOST_RATING
+
+
+def _int(value: Any) -> Any:
+    """Returns a bound checked by _whole as an int (None stays None)."""
+    return None if value is None else int(value)
 
 
 def range_field(body: Mapping[str, Any]) -> RatingRange | None:
@@ -195,7 +203,7 @@ def range_field(body: Mapping[str, Any]) -> RatingRange | None:
     if "within" in value:
         if len(value) > 1 or not _whole(value["within"], 1):
             raise bad
-        return RatingRange(within=value["within"])
+        return RatingRange(within=int(value["within"]))
     least, most = value.get("min"), value.get("max")
     if (
         (least is None and most is None)
@@ -204,7 +212,7 @@ def range_field(body: Mapping[str, Any]) -> RatingRange | None:
         or (least or 0) > (MOST_RATING if most is None else most)
     ):
         raise bad
-    return RatingRange(least, most)
+    return RatingRange(_int(least), _int(most))
 
 
 def can_pair(
