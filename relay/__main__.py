@@ -20,6 +20,7 @@ from relay.api.metrics import hot_path
 from relay.api.verdicts import pick_referees
 from relay.config import CHAT_READERS, STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
+from relay.core.rated import RatingRules
 from relay.games import installed_games
 from relay.http.access import AccessLog
 from relay.http.app import BadRequests, create_app
@@ -73,6 +74,23 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     )
     p.add_argument(
         "--no-names", action="store_true", help="keep and show no display names of seekers"
+    )
+    p.add_argument(
+        "--no-ratings",
+        action="store_true",
+        help="rate no match: the rating endpoints answer empty lists, seeks take no rating_range",
+    )
+    p.add_argument(
+        "--rate-timeouts",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="rate matches lost on time (default: yes)",
+    )
+    p.add_argument(
+        "--rate-abandoned",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="rate matches a seat abandoned, stopping to poll (default: yes)",
     )
     p.add_argument(
         "--chat",
@@ -249,6 +267,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
                 lobby_size=a.lobby_size,
                 seek_grace=a.seek_grace,
                 claim_after=a.claim_after,
+                ratings=None
+                if a.no_ratings
+                else RatingRules(timeouts=a.rate_timeouts, abandoned=a.rate_abandoned),
             ),
             names=not a.no_names,
             chat=a.chat,

@@ -13,7 +13,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Coroutine, Mapping
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -40,8 +40,10 @@ from relay.core.games import games_json
 from relay.core.lobby import KINDS, lobby_entry_json
 from relay.core.model import Action, Event, hash_token, new_action
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
+from relay.core.rated import NO_RATINGS, claim_field, range_field
 from relay.core.referee import Referee
 from relay.core.rematch import RematchOp, rematch_body
+from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT, rated_seats
 from relay.core.table import name_field as display_name
 from relay.core.verdicts import reason_field, result_of
 from relay.store.base import Immediate, Store
@@ -186,8 +188,11 @@ class Api:
         player = player_field(body)
         contact = contact_field(body)
         name = display_name(body) if self.config.names else None
+        rating_range = range_field(body)
+        if rating_range is not None and self.config.store.ratings is None:
+            raise RelayError("request/invalid", NO_RATINGS)
         ticket = await self.store.seek(
-            game, version, room, now, token, control, player, contact, name
+            game, version, room, now, token, control, player, contact, name, rating_range
         )
         # The lobby is kept by calls of its own, after the seek's: a lost one only leaves the
         # lobby behind until a reader heals it.
@@ -207,6 +212,37 @@ class Api:
         now = time.time()
         found = await self.store.player_matches(player, now)
         return 200, orjson.dumps({"matches": listing(found, now)})
+
+    async def player_ratings(self, call: Call) -> Reply:
+        """GET /v1/player/ratings[?game=G]: the bearer's player key's ratings and histories."""
+        player = require_bearer(call.authorization)
+        if PLAYER.fullmatch(player) is None:
+            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
+        game = name_field(dict(call.query), "game", required=False)
+        found: list[Any] = []
+        if self.config.store.ratings is not None:
+            found = await self.store.player_ratings(player, game, time.time())
+        return 200, orjson.dumps({"ratings": found})
+
+    async def leaderboard(self, call: Call) -> Reply:
+        """GET /v1/games/{game}/leaderboard[?limit=N]: the game's established ratings, best
+        first."""
+        game = name_field({"game": call.match}, "game", required=True)
+        assert game is not None
+        limit = query_int(call.query.get("limit"), "limit", BOARD_DEFAULT)
+        if not 1 <= limit <= BOARD_LIMIT:
+            raise RelayError(
+                "request/invalid",
+                f"The parameter 'limit' must be a whole number from 1 to {BOARD_LIMIT}, "
+                f"not {limit!r}.",
+            )
+        rows: list[Any] = []
+        if self.config.store.ratings is not None:
+            rows = await self.store.leaderboard(game, limit, time.time())
+            if not self.config.names:
+                for row in rows:
+                    row["name"] = None
+        return 200, orjson.dumps({"game": game, "players": rows})
 
     async def events(self, call: Call) -> Reply:
         """GET /v1/matches/{match}/events?after=N: the log above N, held until there is some."""
@@ -431,7 +467,10 @@ class Api:
             raise RelayError(
                 "request/invalid", f"The field 'end' must be true or false, not {end!r}."
             )
-        return new_action(Action, ("move", after, text, end, True, None))
+        claim = body.get("claim")
+        if claim is not None:
+            claim = claim_field(claim, end)
+        return new_action(Action, ("move", after, text, end, True, None, claim))
 
     def _reply_hold(self, wait: float) -> float:
         """Seconds a move post waits for the reply: as planned, or none at shutdown."""
@@ -491,6 +530,8 @@ class Api:
                 "time_control": None if clock is None else clock.control.as_dict(),
                 "left": None if clock is None else list(clock.left_at(info.turn, time.time())),
                 "names": list(info.names) if self.config.names else [None, None],
+                "rated": info.rated,
+                **rated_seats(info.ratings),
             }
         )
 
@@ -589,7 +630,20 @@ class Api:
         answer: dict[str, object] = {"game": game, "version": lobby.version}
         for kind in KINDS:
             answer[kind] = [lobby_entry_json(e) for e in lobby.entries if e.kind == kind]
+        waiting = answer["open"]
+        if waiting:
+            await self._seeker_ratings(game, cast(list[dict[str, object]], waiting))
         return 200, orjson.dumps(answer)
+
+    async def _seeker_ratings(self, game: str, entries: list[dict[str, object]]) -> None:
+        """Gives each open entry its waiting seeker's rating as shown (null: no player key,
+        or no ratings kept)."""
+        now = time.time()
+        for entry in entries:
+            shown = None
+            if self.config.store.ratings is not None:
+                shown = await self.store.seeker_rating(game, str(entry["match"]), now)
+            entry["rating"] = shown
 
     def _lobby_polls(self) -> int:
         """Lobby polls one client address may hold at once: several pages behind one address

@@ -13,6 +13,8 @@ from relay.api.table_schemas import NAME, TABLE_REPLIES, TABLE_SCHEMAS, UNDO_EVE
 from relay.core.clock import BASE, INCREMENT, PER_MOVE
 from relay.core.errors import CODES
 from relay.core.players import CONTACT, CONTACT_MOST, LISTED
+from relay.core.rated import MOST_RATING
+from relay.core.standings import BOARD_LIMIT, HISTORY
 from relay.core.verdicts import DETAIL_MAX
 
 __all__ = ["document", "openapi"]
@@ -233,7 +235,19 @@ _SCHEMAS: dict[str, Any] = {
     "MoveBody": {
         "type": "object",
         "required": ["after", "move"],
-        "properties": {"after": _AFTER, "move": {"type": "string"}, "end": {"type": "boolean"}},
+        "properties": {
+            "after": _AFTER,
+            "move": {"type": "string"},
+            "end": {"type": "boolean"},
+            "claim": {
+                "type": "string",
+                "enum": ["win", "draw", "loss"],
+                "description": "With end: true only: what the game ended in for the mover, "
+                "rated once the partner agrees (docs/ratings.md).",
+            },
+        },
+        "if": {"required": ["claim"]},
+        "then": {"required": ["end"], "properties": {"end": {"const": True}}},
     },
     "AfterBody": {"type": "object", "required": ["after"], "properties": {"after": _AFTER}},
     "ConfirmBody": {
@@ -339,6 +353,7 @@ _SCHEMAS: dict[str, Any] = {
                     "move": {"type": "string"},
                     "end": {"type": "boolean"},
                     "left": _LEFT,
+                    "claim": {"type": "string", "enum": ["win", "draw", "loss"]},
                 },
             },
             {
@@ -410,6 +425,31 @@ _SCHEMAS["Event"]["oneOf"].append(UNDO_EVENT)
 _SCHEMAS["Events"]["properties"]["table"] = _ref("Table")
 _SCHEMAS["SeqEvents"]["properties"]["table"] = _ref("Table")
 _SCHEMAS["SeekBody"]["properties"]["name"] = NAME
+_BOUND = {"type": "integer", "minimum": 0, "maximum": MOST_RATING}
+_SCHEMAS["SeekBody"]["properties"]["rating_range"] = {
+    "description": "Opponents within a rating range (needs 'player', takes no 'room'): "
+    "'min' and/or 'max' (min at most max), or 'within' points of your own rating "
+    "(docs/ratings.md).",
+    "oneOf": [
+        {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": False,
+            "properties": {"min": _BOUND, "max": _BOUND},
+        },
+        {
+            "type": "object",
+            "required": ["within"],
+            "additionalProperties": False,
+            "properties": {"within": {**_BOUND, "minimum": 1}},
+        },
+    ],
+}
+_SCHEMAS["LobbyEntry"]["properties"]["rating"] = {
+    "type": ["string", "null"],
+    "description": "Open entries: the waiting seeker's rating in the game as shown ('1500?', "
+    "'1623'); null without a player key, or with --no-ratings.",
+}
 _SCHEMAS["LobbyEntry"]["properties"]["names"] = {
     "type": "array", "items": NAME, "minItems": 2, "maxItems": 2
 }  # fmt: skip
@@ -436,6 +476,78 @@ _SCHEMAS["PlayerMatch"] = {
         },
     },
 }  # fmt: skip
+_SCHEMAS["PlayerMatch"]["properties"]["rating"] = {
+    "type": "object",
+    "required": ["before", "after"],
+    "properties": {"before": {"type": "number"}, "after": {"type": "number"}},
+    "description": "Once the match is rated: the key's rating before and after it.",
+}
+_SCHEMAS["MatchInfo"]["properties"]["rated"] = {
+    "enum": [True, False, "pending"],
+    "description": "Whether the match was rated ('pending': ended, its rating not yet written).",
+}
+_SCHEMAS["MatchInfo"]["properties"]["ratings"] = {
+    "type": "array",
+    "minItems": 2,
+    "maxItems": 2,
+    "items": _SCHEMAS["PlayerMatch"]["properties"]["rating"],
+    "description": "Once rated: each seat's rating before and after the match.",
+}
+_RATING = {"type": "number", "minimum": 0}
+_SCHEMAS["RatingEntry"] = {
+    "type": "object",
+    "required": ["match", "at", "score", "before", "after", "opponent"],
+    "properties": {
+        "match": {"type": "string"},
+        "at": {"type": "number"},
+        "score": {"type": "number", "enum": [0, 0.5, 1]},
+        "before": _RATING,
+        "after": _RATING,
+        "opponent": {**_RATING, "description": "The opponent's rating before the match."},
+    },
+}
+_SCHEMAS["GameRating"] = {
+    "type": "object",
+    "required": [
+        "game", "rating", "deviation", "games", "provisional", "shown", "at", "history",
+    ],
+    "properties": {
+        "game": _NAME,
+        "rating": _RATING,
+        "deviation": _RATING,
+        "games": {"type": "integer", "minimum": 0},
+        "provisional": {"type": "boolean"},
+        "shown": {"type": "string", "description": "As players read it: '1500?', '1623'."},
+        "at": {"type": ["number", "null"]},
+        "history": {"type": "array", "maxItems": HISTORY, "items": _ref("RatingEntry")},
+    },
+}  # fmt: skip
+_SCHEMAS["PlayerRatings"] = {
+    "type": "object",
+    "required": ["ratings"],
+    "properties": {"ratings": {"type": "array", "items": _ref("GameRating")}},
+}
+_SCHEMAS["LeaderboardRow"] = {
+    "type": "object",
+    "required": ["rank", "id", "name", "rating", "deviation", "games", "shown"],
+    "properties": {
+        "rank": {"type": "integer", "minimum": 1},
+        "id": {"type": "string", "description": "The key's public handle (docs/ratings.md)."},
+        "name": NAME,
+        "rating": _RATING,
+        "deviation": _RATING,
+        "games": {"type": "integer", "minimum": 0},
+        "shown": {"type": "string"},
+    },
+}
+_SCHEMAS["Leaderboard"] = {
+    "type": "object",
+    "required": ["game", "players"],
+    "properties": {
+        "game": _NAME,
+        "players": {"type": "array", "maxItems": BOARD_LIMIT, "items": _ref("LeaderboardRow")},
+    },
+}
 _SCHEMAS["PlayerMatches"] = {
     "type": "object",
     "required": ["matches"],
@@ -446,6 +558,7 @@ _QUERY: dict[str, dict[str, Any]] = {
     "after": _AFTER,
     "wait": _SECONDS,
     "game": _NAME,
+    "limit": {"type": "integer", "minimum": 1, "maximum": BOARD_LIMIT},
     "table": {**_AFTER, "description": "The table version the poller has: the answer also "
               "carries the table (key 'table') when its version is above it, and a table "
               "change ends the hold."},
@@ -454,8 +567,8 @@ _QUERY: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 """The schema of each query parameter a route may read."""
 
-_REQUIRED_QUERY = frozenset({"game"})
-"""The query parameters a route that reads them cannot do without (the lobby's game)."""
+_REQUIRED_QUERY = frozenset({("lobby", "game")})
+"""The query parameters a route cannot do without, by operation (the lobby's game)."""
 
 _REPLIES = {
     "Ticket": "Seated.",
@@ -467,6 +580,9 @@ _REPLIES = {
     "Rematch": "The rematch: its version, state, offers and, once accepted, the new match.",
     "Lobby": "The game's lobby at its version.",
     "PlayerMatches": "The key's matches ([] for a key the relay does not know).",
+    "PlayerRatings": "The key's ratings ([] for a key the relay does not know, or with "
+    "--no-ratings).",
+    "Leaderboard": "The game's established ratings, best first ([] with --no-ratings).",
     "Health": "Alive.",
     "Games": "Every game hosted, by name.",
     **TABLE_REPLIES,
@@ -525,9 +641,11 @@ def _operation(row: Route) -> dict[str, Any]:
         }
     operation: dict[str, Any] = {"summary": row.summary, "operationId": row.operation}
     parameters = [_MATCH_PARAM] if "{match}" in row.path else []
+    if "{game}" in row.path:
+        parameters = [{**_MATCH_PARAM, "name": "game", "schema": _NAME}]
     parameters += [
         {"name": name, "in": "query", "schema": _QUERY[name]}
-        | ({"required": True} if name in _REQUIRED_QUERY else {})
+        | ({"required": True} if (row.operation, name) in _REQUIRED_QUERY else {})
         for name in row.query
     ]
     if parameters:

@@ -25,7 +25,8 @@ class Route:
 
     method: Literal["GET", "POST"]
     path: str
-    """The path template; '{match}' stands for a match id."""
+    """The path template; '{match}' stands for a match id, '{game}' for a game key (read
+    alike, as the call's `match`)."""
     operation: str
     """The OpenAPI operationId."""
     endpoint: str
@@ -117,6 +118,14 @@ ROUTES: tuple[Route, ...] = (
           "Every match the player key (as the bearer) seated that the relay still holds: "
           "its turn first, then the partner's, waiting, finished.",
           reply="PlayerMatches", seat="player", errors=(401, 403, 429, 503)),
+    Route("GET", "/v1/player/ratings", "playerRatings", "player_ratings",
+          "The player key's (as the bearer) rating in each game it played rated matches "
+          "of, with their histories, newest first; 'game' for one game.",
+          reply="PlayerRatings", query=("game",), seat="player",
+          errors=(400, 401, 403, 429, 503)),
+    Route("GET", "/v1/games/{game}/leaderboard", "leaderboard", "leaderboard",
+          "A game's leaderboard: its established ratings, best first (at most 'limit').",
+          reply="Leaderboard", query=("limit",), errors=(400, 429, 503)),
     Route("GET", "/v1/lobby", "lobby", "lobby",
           "A game's public open seeks, live and recent matches; with 'after', held until "
           "the lobby's version is above it.",
@@ -148,7 +157,9 @@ class Router:
         self._dynamic: dict[bytes, dict[bytes, dict[bytes, Route]]] = {}
         """What comes before {match} -> what comes after it -> method -> route."""
         for row in routes:
-            before, found, after = (prefix + row.path).partition("{match}")
+            before, found, after = (prefix + row.path.replace("{game}", "{match}")).partition(
+                "{match}"
+            )
             if found:
                 by_rest = self._dynamic.setdefault(before.encode(), {})
                 by_rest.setdefault(after.encode(), {})[row.method.encode()] = row

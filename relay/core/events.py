@@ -22,9 +22,14 @@ def started_event(seq: int, first: Seat, control: TimeControl | None = None) -> 
     )  # fmt: skip
 
 
-def move_event(seq: int, seat: Seat, move: str, end: bool, left: int | None = None) -> Event:
+def move_event(
+    seq: int, seat: Seat, move: str, end: bool, left: int | None = None, claim: str | None = None
+) -> Event:
     """Returns the event carrying a seat's move, byte-exact; with a clock, the milliseconds
-    the mover has left after it."""
+    the mover has left after it; with a claim (a game-ending move's), the claim last."""
+    if claim is not None:
+        event = move_event(seq, seat, move, end, left)
+        return event[:-1] + b',"claim":%b}' % orjson.dumps(claim)
     if left is None:
         return b'{"seq":%d,"type":"move","seat":%d,"move":%b,"end":%b}' % (
             seq, seat, orjson.dumps(move), b"true" if end else b"false",

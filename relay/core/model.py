@@ -12,6 +12,7 @@ from typing import Literal, NamedTuple
 
 from relay.core.clock import Clock, TimeControl
 from relay.core.errors import RelayError
+from relay.core.rated import DEFAULT_RULES, RatingRules
 from relay.core.verdicts import Ending
 
 __all__ = [
@@ -84,11 +85,14 @@ class Action(NamedTuple):
     ending: Ending | None = None
     """A confirm's verdict, when a referee judged the play it confirms or disputes: the
     `ended` event it writes in place of 'agreed' or 'disputed' (relay.core.verdicts)."""
+    claim: str | None = None
+    """A game-ending move's claim: what the mover says it ended in for itself ('win',
+    'draw', 'loss'; relay.core.rated.Claim), rated once the partner agrees."""
 
 
 new_action = tuple.__new__
-"""Makes an Action from all six fields at once: new_action(Action, (kind, after, move, end,
-agree, ending)), as a move's Action is made (docs/performance.md)."""
+"""Makes an Action from all seven fields at once: new_action(Action, (kind, after, move, end,
+agree, ending, claim)), as a move's Action is made (docs/performance.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +111,11 @@ class MatchInfo:
     """The match's time control and clocks; None for a match without one."""
     names: tuple[str | None, str | None] = (None, None)
     """Each seat's display name, as its seek gave it (None: none given)."""
+    rated: bool | str = False
+    """Whether the match was rated: True, False, or 'pending' (ended, its rating not yet
+    written; docs/ratings.md)."""
+    ratings: tuple[tuple[float, float], tuple[float, float]] | None = None
+    """Once rated, each seat's rating before and after the match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +143,9 @@ class StoreSettings:
     max_events: int = 10_000
     """Events a match's log may hold before moves and passes are refused (match/too_long);
     the seats can still resign or settle a game-over move, so every match can end."""
+    ratings: RatingRules | None = DEFAULT_RULES
+    """Which results are rated (--rate-timeouts, --rate-abandoned); None: no ratings at all
+    (--no-ratings)."""
 
 
 def draw_first() -> Seat:

@@ -128,6 +128,8 @@ class PlayerMatch:
     result: dict[str, object] | None = None
     """The ended event's reason and seat (and winner, at, detail when it has them:
     relay.core.verdicts.result_of), once the match is finished."""
+    rating: tuple[float, float] | None = None
+    """The key's rating before and after the match, once it is rated."""
 
 
 def listing(found: list[PlayerMatch], now: float) -> list[dict[str, object]]:
@@ -168,5 +170,8 @@ def listing(found: list[PlayerMatch], now: float) -> list[dict[str, object]]:
         }
         if entry.result is not None:
             row["result"] = entry.result
+        if entry.rating is not None:
+            before, after = entry.rating
+            row["rating"] = {"before": round(before, 1), "after": round(after, 1)}
         answer.append(row)
     return answer

@@ -16,8 +16,11 @@ from typing import Any, Literal, get_args
 from relay.core.errors import RelayError
 
 __all__ = [
+    "BAD_CLAIM",
     "BAD_RANGE",
+    "DEFAULT_RULES",
     "MOST_RATING",
+    "NO_RATINGS",
     "RANGE_IN_ROOM",
     "RANGE_WITHOUT_PLAYER",
     "REFEREED",
@@ -25,6 +28,7 @@ __all__ = [
     "RatingRange",
     "RatingRules",
     "can_pair",
+    "claim_field",
     "range_field",
     "score_of",
 ]
@@ -55,6 +59,10 @@ class RatingRules:
     """Whether a match a seat abandoned (stopped polling for the grace period) is rated."""
 
 
+DEFAULT_RULES = RatingRules()
+"""The host's rules by default: timeouts and abandonments rated."""
+
+
 def _seat(value: object, field: str) -> int:
     """Returns a seat number read from an ended event, or raises ValueError."""
     if type(value) is not int or value not in (0, 1):
@@ -68,7 +76,7 @@ def _won(seat: int) -> float:
 
 
 def score_of(
-    ended: Mapping[str, Any], claimed: Claim | None = None, rules: RatingRules = RatingRules()
+    ended: Mapping[str, Any], claimed: str | None = None, rules: RatingRules = DEFAULT_RULES
 ) -> float | None:
     """Returns seat 0's score in a match that ended so (1 won, 0.5 drawn, 0 lost), or None
     when the result is not rated.
@@ -99,6 +107,23 @@ def score_of(
     return None
 
 
+BAD_CLAIM = (
+    "The field 'claim' says what a game-ending move ended the game in for its mover: "
+    "'win', 'draw' or 'loss', with 'end': true."
+)
+
+
+def claim_field(value: object, end: bool) -> str:
+    """Returns a move's 'claim' (given, not None), or raises request/invalid: one of the
+    claims, on a move with `end` true only."""
+    if not end or not isinstance(value, str) or value not in _CLAIMS:
+        raise RelayError(
+            "request/invalid",
+            f"{BAD_CLAIM} Not {value!r:.80}" + ("." if end else " on a move without 'end': true."),
+        )
+    return value
+
+
 MOST_RATING = 4000
 """The highest rating a range may name (ratings are kept within 400 to 4000)."""
 
@@ -111,6 +136,8 @@ BAD_RANGE = (
 RANGE_WITHOUT_PLAYER = (
     "A seek with 'rating_range' needs 'player': a rating belongs to a player key."
 )
+
+NO_RATINGS = "This relay keeps no ratings (--no-ratings): a seek takes no 'rating_range'."
 
 RANGE_IN_ROOM = "A seek into a room takes no 'rating_range': the room already names the partner."
 
@@ -148,8 +175,16 @@ class RatingRange:
 
 
 def _whole(value: object, least: int) -> bool:
-    """Returns whether a range's bound is a whole number from `least` to MOST_RATING."""
+    """Returns whether a range's bound is a whole number from `least` to MOST_RATING (JSON
+    has one number type: 1400.0 is the whole number 1400)."""
+    if type(value) is float and value.is_integer():
+        value = int(value)
     return type(value) is int and least <= value <= MOST_RATING
+
+
+def _int(value: Any) -> Any:
+    """Returns a bound checked by _whole as an int (None stays None)."""
+    return None if value is None else int(value)
 
 
 def range_field(body: Mapping[str, Any]) -> RatingRange | None:
@@ -168,7 +203,7 @@ def range_field(body: Mapping[str, Any]) -> RatingRange | None:
     if "within" in value:
         if len(value) > 1 or not _whole(value["within"], 1):
             raise bad
-        return RatingRange(within=value["within"])
+        return RatingRange(within=int(value["within"]))
     least, most = value.get("min"), value.get("max")
     if (
         (least is None and most is None)
@@ -177,7 +212,7 @@ def range_field(body: Mapping[str, Any]) -> RatingRange | None:
         or (least or 0) > (MOST_RATING if most is None else most)
     ):
         raise bad
-    return RatingRange(least, most)
+    return RatingRange(_int(least), _int(most))
 
 
 def can_pair(

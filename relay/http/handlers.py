@@ -35,7 +35,7 @@ def handler(route: Route) -> Handler:
         body = await _body(request, api.config.request_timeout) if request.can_read_body else b""
         call = Call(
             route,
-            request.match_info.get("match", ""),
+            request.match_info.get("match") or request.match_info.get("game", ""),
             request.remote or "",
             request.headers.get("Authorization"),
             request.content_type,

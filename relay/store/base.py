@@ -9,6 +9,7 @@ from relay.core.clock import TimeControl
 from relay.core.lobby import Lobby, LobbyKind
 from relay.core.model import Action, Event, MatchInfo, Seat, Status, Ticket
 from relay.core.players import PlayerMatch
+from relay.core.rated import RatingRange
 from relay.core.rematch import Rematch, RematchOp
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
@@ -71,8 +72,13 @@ class Store(Protocol):
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one, and returns the seat.
+
+        With a rating range (and a player key), only a waiting seek whose key's rating in the
+        game is within it, and whose own range (if any) admits the seeker's, is joined
+        (relay.core.rated.can_pair); a seek without a player key never joins a ranged one.
 
         Only seekers of the same time control (or both of none) are paired. With a token (the
         seeker's own, random), the seat gets that token, and the same seek repeated within the
@@ -187,6 +193,20 @@ class Store(Protocol):
     async def endings(self) -> dict[str, int]:
         """Returns how many matches the store has ended since it began, by the `ended`
         event's reason (resigned, timeout...): every process's together on a shared store."""
+
+    async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
+        """Returns the player key's ratings, one per game it has rated matches in (only
+        `game`, if given), each with its history newest first, as GET /v1/player/ratings
+        answers them (relay.core.standings.standing_answer); [] for a key it does not know."""
+
+    async def leaderboard(self, game: str, limit: int, now: float) -> list[Any]:
+        """Returns the game's leaderboard: at most `limit` established ratings at `now`, best
+        first, as GET /v1/games/{game}/leaderboard answers them (relay.core.standings
+        board_rows), each with the name its key last played under."""
+
+    async def seeker_rating(self, game: str, match: str, now: float) -> str | None:
+        """Returns the rating, as shown ('1500?'), of the player key that opened a match (its
+        seat 0) in the game; None when it has no player key or the match is gone."""
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once (used at shutdown)."""

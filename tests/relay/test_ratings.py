@@ -346,7 +346,7 @@ def test_a_malformed_ended_event_is_refused(fields: dict[str, Any]) -> None:
 
 def test_an_unknown_claim_is_refused() -> None:
     with pytest.raises(ValueError, match="A claim is one of"):
-        score_of(ended("agreed", 0), "won")  # type: ignore[arg-type]
+        score_of(ended("agreed", 0), "won")
 
 
 # Seeking within a rating range.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from relay.core.clock import TimeControl, millis
 from relay.core.events import started_event
 from relay.core.model import Event, Status, new_match_id
+from relay.core.rated import RatingRange
 from relay.store.base import Wake
 from relay.store.memory.table import TableState
 
@@ -68,6 +69,7 @@ class Match:
     """One match and its log; only MemoryStore touches it."""
 
     __slots__ = (
+        "claim",
         "clock",
         "contacts",
         "control",
@@ -79,6 +81,7 @@ class Match:
         "hashes",
         "id",
         "players",
+        "rating_range",
         "room",
         "seen",
         "since",
@@ -117,6 +120,10 @@ class Match:
         self.turn: int | None = None
         self.first: int | None = None
         self.ender = -1
+        self.rating_range: RatingRange | None = None
+        """The waiting seeker's rating range (None: any opponent)."""
+        self.claim: str | None = None
+        """The game-ending move's claim, if its mover made one (rated once agreed)."""
         self.waiters: list[Held] = []
 
     def start(self, first: int, now: float) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import hmac
 import math
 from collections import Counter, deque
+from typing import Any
 
 import orjson
 
@@ -30,6 +31,8 @@ from relay.core.model import (
     too_long,
 )
 from relay.core.players import PlayerMatch, patience, same_player
+from relay.core.rated import RatingRange, RatingRules, can_pair, score_of
+from relay.core.ratings import LICHESS
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
@@ -52,8 +55,12 @@ from relay.store.memory.match import (
 )
 from relay.store.memory.notices import Notices
 from relay.store.memory.players import MemoryPlayers
+from relay.store.memory.ratings import MemoryRatings
 
 __all__ = ["Held", "MemoryStore", "open_url"]
+
+NEW_RATING = LICHESS.rating
+"""A key's rating in a game it has no rating in yet."""
 
 REAP_SLICE = 1000
 """Matches reap() looks at between two turns of the event loop: a pass over a box's tens of
@@ -64,13 +71,15 @@ class _Seeker:
     """Who seeks: the seat token, the player key's digest ('' for none), the contact, the
     display name."""
 
-    __slots__ = ("contact", "name", "player", "token")
+    __slots__ = ("contact", "name", "player", "rating_range", "token")
 
     def __init__(self, token: str, player: str, contact: str | None, name: str | None) -> None:
         self.token = token
         self.player = player
         self.contact = contact
         self.name = name
+        self.rating_range: RatingRange | None = None
+        """The ratings it will be paired with (None: any)."""
 
 
 class MemoryStore:
@@ -103,6 +112,8 @@ class MemoryStore:
         """Wakes waits on rematches ('rematch:ID') and lobbies ('lobby:GAME')."""
         self._lobbies = MemoryLobbies(self.settings.lobby_size, self._notices.notify)
         self._hooks: MemoryHookState | None = None
+        self._ratings = MemoryRatings()
+        """Each key's ratings, and each rated match's (docs/ratings.md)."""
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -232,6 +243,7 @@ class MemoryStore:
         return self._summary(self._get(match))
 
     def _summary(self, found: Match) -> MatchInfo:
+        rated = self._ratings.of_match(found.id)
         return MatchInfo(
             match=found.id,
             game=found.game,
@@ -245,6 +257,8 @@ class MemoryStore:
             if found.control is None
             else Clock(found.control, (found.clock[0], found.clock[1]), found.turn_at),
             names=(found.table.names[0], found.table.names[1]),
+            rated=rated is not None,
+            ratings=None if rated is None else rated.pairs(),
         )
 
     async def counts(self) -> dict[Status, int]:
@@ -271,6 +285,7 @@ class MemoryStore:
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one."""
         seeker = _Seeker(
@@ -279,6 +294,7 @@ class MemoryStore:
             contact,
             name,
         )
+        seeker.rating_range = rating_range
         ticket = None
         if token is not None:
             prior = self._reseeks.get(hash_token(token))
@@ -343,6 +359,11 @@ class MemoryStore:
                 if seeker.player and oldest.players[0] == seeker.player:
                     mine.append(oldest)
                     continue
+                if (seeker.rating_range is not None or oldest.rating_range is not None) and (
+                    not self._in_range(game, seeker, oldest)
+                ):
+                    mine.append(oldest)  # kept in its place for a seeker in its range
+                    continue
                 return self._join(oldest, now, seeker)
             ticket = self._open(game, version, None, now, seeker, control)
             queue.append(self._matches[ticket.match])
@@ -384,9 +405,26 @@ class MemoryStore:
         opened.players[0] = seeker.player
         opened.contacts[0] = seeker.contact
         opened.table.names[0] = seeker.name
+        opened.rating_range = seeker.rating_range
         self._matches[opened.id] = opened
         self._waiting[game] = self._waiting.get(game, 0) + 1
         return Ticket(opened.id, 0, seeker.token)
+
+    def _in_range(self, game: str, seeker: _Seeker, waiting: Match) -> bool:
+        """Whether a seeker and a waiting seek are within each other's rating ranges."""
+        return can_pair(
+            self._rating(game, seeker.player),
+            seeker.rating_range,
+            self._rating(game, waiting.players[0]),
+            waiting.rating_range,
+        )
+
+    def _rating(self, game: str, digest: str) -> float | None:
+        """Returns a key's rating in a game (a new key's for none; None without a key)."""
+        if not digest:
+            return None
+        found = self._ratings.rating_of(game, digest)
+        return NEW_RATING if found is None else found.rating
 
     def _join(self, found: Match, now: float, seeker: _Seeker) -> Ticket:
         found.hashes[1] = hash_token(seeker.token)
@@ -531,7 +569,8 @@ class MemoryStore:
             found.status = ENDING
             found.ender = seat
             found.since = now
-            event = move_event(seq, seat, action.move, True, left)
+            found.claim = claim = action.claim
+            event = move_event(seq, seat, action.move, True, left, claim)
             ending = action.ending
             if ending is not None:
                 # A referee's verdict on the move joins the log with it: one wake for both.
@@ -625,7 +664,20 @@ class MemoryStore:
         found.turn = None
         if found.room is not None and self._rooms.get((found.game, found.room)) is found:
             del self._rooms[(found.game, found.room)]
-        return found.append(ended_event(len(found.events) + 1, reason, seat, tail), done)
+        seq = found.append(ended_event(len(found.events) + 1, reason, seat, tail), done)
+        if self.settings.ratings is not None and found.players[0] and found.players[1]:
+            self._rate(found, self.settings.ratings, now)
+        return seq
+
+    def _rate(self, found: Match, rules: RatingRules, now: float) -> None:
+        """Rates a match that just ended between two player keys, if its result is rated:
+        before anything is awaited, so once (docs/ratings.md)."""
+        score = score_of(orjson.loads(found.events[-1]), found.claim, rules)
+        if score is not None:
+            players, names = found.players, found.table.names
+            self._ratings.rate(
+                found.game, found.id, (players[0], players[1]), (names[0], names[1]), score, now
+            )
 
     # -- rematches ------------------------------------------------------------------------
 
@@ -855,6 +907,7 @@ class MemoryStore:
                     changed += 1
             elif found.since + keep < now:
                 del self._matches[found.id]
+                self._ratings.forget_match(found.id)
                 self._rematches.pop(found.id, None)
                 self._players.forget(found.id, found.players)
                 changed += 1
@@ -875,8 +928,27 @@ class MemoryStore:
             if found.status is FINISHED:
                 last = orjson.loads(found.events[-1])
                 result = result_of(last)
-            listed.append(PlayerMatch(self._summary(found), seat, opened, found.since, result))
+            rated = self._ratings.of_match(match)
+            change = None if rated is None else rated.pairs()[seat]
+            listed.append(
+                PlayerMatch(self._summary(found), seat, opened, found.since, result, change)
+            )
         return listed
+
+    async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
+        """Returns the key's ratings, with their histories (see Store.player_ratings)."""
+        return self._ratings.player(hash_token(player), game, now)
+
+    async def leaderboard(self, game: str, limit: int, now: float) -> list[Any]:
+        """Returns the game's leaderboard rows (see Store.leaderboard)."""
+        return self._ratings.board(game, limit, now)
+
+    async def seeker_rating(self, game: str, match: str, now: float) -> str | None:
+        """Returns the rating of the key that opened the match (see Store.seeker_rating)."""
+        found = self._matches.get(match)
+        if found is None or not found.players[0]:
+            return None
+        return self._ratings.shown_of(game, found.players[0], now)
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""

@@ -41,6 +41,13 @@ steps, and healed by every read of it):
 
 - ``P{p:D}matches``  sorted set: id -> when the key's seek took its seat, the matches it
                      seated (GET /v1/player/matches); the reaper unlists a match it forgets
+- ``P{p:D}games``    set: the games the key has ratings in
+
+A match between two player keys also holds `rate` ('pending' from its end until its rating is
+settled, then 'done' or 'no') and, once rated, `ratings` ('before0 after0 before1 after1'),
+and a game-ending move's `claim`; ``P{T}torate`` (sorted set: id -> when it ended) lists the
+shard's pending ones. The ratings themselves live in each game's slot
+(`relay.store.redis.ratings`).
 """
 
 from __future__ import annotations
@@ -165,16 +172,15 @@ class GameKeys:
 
 INFO_FIELDS = (
     "game", "version", "room", "status", "turn", "last", "first", "tc", "l0", "l1", "tat",
-    "n0", "n1",
+    "n0", "n1", "rate", "ratings",
 )  # fmt: skip
 """The fields of a match's hash that make its summary (match_info)."""
 
 
 def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
     """Returns the summary of a match from its hash's INFO_FIELDS (None: no such match)."""
-    game, version, room, status, turn, last, first, control, left0, left1, turn_at, n0, n1 = (
-        None if value is None else value.decode() for value in values
-    )
+    (game, version, room, status, turn, last, first, control, left0, left1, turn_at, n0, n1,
+     rate, ratings) = (None if value is None else value.decode() for value in values)  # fmt: skip
     if status is None:
         return None
     clock = None
@@ -193,4 +199,14 @@ def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
         first=int(first) if first else None,
         clock=clock,
         names=(n0, n1),
+        rated="pending" if rate == "pending" else rate == "done",
+        ratings=_ratings(ratings),
     )
+
+
+def _ratings(text: str | None) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Returns a match hash's 'ratings' ('before0 after0 before1 after1') by seat."""
+    if not text:
+        return None
+    b0, a0, b1, a1 = (float(value) for value in text.split())
+    return (b0, a0), (b1, a1)

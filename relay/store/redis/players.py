@@ -100,5 +100,6 @@ class RedisPlayers:
                 if last is not None:
                     ended = orjson.loads(last)
                     result = result_of(ended)
-            listed.append(PlayerMatch(info, seat, opened, float(since or 0), result))
+            change = None if info.ratings is None else info.ratings[seat]
+            listed.append(PlayerMatch(info, seat, opened, float(since or 0), result, change))
         return listed

@@ -7,6 +7,7 @@ from relay.core import model
 from relay.core.clock import TimeControl
 from relay.core.model import Ticket, hash_token, new_token
 from relay.core.players import patience
+from relay.core.rated import RatingRange
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import SCRIPTS, Connection
 from relay.store.redis.keys import GameKeys
@@ -48,9 +49,11 @@ class Seeks:
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one; then lists it under
-        the player key, in a step of its own (repeated by a repeated seek)."""
+        the player key, in a step of its own (repeated by a repeated seek). With a rating
+        range, only within it, both ways (PAIR's and PUSH's pick, in the game's slot)."""
         own = token is not None
         token = token if token is not None else new_token()
         digest = hash_token(token)
@@ -62,7 +65,8 @@ class Seeks:
             if room:
                 ticket = await self._room(game, version, room, now, token, seeker, own, clock)
             else:
-                ticket = await self._queue(game, version, now, token, seeker, own, clock)
+                ranged = _range_args(rating_range)
+                ticket = await self._queue(game, version, now, token, seeker, own, clock, ranged)
         except Refusal as refusal:
             settings = self.link.settings
             raise seek_error(refusal, game, version, room, settings, control) from None
@@ -72,7 +76,7 @@ class Seeks:
 
     async def _queue(
         self, game: str, version: str, now: float, token: str, seeker: Seeker,
-        own: bool, clock: tuple[str, str],
+        own: bool, clock: tuple[str, str], ranged: tuple[str, str, str],
     ) -> Ticket:  # fmt: skip
         """Pairs through the game's queue: a game script picks, a match script joins. Seeks
         of the seeker's own player key are skipped, and put back at the queue's head."""
@@ -85,13 +89,13 @@ class Seeks:
                 picked = Picked.of(
                     await link.on_game(
                         "PAIR", keys, now, memo, link.settings.max_waiting, flag, failed,
-                        mine[-1] if mine else "", span=self._span(clock),
+                        mine[-1] if mine else "", seeker[1], *ranged, span=self._span(clock),
                     )
                 )  # fmt: skip
                 failed = ""
                 if picked.kind == "open":
                     return await self._open_queued(
-                        keys, game, version, now, token, seeker, own, clock, mine
+                        keys, game, version, now, token, seeker, own, clock, mine, ranged
                     )
                 seat = await self._join(picked.match, now, seeker)
                 if seat == _SAME:
@@ -110,6 +114,7 @@ class Seeks:
     async def _open_queued(
         self, keys: GameKeys, game: str, version: str, now: float, token: str,
         seeker: Seeker, own: bool, clock: tuple[str, str], mine: list[str],
+        ranged: tuple[str, str, str],
     ) -> Ticket:  # fmt: skip
         """Opens a match, then queues it, unless another seeker queued one meanwhile."""
         link = self.link
@@ -119,7 +124,16 @@ class Seeks:
             skipped = mine[-1] if mine else ""
             picked = Picked.of(
                 await link.on_game(
-                    "PUSH", keys, now, memo, match, flag, skipped, span=self._span(clock)
+                    "PUSH",
+                    keys,
+                    now,
+                    memo,
+                    match,
+                    flag,
+                    skipped,
+                    seeker[1],
+                    *ranged,
+                    span=self._span(clock),
                 )
             )
             if picked.kind == "ok":
@@ -188,7 +202,9 @@ class Seeks:
             await link.run(SCRIPTS["UNLIST"], [keys.queue, keys.waiting], [match])
         else:
             try:
-                await (await link.client()).zrem(keys.waiting, match)
+                client = await link.client()
+                await client.zrem(keys.waiting, match)
+                await client.hdel(f"{keys.tagged}ranges", match)
             except DOWN as exc:
                 raise link.unavailable(exc) from None
 
@@ -250,3 +266,14 @@ class Seeks:
             await link.run(
                 SCRIPTS["ENSURE"], [keys.queue, keys.waiting], [repr(float(now)), 0, match]
             )
+
+
+def _range_args(found: RatingRange | None) -> tuple[str, str, str]:
+    """Returns a rating range as PAIR and PUSH take it: kind ('' none, 'w' within, 'm' from
+    min to max), then its two numbers ('' for none)."""
+    if found is None:
+        return "", "", ""
+    if found.within is not None:
+        return "w", str(found.within), ""
+    least, most = found.least, found.most
+    return "m", "" if least is None else str(least), "" if most is None else str(most)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections.abc import Awaitable
 from typing import Any, cast
 
@@ -25,6 +26,7 @@ from relay.core.errors import RelayError
 from relay.core.lobby import Lobby, LobbyKind
 from relay.core.model import Action, Event, MatchInfo, Status, StoreSettings, Ticket, hash_token
 from relay.core.players import PlayerMatch
+from relay.core.rated import RatingRange
 from relay.core.rematch import Rematch, RematchOp, lapse_at
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnNotice, TurnSink
@@ -45,11 +47,18 @@ from relay.store.redis.hooks import RedisHookState
 from relay.store.redis.keys import INFO_FIELDS, GameKeys, match_info
 from relay.store.redis.lobby import RedisLobbies
 from relay.store.redis.players import RedisPlayers
+from relay.store.redis.ratings import RedisRatings
 from relay.store.redis.refusals import UNAVAILABLE, Refusal, act_error, read_error
 from relay.store.redis.rematch import RedisRematches
 from relay.store.redis.replies import Acted, Notice, Polled, Reaped
 from relay.store.redis.seeks import Seeks
 from relay.store.redis.table import RedisTables, claim_error
+
+log = logging.getLogger("relay.store.redis")
+
+
+_MAY_END = frozenset(("resign", "confirm", "accept", "claim"))
+"""The writes that may end a match (and a move with a verdict): each settles its rating."""
 
 __all__ = [
     "DEFAULT_PREFIX",
@@ -98,6 +107,11 @@ class RedisStore:
         self._tables = RedisTables(self.link)
         self._lobbies = RedisLobbies(self.link)
         self._hooks: RedisHookState | None = None
+        self.ratings = RedisRatings(self.link, self.settings)
+        """Each key's ratings, each match rated once (relay.store.redis.ratings)."""
+        self.rates_at_once = True
+        """Whether a write that may end a match settles its rating at once (else only the
+        reaper does: what a process that dies in between leaves behind)."""
 
     @property
     def notices(self) -> int:
@@ -240,10 +254,11 @@ class RedisStore:
         player: str | None = None,
         contact: str | None = None,
         name: str | None = None,
+        rating_range: RatingRange | None = None,
     ) -> Ticket:
         """Joins the oldest compatible waiting match, or opens a new one (see Seeks.seek)."""
         return await self.seeks.seek(
-            game, version, room, now, token, control, player, contact, name
+            game, version, room, now, token, control, player, contact, name, rating_range
         )
 
     async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
@@ -279,7 +294,7 @@ class RedisStore:
                 "ACT", match, now, hash_token(token), kind, after,
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
                 int(action.end), text, self.settings.max_events, after + 1, int(table),
-                verdict, seat, tail,
+                verdict, seat, tail, action.claim or "",
             )  # fmt: skip
             acted, version = Acted.with_table(answer) if table else (Acted.of(answer), 0)
         except Refusal as refusal:
@@ -289,6 +304,11 @@ class RedisStore:
         if acted.expired is not None:  # a cancel that expired the match: unlist it
             await self.seeks.unlist(GameKeys(self.prefix, *acted.expired), match)
         self.tell(match, acted.notice, acted.seq)
+        if self.rates_at_once and (kind in _MAY_END or action.ending is not None):
+            try:
+                await self.ratings.settle(match, now)
+            except Exception:  # the reaper settles it: the write itself is done
+                log.exception("settling the rating of match %s", match)
         return acted.seq, version
 
     # -- rematches (relay.store.redis.rematch) ---------------------------------------------
@@ -425,6 +445,9 @@ class RedisStore:
         counts = await asyncio.gather(
             *(self._reap_shard(shard, now, batch, most) for shard in range(redis_keys.SHARDS))
         )
+        await asyncio.gather(
+            *(self.ratings.settle_pending(shard, now) for shard in range(redis_keys.SHARDS))
+        )
         self.link.sweep()
         return sum(counts)
 
@@ -444,6 +467,22 @@ class RedisStore:
             if reaped.looked < batch:
                 break
         return changed
+
+    async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
+        """Returns the key's ratings, with their histories (see Store.player_ratings)."""
+        return await self.ratings.player(hash_token(player), game, now)
+
+    async def leaderboard(self, game: str, limit: int, now: float) -> list[Any]:
+        """Returns the game's leaderboard rows (see Store.leaderboard)."""
+        return await self.ratings.board(game, limit, now)
+
+    async def seeker_rating(self, game: str, match: str, now: float) -> str | None:
+        """Returns the rating of the key that opened the match (see Store.seeker_rating)."""
+        client = await self.link.client()
+        digest = await self.link.guard(client.hget(self.link.layout.match(match), "p0"))
+        if digest is None:
+            return None
+        return await self.ratings.shown_of(game, digest.decode(), now)
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""

@@ -152,7 +152,27 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
             {"game": "openapi", "player": "P" * 40, "contact": "c", "time_control": correspondence},
         )
         checker.check("/v1/seek", "POST", status, body)
+        rated: list[Seat] = []
+        for rater in ("Q", "R"):
+            status, body = await wire.call(
+                "POST", "/v1/seek", {"game": "openapi-rated", "player": rater * 40}
+            )
+            rated.append(Seat(body))
+        status, body = await wire.post(rated[0], "resign", {})
+        checker.check(f"{m}/resign", "POST", status, body)
+        raters = {"Authorization": "Bearer " + "Q" * 40}
+        status, body = await wire.call("GET", f"/v1/matches/{rated[0].match}")
+        assert body["rated"] is True
+        checker.check(m, "GET", status, body)
+        board = "/v1/games/{game}/leaderboard"
         for path, check_path, auth in (
+            ("/v1/player/matches", "/v1/player/matches", raters),
+            ("/v1/player/ratings", "/v1/player/ratings", raters),
+            ("/v1/player/ratings?game=openapi-rated", "/v1/player/ratings", raters),
+            ("/v1/player/ratings?game=-", "/v1/player/ratings", raters),
+            ("/v1/player/ratings", "/v1/player/ratings", None),
+            ("/v1/games/openapi-rated/leaderboard?limit=5", board, None),
+            ("/v1/games/openapi-rated/leaderboard?limit=0", board, None),
             ("/v1/player/matches", "/v1/player/matches", player),
             ("/v1/player/matches", "/v1/player/matches", None),
             (f"/v1/matches/{x.match}/rematch?after=0", f"{m}/rematch", headers),

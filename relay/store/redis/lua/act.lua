@@ -10,7 +10,7 @@
 --               an 'ok' answer end with the match's table changes so far ('tv'); for a
 --               confirm or a game-ending move, a referee's verdict ('' for none: its reason,
 --               its seat) and the fields its ended event has after the seat (a verdict's,
---               or a dispute's)
+--               or a dispute's); ARGV[19] = a game-ending move's claim ('' for none)
 local function act()
   local DIGEST, KIND = ARGV[6], ARGV[7]
   local AFTER = tonumber(ARGV[8])
@@ -188,8 +188,14 @@ local function act()
       table.insert(fields, value)
     end
   end
+  local claim = ''
+  if END and ARGV[19] ~= '' then
+    claim = ',"claim":"' .. ARGV[19] .. '"'
+    table.insert(fields, 'claim')
+    table.insert(fields, ARGV[19])
+  end
   local event = '{"seq":' .. SEQ .. ',"type":"move","seat":' .. DIGITS[seat]
-    .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. tail .. '}'
+    .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. tail .. claim .. '}'
   if END and ARGV[16] ~= '' then
     -- A referee's verdict on the move joins the log with it, heard by the partner as one.
     local number = append(ID, event, done, fields, SEQ, true)

@@ -227,8 +227,13 @@ end
 -- the event before it was appended quietly: the ended event is published on its channel too.
 local function finish(id, reason, seat, done, tail, after_quiet)
   local m = mkey(id)
-  local f = redis.call('HMGET', m, 'status', 'game', 'room', 'last')
+  local f = redis.call('HMGET', m, 'status', 'game', 'room', 'last', 'p0', 'p1')
   recount(f[1], 'finished')
+  if f[5] and f[6] then
+    -- Both seats have player keys: a rating to settle, once (docs/ratings.md).
+    redis.call('HSET', m, 'rate', 'pending')
+    redis.call('ZADD', TAGGED .. 'torate', NOW_TEXT, id)
+  end
   redis.call('HINCRBY', COUNTS, 'ended:' .. reason, 1)
   redis.call('HSET', m, 'status', 'finished', 'since', NOW_TEXT, 'turn', '')
   free_room(id, f[2], f[3])

@@ -1,0 +1,94 @@
+"""Ratings in the memory store: each key's standing per game, and each rated match's change
+(docs/ratings.md). Written at once, when a match ends, so each match is rated once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from relay.core.ratings import Rating, new_rating, shown
+from relay.core.standings import HISTORY, MatchRating, Standing, board_rows, rated_pair
+from relay.core.standings import standing_answer as answer
+
+__all__ = ["MemoryRatings"]
+
+
+class MemoryRatings:
+    """Standings by game and key digest; the games each digest has ratings in; each rated
+    match's ratings, by match id. Ratings, unlike matches, are never forgotten."""
+
+    def __init__(self) -> None:
+        self._standings: dict[str, dict[str, Standing]] = {}
+        """Game -> key digest -> standing."""
+        self._games: dict[str, list[str]] = {}
+        """Key digest -> the games it has ratings in, in the order it first played them."""
+        self._matches: dict[str, MatchRating] = {}
+
+    def rating_of(self, game: str, digest: str) -> Rating | None:
+        """Returns the key's rating in the game (None: it has none yet)."""
+        standing = self._standings.get(game, {}).get(digest)
+        return None if standing is None else standing.rating
+
+    def shown_of(self, game: str, digest: str, now: float) -> str:
+        """Returns the key's rating in the game as shown (a new key's: '1500?')."""
+        rating = self.rating_of(game, digest)
+        return shown(new_rating() if rating is None else rating, now)
+
+    def _standing(self, game: str, digest: str) -> Standing:
+        players = self._standings.setdefault(game, {})
+        standing = players.get(digest)
+        if standing is None:
+            standing = players[digest] = Standing()
+            self._games.setdefault(digest, []).append(game)
+        return standing
+
+    def rate(
+        self,
+        game: str,
+        match: str,
+        digests: tuple[str, str],
+        names: tuple[str | None, str | None],
+        score: float,
+        now: float,
+    ) -> MatchRating:
+        """Rates a match seat 0 scored `score` in, once (a second call changes nothing)."""
+        done = self._matches.get(match)
+        if done is not None:
+            return done
+        zero, one = self._standing(game, digests[0]), self._standing(game, digests[1])
+        new_zero, new_one, entry_zero, entry_one, done = rated_pair(
+            match, zero.rating, one.rating, score, now
+        )
+        for standing, rating, entry, name in (
+            (zero, new_zero, entry_zero, names[0]),
+            (one, new_one, entry_one, names[1]),
+        ):
+            standing.rating = rating
+            standing.version += 1
+            standing.name = name
+            standing.history.insert(0, entry)
+            del standing.history[HISTORY:]
+        self._matches[match] = done
+        return done
+
+    def of_match(self, match: str) -> MatchRating | None:
+        """Returns a rated match's ratings (None: not rated)."""
+        return self._matches.get(match)
+
+    def forget_match(self, match: str) -> None:
+        """Drops a forgotten match's ratings (the standings keep their history)."""
+        self._matches.pop(match, None)
+
+    def player(self, digest: str, game: str | None, now: float) -> list[dict[str, Any]]:
+        """Returns GET /v1/player/ratings's list for a key digest, one game or every one."""
+        games = self._games.get(digest, [])
+        return [
+            answer(name, self._standings[name][digest], now)
+            for name in games
+            if game is None or name == game
+        ]
+
+    def board(self, game: str, limit: int, now: float) -> list[dict[str, Any]]:
+        """Returns the game's leaderboard rows (established ratings, best first)."""
+        players = self._standings.get(game, {})
+        found = [(digest, kept.rating, kept.name) for digest, kept in players.items()]
+        return board_rows(found, limit, now)

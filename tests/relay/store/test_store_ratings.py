@@ -1,0 +1,69 @@
+"""Ratings in each store, driven through the Store interface: a match rated once whoever ends
+it, and on Redis a rating left pending by a process that died after ending the match is
+settled by the reaper, once (docs/ratings.md)."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from relay import Store
+from relay.core.model import Action
+from relay.store.redis.store import RedisStore
+from tests.relay.conftest import SETTINGS
+from tests.support.redis_cluster import fresh_cluster_store
+from tests.support.redis_server import fresh_redis_store
+
+NOW = 1_800_000_000.0
+
+
+def key() -> str:
+    """Returns a fresh player key."""
+    return secrets.token_urlsafe(32)
+
+
+async def resigned(store: Store, players: tuple[str, str]) -> tuple[str, str]:
+    """Pairs the two keys and has the first resign; returns the match and the loser's key."""
+    one = await store.seek("g", "", None, NOW, player=players[0])
+    await store.seek("g", "", None, NOW, player=players[1])
+    await store.act(one.match, one.token, Action("resign"), NOW + 1)
+    return one.match, players[0]
+
+
+async def test_a_match_is_rated_once(store: Store) -> None:
+    players = (key(), key())
+    match, loser = await resigned(store, players)
+    await store.reap(NOW + 5)  # settles nothing more: rated once
+    info = await store.info(match)
+    assert info.rated is True and info.ratings is not None
+    for player in players:
+        (found,) = await store.player_ratings(player, None, NOW + 5)
+        assert found["games"] == 1 and len(found["history"]) == 1
+    (lost,) = await store.player_ratings(loser, "g", NOW + 5)
+    assert lost["rating"] < 1500
+
+
+@pytest.mark.parametrize("kind", ["redis", "cluster"])
+async def test_a_rating_left_pending_is_settled_by_the_reaper_once(
+    request: pytest.FixtureRequest, kind: str
+) -> None:
+    made = fresh_redis_store if kind == "redis" else fresh_cluster_store
+    store: RedisStore = await made(request, SETTINGS)
+    try:
+        store.rates_at_once = False  # the process that ends the match dies before rating it
+        players = (key(), key())
+        match, _ = await resigned(store, players)
+        assert (await store.info(match)).rated == "pending"
+        assert await store.player_ratings(players[0], None, NOW + 1) == []
+        await store.reap(NOW + 1.5)  # too soon: left to the ender
+        assert (await store.info(match)).rated == "pending"
+        await store.reap(NOW + 5)
+        info = await store.info(match)
+        assert info.rated is True and info.ratings is not None
+        await store.ratings.settle(match, NOW + 6)  # a second settle (another reaper): nothing
+        for player in players:
+            (found,) = await store.player_ratings(player, None, NOW + 6)
+            assert found["games"] == 1 and [e["match"] for e in found["history"]] == [match]
+    finally:
+        await store.close()
