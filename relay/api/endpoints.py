@@ -251,6 +251,8 @@ class Api:
         hold = self.config.hold
         if "wait" in query:
             hold = min(hold, query_seconds(query["wait"], "wait"))
+        if "chat" in query:  # read only with a table to send: refused alike when it is not
+            query_int(query["chat"], "chat", 0)
         if "table" in query:
             version = query_int(query["table"], "table", 0)
             return await self.tables.events(call, after, version, hold)
@@ -444,7 +446,10 @@ class Api:
 
     def _move_wait(self, call: Call) -> float | None:
         """Returns how long a move post waits for the reply, within --hold (None: it does not)."""
-        raw = call.query.get("wait")
+        query = call.query
+        if "chat" in query:  # read only with a table to send: refused alike when it is not
+            query_int(query["chat"], "chat", 0)
+        raw = query.get("wait")
         if raw is None:
             return None
         return min(self.config.hold, query_seconds(raw, "wait"))

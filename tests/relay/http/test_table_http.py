@@ -384,3 +384,24 @@ async def _ghost_seek_is_dropped(relay: str, game: str) -> None:
             met = await answer.json()
         assert (met["match"], met["seat"]) == (fresh.match, 1)
         assert (await asyncio.wait_for(keep, 10))["events"][0]["type"] == "started"
+
+
+@pytest.mark.parametrize("chat", ["-1", "x", "1.5", "9" * 19])
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("GET", "events?after=0&wait=0&chat=", None),
+        ("GET", "events?after=0&wait=0&table=0&chat=", None),
+        ("POST", "moves?wait=0&chat=", {"after": 1, "move": "m"}),
+    ],
+)
+async def test_a_bad_chat_cursor_is_refused_with_or_without_a_table_to_send(
+    make: Make, chat: str, method: str, path: str, body: Any
+) -> None:
+    client = await make()
+    x, o = await seat_pair(client)
+    mover = x if x.seat == (await x.ok("GET", "events?after=0"))["events"][0]["first"] else o
+    status, found, _ = await mover.call(method, path + chat, body)
+    assert (status, found["error"]["code"]) == (400, "request/invalid"), found
+    assert "'chat'" in found["error"]["message"]
+    assert (await x.ok("GET", "events?after=0"))["events"][-1]["type"] == "started"
