@@ -77,29 +77,24 @@ class RedisRatings:
         and clears the mark; does nothing for a match not pending (but, with tidy, drop its
         torate entry: the reaper's call)."""
         store = self.store
-        client = await store.client()
         tagged = self.layout.tagged(match)
-        fields = ["rate", "game", "p0", "p1", "n0", "n1", "claim"]
-        row = await store.guard(client.hmget(self.layout.match(match), fields))
-        rate, game, p0, p1, n0, n1, claim = (
-            None if value is None else value.decode() for value in row
-        )
         keys = [self.layout.match(match), f"{tagged}torate"]
+        found = await store.call("PENDING", [keys[0], f"{tagged}e:{match}"], [])
+        rate, game, p0, p1, n0, n1, claim, last = (value.decode() for value in found)
         if rate != "pending" or not (game and p0 and p1):
             if tidy:  # settled already, or forgotten meanwhile: its torate entry may be left
                 await store.call("RATED", keys, [match, "no", ""])
             return
         rules = self.settings.ratings
         score = None
-        if rules is not None:
-            last = await store.guard(client.lindex(f"{tagged}e:{match}", -1))
-            if last is not None:
-                score = score_of(orjson.loads(last), claim, rules)
+        if rules is not None and last:
+            score = score_of(orjson.loads(last), claim or None, rules)
         text = ""
         if score is not None:
             text = await self._write(game, match, (p0, p1), (n0, n1), score, now)
-        await store.call("RATED", keys, [match, "done" if text else "no", text])
+        await store.call("RATED", keys, [match, "done" if text else "no", text or ""])
         if text:
+            client = await store.client()
             for digest in (p0, p1):
                 await store.guard(client.sadd(f"{self.prefix}{{p:{digest}}}games", game))
 
@@ -153,12 +148,8 @@ class RedisRatings:
     async def settle_pending(self, shard: int, now: float, most: int = 50) -> int:
         """Settles the pending ratings of a shard's matches that ended SETTLE_AFTER ago or
         more (their ender may have died before settling); returns how many."""
-        store = self.store
-        client = await store.client()
         tagged, _, _ = self.layout.shard(shard)
-        due = await store.guard(
-            client.zrangebyscore(f"{tagged}torate", "-inf", now - SETTLE_AFTER, 0, most)
-        )
+        due = await self.store.call("TORATE", [f"{tagged}torate"], [repr(now - SETTLE_AFTER), most])
         for member in due:
             try:
                 await self.settle(member.decode(), now, tidy=True)
