@@ -97,6 +97,7 @@ async def test_crash_on_my_turn_resumes_with_the_unanswered_move(relay: str) -> 
         ("enable", ""),
         ("disable", ""),
         ("receive_move", "a3!"),
+        ("result", ""),  # checks the mover's claim (docs/ratings.md)
         ("result", ""),
     ]
     assert (run.outcome.result, run.outcome.reason) == (Result.WON, Reason.AGREED)
@@ -140,6 +141,7 @@ async def test_game_ending_move_left_unconfirmed_is_confirmed_once_after_restart
         ("created", "False", LISTENING),
         ("disable", "", WAIT_MOVE),  # nothing to restore: the only move is still unanswered
         ("receive_move", "a1!", WAIT_MOVE),
+        ("result", "", WAIT_MOVE),  # checks the mover's claim (docs/ratings.md)
         ("result", "", ENDED),
     ]
     assert (run.outcome.result, run.outcome.reason) == (Result.LOST, Reason.AGREED)
