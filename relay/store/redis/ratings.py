@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from relay.core.errors import RelayError
 from relay.core.model import StoreSettings
 from relay.core.rated import score_of
 from relay.core.ratings import Rating, is_provisional, new_rating, shown
@@ -153,6 +154,8 @@ class RedisRatings:
         for member in due:
             try:
                 await self.settle(member.decode(), now, tidy=True)
+            except RelayError as error:  # Redis away: the next pass settles it
+                log.warning("the rating of match %s is left for later: %s", member.decode(), error)
             except Exception:
                 log.exception("settling the rating of match %s", member.decode())
         return len(due)

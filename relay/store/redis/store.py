@@ -307,6 +307,8 @@ class RedisStore:
         if self.rates_at_once and (kind in _MAY_END or action.ending is not None):
             try:
                 await self.ratings.settle(match, now)
+            except RelayError as error:  # Redis away: the reaper settles it once it is back
+                log.warning("the rating of match %s is left to the reaper: %s", match, error)
             except Exception:  # the reaper settles it: the write itself is done
                 log.exception("settling the rating of match %s", match)
         return acted.seq, version
