@@ -527,6 +527,9 @@ class StoreMachine(RuleBasedStateMachine):
 
 
 MACHINE_SETTINGS = settings(max_examples=150, stateful_step_count=50, deadline=None)
+"""The memory store's: 150 cases of up to 50 steps."""
+REDIS_SETTINGS = settings(MACHINE_SETTINGS, max_examples=100)
+"""A Redis store's: each case opens a fresh store on a real server, so 100 cases."""
 
 
 @pytest.fixture(autouse=True)
@@ -551,7 +554,7 @@ def test_redis_store_follows_the_model(request: pytest.FixtureRequest) -> None:
         return await fresh_redis_store(request, MODEL_SETTINGS)
 
     machine = type("RedisMachine", (StoreMachine,), {"make_store": staticmethod(make)})
-    run_state_machine_as_test(machine, settings=MACHINE_SETTINGS)
+    run_state_machine_as_test(machine, settings=REDIS_SETTINGS)
 
 
 def test_redis_store_on_a_cluster_follows_the_model(request: pytest.FixtureRequest) -> None:
@@ -561,4 +564,4 @@ def test_redis_store_on_a_cluster_follows_the_model(request: pytest.FixtureReque
         return await fresh_cluster_store(request, MODEL_SETTINGS)
 
     machine = type("ClusterMachine", (StoreMachine,), {"make_store": staticmethod(make)})
-    run_state_machine_as_test(machine, settings=MACHINE_SETTINGS)
+    run_state_machine_as_test(machine, settings=REDIS_SETTINGS)
