@@ -335,12 +335,12 @@ async def soak(
 
 
 @contextlib.contextmanager
-def relay_process(*args: str) -> Iterator[tuple[int, int, Path]]:
-    """Runs `python -m relay` on 127.0.0.1 with args; yields its port, PID and log path, and
-    stops it by PID at the end."""
+def relay_process(*args: str, module: str = "relay") -> Iterator[tuple[int, int, Path]]:
+    """Runs `python -m relay` (or `module`, which runs its main) on 127.0.0.1 with args;
+    yields its port, PID and log path, and stops it by PID at the end."""
     from tests.support.relay_process import RelayProcess
 
-    with RelayProcess(*args) as relay:
+    with RelayProcess(*args, module=module) as relay:
         assert relay.proc is not None
         yield relay.port, relay.proc.pid, relay.log_path
 

@@ -122,6 +122,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         default=s.max_events,
         help="events a match may hold before moves are refused",
     )
+    p.add_argument(
+        "--max-log-bytes",
+        type=int,
+        default=s.max_log_bytes,
+        help="bytes of move text a match may hold before longer moves are refused",
+    )
     p.add_argument("--max-move", type=int, default=d.max_move, help="longest move, in characters")
     p.add_argument(
         "--max-body", type=int, default=d.max_body, help="largest request body, in bytes"
@@ -239,6 +245,14 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "disputes itself (repeat for more games; others stay opaque)",
     )
     p.add_argument(
+        "--referee-budget",
+        type=float,
+        default=d.referee_budget,
+        metavar="SECONDS",
+        help="time a referee's judgement may take before the match is handled as if its game "
+        "had no referee",
+    )
+    p.add_argument(
         "--log-level",
         default=d.log_level,
         choices=["debug", "info", "warning", "error"],
@@ -264,6 +278,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
                 keep=a.keep,
                 max_waiting=a.max_waiting,
                 max_events=a.max_events,
+                max_log_bytes=a.max_log_bytes,
                 lobby_size=a.lobby_size,
                 seek_grace=a.seek_grace,
                 claim_after=a.claim_after,
@@ -283,6 +298,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             pages_dirs=tuple(a.pages_dir),
             games=games,
             referee=tuple(dict.fromkeys(a.referee)),
+            referee_budget=a.referee_budget,
             front=not a.no_front,
             access_log=not a.no_access_log,
             log_level=a.log_level,

@@ -153,6 +153,9 @@ class Config:
     """Games whose installed referee the relay runs (--referee GAME): it judges their
     game-ending moves and disputes itself (docs/protocol.md#verdicts); every other game stays
     opaque."""
+    referee_budget: float = 1.0
+    """Seconds a referee's judgement may take, queued and running, before it is given up and
+    the match is handled as if its game had no referee (relay.api.judging)."""
     access_log: bool = True
     """Whether to log each request (method, path, status, time; never a token)."""
     log_level: str = "info"
@@ -190,7 +193,9 @@ class Config:
                 "or seats that poll steadily would be taken for gone"
             )
         check_proxy_settings(self.prefix, self.trusted_proxies)
-        for name in ("request_timeout", "keepalive_timeout", "requests_per_second"):
+        for name in (
+            "request_timeout", "keepalive_timeout", "requests_per_second", "referee_budget"
+        ):  # fmt: skip
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
         check_webhook(self.webhook_url, self.webhook_keys, self.webhook_every)

@@ -117,7 +117,7 @@ class Api:
     ) -> None:
         self.config = config
         self.store = store
-        self.verdicts = Verdicts(store, referees or {})
+        self.verdicts = Verdicts(store, referees or {}, config.referee_budget)
         """The referees the host turned on, by game (--referee), and the verdicts they give."""
         self.metrics = metrics
         self.lifecycle = Lifecycle()
@@ -353,7 +353,7 @@ class Api:
         action = self._move_action(call)
         if action.end and self.verdicts:
             # A game-ending move of a refereed game carries its verdict into the store.
-            action = await self.verdicts.on_end(call.match, action)
+            action = await self.verdicts.on_end(call.match, token, action)
         if wait and "table" in call.query:
             version = query_int(call.query["table"], "table", 0)
             return await self.tables.move(call, token, action, wait, version)
@@ -500,7 +500,9 @@ class Api:
                 "request/invalid", f"The field 'agree' must be true or false, not {agree!r}."
             )
         reason = reason_field(body)
-        ending = await self.verdicts.on_confirm(call.match, after, agree) if self.verdicts else None
+        ending = None
+        if self.verdicts:
+            ending = await self.verdicts.on_confirm(call.match, token, after, agree)
         action = Action("confirm", after, "" if agree else reason, False, agree, ending)
         seq = await self.store.act(call.match, token, action, time.time())
         return 200, b'{"seq":%d}' % seq
@@ -667,6 +669,7 @@ class Api:
     async def metrics_text(self, call: Call) -> Reply:
         """GET /metrics: Prometheus text format."""
         store = self.store
+        self.metrics.referee_over_budget = self.verdicts.over_budget
         return 200, self.metrics.render(await store.counts(), store.notices, await store.endings())
 
     async def openapi(self, call: Call) -> Reply:

@@ -49,6 +49,8 @@ class RelayMetrics(Collector):
         """Matches the store ended by reason, as of the last scrape."""
         self.webhooks: Counter[str] = Counter()
         """Your-turn webhook deliveries by outcome: sent, retried, failed, dropped."""
+        self.referee_over_budget = 0
+        """Referees' judgements given up at --referee-budget, as of the last scrape."""
         self.registry = CollectorRegistry()
         self.registry.register(self)
 
@@ -99,6 +101,12 @@ class RelayMetrics(Collector):
         for outcome, count in sorted(self.webhooks.items()):
             webhooks.add_metric([outcome], count)
         yield webhooks
+        yield CounterMetricFamily(
+            "relay_referee_over_budget",
+            "Referees' judgements this process gave up at --referee-budget (each match then "
+            "handled as if its game had no referee).",
+            value=self.referee_over_budget,
+        )
         build = GaugeMetricFamily(
             "relay_build_info",
             "The build this process runs: its hot path compiled (a wheel) or pure Python.",

@@ -27,8 +27,8 @@ CODES: dict[str, tuple[int, str]] = {
     "match/finished": (409, "The match is over and accepts nothing more."),
     "match/too_long": (
         409,
-        "The match has as many events as the relay keeps: no more moves or passes; "
-        "a seat can still resign.",
+        "The match has as many events, or as many bytes of move text, as the relay keeps: no "
+        "more moves (or passes, at the events' limit); a seat can still resign.",
     ),
     "match/behind": (
         409,

@@ -35,6 +35,7 @@ __all__ = [
     "new_match_id",
     "new_token",
     "too_long",
+    "too_many_bytes",
 ]
 
 Seat = int
@@ -143,6 +144,10 @@ class StoreSettings:
     max_events: int = 10_000
     """Events a match's log may hold before moves and passes are refused (match/too_long);
     the seats can still resign or settle a game-over move, so every match can end."""
+    max_log_bytes: int = 262_144
+    """Bytes of move text (each move as the log writes it, a JSON string) a match's log may
+    hold before a move that would pass them is refused (match/too_long): with max_events, what
+    a referee reads of a match is bounded in bytes as well as in events."""
     ratings: RatingRules | None = DEFAULT_RULES
     """Which results are rated (--rate-timeouts, --rate-abandoned); None: no ratings at all
     (--no-ratings)."""
@@ -180,6 +185,16 @@ def too_long(most: int) -> RelayError:
         "match/too_long",
         f"The match has {most} events, the most the relay keeps: no more moves or passes; "
         "a seat can still resign.",
+    )
+
+
+def too_many_bytes(most: int) -> RelayError:
+    """Returns the error refusing a move that would take a match's moves past `most` bytes of
+    text (StoreSettings.max_log_bytes)."""
+    return RelayError(
+        "match/too_long",
+        f"This move would take the match's moves past {most} bytes of text, the most the "
+        "relay keeps: a move that fits, a pass or a resignation is still taken.",
     )
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Collection
+from typing import Any, NamedTuple, Protocol
 
 from relay.core.clock import TimeControl
 from relay.core.lobby import Lobby, LobbyKind
@@ -15,7 +15,19 @@ from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
 from relay.store.hooks import HookState
 
-__all__ = ["Immediate", "Store", "Wake"]
+__all__ = ["Immediate", "Judged", "Store", "Wake"]
+
+
+class Judged(NamedTuple):
+    """What a referee judges of a seat's write, read at once (Store.judged)."""
+
+    game: str
+    status: Status
+    """PLAYING or ENDING."""
+    seat: Seat
+    """The seat whose token asked."""
+    events: list[Event]
+    """The whole log."""
 
 
 Wake = Callable[[list[Event] | None], None]
@@ -119,9 +131,16 @@ class Store(Protocol):
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
 
-    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
-        """Returns what a referee judges, read at once: the match's game, its status and its
-        whole log."""
+    async def judged(
+        self, match: str, token: str, after: int, games: Collection[str]
+    ) -> Judged | None:
+        """Returns what a referee judges of a write the token's seat makes at event `after`,
+        read at once: the match's game and status, the seat and the whole log. Checks the
+        token first: raises match/unknown, or auth/bad_token when it opens no seat, having
+        read nothing else. Returns None, the log unread, when there is nothing to judge: the
+        game is not in `games`, the log's last event is not `after`, or the match is neither
+        in play nor ending (the write itself is then refused or applied as without a
+        referee)."""
 
     async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
         """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or

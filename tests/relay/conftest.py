@@ -12,7 +12,9 @@ from pytest_aiohttp import AiohttpClient
 
 from relay import Config, MemoryStore, Store, StoreSettings, create_app
 
-SETTINGS = StoreSettings(grace=10.0, keep=100.0, max_waiting=5, max_events=40, lobby_size=3)
+SETTINGS = StoreSettings(
+    grace=10.0, keep=100.0, max_waiting=5, max_events=40, max_log_bytes=600, lobby_size=3
+)
 """Store settings of the conformance suite; tests drive `now` by hand, so no test waits them."""
 
 STORE_KINDS = ["memory", "redis", "cluster"]

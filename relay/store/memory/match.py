@@ -80,6 +80,7 @@ class Match:
         "game",
         "hashes",
         "id",
+        "move_bytes",
         "players",
         "rating_range",
         "room",
@@ -116,6 +117,8 @@ class Match:
         self.seen: list[float] = [now, now]
         self.since = now
         self.events: list[Event] = []
+        self.move_bytes = 0
+        """Bytes of move text in the log, each move as a JSON string (max_log_bytes)."""
         self.done: list[Done] = []
         self.turn: int | None = None
         self.first: int | None = None

@@ -6,6 +6,7 @@ import asyncio
 import hmac
 import math
 from collections import Counter, deque
+from collections.abc import Collection
 from typing import Any
 
 import orjson
@@ -29,6 +30,7 @@ from relay.core.model import (
     new_match_id,
     new_token,
     too_long,
+    too_many_bytes,
 )
 from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rated import RatingRange, RatingRules, can_pair, score_of
@@ -37,7 +39,7 @@ from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished,
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
 from relay.core.verdicts import dispute_tail, result_of
-from relay.store.base import Immediate, Wake
+from relay.store.base import Immediate, Judged, Wake
 from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
 from relay.store.memory.match import (
@@ -458,10 +460,21 @@ class MemoryStore:
             del self._rooms[(found.game, found.room)]
         found.wake_all()
 
-    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
-        """Returns the match's game, status and log."""
-        found = self._get(match)
-        return found.game, found.status, found.events[:]
+    async def judged(
+        self, match: str, token: str, after: int, games: Collection[str]
+    ) -> Judged | None:
+        """Returns what a referee judges of a write by the token's seat at event after (see
+        Store.judged); checks the token before anything else."""
+        found = self._matches.get(match)
+        if found is None:
+            raise RelayError("match/unknown", f"No match {match!r}.")
+        seat = self._seat(found, hash_token(token))
+        status = found.status
+        if found.game not in games or len(found.events) != after:
+            return None
+        if status is not PLAYING and status is not ENDING:
+            return None
+        return Judged(found.game, status, seat, found.events[:])
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -556,6 +569,11 @@ class MemoryStore:
             raise RelayError("turn/not_yours")
         if len(events) >= self.settings.max_events:
             raise too_long(self.settings.max_events)
+        if kind == "move":
+            size = found.move_bytes + len(orjson.dumps(action.move))
+            if size > self.settings.max_log_bytes:
+                raise too_many_bytes(self.settings.max_log_bytes)
+            found.move_bytes = size
         seq = after + 1
         found.turn = 1 - seat
         if found.control is None:

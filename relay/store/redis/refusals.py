@@ -19,7 +19,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from relay.core.clock import TimeControl
 from relay.core.errors import RelayError
-from relay.core.model import StoreSettings, behind, control_mismatch, finished, too_long
+from relay.core.model import (
+    StoreSettings,
+    behind,
+    control_mismatch,
+    finished,
+    too_long,
+    too_many_bytes,
+)
 from relay.core.players import same_player
 
 __all__ = [
@@ -107,7 +114,7 @@ def seek_error(
     return RelayError(refusal.code)
 
 
-def act_error(refusal: Refusal, match: str, after: int, max_events: int) -> RelayError:
+def act_error(refusal: Refusal, match: str, after: int, settings: StoreSettings) -> RelayError:
     """Returns the error of a refused move, pass, confirm, resign or cancel."""
     if refusal.code == "turn/stale":
         return RelayError(
@@ -116,7 +123,9 @@ def act_error(refusal: Refusal, match: str, after: int, max_events: int) -> Rela
     if refusal.code == "turn/not_yours" and refusal.detail == "confirm":
         return RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
     if refusal.code == "match/too_long":
-        return too_long(max_events)
+        if refusal.detail == "bytes":
+            return too_many_bytes(settings.max_log_bytes)
+        return too_long(settings.max_events)
     if refusal.code == "match/finished":
         return finished(refusal.detail == "timeout")
     return read_error(refusal, match)

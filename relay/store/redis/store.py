@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Collection
 from typing import Any, cast
 
 import orjson
@@ -31,7 +31,7 @@ from relay.core.rematch import Rematch, RematchOp, lapse_at
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnNotice, TurnSink
 from relay.core.verdicts import dispute_tail
-from relay.store.base import Immediate
+from relay.store.base import Immediate, Judged
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import (
     DEFAULT_PREFIX,
@@ -216,13 +216,21 @@ class RedisStore:
             raise RelayError("match/expired")
         return found
 
-    async def judged(self, match: str) -> tuple[str, Status, list[Event]]:
-        """Returns the match's game, status and log (one script call)."""
+    async def judged(
+        self, match: str, token: str, after: int, games: Collection[str]
+    ) -> Judged | None:
+        """Returns what a referee judges of a write by the token's seat at event after (see
+        Store.judged), in one script call that checks the token before anything else."""
         try:
-            _, game, status, events = await self.link.on_match("JUDGED", match, 0.0)
+            answer = await self.link.on_match(
+                "JUDGED", match, 0.0, hash_token(token), after, *games
+            )
         except Refusal as refusal:
             raise read_error(refusal, match) from None
-        return game.decode(), Status(status.decode()), list(events)
+        if answer[0] != b"ok":
+            return None
+        _, game, status, seat, events = answer
+        return Judged(game.decode(), Status(status.decode()), int(seat), list(events))
 
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
@@ -294,13 +302,13 @@ class RedisStore:
                 "ACT", match, now, hash_token(token), kind, after,
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
                 int(action.end), text, self.settings.max_events, after + 1, int(table),
-                verdict, seat, tail, action.claim or "",
+                verdict, seat, tail, action.claim or "", self.settings.max_log_bytes,
             )  # fmt: skip
             acted, version = Acted.with_table(answer) if table else (Acted.of(answer), 0)
         except Refusal as refusal:
             if refusal.code == "claim/not_stalled":
                 raise claim_error(refusal.detail) from None
-            raise act_error(refusal, match, after, self.settings.max_events) from None
+            raise act_error(refusal, match, after, self.settings) from None
         if acted.expired is not None:  # a cancel that expired the match: unlist it
             await self.seeks.unlist(GameKeys(self.prefix, *acted.expired), match)
         self.tell(match, acted.notice, acted.seq)

@@ -114,7 +114,7 @@ class RedisTables:
         try:
             await self.link.on_match("OFFER", match, now, hash_token(token), op, kind, after)
         except Refusal as refusal:
-            raise act_error(refusal, match, after, self.settings.max_events) from None
+            raise act_error(refusal, match, after, self.settings) from None
 
     async def chat(self, match: str, token: str, text: str, now: float) -> int:
         """Runs CHAT: a line said by the token's seat; answers its number."""

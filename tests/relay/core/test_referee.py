@@ -3,8 +3,11 @@ each makes, the confirm's reason, and the referees a host picks."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
+import threading
+import time
 from collections.abc import Sequence
 
 import orjson
@@ -151,6 +154,15 @@ def test_pick_referees_names_what_is_missing() -> None:
         pick_referees(["shapeless"], available)
 
 
+LOG = [
+    b'{"seq":1,"type":"started","first":0}',
+    b'{"seq":2,"type":"move","seat":0,"move":"3","end":false}',
+    b'{"seq":3,"type":"pass","seat":1}',
+    b'{"seq":4,"type":"move","seat":0,"move":"4","end":true}',
+]
+"""The log whose plays are PLAYS."""
+
+
 async def test_failing_referee_is_logged_with_its_game(caplog: pytest.LogCaptureFixture) -> None:
     class Raises:
         def judge(self, plays: Sequence[Play]) -> object:
@@ -158,8 +170,8 @@ async def test_failing_referee_is_logged_with_its_game(caplog: pytest.LogCapture
 
     verdicts = Verdicts(MemoryStore(), {"chess": Raises(), "odd": Judge(42)})
     with caplog.at_level(logging.ERROR, "relay"):
-        assert verdicts._judge("chess", list(PLAYS), True) is None
-        assert verdicts._judge("odd", list(PLAYS), False) is None
+        assert await verdicts._judge("chess", LOG, 4, None, True) is None
+        assert await verdicts._judge("odd", LOG, 4, None, False) is None
     assert ["'chess'" in r.getMessage() for r in caplog.records] == [True, False]
     assert "'odd'" in caplog.records[1].getMessage()
 
@@ -167,8 +179,56 @@ async def test_failing_referee_is_logged_with_its_game(caplog: pytest.LogCapture
 async def test_referee_is_given_the_plays_as_a_sequence() -> None:
     judge = Judge(sdk.Over(4, 0, "won"))
     verdicts = Verdicts(MemoryStore(), {"chess": judge})
-    assert verdicts._judge("chess", list(PLAYS), True) == Ending("over", 0, 0, 4, "won")
+    assert await verdicts._judge("chess", LOG, 4, None, True) == Ending("over", 0, 0, 4, "won")
     assert list(judge.given) == PLAYS
+    # A game-ending move not yet written is judged after the log's plays.
+    end = Play(5, 1, "9", True)
+    judge.verdict = sdk.Over(5, 1, "won")
+    assert await verdicts._judge("chess", LOG, 4, end, True) == Ending("over", 1, 1, 5, "won")
+    assert list(judge.given) == [*PLAYS, end]
+
+
+async def test_referee_past_its_budget_is_given_up_and_the_loop_runs_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    release = threading.Event()
+
+    class Stuck:
+        def judge(self, plays: Sequence[Play]) -> object:
+            release.wait(10.0)  # a referee that does not return until told
+            return sdk.Legal()
+
+    verdicts = Verdicts(
+        MemoryStore(), {"chess": Stuck(), "fast": Judge(sdk.Over(4, 0, "won"))}, 0.3
+    )
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.ensure_future(tick())
+    started = time.monotonic()
+    try:
+        with caplog.at_level(logging.WARNING, "relay"):
+            # Both judging threads stuck: a third judgement waits for neither past its budget.
+            found = await asyncio.gather(
+                *(verdicts._judge("chess", LOG, 4, None, True) for _ in range(3))
+            )
+        took = time.monotonic() - started
+        assert found == [None, None, None]
+        assert 0.3 <= took < 2.0, took
+        assert ticks >= 10, ticks  # the event loop ran on while the referees were stuck
+        assert verdicts.over_budget == 3
+        assert all("'chess'" in r.getMessage() for r in caplog.records)
+        assert len(caplog.records) == 3
+    finally:
+        ticker.cancel()
+        release.set()
+    # Once the stuck referees return, the threads judge again.
+    assert await verdicts._judge("fast", LOG, 4, None, True) == Ending("over", 0, 0, 4, "won")
 
 
 def test_turn_after_each_event() -> None:

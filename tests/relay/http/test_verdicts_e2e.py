@@ -19,10 +19,14 @@ from tests.support.redis_cluster import session_cluster
 from tests.support.redis_server import session_redis
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
-REFEREED = ("xand0", "connect4", "dots", "broken", "odd")
+REFEREED = ("xand0", "connect4", "dots", "broken", "odd", "slow")
 """The games the relays of these tests referee (tests.support.refereed_relay)."""
 
-FLAGS = tuple(flag for game in REFEREED for flag in ("--referee", game))
+FLAGS = (
+    *(flag for game in REFEREED for flag in ("--referee", game)),
+    "--referee-budget",
+    "0.5",
+)
 
 GAMES: dict[str, dict[str, Any]] = {
     # moves played in turn, the first mover first; each game's last move is the one judged
@@ -131,6 +135,26 @@ async def test_forged_win_is_caught_at_once(wire: Wire, game: str) -> None:
     assert await record_result(wire, x.match) == result
 
 
+async def test_endings_and_disputes_without_the_right_are_refused_unjudged(wire: Wire) -> None:
+    x, o = await wire.pair("connect4", room="unjudged")
+    at = await play(wire, x, o, ["0", "1", "0", "1", "0", "1"], end=False)
+    stranger = Seat({"match": x.match, "seat": 0, "token": "s" * 43})
+    win = {"after": at, "move": "0", "end": True}
+    for seat, action, body, code in [
+        (stranger, "moves", win, "auth/bad_token"),  # a winning move, but no seat's
+        (stranger, "confirm", {"after": at, "agree": False}, "auth/bad_token"),
+        (o, "moves", win, "turn/not_yours"),  # the seat not to move ends the game
+        (o, "confirm", {"after": at, "agree": False}, "match/not_ending"),  # its own move
+        (x, "confirm", {"after": at - 1, "agree": False}, "turn/stale"),
+    ]:
+        status, answer = await wire.post(seat, action, body)
+        assert (status, answer["error"]["code"]) == (403 if seat is stranger else 409, code)
+    # Nothing was written: the winner's move is still to come, and judged as ever.
+    assert await wire.events(x.match, at, x) == []
+    assert await wire.post(x, "moves", win) == (200, {"seq": at + 1})
+    assert (await ended(wire, o, at + 1))["reason"] == "over"
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_illegal_move_disputed_is_caught(wire: Wire, game: str) -> None:
     x, o = await wire.pair(game, room=f"illegal-{game}")
@@ -207,7 +231,7 @@ async def test_takeback_is_applied_before_judging(wire: Wire) -> None:
     assert (await ended(wire, x, 5))["reason"] == "disputed"
 
 
-@pytest.mark.parametrize("game", ["broken", "odd"])
+@pytest.mark.parametrize("game", ["broken", "odd", "slow"])
 async def test_failing_referee_leaves_the_match_unrefereed(wire: Wire, game: str) -> None:
     x, o = await wire.pair(game, room=f"failing-{game}")
     assert await wire.post(x, "moves", {"after": 1, "move": "a", "end": True}) == (200, {"seq": 2})
@@ -225,6 +249,11 @@ async def test_failing_referee_leaves_the_match_unrefereed(wire: Wire, game: str
     assert await ended(wire, o, 2) == {
         "seq": 3, "type": "ended", "reason": "disputed", "seat": o.seat, "at": 2
     }  # fmt: skip
+    if game == "slow":  # past --referee-budget: given up twice, and counted
+        async with wire.session.get(f"{wire.url}/metrics") as answer:
+            text = await answer.text()
+        counted = [line for line in text.splitlines() if line.startswith("relay_referee_over")]
+        assert counted and float(counted[0].split()[-1]) >= 2, counted
 
 
 async def test_unrefereed_dispute_reason_reaches_partner_and_record(wire: Wire) -> None:

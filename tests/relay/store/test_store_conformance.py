@@ -544,6 +544,27 @@ async def test_a_full_log_refuses_moves_and_passes_but_the_match_can_still_end(
     assert parse(events)[0]["type"] == "ended"
 
 
+async def test_a_log_full_of_bytes_refuses_longer_moves_but_takes_shorter_ones(
+    store: Store,
+) -> None:
+    a, b = await pair(store)
+    first, second = await mover(store, a, b)
+    seats = (first, second)
+    most = SETTINGS.max_log_bytes
+    # Each move of 98 characters takes 100 bytes as its JSON string: six fill the log.
+    for after in range(1, 7):
+        await store.act(a.match, seats[(after - 1) % 2].token, move(after, "é" * 49), now())
+    to_move = seats[0]
+    error = await expect_error(
+        "match/too_long", store.act(a.match, to_move.token, move(7, "x"), now())
+    )
+    assert f"{most} bytes" in error.message and error.status == 409
+    assert (await store.info(a.match)).last == 7
+    # A pass, a resignation, a game-ending move's settling: the match can still end.
+    assert await store.act(a.match, to_move.token, Action("pass", 7), now()) == 8
+    assert await store.act(a.match, to_move.token, Action("resign"), now()) == 9
+
+
 async def test_a_game_ending_move_that_fills_the_log_can_still_be_confirmed(store: Store) -> None:
     a, b = await pair(store)
     first, second = await mover(store, a, b)

@@ -117,11 +117,20 @@ async def test_player_matches_show_the_verdict(store: Store) -> None:
         }  # fmt: skip
 
 
-async def test_judged_reads_game_status_and_log_at_once(store: Store) -> None:
+async def test_judged_checks_the_token_before_it_reads_the_log(store: Store) -> None:
     a, b = await pair(store, game="c4")
-    x, _ = await mover(store, a, b)
+    x, o = await mover(store, a, b)
     await store.act(x.match, x.token, move(1, "3"), now())
-    game, status, events = await store.judged(x.match)
-    assert (game, status) == ("c4", Status.PLAYING)
-    assert [event["type"] for event in parse(events)] == ["started", "move"]
-    await expect_error("match/unknown", store.judged("nosuchmatch"))
+    found = await store.judged(x.match, o.token, 2, {"c4", "xand0"})
+    assert found is not None
+    assert (found.game, found.status, found.seat) == ("c4", Status.PLAYING, o.seat)
+    assert [event["type"] for event in parse(found.events)] == ["started", "move"]
+    # A stranger's token is refused whatever else the call asks; so is an unknown match.
+    for after in (2, 1, 99):
+        await expect_error("auth/bad_token", store.judged(x.match, "s" * 43, after, {"c4"}))
+    await expect_error("match/unknown", store.judged("nosuchmatch", x.token, 2, {"c4"}))
+    # Nothing to judge: another game's referees, another position, a match ended.
+    assert await store.judged(x.match, o.token, 2, {"xand0"}) is None
+    assert await store.judged(x.match, o.token, 1, {"c4"}) is None
+    await store.act(x.match, x.token, Action("resign"), now())
+    assert await store.judged(x.match, o.token, 3, {"c4"}) is None

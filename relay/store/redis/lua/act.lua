@@ -10,14 +10,15 @@
 --               an 'ok' answer end with the match's table changes so far ('tv'); for a
 --               confirm or a game-ending move, a referee's verdict ('' for none: its reason,
 --               its seat) and the fields its ended event has after the seat (a verdict's,
---               or a dispute's); ARGV[19] = a game-ending move's claim ('' for none)
+--               or a dispute's); ARGV[19] = a game-ending move's claim ('' for none);
+--               ARGV[20] = the most bytes of move text a log may hold
 local function act()
   local DIGEST, KIND = ARGV[6], ARGV[7]
   local AFTER = tonumber(ARGV[8])
   local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
   local m = KEYS[1]
   local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'ender', 'last', 'tc', 'l0',
-    'l1', 'tat', 'a0', 'a1')
+    'l1', 'tat', 'a0', 'a1', 'mb')
   local status = f[1]
   if not status then return {'e', 'match/unknown'} end
   local seat = seat_of(m, DIGEST, f[2], f[3])
@@ -142,6 +143,13 @@ local function act()
   if last >= tonumber(ARGV[13]) then return refuse('match/too_long') end
   local SEQ = ARGV[14]
   local fields = {SEEN_SEAT, NOW_TEXT, 'turn', DIGITS[1 - seat]}
+  if KIND == 'move' then
+    -- The log's move text ('mb', each move as its JSON string) is bounded in bytes.
+    local size = tonumber(f[13] or '0') + #ARGV[12]
+    if size > tonumber(ARGV[20]) then return refuse('match/too_long', 'bytes') end
+    table.insert(fields, 'mb')
+    table.insert(fields, int(size))
+  end
   local tail = ''
   if not f[7] then
     -- The partner's turn starts now: the time a claim against a staller counts from.
