@@ -677,6 +677,8 @@ class MemoryStore:
         self, found: Match, reason: str, seat: int, done: Done, now: float, tail: bytes = b""
     ) -> int:
         self._endings[reason] += 1
+        if reason == "timeout":
+            found.clock[seat] = 0  # its time ran out: the match's clock reads so
         found.status = FINISHED
         found.since = now
         found.turn = None

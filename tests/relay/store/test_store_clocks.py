@@ -118,6 +118,11 @@ async def test_reaper_ends_a_match_whose_clock_ran_out(store: Store) -> None:
     _, events = await store.poll(x.match, None, 1, t + 6)
     assert parse(events) == [{"seq": 2, "type": "ended", "reason": "timeout", "seat": x.seat}]
     await expect_error("match/finished", store.act(o.match, o.token, move(2, "late"), t + 6))
+    # The match's clock reads none left for the seat whose time ran out, the other's kept.
+    info = await store.info(x.match)
+    assert info.clock is not None and info.turn is None
+    left = info.clock.left_at(info.turn, t + 7)
+    assert (left[x.seat], left[o.seat]) == (0.0, 5.0)
 
 
 async def test_the_store_counts_its_endings_by_reason_timeouts_among_them(store: Store) -> None:
@@ -153,6 +158,8 @@ async def test_a_move_after_the_time_ran_out_is_refused_and_ends_the_match(
     _, events = await store.poll(x.match, None, 1, t + 6)
     assert parse(events) == [{"seq": 2, "type": "ended", "reason": "timeout", "seat": x.seat}]
     assert await store.reap(t + 6) == 0
+    info = await store.info(x.match)
+    assert info.clock is not None and info.clock.left_at(info.turn, t + 7)[x.seat] == 0.0
 
 
 async def test_resign_after_the_time_ran_out_finds_the_match_ended_by_timeout(

@@ -236,6 +236,8 @@ local function finish(id, reason, seat, done, tail, after_quiet)
   end
   redis.call('HINCRBY', COUNTS, 'ended:' .. reason, 1)
   redis.call('HSET', m, 'status', 'finished', 'since', NOW_TEXT, 'turn', '')
+  -- A seat whose time ran out has none left: the match's clock reads so.
+  if reason == 'timeout' then redis.call('HSET', m, 'l' .. int(seat), 0) end
   free_room(id, f[2], f[3])
   local event = '{"seq":' .. int(tonumber(f[4]) + 1) .. ',"type":"ended","reason":"'
     .. reason .. '","seat":' .. int(seat) .. (tail or '') .. '}'
