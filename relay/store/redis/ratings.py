@@ -93,11 +93,14 @@ class RedisRatings:
         text = ""
         if score is not None:
             text = await self._write(game, match, (p0, p1), (n0, n1), score, now)
-        await store.call("RATED", keys, [match, "done" if text else "no", text or ""])
         if text:
+            # Each key lists the game before the mark is cleared: a process that dies between
+            # the two leaves the match pending, and the reaper settles it again (the rating
+            # itself once, by its marker; the lists are sets).
             client = await store.client()
             for digest in (p0, p1):
                 await store.guard(client.sadd(f"{self.prefix}{{p:{digest}}}games", game))
+        await store.call("RATED", keys, [match, "done" if text else "no", text or ""])
 
     async def _write(
         self,

@@ -67,3 +67,38 @@ async def test_a_rating_left_pending_is_settled_by_the_reaper_once(
             assert found["games"] == 1 and [e["match"] for e in found["history"]] == [match]
     finally:
         await store.close()
+
+
+class Died(Exception):
+    """Raised where the process settling a rating dies."""
+
+
+@pytest.mark.parametrize("kind", ["redis", "cluster"])
+async def test_a_settling_that_dies_once_its_mark_is_cleared_leaves_each_key_listing_the_game(
+    request: pytest.FixtureRequest, kind: str
+) -> None:
+    made = fresh_redis_store if kind == "redis" else fresh_cluster_store
+    store: RedisStore = await made(request, SETTINGS)
+    try:
+        store.rates_at_once = False
+        players = (key(), key())
+        match, _ = await resigned(store, players)
+        call = store.link.call
+
+        async def dies_after_rated(name: str, keys: list[str], args: list[object]) -> object:
+            answer = await call(name, keys, args)
+            if name == "RATED":
+                raise Died  # the mark is cleared, and nothing after it runs
+            return answer
+
+        store.link.call = dies_after_rated  # type: ignore[method-assign]
+        with pytest.raises(Died):
+            await store.ratings.settle(match, NOW + 5)
+        store.link.call = call  # type: ignore[method-assign]
+        await store.reap(NOW + 6)
+        assert (await store.info(match)).rated is True
+        for player in players:
+            (found,) = await store.player_ratings(player, None, NOW + 6)
+            assert found["game"] == "g" and found["games"] == 1
+    finally:
+        await store.close()
