@@ -213,7 +213,14 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="relay processes to run, on --port and the ports after it, or on --unix "
         "PATH with {n} replaced by 1..N (needs --store redis://...); above 1, their "
         "supervisor serves the box's /metrics, every one's summed, on the port after "
-        "theirs, or on PATH with {n} replaced by 'metrics'",
+        "theirs (of --metrics-host), or on PATH with {n} replaced by 'metrics'",
+    )
+    p.add_argument(
+        "--metrics-host",
+        default=d.metrics_host,
+        metavar="ADDRESS",
+        help="where the box's /metrics is served under --workers on TCP (default: the "
+        "loopback address; name a private address for a scraper on another machine)",
     )
     p.add_argument(
         "--webhook",
@@ -305,6 +312,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             prefix=a.prefix.rstrip("/"),
             trusted_proxies=tuple(a.trusted_proxy),
             workers=a.workers,
+            metrics_host=a.metrics_host,
             request_timeout=a.request_timeout,
             requests_per_second=a.requests_per_second,
             keepalive_timeout=a.keepalive_timeout,

@@ -166,6 +166,9 @@ class Config:
     """Proxies (addresses, networks, or 'unix') whose X-Forwarded-For/-Proto are believed."""
     workers: int = 1
     """Relay processes to run on one box (more than one needs a shared store: Redis)."""
+    metrics_host: str = ""
+    """Where the supervisor of --workers N on TCP serves the box's /metrics, on --port + N
+    ('': the loopback address)."""
     request_timeout: float = 10.0
     """Seconds a request's head and body may take to arrive (slow clients get 408)."""
     keepalive_timeout: float = 75.0

@@ -8,7 +8,8 @@ the next goes only once its replacement answers), so the box keeps answering thr
 No worker is special: behind nginx, any of them answers any request.
 
 The supervisor also serves the box's /metrics, every worker's summed (relay/box/), on the
---unix path with '{n}' replaced by 'metrics' (PATH.metrics), or on --port + N."""
+--unix path with '{n}' replaced by 'metrics' (PATH.metrics), or on --port + N of the loopback
+address unless --metrics-host names another."""
 
 from __future__ import annotations
 
@@ -52,9 +53,11 @@ def worker_address(config: Config, unix: str | None, number: int) -> list[str]:
 
 def box_address(config: Config, unix: str | None) -> Address:
     """Returns where the supervisor serves the box's /metrics: the --unix path with '{n}'
-    replaced by 'metrics' (PATH.metrics when it has no '{n}'), else --port + N on --host."""
+    replaced by 'metrics' (PATH.metrics when it has no '{n}'), else --port + N on
+    --metrics-host, by default the loopback address (::1 when --host is '::')."""
     if unix is None:
-        return (config.host, config.port + config.workers)
+        host = config.metrics_host or ("::1" if ":" in config.host else "127.0.0.1")
+        return (host, config.port + config.workers)
     if "{n}" in unix:
         return unix.replace("{n}", "metrics")
     return f"{unix}.metrics"

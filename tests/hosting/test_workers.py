@@ -39,7 +39,10 @@ def test_worker_addresses() -> None:
     assert worker_address(config, "/run/mw/relay.sock", 2) == ["--unix", "/run/mw/relay.sock.2"]
     # The supervisor serves the box's metrics beside them, and reaches each worker.
     two = Config(port=8081, workers=2, host="0.0.0.0")
-    assert box_address(two, None) == ("0.0.0.0", 8083)
+    assert box_address(two, None) == ("127.0.0.1", 8083)  # loopback unless told
+    assert box_address(Config(port=8081, workers=2, host="::"), None) == ("::1", 8083)
+    told = Config(port=8081, workers=2, host="0.0.0.0", metrics_host="10.0.0.11")
+    assert box_address(told, None) == ("10.0.0.11", 8083)
     assert box_address(two, "/run/mw/relay-{n}.sock") == "/run/mw/relay-metrics.sock"
     assert box_address(two, "/run/mw/relay.sock") == "/run/mw/relay.sock.metrics"
     assert reachable(two, None, 2) == ("127.0.0.1", 8082)
@@ -97,6 +100,37 @@ async def test_workers_on_consecutive_ports_answer_any_request(
     for port in range(base, base + 4):
         with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
             pass
+
+
+@pytest.fixture
+def box_on_127_0_0_2(redis_server: RedisServer) -> Iterator[int]:
+    """Runs `python -m relay --workers 2 --host 127.0.0.2`; returns its first port."""
+    base = free_ports(3)
+    args = ["--workers", "2", "--host", "127.0.0.2", "--port", str(base)]
+    args += ["--store", redis_server.url, "--no-access-log"]
+    supervisor = subprocess.Popen([sys.executable, "-m", "relay", *args], cwd=ROOT)
+    yield base
+    supervisor.terminate()
+    supervisor.wait(20)
+
+
+async def test_the_box_metrics_are_served_on_loopback_unless_told(box_on_127_0_0_2: int) -> None:
+    base = box_on_127_0_0_2
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15)) as session:
+        await _until_healthy(session, [f"http://127.0.0.2:{base}", f"http://127.0.0.2:{base + 1}"])
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                async with session.get(f"http://127.0.0.1:{base + 2}/metrics") as answer:
+                    text = await answer.text()
+                    break
+            except aiohttp.ClientConnectorError:
+                assert time.monotonic() < deadline, "the box's metrics did not come up"
+                await asyncio.sleep(0.05)
+        assert answer.status == 200 and "relay_moves_relayed_total" in text
+        # Not on the workers' own address: a scraper elsewhere is let in only when named.
+        with pytest.raises(aiohttp.ClientConnectorError):
+            await session.get(f"http://127.0.0.2:{base + 2}/metrics")
 
 
 async def _until_healthy(session: aiohttp.ClientSession, urls: list[str]) -> None:
