@@ -267,6 +267,15 @@ class Workers:
         self.stop()
 
 
+def _certificate(folder: Path, present: bool) -> tuple[str, str]:
+    """Returns the certificate and key files a site names: the tests' CA's, or, when not
+    present, files in folder that do not exist."""
+    if not present:
+        return str(folder / "missing-cert.pem"), str(folder / "missing-key.pem")
+    tls = authority()
+    return str(tls.cert), str(tls.key)
+
+
 def _port_open(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -280,8 +289,15 @@ class Nginx:
     site of the test's own, listening on port 80, which becomes the free port)."""
 
     def __init__(
-        self, binary: str, workers: Workers | None, pages: Path, *, site: str | None = None
+        self,
+        binary: str,
+        workers: Workers | None,
+        pages: Path,
+        *,
+        site: str | None = None,
+        certificate: bool = True,
     ) -> None:
+        """certificate: False names certificate files that do not exist."""
         self.binary = binary
         self.pages = pages
         """The pages folder nginx serves."""
@@ -297,12 +313,12 @@ class Nginx:
             replacements[RUN_DIR] = f"{workers.dir}/"
         site = site or (DEPLOY / "nginx" / "movewire.conf").read_text()
         if "listen 443 ssl http2;" in site:  # the shipped site: HTTPS with the tests' CA
-            tls = authority()
+            cert, key = _certificate(self.dir, certificate)
             replacements |= {
                 "listen 443 ssl http2;": f"listen 127.0.0.1:{self.tls_port} ssl http2;",
                 "listen [::]:443 ssl http2;": "",
-                SNAKEOIL_CERT: str(tls.cert),
-                SNAKEOIL_KEY: str(tls.key),
+                SNAKEOIL_CERT: cert,
+                SNAKEOIL_KEY: key,
             }
         site = templated(site, replacements)
         (self.dir / "site.conf").write_text(site)
@@ -418,20 +434,27 @@ class Apache:
     """Apache httpd running the shipped site on a free port, proxying to `workers`' sockets."""
 
     def __init__(
-        self, binary: str, workers: Workers, pages: Path, *, site: str | None = None
+        self,
+        binary: str,
+        workers: Workers,
+        pages: Path,
+        *,
+        site: str | None = None,
+        certificate: bool = True,
     ) -> None:
+        """certificate: False names certificate files that do not exist."""
         self.binary = binary
         self.dir = _temp_dir("movewire-apache-")
         self.port = free_port()
         self.tls_port = free_port()
-        tls = authority()
+        cert, key = _certificate(self.dir, certificate)
         site = templated(
             site or (DEPLOY / "apache" / "movewire.conf").read_text(),
             {
                 "<VirtualHost *:80>": f"<VirtualHost *:{self.port}>",
                 "<VirtualHost *:443>": f"<VirtualHost *:{self.tls_port}>",
-                SNAKEOIL_CERT: str(tls.cert),
-                SNAKEOIL_KEY: str(tls.key),
+                SNAKEOIL_CERT: cert,
+                SNAKEOIL_KEY: key,
                 RUN_DIR: f"{workers.dir}/",
                 PAGES: str(pages),
             },

@@ -14,7 +14,7 @@ import pytest
 
 from sdk import Reason, RelayHost, State, Timing
 from tests.hosting.players import check_logs, play_matches
-from tests.hosting.stack import Apache, nginx_stack
+from tests.hosting.stack import Apache, Nginx, Workers, nginx_stack
 from tests.sdk.test_faults import Idle
 from tests.support.components import require_binary
 from tests.support.tls import authority
@@ -26,18 +26,25 @@ MATCH_SCRIPT = ROOT / "tests" / "js" / "tls_match.mjs"
 
 
 @pytest.fixture(scope="module")
-def edges() -> Iterator[dict[str, tuple[str, str]]]:
+def stack() -> Iterator[tuple[Workers, Nginx]]:
+    """Returns two relay workers with nginx and the shipped site in front of them."""
+    with nginx_stack() as found:
+        yield found
+
+
+@pytest.fixture(scope="module")
+def edges(stack: tuple[Workers, Nginx]) -> Iterator[dict[str, tuple[str, str]]]:
     """Returns, for nginx and Apache with the shipped sites in front of two relay workers,
     their plain and HTTPS base URLs."""
-    with nginx_stack() as (workers, nginx):
-        apache = Apache(require_binary("apache2", "apache2"), workers, nginx.pages)
-        checked = apache.check(require_binary("apache2ctl", "apache2"))
-        assert checked.returncode == 0, checked.stdout + checked.stderr
-        with apache:
-            yield {
-                "nginx": (nginx.url, nginx.https_url),
-                "apache": (apache.url, apache.https_url),
-            }
+    workers, nginx = stack
+    apache = Apache(require_binary("apache2", "apache2"), workers, nginx.pages)
+    checked = apache.check(require_binary("apache2ctl", "apache2"))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    with apache:
+        yield {
+            "nginx": (nginx.url, nginx.https_url),
+            "apache": (apache.url, apache.https_url),
+        }
 
 
 def _curl(*args: str) -> str:
@@ -61,6 +68,45 @@ def test_https_with_http2_beside_plain_http(edge: str, edges: dict[str, tuple[st
     assert _curl(plain + "/healthz") == "200 1.1"  # plain HTTP on the other port
     # A client that does not trust the CA gets no answer at all (curl's 000).
     assert _curl(secure + "/healthz").startswith("000")
+
+
+@pytest.mark.parametrize("edge", ["nginx", "apache"])
+def test_port_80_stands_without_the_certificate_files(
+    edge: str, stack: tuple[Workers, Nginx]
+) -> None:
+    workers, nginx = stack
+    server: Nginx | Apache
+    if edge == "nginx":
+        server = Nginx(nginx.binary, workers, nginx.pages, certificate=False)
+    else:
+        server = Apache(
+            require_binary("apache2", "apache2"), workers, nginx.pages, certificate=False
+        )
+    try:
+        checked = (
+            server.check()
+            if isinstance(server, Nginx)
+            else server.check(require_binary("apache2ctl", "apache2"))
+        )
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        with server:
+            assert _curl(server.url + "/healthz") == "200 1.1"
+            assert _curl("--insecure", server.https_url + "/healthz").startswith("000")
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("edge", ["nginx", "apache"])
+def test_weak_tls_1_2_suites_are_refused(edge: str, edges: dict[str, tuple[str, str]]) -> None:
+    _, secure = edges[edge]
+    ca = str(authority().ca)
+    tls12 = ("--http1.1", "--tlsv1.2", "--tls-max", "1.2", "--cacert", ca)
+    assert _curl(*tls12, "--ciphers", "ECDHE-RSA-AES128-GCM-SHA256", secure + "/healthz") == (
+        "200 1.1"
+    )
+    # CBC suites without forward secrecy, and CBC with SHA-1, are no longer offered.
+    for weak in ("AES128-SHA", "AES256-SHA256", "ECDHE-RSA-AES128-SHA", "AES128-GCM-SHA256"):
+        assert _curl(*tls12, "--ciphers", weak, secure + "/healthz").startswith("000"), weak
 
 
 @pytest.mark.parametrize("edge", ["nginx", "apache"])
