@@ -35,6 +35,10 @@ __all__ = ["main", "parse_args"]
 BACKLOG = 2048
 """Connections the kernel queues before the relay accepts them (bursts of players)."""
 
+LINGER = 3.0
+"""Seconds a process shutting down keeps its trusted proxies' idle connections open (see
+Front.linger): longer than the shipped sites' idle timeout for upstream connections (2 s)."""
+
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     """Returns the relay's settings and unix socket path from command-line arguments."""
@@ -468,6 +472,7 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
         server.close()
         api.lifecycle.closing = True
         await api.store.wake_all()
+        await front.linger(LINGER)
         front.close_idle()
         await front.drain(config.hold + 5)
         sweeper.cancel()

@@ -258,9 +258,9 @@ class Api:
             return await self.tables.events(call, after, version, hold)
         now = time.time()
         seat, found = await self.store.poll(call.match, bearer(call.authorization), after, now)
-        if not found and hold > 0:
-            if self.lifecycle.closing:
-                raise RelayError("server/shutting_down", retry_after=1.0)
+        if not found and hold > 0 and not self.lifecycle.closing:
+            # While the process shuts down a poll is answered at once, as a hold that ended,
+            # never refused: the client polls again, on another process behind a proxy.
             found = await self._hold(call, seat, after, hold, now)
         return 200, _events(found)
 
@@ -586,10 +586,8 @@ class Api:
         current = await self.store.rematch(call.match, token, "read", time.time())
         if after is None:
             return 200, rematch_body(current)
-        if current.version > after or hold <= 0:
+        if current.version > after or hold <= 0 or self.lifecycle.closing:
             return 200, rematch_body(current)
-        if self.lifecycle.closing:
-            raise RelayError("server/shutting_down", retry_after=1.0)
         key = (
             self._take_spectator_hold(call)
             if token is None
@@ -620,9 +618,7 @@ class Api:
         if "wait" in query:
             hold = min(hold, query_seconds(query["wait"], "wait"))
         lobby = await self.store.lobby(game)
-        if after is not None and lobby.version <= after and hold > 0:
-            if self.lifecycle.closing:
-                raise RelayError("server/shutting_down", retry_after=1.0)
+        if after is not None and lobby.version <= after and hold > 0 and not self.lifecycle.closing:
             key = self._take_hold("lobby", call.client, self._lobby_polls())
             try:
                 deadline = time.monotonic() + hold

@@ -99,10 +99,9 @@ class TableEndpoints:
             hold = min(hold, query_seconds(query["wait"], "wait"))
         now = time.time()
         seat, table = await api.store.table(call.match, token, chat_after, now)
-        if after is None or table.version > after or hold <= 0:
+        if after is None or table.version > after or hold <= 0 or api.closing:
+            # Closing: answered at once, as a hold that ended, never refused (see Api.events).
             return 200, self.body(table, seat)
-        if api.closing:
-            raise RelayError("server/shutting_down", retry_after=1.0)
         deadline = time.monotonic() + hold
         while table.version <= after and not api.closing:
             left = deadline - time.monotonic()
@@ -122,9 +121,7 @@ class TableEndpoints:
         token = bearer(call.authorization)
         now = time.time()
         seat, found, current = await api.store.poll_table(call.match, token, after, now)
-        if not found and current <= version and hold > 0:
-            if api.closing:
-                raise RelayError("server/shutting_down", retry_after=1.0)
+        if not found and current <= version and hold > 0 and not api.closing:
             found, changed = await self.hold(call, seat, after, version, hold, now)
             if changed:
                 _, found, current = await api.store.poll_table(call.match, None, after, now)

@@ -78,7 +78,10 @@ CODES: dict[str, tuple[int, str]] = {
     "player/too_many": (429, "This player key already has 100 matches not finished."),
     # server/...: the relay itself.
     "server/unavailable": (503, "The match store cannot be reached; retry shortly."),
-    "server/shutting_down": (503, "The relay is shutting down; retry on another process."),
+    "server/shutting_down": (
+        503,
+        "The relay shut down before it could answer; retry (on another process).",
+    ),
     "server/internal": (500, "An unexpected error; it has been logged."),
 }
 

@@ -68,6 +68,8 @@ class Front:
         """Requests in progress."""
         self.idle: asyncio.Event | None = None
         """Set when no request is in progress, once shutdown waits for that."""
+        self.proxies_gone: asyncio.Event | None = None
+        """Set when no trusted proxy's connection is left, once shutdown waits for that."""
         self.date = b""
         self.now = 0.0
         self.tick()
@@ -110,6 +112,33 @@ class Front:
         idle_limit = self.now - self.config.keepalive_timeout - SWEEP
         for conn in list(self.connections):
             conn.check(request_limit, idle_limit)
+
+    def _from_proxy(self, conn: FrontProtocol) -> bool:
+        return self.proxies is not None and self.proxies.trusts(conn.peer)
+
+    async def linger(self, seconds: float) -> None:
+        """At shutdown, once the listener is closed: closes the idle connections of clients at
+        once, and keeps those of trusted proxies open for up to `seconds`, or until none is
+        left. A request a proxy sent on one meanwhile is answered (polls at once) and its
+        connection closed after it; the proxy's own idle timeout for its upstream
+        connections, shorter than `seconds`, closes the rest. So no request that a proxy
+        sends is cut off by a close from here (the race of closing a kept-alive connection,
+        which a proxy cannot retry for a POST)."""
+        for conn in list(self.connections):
+            if not conn.busy and not self._from_proxy(conn):
+                conn.close()
+        if any(map(self._from_proxy, self.connections)):
+            self.proxies_gone = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(seconds):
+                    await self.proxies_gone.wait()
+
+    def drop(self, conn: FrontProtocol) -> None:
+        """Forgets a connection closed or handed to aiohttp."""
+        self.connections.discard(conn)
+        gone = self.proxies_gone
+        if gone is not None and not any(map(self._from_proxy, self.connections)):
+            gone.set()
 
     def close_idle(self) -> None:
         """Closes every connection that has no request in progress (at shutdown)."""
@@ -176,7 +205,7 @@ class FrontProtocol(asyncio.Protocol):
         self.front.connections.add(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.front.connections.discard(self)
+        self.front.drop(self)
         self.transport = None
         pending, self.pending = self.pending, None
         if self.busy:
@@ -198,7 +227,7 @@ class FrontProtocol(asyncio.Protocol):
             else:
                 self.transport.close()
             self.transport = None
-        self.front.connections.discard(self)
+        self.front.drop(self)
 
     def check(self, request_limit: float, idle_limit: float) -> None:
         """Answers a request that is too slow to arrive with 408; closes a long-idle one;
@@ -285,6 +314,9 @@ class FrontProtocol(asyncio.Protocol):
         assert reply is not None
         status, body = reply
         transport = self.transport
+        if self.api.lifecycle.closing:
+            # Shutting down: the client (or the proxy) sends its next request elsewhere.
+            self.close_after = True
         if transport is not None:
             if self.close_after:
                 extra += b"Connection: close\r\n"
@@ -370,7 +402,7 @@ class FrontProtocol(asyncio.Protocol):
         """Gives the connection, from the first request the front does not serve on, to
         aiohttp."""
         transport = self.transport
-        self.front.connections.discard(self)
+        self.front.drop(self)
         if self.front.handoff is None or transport is None:
             self.close()
             return

@@ -60,7 +60,12 @@ def handler(route: Route) -> Handler:
             if pending is not None:
                 pending.cancel()
             raise
-        return web.Response(body=text, status=status, headers={"Content-Type": route.content_type})
+        response = web.Response(
+            body=text, status=status, headers={"Content-Type": route.content_type}
+        )
+        if api.lifecycle.closing:
+            response.force_close()  # the next request goes elsewhere
+        return response
 
     handle.__doc__ = f"{route.method} {route.path}: {route.summary}"
     return handle

@@ -4,6 +4,7 @@ aiohttp application (in-process) and a real relay process, whose lean front serv
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -507,7 +508,7 @@ async def test_unexpected_failure_is_a_logged_500(
     assert any("boom" in record.getMessage() or record.exc_info for record in caplog.records)
 
 
-async def test_polls_during_shutdown_are_answered_then_turned_away(
+async def test_polls_during_shutdown_are_answered_at_once_and_their_connection_closed(
     aiohttp_client: AiohttpClient,
 ) -> None:
     client = await aiohttp_client(create_app(Config(hold=20.0)))
@@ -519,7 +520,24 @@ async def test_polls_during_shutdown_are_answered_then_turned_away(
     async with asyncio.timeout(2):
         answer = await held
     assert answer.status == 200 and await answer.json() == {"events": []}
-    await expect(await client.get(url), 503, "server/shutting_down")
+    # A poll sent meanwhile is answered at once, never refused, and told to go elsewhere.
+    started = time.monotonic()
+    late = await client.get(url, headers={"Authorization": f"Bearer {o['token']}"})
+    assert late.status == 200 and await late.json() == {"events": []}
+    assert time.monotonic() - started < 2.0
+    assert late.headers.get("Connection", "").lower() == "close"
+
+
+async def test_a_request_cut_short_by_the_shutdown_is_answered_server_shutting_down() -> None:
+    from relay.api.endpoints import _task_done
+
+    answers: list[tuple[object, BaseException | None]] = []
+    task: asyncio.Future[tuple[int, bytes]] = asyncio.get_running_loop().create_future()
+    task.cancel()
+    _task_done(lambda reply, error: answers.append((reply, error)), task)
+    ((reply, error),) = answers
+    assert reply is None and isinstance(error, RelayError)
+    assert (error.code, error.status) == ("server/shutting_down", 503)
 
 
 async def test_metrics_count_errors_by_code(client: Client) -> None:
