@@ -379,6 +379,7 @@ def main(
     referees: the referee factory of each game that has one, by name, which --referee picks
     from (default: the installed games', installed_referees)."""
     config, unix = parse_args(argv)
+    _mask_command_line(config.store_url)
     try:
         picked = pick_referees(
             config.referee, installed_referees(config) if referees is None else referees
@@ -477,6 +478,19 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
         await front.drain(config.hold + 5)
         sweeper.cancel()
         await runner.cleanup()
+
+
+def _mask_command_line(url: str) -> None:
+    """Rewrites this process's command line, as `ps` and /proc/PID/cmdline show it to every
+    user of the machine, with the store URL's password masked when --store gave one."""
+    shown = masked(url)
+    if shown == url:
+        return
+    import setproctitle
+
+    title = setproctitle.getproctitle()
+    if url in title:
+        setproctitle.setproctitle(title.replace(url, shown))
 
 
 def _settle_collector() -> None:

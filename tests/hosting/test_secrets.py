@@ -121,8 +121,10 @@ def test_two_workers_on_a_password_redis_show_the_password_to_no_one(
         assert len(workers) == 2
         for pid in workers:
             assert PASSWORD.encode() not in _cmdline(pid), pid
-        if given != "command line":
-            assert PASSWORD.encode() not in _cmdline(supervisor.pid)
+        # Nor the supervisor's: a password given on its command line is masked there.
+        assert PASSWORD.encode() not in _cmdline(supervisor.pid)
+        if given == "command line":
+            assert b"redis://:***@127.0.0.1" in _cmdline(supervisor.pid)
     finally:
         supervisor.send_signal(signal.SIGTERM)
         supervisor.wait(20)
