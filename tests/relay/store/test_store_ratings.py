@@ -8,7 +8,7 @@ import secrets
 
 import pytest
 
-from relay import Store
+from relay import RelayError, Store
 from relay.core.model import Action
 from relay.store.redis.store import RedisStore
 from tests.relay.conftest import SETTINGS
@@ -100,5 +100,60 @@ async def test_a_settling_that_dies_once_its_mark_is_cleared_leaves_each_key_lis
         for player in players:
             (found,) = await store.player_ratings(player, None, NOW + 6)
             assert found["game"] == "g" and found["games"] == 1
+    finally:
+        await store.close()
+
+
+async def ended_by_an_earlier_release(store: RedisStore, players: tuple[str, str]) -> str:
+    """Returns a match the first key resigned, as a release before ratings on Redis ended it:
+    no rating marked pending ('rate' unset), not in its shard's torate set."""
+    store.rates_at_once = False
+    match, _ = await resigned(store, players)
+    client = await store.link.client()
+    await client.hdel(store.link.layout.match(match), "rate")
+    await client.zrem(f"{store.link.layout.tagged(match)}torate", match)
+    assert (await store.info(match)).rated is False
+    return match
+
+
+@pytest.mark.parametrize("kind", ["redis", "cluster"])
+async def test_a_match_an_earlier_release_ended_is_rated_once_read(
+    request: pytest.FixtureRequest, kind: str
+) -> None:
+    made = fresh_redis_store if kind == "redis" else fresh_cluster_store
+    store: RedisStore = await made(request, SETTINGS)
+    try:
+        players = (key(), key())
+        match = await ended_by_an_earlier_release(store, players)
+        await store.poll(match, None, 0, NOW + 2)  # a reader of the ended match, on this release
+        assert (await store.info(match)).rated == "pending"
+        await store.reap(NOW + 5)
+        assert (await store.info(match)).rated is True
+        for player in players:
+            (found,) = await store.player_ratings(player, None, NOW + 6)
+            assert found["games"] == 1
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("kind", ["redis", "cluster"])
+async def test_a_match_an_earlier_release_ended_and_nobody_read_is_rated_before_it_is_forgotten(
+    request: pytest.FixtureRequest, kind: str
+) -> None:
+    made = fresh_redis_store if kind == "redis" else fresh_cluster_store
+    store: RedisStore = await made(request, SETTINGS)
+    try:
+        players = (key(), key())
+        match = await ended_by_an_earlier_release(store, players)
+        forget = NOW + 1 + SETTINGS.keep + 1
+        await store.reap(forget)  # due to be forgotten: marked instead, and kept a minute
+        assert (await store.info(match)).rated == "pending"
+        await store.reap(forget + 2)
+        assert (await store.info(match)).rated is True
+        await store.reap(forget + 70)  # then forgotten
+        with pytest.raises(RelayError):
+            await store.info(match)
+        (found,) = await store.player_ratings(players[0], None, forget + 70)
+        assert found["games"] == 1
     finally:
         await store.close()

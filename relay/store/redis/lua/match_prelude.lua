@@ -222,6 +222,18 @@ local function free_room(id, game, room)
   end
 end
 
+-- Marks a finished match between two player keys pending, as finish() does, when the relay
+-- that ended it marked nothing ('rate' unset: a release before ratings, during a rolling
+-- upgrade); answers whether it did. Its rating is then settled as any (docs/ratings.md).
+local function mark_unrated(id)
+  local m = mkey(id)
+  local r = redis.call('HMGET', m, 'rate', 'p0', 'p1')
+  if r[1] or not (r[2] and r[3]) then return false end
+  redis.call('HSET', m, 'rate', 'pending')
+  redis.call('ZADD', TAGGED .. 'torate', NOW_TEXT, id)
+  return true
+end
+
 -- Ends a match: its ended event names the reason and seat, then `tail` (a dispute's or a
 -- verdict's fields, as JSON text built by relay.core.verdicts; nil for none). `after_quiet`:
 -- the event before it was appended quietly: the ended event is published on its channel too.

@@ -16,4 +16,5 @@ if DIGEST ~= '' then
 end
 -- A reader past the log's end saw events the store has lost since (a failover).
 if tonumber(ARGV[7]) > tonumber(f[4]) then return {'e', 'match/behind', f[4]} end
+if status == 'finished' then mark_unrated(ID) end
 return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status, f[7] or '0'}

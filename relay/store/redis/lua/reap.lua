@@ -53,6 +53,10 @@ for _, id in ipairs(due) do
     finish(id, 'unconfirmed', 1 - tonumber(f[5]), '')
     schedule(id, NOW + KEEP)
     changed = changed + 1
+  elseif status == 'finished' and since + KEEP < NOW and mark_unrated(id) then
+    -- Ended by an earlier release and never read since: rated before it is forgotten.
+    schedule(id, NOW + 60)
+    changed = changed + 1
   elseif (status == 'finished' or status == 'expired') and since + KEEP < NOW then
     local p = redis.call('HMGET', mkey(id), 'p0', 'p1')
     if p[1] or p[2] then
