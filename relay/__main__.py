@@ -106,7 +106,14 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "--chat-per-minute",
         type=int,
         default=d.chat_per_minute,
-        help="chat lines one seat may post a minute (per relay process)",
+        help="chat lines one seat may post a minute in a match (counted in the store)",
+    )
+    p.add_argument(
+        "--offers-per-minute",
+        type=int,
+        default=s.offers_per_minute,
+        help="draw offers, takeback requests and their withdrawals one seat may make a "
+        "minute in a match (counted in the store)",
     )
     p.add_argument(
         "--max-waiting",
@@ -290,6 +297,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
                 max_waiting=a.max_waiting,
                 max_events=a.max_events,
                 max_log_bytes=a.max_log_bytes,
+                offers_per_minute=a.offers_per_minute,
                 lobby_size=a.lobby_size,
                 seek_grace=a.seek_grace,
                 claim_after=a.claim_after,

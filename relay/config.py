@@ -183,7 +183,8 @@ class Config:
     """Who reads a match's chat: 'off' (no chat at all), 'seats' (the two seats, and the
     record read with a seat's key) or 'all' (spectators and every record reader too)."""
     chat_per_minute: int = 20
-    """Chat lines one seat may post a minute (in bursts of as many), per relay process."""
+    """Chat lines one seat may post a minute in a match (in bursts of as many), counted in
+    the store (StoreSettings.chat_per_minute): across processes and workers."""
     webhook_every: float = 600.0
     """Seconds of each contact's throttle window: one delivery per window at most (0: none)."""
 
@@ -212,6 +213,14 @@ class Config:
         if self.store.hold != self.hold:
             # The store times presence by the longest poll: the relay's hold, always.
             object.__setattr__(self, "store", dataclasses.replace(self.store, hold=self.hold))
+        if self.store.chat_per_minute != self.chat_per_minute:
+            # The store counts each seat's chat lines: across processes and workers.
+            replaced = dataclasses.replace(self.store, chat_per_minute=self.chat_per_minute)
+            object.__setattr__(self, "store", replaced)
+        if self.store.offers_per_minute < 1:
+            raise ValueError(
+                f"offers_per_minute must be >= 1, not {self.store.offers_per_minute!r}"
+            )
         for name in (
             "max_move", "max_body", "seeks_per_minute", "polls_per_seat", "workers",
             "chat_per_minute",

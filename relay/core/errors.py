@@ -50,6 +50,10 @@ CODES: dict[str, tuple[int, str]] = {
         "The partner declined this offer at this position: make a move before offering again.",
     ),
     "offer/not_playing": (409, "Offers are made only while the match is played."),
+    "offer/too_fast": (
+        429,
+        "Too many offers and withdrawals from this seat; retry after the given time.",
+    ),
     "takeback/none": (409, "There is no move of yours since the start to take back."),
     "claim/not_stalled": (
         409,

@@ -144,6 +144,13 @@ class StoreSettings:
     max_events: int = 10_000
     """Events a match's log may hold before moves and passes are refused (match/too_long);
     the seats can still resign or settle a game-over move, so every match can end."""
+    chat_per_minute: int = 20
+    """Chat lines one seat may post a minute in a match, in bursts of as many (the relay's
+    --chat-per-minute), counted in the store: across processes and workers."""
+    offers_per_minute: int = 10
+    """Draw offers, takeback requests and their withdrawals one seat may make a minute in a
+    match, in bursts of as many, counted in the store (each wakes every reader of the
+    table)."""
     max_log_bytes: int = 262_144
     """Bytes of move text (each move as the log writes it, a JSON string) a match's log may
     hold before a move that would pass them is refused (match/too_long): with max_events, what

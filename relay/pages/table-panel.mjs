@@ -18,6 +18,7 @@ export const OFFER_REFUSALS = Object.freeze({
   "offer/declined": "That was declined at this position: make a move first.",
   "offer/none": "That offer is no longer standing.",
   "offer/not_playing": "Offers are made only while the match is played.",
+  "offer/too_fast": "Too many offers in a short time: wait a moment.",
   "takeback/none": "There is no move of yours to take back.",
   "turn/stale": "The position changed meanwhile: try again.",
   "claim/not_stalled": "Your opponent still has time to move.",

@@ -820,14 +820,19 @@ class MemoryStore:
         last = len(found.events)
         if found.status is PLAYING and after != last:
             raise RelayError("turn/stale", f"'after' is {after} but the last event is {last}.")
-        if found.table.offer_made(kind, seat, last, found.turn, found.status is PLAYING):
+        settings = self.settings
+        if found.table.offer_made(
+            kind, seat, last, found.turn, found.status is PLAYING, now, settings.offers_per_minute
+        ):
             self._table_changed(found)
         return self._view(found)
 
     async def decline(self, match: str, token: str, now: float) -> Table:
         """Has the token's seat decline the partner's standing offer or withdraw its own."""
         found, seat = self._writer(match, token, now)
-        if found.table.offer_declined(seat, len(found.events), found.status is PLAYING):
+        playing = found.status is PLAYING
+        per_minute = self.settings.offers_per_minute
+        if found.table.offer_declined(seat, len(found.events), playing, now, per_minute):
             self._table_changed(found)
         return self._view(found)
 
@@ -837,7 +842,7 @@ class MemoryStore:
         if found.status is WAITING:
             raise RelayError("match/not_started")
         version = found.table.version
-        n = found.table.said(seat, text, len(found.events), now)
+        n = found.table.said(seat, text, len(found.events), now, self.settings.chat_per_minute)
         if found.table.version != version:
             self._table_changed(found)
         return n

@@ -16,6 +16,7 @@ from relay.core.table import (
     settle,
     takeback_count,
 )
+from relay.core.throttle import admit
 
 __all__ = ["TableState", "offer_refusal"]
 
@@ -23,7 +24,9 @@ __all__ = ["TableState", "offer_refusal"]
 class TableState:
     """One match's table, as the memory store changes it."""
 
-    __slots__ = ("away", "chat", "gone", "names", "offer", "undone", "version")
+    __slots__ = (
+        "away", "chat", "chat_due", "gone", "names", "offer", "offer_due", "undone", "version"
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.version = 1
@@ -38,6 +41,10 @@ class TableState:
         self.undone = 0
         """Events of the log that are not live moves or passes besides `started`: each undo
         event and the moves and passes it took back."""
+        self.chat_due = [0.0, 0.0]
+        """When each seat's next chat line is due (relay.core.throttle)."""
+        self.offer_due = [0.0, 0.0]
+        """When each seat's next offer or withdrawal is due (relay.core.throttle)."""
 
     def plies(self, last: int) -> int:
         """Returns the moves and passes in play (not taken back) of a log ending at last."""
@@ -65,10 +72,18 @@ class TableState:
         )
 
     def offer_made(
-        self, kind: OfferKind, seat: int, last: int, turn: int | None, playing: bool
+        self,
+        kind: OfferKind,
+        seat: int,
+        last: int,
+        turn: int | None,
+        playing: bool,
+        now: float,
+        per_minute: int,
     ) -> bool:
         """Records seat's offer at the position after event last; returns False when it
-        stood already (nothing changed). Raises what refuses it."""
+        stood already (nothing changed). Raises what refuses it, offer/too_fast past
+        per_minute offers and withdrawals of the seat."""
         if not playing:
             raise RelayError("offer/not_playing")
         current = settle(self.offer, last, True)
@@ -79,16 +94,22 @@ class TableState:
             if refusal is not None:
                 raise RelayError(refusal)
         count = takeback_count(seat, turn, self.plies(last)) if kind == "takeback" else 0
+        self._pace(self.offer_due, seat, now, per_minute, "offer/too_fast")
         self.offer = Offer(kind, seat, last, "offered", count)
         self.version += 1
         return True
 
-    def offer_declined(self, seat: int, last: int, playing: bool) -> bool:
-        """Declines the partner's standing offer, or withdraws seat's own; returns False when
-        none stood (nothing changed)."""
+    def offer_declined(
+        self, seat: int, last: int, playing: bool, now: float, per_minute: int
+    ) -> bool:
+        """Declines the partner's standing offer, or withdraws seat's own (offer/too_fast
+        past per_minute offers and withdrawals); returns False when none stood (nothing
+        changed)."""
         current = settle(self.offer, last, playing)
         if current is None or current.state != "offered":
             return False
+        if current.by == seat:
+            self._pace(self.offer_due, seat, now, per_minute, "offer/too_fast")
         state: OfferState = "withdrawn" if current.by == seat else "declined"
         self.offer = Offer(current.kind, current.by, current.at, state, current.count)
         self.version += 1
@@ -103,9 +124,9 @@ class TableState:
         self.version += 1
         return current
 
-    def said(self, seat: int, text: str, last: int, now: float) -> int:
+    def said(self, seat: int, text: str, last: int, now: float, per_minute: int) -> int:
         """Adds a chat line and returns its number; the same line sent again answers its
-        number, once."""
+        number, once. Raises chat/too_fast past per_minute lines of the seat."""
         for line in reversed(self.chat[-4:]):
             if line.seat == seat and line.text == text and line.at == last:
                 if now - line.time <= CHAT_SAME:
@@ -113,10 +134,18 @@ class TableState:
                 break
         if len(self.chat) >= CHAT_KEEP:
             raise RelayError("chat/full")
+        self._pace(self.chat_due, seat, now, per_minute, "chat/too_fast")
         n = len(self.chat) + 1
         self.chat.append(ChatLine(n, seat, text, last, now))
         self.version += 1
         return n
+
+    @staticmethod
+    def _pace(due: list[float], seat: int, now: float, per_minute: int, code: str) -> None:
+        """Counts one write of seat against its pace; raises `code` with the wait past it."""
+        due[seat], wait = admit(due[seat], now, per_minute)
+        if wait:
+            raise RelayError(code, retry_after=wait)
 
     def back(self, seat: int) -> bool:
         """Notes that seat polled or wrote; returns True when that brought it back."""

@@ -35,6 +35,11 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+def too_fast(refusal: Refusal) -> RelayError:
+    """Returns the error of a table write past its seat's pace, with the wait it answered."""
+    return RelayError(refusal.code, retry_after=float(refusal.detail or 1.0))
+
+
 def claim_error(detail: str | int | None) -> RelayError:
     """Returns the error of a refused claim, from the detail ACT answered: 'yours', '' (no
     claim in this match now) or the seconds until one."""
@@ -112,17 +117,25 @@ class RedisTables:
     ) -> None:
         """Runs OFFER: the token's seat offers (op 'offer') or declines (op 'decline')."""
         try:
-            await self.link.on_match("OFFER", match, now, hash_token(token), op, kind, after)
+            await self.link.on_match(
+                "OFFER", match, now, hash_token(token), op, kind, after,
+                self.settings.offers_per_minute,
+            )  # fmt: skip
         except Refusal as refusal:
+            if refusal.code == "offer/too_fast":
+                raise too_fast(refusal) from None
             raise act_error(refusal, match, after, self.settings) from None
 
     async def chat(self, match: str, token: str, text: str, now: float) -> int:
         """Runs CHAT: a line said by the token's seat; answers its number."""
         try:
             answer = await self.link.on_match(
-                "CHAT", match, now, hash_token(token), orjson.dumps(text), CHAT_KEEP, CHAT_SAME
-            )
+                "CHAT", match, now, hash_token(token), orjson.dumps(text), CHAT_KEEP, CHAT_SAME,
+                self.settings.chat_per_minute,
+            )  # fmt: skip
         except Refusal as refusal:
+            if refusal.code == "chat/too_fast":
+                raise too_fast(refusal) from None
             raise read_error(refusal, match) from None
         return int(answer[1])
 

@@ -186,11 +186,54 @@ async def test_chat_is_kept_after_the_end_refused_while_waiting_and_bounded(stor
     await expect_error("match/not_started", store.chat(seeker.match, seeker.token, "hi", now()))
     x, y = await playing(store)
     await store.act(x.match, x.token, Action("resign"), now())
-    assert await store.chat(x.match, y.token, "gg", now()) == 1
-    for n in range(2, CHAT_KEEP + 1):
-        assert await store.chat(x.match, y.token, f"line {n}", now()) == n
+    t = now()
+    assert await store.chat(x.match, y.token, "gg", t) == 1
+    pace = 60 / SETTINGS.chat_per_minute
+    for n in range(2, CHAT_KEEP + 1):  # at the pace a seat may post at
+        assert await store.chat(x.match, y.token, f"line {n}", t + n * pace) == n
     await expect_error("chat/full", store.chat(x.match, x.token, "one more", now()))
     await expect_error("auth/bad_token", store.chat(x.match, "x" * 43, "hi", now()))
+
+
+async def test_a_seat_chats_at_its_pace_in_the_store_whichever_key_it_writes_with(
+    store: Store,
+) -> None:
+    a = await store.seek("xand0", "1", None, now(), player="p" * 43)
+    b = await store.seek("xand0", "1", None, now())
+    x, y = await mover(store, a, b)
+    t = now()
+    most = SETTINGS.chat_per_minute
+    for n in range(1, most + 1):  # a burst of a minute's lines, half with the player key
+        key = "p" * 43 if n % 2 and x is a else x.token
+        assert await store.chat(x.match, key, f"line {n}", t) == n
+    error = await expect_error("chat/too_fast", store.chat(x.match, x.token, "more", t))
+    assert error.status == 429 and error.retry_after is not None
+    assert abs(error.retry_after - 60 / most) < 0.01
+    # The partner's lines are its own; the seat's next is let through once its time comes.
+    assert await store.chat(x.match, y.token, "hi", t) == most + 1
+    assert await store.chat(x.match, x.token, "more", t + 60 / most) == most + 2
+
+
+async def test_offers_and_withdrawals_are_paced_per_seat_but_declines_are_not(
+    store: Store,
+) -> None:
+    x, y = await playing(store)
+    t = now()
+    most = SETTINGS.offers_per_minute
+    for _ in range(most // 2):  # a burst of offers and withdrawals
+        await store.offer(x.match, x.token, "draw", 1, t)
+        await store.decline(x.match, x.token, t)
+    error = await expect_error("offer/too_fast", store.offer(x.match, x.token, "draw", 1, t))
+    assert error.status == 429 and error.retry_after is not None and error.retry_after > 0
+    # Nothing changed: no offer stands, and the partner is paced apart.
+    assert (await store.table(x.match, None, 0, t))[1].offer.state == "withdrawn"  # type: ignore[union-attr]
+    # The partner offers (paced apart), and the seat past its pace may still decline it.
+    await store.offer(x.match, y.token, "draw", 1, t)
+    table = await store.decline(x.match, x.token, t)
+    assert table.offer is not None and table.offer.state == "declined"
+    await store.act(x.match, x.token, move(1, "11"), t)  # a move: offers may be made anew
+    table = await store.offer(x.match, x.token, "draw", 2, t + 60 / most)
+    assert table.offer is not None and table.offer.by == x.seat
 
 
 # -- draw offers ---------------------------------------------------------------------------

@@ -222,6 +222,19 @@ local function free_room(id, game, room)
   end
 end
 
+-- Counts one write of a seat's kind ('field' of the match's hash: the time its next one is
+-- due) against `per_minute` a minute in bursts of as many (relay.core.throttle.admit); answers
+-- nil, or the seconds to wait past it.
+local function throttled(m, field, per_minute)
+  local step = 60 / per_minute
+  local due = tonumber(redis.call('HGET', m, field) or '0')
+  local start = math.max(due, NOW)
+  local wait = start - NOW - (per_minute - 1) * step
+  if wait > 0 then return wait end
+  redis.call('HSET', m, field, string.format('%.17g', start + step))
+  return nil
+end
+
 -- Marks a finished match between two player keys pending, as finish() does, when the relay
 -- that ended it marked nothing ('rate' unset: a release before ratings, during a rolling
 -- upgrade); answers whether it did. Its rating is then settled as any (docs/ratings.md).

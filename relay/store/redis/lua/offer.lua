@@ -2,8 +2,11 @@
 -- the partner's standing offer (withdraw its own); relay.store.memory.table says the rules.
 -- Match hash fields: 'ok' (kind), 'ob' (by), 'oa' (at), 'os' (state), 'oc' (takeback count),
 -- 'uz' (events that are undo events or moves and passes they took back).
--- ARGV[6..9] = token digest, op ('offer' or 'decline'), kind, after
+-- A seat makes at most PACE offers and withdrawals a minute ('od0', 'od1': when its next is
+-- due); declining the partner's offer is not counted.
+-- ARGV[6..10] = token digest, op ('offer' or 'decline'), kind, after, PACE
 local DIGEST, OP, KIND, AFTER = ARGV[6], ARGV[7], ARGV[8], tonumber(ARGV[9])
+local PACE = tonumber(ARGV[10])
 local m = KEYS[1]
 local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'last', 'ok', 'ob', 'oa', 'os',
   'uz', 'a0', 'a1')
@@ -19,7 +22,11 @@ if state == 'offered' and (tonumber(f[8]) ~= last or not playing) then state = '
 if OP == 'decline' then
   if state == 'offered' then
     local new = 'declined'
-    if tonumber(f[7]) == seat then new = 'withdrawn' end
+    if tonumber(f[7]) == seat then
+      new = 'withdrawn'
+      local wait = throttled(m, 'od' .. DIGITS[seat], PACE)
+      if wait then return {'e', 'offer/too_fast', string.format('%.3f', wait)} end
+    end
     redis.call('HSET', m, 'os', new)
     table_changed(ID)
   end
@@ -42,6 +49,8 @@ if KIND == 'takeback' then
   if tonumber(f[4]) == seat then count = 2 end
   if last - 1 - tonumber(f[10] or '0') < count then return {'e', 'takeback/none'} end
 end
+local wait = throttled(m, 'od' .. DIGITS[seat], PACE)
+if wait then return {'e', 'offer/too_fast', string.format('%.3f', wait)} end
 redis.call('HSET', m, 'ok', KIND, 'ob', DIGITS[seat], 'oa', int(last), 'os', 'offered',
   'oc', int(count))
 table_changed(ID)
