@@ -97,6 +97,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="rate matches a seat abandoned, stopping to poll (default: yes)",
     )
     p.add_argument(
+        "--rate-unrefereed",
+        action="store_true",
+        help="rate the matches of games whose referee this relay does not run (--referee) "
+        "too: their losers can escape a loss by disputing it (docs/fair-play.md)",
+    )
+    p.add_argument(
         "--chat",
         choices=CHAT_READERS,
         default=d.chat,
@@ -303,7 +309,11 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
                 claim_after=a.claim_after,
                 ratings=None
                 if a.no_ratings
-                else RatingRules(timeouts=a.rate_timeouts, abandoned=a.rate_abandoned),
+                else RatingRules(
+                    timeouts=a.rate_timeouts,
+                    abandoned=a.rate_abandoned,
+                    unrefereed=a.rate_unrefereed,
+                ),
             ),
             names=not a.no_names,
             chat=a.chat,

@@ -213,6 +213,11 @@ class Config:
         if self.store.hold != self.hold:
             # The store times presence by the longest poll: the relay's hold, always.
             object.__setattr__(self, "store", dataclasses.replace(self.store, hold=self.hold))
+        rules = self.store.ratings
+        if rules is not None and rules.refereed != frozenset(self.referee):
+            # Only the games the relay referees are rated, unless the host opts out.
+            rules = dataclasses.replace(rules, refereed=frozenset(self.referee))
+            object.__setattr__(self, "store", dataclasses.replace(self.store, ratings=rules))
         if self.store.chat_per_minute != self.chat_per_minute:
             # The store counts each seat's chat lines: across processes and workers.
             replaced = dataclasses.replace(self.store, chat_per_minute=self.chat_per_minute)

@@ -74,20 +74,32 @@ class PairResult:
 
 @contextlib.asynccontextmanager
 async def local_relay(
-    *, hold: float = 1.0, grace: float = 10.0, max_move: int = 4096, claim_after: float = 300.0
+    *,
+    hold: float = 1.0,
+    grace: float = 10.0,
+    max_move: int = 4096,
+    claim_after: float = 300.0,
+    rate_unrefereed: bool = True,
 ) -> AsyncIterator[str]:
     """Runs a real relay in this event loop on a free port of 127.0.0.1; yields its URL.
 
-    `claim_after` is the relay's --claim-after (a staller may be claimed against after it)."""
+    `claim_after` is the relay's --claim-after (a staller may be claimed against after it).
+    `rate_unrefereed` is the relay's --rate-unrefereed: a test relay runs no referee, and
+    rates every game's trusted results unless told not to."""
     from aiohttp import web
 
     from relay import Config, StoreSettings, create_app
+    from relay.core.rated import RatingRules
 
     config = Config(
         host="127.0.0.1",
         port=0,
         hold=hold,
-        store=StoreSettings(grace=grace, claim_after=claim_after),
+        store=StoreSettings(
+            grace=grace,
+            claim_after=claim_after,
+            ratings=RatingRules(unrefereed=rate_unrefereed),
+        ),
         max_move=max_move,
         seeks_per_minute=1_000_000,
         requests_per_second=1_000_000,

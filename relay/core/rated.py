@@ -50,17 +50,27 @@ _WON_BY_PARTNER = frozenset(("resigned", "stalled", "timeout", "abandoned"))
 
 @dataclass(frozen=True, slots=True)
 class RatingRules:
-    """Which results the host rates besides those always rated (--rate-timeouts,
+    """Which games and results the host rates (--referee, --rate-unrefereed, --rate-timeouts,
     --rate-abandoned)."""
 
     timeouts: bool = True
     """Whether a match lost on time is rated (the clock is the relay's own)."""
     abandoned: bool = True
     """Whether a match a seat abandoned (stopped polling for the grace period) is rated."""
+    refereed: frozenset[str] = frozenset()
+    """The games whose referee the relay runs (--referee): only their matches are rated."""
+    unrefereed: bool = False
+    """Whether the matches of games without a referee are rated too (--rate-unrefereed):
+    their losers can then escape a loss by disputing it (docs/fair-play.md)."""
+
+    def rates(self, game: str) -> bool:
+        """Returns whether matches of `game` are rated at all."""
+        return self.unrefereed or game in self.refereed
 
 
 DEFAULT_RULES = RatingRules()
-"""The host's rules by default: timeouts and abandonments rated."""
+"""The host's rules by default: only refereed games rated, their timeouts and abandonments
+among them."""
 
 
 def _seat(value: object, field: str) -> int:

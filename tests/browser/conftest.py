@@ -84,8 +84,9 @@ class PrefixedRelay(RelayProcess):
 def relay(request: pytest.FixtureRequest) -> Iterator[RelayProcess]:
     """Returns a fresh relay serving the pages, with a short hold (matches meet nobody else).
 
-    Parametrize it indirectly with a path prefix to serve everything under it."""
-    args = quick_flags()
+    Parametrize it indirectly with a path prefix to serve everything under it. It rates every
+    game's trusted results (--rate-unrefereed), as the ratings pages' tests need."""
+    args = (*quick_flags(), "--rate-unrefereed")
     prefix: str | None = getattr(request, "param", None)
     process = RelayProcess(*args) if prefix is None else PrefixedRelay(prefix, *args)
     with process:

@@ -11,9 +11,16 @@ import pytest
 from pytest_aiohttp import AiohttpClient
 
 from relay import Config, MemoryStore, Store, StoreSettings, create_app
+from relay.core.rated import RatingRules
 
 SETTINGS = StoreSettings(
-    grace=10.0, keep=100.0, max_waiting=5, max_events=40, max_log_bytes=600, lobby_size=3
+    grace=10.0,
+    keep=100.0,
+    max_waiting=5,
+    max_events=40,
+    max_log_bytes=600,
+    lobby_size=3,
+    ratings=RatingRules(unrefereed=True),
 )
 """Store settings of the conformance suite; tests drive `now` by hand, so no test waits them."""
 

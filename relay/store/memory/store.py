@@ -692,6 +692,8 @@ class MemoryStore:
     def _rate(self, found: Match, rules: RatingRules, now: float) -> None:
         """Rates a match that just ended between two player keys, if its result is rated:
         before anything is awaited, so once (docs/ratings.md)."""
+        if not rules.rates(found.game):
+            return
         score = score_of(orjson.loads(found.events[-1]), found.claim, rules)
         if score is not None:
             players, names = found.players, found.table.names

@@ -88,7 +88,7 @@ class RedisRatings:
             return
         rules = self.settings.ratings
         score = None
-        if rules is not None and last:
+        if rules is not None and rules.rates(game) and last:
             score = score_of(orjson.loads(last), claim or None, rules)
         text = ""
         if score is not None:

@@ -32,7 +32,9 @@ def store_args(request: pytest.FixtureRequest, kind: str) -> tuple[str, ...]:
 @pytest.fixture(scope="module", params=STORES)
 def url(request: pytest.FixtureRequest) -> Iterator[str]:
     """Returns the URL of a relay with the default rating rules, on each store."""
-    with RelayProcess(*quick_flags(), *store_args(request, request.param)) as process:
+    with RelayProcess(
+        *quick_flags(), "--rate-unrefereed", *store_args(request, request.param)
+    ) as process:
         yield process.url
 
 
@@ -231,7 +233,7 @@ async def test_timeouts_and_abandonment_are_rated_as_the_host_sets(
     timed = {"time_control": {"kind": "fischer", "base": 1, "increment": 0}}
     flags_rated = ((("--no-rate-timeouts", "--no-rate-abandoned"), False), ((), True))
     for flags, rated in flags_rated:
-        args = ("--hold", "1", "--grace", "3", "--seeks-per-minute", "100000")
+        args = ("--hold", "1", "--grace", "3", "--seeks-per-minute", "100000", "--rate-unrefereed")
         # Every process on one store rates alike: these relays' Redis database is their own.
         store = () if kind == "memory" else ("--store", session_redis(request).url[:-1] + "7")
         with RelayProcess(*args, *flags, *store) as process:
@@ -281,7 +283,8 @@ async def test_two_relays_ending_the_same_match_rate_it_once(
     request: pytest.FixtureRequest, session: aiohttp.ClientSession
 ) -> None:
     store = store_args(request, "redis")
-    with RelayProcess(*quick_flags(), *store) as one, RelayProcess(*quick_flags(), *store) as two:
+    flags = (*quick_flags(), "--rate-unrefereed", *store)
+    with RelayProcess(*flags) as one, RelayProcess(*flags) as two:
         name = game()
         for _ in range(3):
             x, o, kx, ko = await pair(Wire(session, one.url), name, (key(), key()))
@@ -372,7 +375,9 @@ async def test_open_lobby_entries_show_the_seekers_rating(wire: Wire) -> None:
         assert status == 200
 
 
-async def test_a_referees_verdict_is_rated(session: aiohttp.ClientSession) -> None:
+async def test_by_default_only_refereed_games_are_rated_and_a_loser_cannot_dispute_a_loss_away(
+    session: aiohttp.ClientSession,
+) -> None:
     with RelayProcess(
         *quick_flags(), "--referee", "xand0", module="tests.support.refereed_relay"
     ) as process:
@@ -395,3 +400,19 @@ async def test_a_referees_verdict_is_rated(session: aiohttp.ClientSession) -> No
         found = await info(wire, x.match)
         assert found["rated"] is True  # by the verdict, not by the mover's claim
         assert found["ratings"][x.seat]["after"] > 1500 > found["ratings"][o.seat]["after"]
+        # The loser's dispute comes too late: the verdict ended the match with the move.
+        status, answer = await wire.post(o, "confirm", {"after": 6, "agree": False})
+        assert (status, answer["error"]["code"]) == (409, "match/finished")
+        (lost,) = await ratings(wire, ko)
+        assert lost["rating"] < 1500
+        # A game this relay does not referee is played casual: neither a resignation nor a
+        # dispute moves a rating, so disputing a loss gains nothing over resigning it.
+        for ending in ("resign", "confirm"):
+            x, o, kx, ko = await pair(wire, "connect4", (key(), key()))
+            assert await wire.post(x, "moves", {"after": 1, "move": "3"}) == (200, {"seq": 2})
+            if ending == "resign":
+                assert (await wire.post(o, "resign", {}))[0] == 200
+            else:
+                assert (await wire.post(o, "confirm", {"after": 2, "agree": False}))[0] == 200
+            assert (await info(wire, x.match))["rated"] is False
+            assert await ratings(wire, ko) == [] and await ratings(wire, kx) == []

@@ -31,13 +31,16 @@ from hypothesis.stateful import (
 import relay.core.model
 from relay import Action, MemoryStore, RelayError, Store, StoreSettings, Ticket
 from relay.core.clock import TimeControl, millis
+from relay.core.rated import RatingRules
 
 T = TypeVar("T")
 
 COIN: list[Iterator[int]] = [itertools.cycle([0, 1, 1])]
 """The first movers the stores draw, in order; each machine starts the cycle anew."""
 
-MODEL_SETTINGS = StoreSettings(grace=10.0, keep=30.0, max_waiting=3)
+MODEL_SETTINGS = StoreSettings(
+    grace=10.0, keep=30.0, max_waiting=3, ratings=RatingRules(unrefereed=True)
+)
 GRACE, KEEP = MODEL_SETTINGS.grace, MODEL_SETTINGS.keep
 GAMES = ("go", "chess", "mail")
 ROOMS = (None, None, "den", "attic")
@@ -97,6 +100,7 @@ class Model:
             and millis(now) - self.turn_at > self.clock[turn]
         ):
             self.finish("timeout", turn, (), now)
+            self.clock[turn] = 0  # its time ran out: the match's clock reads so
 
     def charge(self, seat: int, event: dict[str, Any], now: float) -> None:
         """Ends a clocked turn of seat: the time it took, the increment, its event's left."""
