@@ -26,8 +26,9 @@ os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="movewire-tests-config-"
 
 @pytest.fixture(scope="session")
 def relay_url() -> Iterator[str]:
-    """Returns the URL of a real relay subprocess shared by the session (short hold and grace)."""
-    with RelayProcess(*quick_flags()) as relay:
+    """Returns the URL of a real relay subprocess shared by the session (short hold and grace),
+    rating every game's trusted results (--rate-unrefereed: it runs no referee)."""
+    with RelayProcess(*quick_flags(), "--rate-unrefereed") as relay:
         yield relay.url
 
 

@@ -44,7 +44,9 @@ from relay.core.rated import NO_RATINGS, claim_field, range_field
 from relay.core.referee import Referee
 from relay.core.rematch import RematchOp, rematch_body
 from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT, rated_seats
-from relay.core.table import name_field as display_name
+from relay.core.table import NAME_MOST
+from relay.core.table import name_field as name_of
+from relay.core.text_policy import display_name, skeletons
 from relay.core.verdicts import reason_field, result_of
 from relay.store.base import Immediate, Store
 
@@ -99,6 +101,31 @@ def error_reply(error: RelayError) -> Reply:
 def retry_after_header(seconds: float) -> str:
     """Returns a Retry-After value: whole seconds, at least 1."""
     return str(max(1, math.ceil(seconds)))
+
+
+NAME_TAKEN = (
+    "The name {!r} looks like the name another player shows (Unicode's confusables): choose "
+    "another."
+)
+
+
+def shown_once(rows: list[Any]) -> None:
+    """Blanks, on a leaderboard read best first, each name that breaks the name rules of
+    today (a name kept from before them) or that looks like a name shown above it."""
+    seen: set[str] = set()
+    for row in rows:
+        name = row.get("name")
+        if name is None:
+            continue
+        try:
+            display_name(name, NAME_MOST)
+        except RelayError:
+            row["name"] = None
+            continue
+        looks = skeletons(name)
+        if seen.intersection(looks):
+            row["name"] = None
+        seen.update(looks)
 
 
 def _events(found: list[Event]) -> bytes:
@@ -187,10 +214,12 @@ class Api:
         control = control_field(body)
         player = player_field(body)
         contact = contact_field(body)
-        name = display_name(body) if self.config.names else None
+        name = name_of(body) if self.config.names else None
         rating_range = range_field(body)
         if rating_range is not None and self.config.store.ratings is None:
             raise RelayError("request/invalid", NO_RATINGS)
+        if name is not None and not await self.store.claim_name(skeletons(name), player, now):
+            raise RelayError("name/taken", NAME_TAKEN.format(name))
         ticket = await self.store.seek(
             game, version, room, now, token, control, player, contact, name, rating_range
         )
@@ -242,6 +271,7 @@ class Api:
             if not self.config.names:
                 for row in rows:
                     row["name"] = None
+            shown_once(rows)
         return 200, orjson.dumps({"game": game, "players": rows})
 
     async def events(self, call: Call) -> Reply:

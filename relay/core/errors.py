@@ -62,6 +62,10 @@ CODES: dict[str, tuple[int, str]] = {
     ),
     "chat/off": (403, "This relay carries no chat, or not to spectators."),
     "chat/full": (409, "The match's chat holds as many lines as the relay keeps."),
+    "name/taken": (
+        409,
+        "The name looks like the name another player shows: choose another.",
+    ),
     "chat/too_fast": (429, "Too many chat lines from this seat; retry after the given time."),
     # room/...: private rooms.
     "room/full": (409, "Two players already hold this room."),

@@ -151,6 +151,9 @@ class StoreSettings:
     """Draw offers, takeback requests and their withdrawals one seat may make a minute in a
     match, in bursts of as many, counted in the store (each wakes every reader of the
     table)."""
+    name_hold: float = 30 * 86400.0
+    """Seconds a display name's look stays bound to the player key that last showed it: no
+    other key may show a name confusable with it meanwhile (relay.core.text_policy)."""
     max_log_bytes: int = 262_144
     """Bytes of move text (each move as the log writes it, a JSON string) a match's log may
     hold before a move that would pass them is refused (match/too_long): with max_events, what

@@ -14,8 +14,6 @@ gone, and that holds none for AWAY seconds, is away; its next poll brings it bac
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,6 +21,7 @@ import orjson
 
 from relay.core.clock import left_text
 from relay.core.errors import RelayError
+from relay.core.text_policy import chat_line, display_name
 
 __all__ = [
     "AWAY",
@@ -66,10 +65,6 @@ OfferKind = Literal["draw", "takeback"]
 OfferState = Literal["offered", "accepted", "declined", "withdrawn", "lapsed"]
 """Where the last offer stands: made and standing; accepted (its event is in the log);
 declined by the partner; withdrawn by the offerer; lapsed as the log moved on."""
-
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
-"""Bidirectional embeddings, overrides and isolates: text that can make a name or a line read
-as something else, refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,34 +116,16 @@ class Table:
     in this match): a client counts each turn's claim time from it, with no read of its own."""
 
 
-def _clean(value: object, field: str, most: int) -> str:
-    """Returns a name or chat text trimmed and in NFC, or raises request/invalid."""
-    if not isinstance(value, str):
-        raise RelayError("request/invalid", f"The field {field!r} must be a string.")
-    text = unicodedata.normalize("NFC", value).strip()
-    if not text or len(text) > most:
-        raise RelayError(
-            "request/invalid",
-            f"The field {field!r} must have 1 to {most} characters once trimmed.",
-        )
-    if any(unicodedata.category(c) == "Cc" for c in text) or _BIDI.search(text):
-        raise RelayError(
-            "request/invalid",
-            f"The field {field!r} may hold no control character and no bidirectional "
-            "override or isolate.",
-        )
-    return text
-
-
 def name_field(body: dict[str, Any]) -> str | None:
-    """Returns a seek's display name (None without one), trimmed, or raises request/invalid."""
+    """Returns a seek's display name (None without one), clean (relay.core.text_policy), or
+    raises request/invalid."""
     value = body.get("name")
-    return None if value is None else _clean(value, "name", NAME_MOST)
+    return None if value is None else display_name(value, NAME_MOST)
 
 
 def chat_text(body: dict[str, Any]) -> str:
-    """Returns a chat post's text, trimmed, or raises request/invalid."""
-    return _clean(body.get("text"), "text", CHAT_MOST)
+    """Returns a chat post's text, clean (relay.core.text_policy), or raises request/invalid."""
+    return chat_line(body.get("text"), CHAT_MOST)
 
 
 def offer_kind(body: dict[str, Any]) -> OfferKind:

@@ -8,13 +8,13 @@ reason and the seat."""
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from relay.core.errors import RelayError
+from relay.core.text_policy import clean_text
 
 __all__ = [
     "DETAIL_MAX",
@@ -37,11 +37,8 @@ referee found the disputed play legal (the disputer loses)."""
 
 BAD_REASON = (
     f"The field 'reason' must be a string of at most {DETAIL_MAX} characters once trimmed, with "
-    "no control character (U+0000 to U+001F, U+007F to U+009F) and no bidirectional override "
-    "or isolate."
+    "no control, format, invisible or bidirectional character (docs/fair-play.md#clean-names)."
 )
-
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +82,12 @@ def reason_field(body: dict[str, Any]) -> str:
         return ""
     if not isinstance(value, str):
         raise RelayError("request/invalid", BAD_REASON)
-    text = unicodedata.normalize("NFC", value).strip()
-    if len(text) > DETAIL_MAX or any(unicodedata.category(c) == "Cc" or c in _BIDI for c in text):
-        raise RelayError("request/invalid", BAD_REASON)
-    return text
+    if not value.strip():
+        return ""
+    try:
+        return clean_text(value, "reason", DETAIL_MAX)
+    except RelayError:
+        raise RelayError("request/invalid", BAD_REASON) from None
 
 
 RESULT_FIELDS = ("reason", "seat", "winner", "at", "detail")

@@ -142,6 +142,11 @@ class Store(Protocol):
         in play nor ending (the write itself is then refused or applied as without a
         referee)."""
 
+    async def claim_name(self, skeletons: tuple[str, ...], player: str | None, now: float) -> bool:
+        """Binds a display name's skeletons (relay.core.text_policy.skeletons) to the player
+        key for StoreSettings.name_hold, or with no key only checks them; returns False,
+        binding nothing, when another key holds one of them."""
+
     async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
         """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or
         has the token's seat offer or decline one (relay.rematch.step). When both seats

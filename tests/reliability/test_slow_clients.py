@@ -60,6 +60,7 @@ def relay() -> Iterator[RelayProcess]:
     with RelayProcess(
         "--hold", "1", "--grace", "30", "--request-timeout", str(REQUEST_TIMEOUT),
         "--keepalive-timeout", str(KEEPALIVE_TIMEOUT), *LAX,
+        "--max-log-bytes", "1000000",  # room for the 600 KB log below
     ) as relay:  # fmt: skip
         yield relay
     assert_log_clean(relay)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 import orjson
 
 from bench.flood import Phase, play_phase
-from bench.http import Connection
 from bench.stranger import KINDS, Attack, Strangers, prepare, refusal_rates, strangers_in_process
 from tests.reliability.conftest import assert_log_clean
 from tests.support.relay_process import RelayProcess
@@ -76,11 +76,8 @@ async def test_strangers_endings_and_disputes_leave_honest_latency_alone() -> No
 
 async def prepare_info(port: int, attack: Attack) -> dict[str, object]:
     """Returns GET /v1/matches/{id} of the stranger's match."""
-    conn = await Connection("127.0.0.1", port).open()
-    try:
-        status, _, data = await conn.request("GET", f"/v1/matches/{attack.match}")
-        assert status == 200, data
-        found: dict[str, object] = orjson.loads(data)
+    url = f"http://127.0.0.1:{port}/v1/matches/{attack.match}"
+    async with aiohttp.ClientSession() as session, session.get(url) as answer:
+        assert answer.status == 200, await answer.text()
+        found: dict[str, object] = orjson.loads(await answer.read())
         return found
-    finally:
-        conn.close()

@@ -55,6 +55,7 @@ from relay.store.memory.match import (
     Held,
     Match,
 )
+from relay.store.memory.names import MemoryNames
 from relay.store.memory.notices import Notices
 from relay.store.memory.players import MemoryPlayers
 from relay.store.memory.ratings import MemoryRatings
@@ -103,6 +104,7 @@ class MemoryStore:
         self._waiting: dict[str, int] = {}
         self._reseeks: dict[str, tuple[str, int, float]] = {}
         self._players = MemoryPlayers()
+        self._names = MemoryNames()
         """The matches each player key seated."""
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -941,6 +943,11 @@ class MemoryStore:
         return changed
 
     # -- player keys -----------------------------------------------------------------------
+
+    async def claim_name(self, skeletons: tuple[str, ...], player: str | None, now: float) -> bool:
+        """Binds a display name's skeletons to the player key, or checks them (Store)."""
+        digest = "" if player is None else hash_token(player)
+        return self._names.claim(skeletons, digest, now, self.settings.name_hold)
 
     async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
         """Returns the matches the player key seated that the store still holds."""

@@ -35,7 +35,7 @@ _KINDS = {
     "PAIR": _GAME, "PUSH": _GAME, "ENSURE": _GAME, "REQUEUE": _GAME,
     "UNLIST": _PLAIN, "RESERVE": _PLAIN, "REMATCH": _PLAIN, "REMATCH_START": _PLAIN,
     "LOBBY_ADD": _PLAIN, "LOBBY_MOVE": _PLAIN, "RATE": _PLAIN, "RATED": _PLAIN,
-    "PENDING": _PLAIN, "TORATE": _PLAIN,
+    "PENDING": _PLAIN, "TORATE": _PLAIN, "NAME": _PLAIN,
 }  # fmt: skip
 """Each script, by name, and how its body begins (a match or a game script, or neither)."""
 

@@ -46,6 +46,7 @@ from relay.store.redis.connection import (
 from relay.store.redis.hooks import RedisHookState
 from relay.store.redis.keys import INFO_FIELDS, GameKeys, match_info
 from relay.store.redis.lobby import RedisLobbies
+from relay.store.redis.names import RedisNames
 from relay.store.redis.players import RedisPlayers
 from relay.store.redis.ratings import RedisRatings
 from relay.store.redis.refusals import UNAVAILABLE, Refusal, act_error, read_error
@@ -101,6 +102,8 @@ class RedisStore:
         """The store's way to Redis."""
         self.players = RedisPlayers(self.link)
         """The lists of matches per player key."""
+        self.names = RedisNames(self.link)
+        """Which player key holds each display name's look."""
         self.seeks = Seeks(self.link, self.players, self.tell)
         """Pairs seekers and opens matches."""
         self._rematches = RedisRematches(self.link, self.players, self.tell)
@@ -268,6 +271,10 @@ class RedisStore:
         return await self.seeks.seek(
             game, version, room, now, token, control, player, contact, name, rating_range
         )
+
+    async def claim_name(self, skeletons: tuple[str, ...], player: str | None, now: float) -> bool:
+        """Binds a display name's skeletons to the player key, or checks them (Store)."""
+        return await self.names.claim(skeletons, player, now)
 
     async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
         """Returns the matches the player key seated that the store still holds."""

@@ -90,14 +90,38 @@ async def test_names_are_trimmed_and_shown_to_everyone(make: Make) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["", "   ", "x" * 33, "tab\there", "rtl\u202eevil", "bell\x07", 7, ["Ann"]]
-)
+    "name",
+    [
+        "", "   ", "x" * 33, "tab\there", "rtl\u202eevil", "bell\x07", 7, ["Ann"],
+        "zero\u200bwidth", "\u0410dmin", "Zalgo" + "\u0336" * 31, "tag\U000e0041", "\u3164",
+    ],
+)  # fmt: skip
 async def test_a_bad_name_is_refused_with_nothing_seated(make: Make, name: object) -> None:
     client = await make()
     async with client.post("/v1/seek", json={"game": "tbl", "name": name}) as answer:
         found = await answer.json()
     assert answer.status == 400 and found["error"]["code"] == "request/invalid", found
-    assert "'name'" in found["error"]["message"]
+    assert "'name'" in found["error"]["message"] or repr(name) in found["error"]["message"]
+
+
+async def test_a_name_that_looks_like_another_keys_is_refused(make: Make) -> None:
+    client = await make()
+    ann, bob = "a" * 43, "b" * 43
+
+    async def seek(name: str, player: str | None) -> tuple[int, Any]:
+        body = {"game": "names", "room": name.encode().hex(), "name": name}
+        if player is not None:
+            body["player"] = player
+        async with client.post("/v1/seek", json=body) as answer:
+            return answer.status, await answer.json()
+
+    assert (await seek("BOB", ann))[0] == 201
+    assert (await seek("bob", ann))[0] == 201  # its holder may show it as it likes
+    for name, player in [("\u0412\u041e\u0412", bob), ("B0B", None), ("BOB", bob)]:
+        status, found = await seek(name, player)
+        assert (status, found["error"]["code"]) == (409, "name/taken"), found
+        assert repr(name) in found["error"]["message"]
+    assert (await seek("Rob", bob))[0] == 201
 
 
 async def test_a_relay_without_names_shows_none() -> None:
@@ -279,6 +303,19 @@ async def test_chat_is_rate_limited_per_seat() -> None:
             assert int(headers["Retry-After"]) >= 1
             # The partner has its own allowance.
             await y.ok("POST", "chat", {"text": "mine"})
+
+
+async def test_offers_and_withdrawals_past_the_pace_are_refused_with_retry_after(
+    make: Make,
+) -> None:
+    client = await make()
+    x, y = await seat_pair(client)
+    for _ in range(5):  # ten a minute by default (--offers-per-minute)
+        await y.ok("POST", "offer", {"kind": "draw", "after": 1})
+        await y.ok("POST", "answer", {"accept": False})  # withdrawn: counted too
+    headers = await y.refused("offer/too_fast", "POST", "offer", {"kind": "draw", "after": 1})
+    assert int(headers["Retry-After"]) >= 1
+    await x.ok("POST", "offer", {"kind": "draw", "after": 1})  # the partner is paced apart
 
 
 async def test_a_full_chat_is_refused() -> None:

@@ -5,12 +5,19 @@ their seeker is gone."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import time
 
-from relay import Action, Status, Store, Ticket
+import pytest
+
+from relay import Action, MemoryStore, Status, Store, Ticket
 from relay.core.clock import TimeControl
 from relay.core.table import AWAY, CHAT_KEEP
-from tests.relay.conftest import SETTINGS
+from relay.core.text_policy import skeletons
+from tests.relay.conftest import SETTINGS, STORE_KINDS
 from tests.relay.store.test_store_conformance import expect_error, move, mover, now, parse
+from tests.support.redis_cluster import fresh_cluster_store
+from tests.support.redis_server import fresh_redis_store
 
 HOLD = SETTINGS.hold
 
@@ -41,6 +48,41 @@ async def test_names_are_kept_per_seat_and_follow_a_rematch(store: Store) -> Non
     accepted = await store.rematch(b.match, b.token, "offer", now())
     assert accepted.match is not None
     assert (await store.info(accepted.match)).names == ("Ann", "Bö <b>")
+
+
+async def test_a_names_look_is_held_by_the_key_that_shows_it_for_a_while(store: Store) -> None:
+    ann, bob = "a" * 43, "b" * 43
+    looks = skeletons("BOB")
+    t = now()
+    assert await store.claim_name(looks, ann, t)
+    assert await store.claim_name(skeletons("bob"), ann, t + 1)  # the holder again: kept
+    # Another key, or a seeker without one, may not show a name that looks the same.
+    assert not await store.claim_name(skeletons("\u0412\u041e\u0412"), bob, t + 2)
+    assert not await store.claim_name(skeletons("B0B"), None, t + 2)
+    assert await store.claim_name(skeletons("Rob"), bob, t + 2)
+    assert await store.claim_name(skeletons("Ann"), None, t + 2)
+
+
+@pytest.mark.parametrize("kind", STORE_KINDS)
+async def test_a_names_look_unused_for_the_hold_is_free_again(
+    request: pytest.FixtureRequest, kind: str
+) -> None:
+    settings = dataclasses.replace(SETTINGS, name_hold=0.3)
+    store: Store
+    if kind == "memory":
+        store = MemoryStore(settings)
+    elif kind == "redis":
+        store = await fresh_redis_store(request, settings)
+    else:
+        store = await fresh_cluster_store(request, settings)
+    try:
+        looks = skeletons("Zed")
+        assert await store.claim_name(looks, "a" * 43, time.time())
+        assert not await store.claim_name(looks, "b" * 43, time.time())
+        await asyncio.sleep(0.5)  # Redis expires a binding in its own time
+        assert await store.claim_name(looks, "b" * 43, time.time())
+    finally:
+        await store.close()
 
 
 async def test_a_seat_without_a_name_reads_none(store: Store) -> None:
