@@ -114,7 +114,7 @@ def test_different_names_do_not(one: str, other: str) -> None:
 
 
 def test_a_leaderboard_shows_each_look_once_and_no_name_the_rules_refuse() -> None:
-    rows = [{"name": "BOB"}, {"name": "\u0412\u041e\u0412"}, {"name": "\u0410dmin"}, {"name": None}]
-    rows.append({"name": "Ann"})
+    names = ["BOB", "\u0412\u041e\u0412", "\u0410dmin", None, "Ann"]
+    rows: list[dict[str, str | None]] = [{"name": name} for name in names]
     shown_once(rows)
     assert [row["name"] for row in rows] == ["BOB", None, None, None, "Ann"]

@@ -409,6 +409,7 @@ async def test_by_default_only_refereed_games_are_rated_and_a_loser_cannot_dispu
         # dispute moves a rating, so disputing a loss gains nothing over resigning it.
         for ending in ("resign", "confirm"):
             x, o, kx, ko = await pair(wire, "connect4", (key(), key()))
+            assert kx is not None and ko is not None
             assert await wire.post(x, "moves", {"after": 1, "move": "3"}) == (200, {"seq": 2})
             if ending == "resign":
                 assert (await wire.post(o, "resign", {}))[0] == 200
