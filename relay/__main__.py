@@ -102,6 +102,25 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="rate the matches of games whose referee this relay does not run (--referee) "
         "too: their losers can escape a loss by disputing it (docs/fair-play.md)",
     )
+    r = RatingRules()
+    p.add_argument(
+        "--pair-daily",
+        type=int,
+        default=r.pair_daily,
+        help="rated results one pair of player keys may have in a game in 24 hours",
+    )
+    p.add_argument(
+        "--board-opponents",
+        type=int,
+        default=r.board_opponents,
+        help="distinct opponents a key needs rated games against to be on a leaderboard",
+    )
+    p.add_argument(
+        "--board-days",
+        type=float,
+        default=r.board_age / 86_400.0,
+        help="days since a key's first rated game before it may be on the leaderboard",
+    )
     p.add_argument(
         "--chat",
         choices=CHAT_READERS,
@@ -313,6 +332,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
                     timeouts=a.rate_timeouts,
                     abandoned=a.rate_abandoned,
                     unrefereed=a.rate_unrefereed,
+                    pair_daily=a.pair_daily,
+                    board_opponents=a.board_opponents,
+                    board_age=a.board_days * 86_400.0,
                 ),
             ),
             names=not a.no_names,

@@ -62,6 +62,15 @@ class RatingRules:
     unrefereed: bool = False
     """Whether the matches of games without a referee are rated too (--rate-unrefereed):
     their losers can then escape a loss by disputing it (docs/fair-play.md)."""
+    pair_daily: int = 3
+    """Rated results one pair of keys may have in one game in any 24 hours (--pair-daily):
+    their matches beyond these are played unrated."""
+    board_opponents: int = 5
+    """Distinct opponents a key must have had rated games against to be on a leaderboard
+    (--board-opponents)."""
+    board_age: float = 7 * 86_400.0
+    """Seconds since a key's first rated game in a game before it may be on that game's
+    leaderboard (--board-days)."""
 
     def rates(self, game: str) -> bool:
         """Returns whether matches of `game` are rated at all."""

@@ -8,16 +8,22 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from relay.core.rated import RatingRules
 from relay.core.ratings import Rating, deviation_at, is_provisional, new_rating, rate, shown
 
 __all__ = [
     "BOARD_DEFAULT",
     "BOARD_LIMIT",
+    "DAY",
     "HISTORY",
+    "OPPONENTS_KEPT",
     "Entry",
     "MatchRating",
     "Standing",
+    "board_fit",
     "board_rows",
+    "met",
+    "pair_of",
     "public_id",
     "rated_pair",
     "rated_seats",
@@ -32,6 +38,12 @@ BOARD_LIMIT = 100
 
 BOARD_DEFAULT = 50
 """The players a leaderboard answer lists without ?limit."""
+
+DAY = 86_400.0
+"""The window of RatingRules.pair_daily."""
+
+OPPONENTS_KEPT = 20
+"""Distinct opponents a standing remembers (RatingRules.board_opponents may be up to it)."""
 
 
 def rated_seats(
@@ -87,6 +99,12 @@ class Standing:
     version: int = 0
     name: str | None = None
     history: list[Entry] = field(default_factory=list)
+    first: float = 0.0
+    """When its first rated game ended (0: none yet)."""
+    opponents: tuple[str, ...] = ()
+    """The key digests of its first OPPONENTS_KEPT distinct opponents."""
+    listed: bool = False
+    """Whether its latest rated game left it fit for the leaderboard (board_fit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +142,32 @@ def rated_pair(
     )
     done = MatchRating((zero.rating, one.rating), (new_zero.rating, new_one.rating))
     return new_zero, new_one, entries[0], entries[1], done
+
+
+def met(opponents: tuple[str, ...], opponent: str) -> tuple[str, ...]:
+    """Returns a key's distinct opponents with one more met (at most OPPONENTS_KEPT kept)."""
+    if opponent in opponents or len(opponents) >= OPPONENTS_KEPT:
+        return opponents
+    return (*opponents, opponent)
+
+
+def board_fit(
+    rating: Rating, first: float, opponents: tuple[str, ...], now: float, rules: RatingRules
+) -> bool:
+    """Returns whether a key belongs on its game's leaderboard after a rated game at now: an
+    established rating, rated games against rules.board_opponents distinct keys, and its
+    first rated game rules.board_age ago or more (docs/fair-play.md: one person's fresh keys
+    do not put one of them on a leaderboard)."""
+    return (
+        not is_provisional(rating, now)
+        and len(opponents) >= min(rules.board_opponents, OPPONENTS_KEPT)
+        and now - first >= rules.board_age
+    )
+
+
+def pair_of(game: str, one: str, other: str) -> tuple[str, str, str]:
+    """Returns the key of a pair of key digests in a game, the same either way round."""
+    return (game, *sorted((one, other)))  # type: ignore[return-value]
 
 
 def public_id(digest: str) -> str:

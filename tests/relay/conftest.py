@@ -20,7 +20,7 @@ SETTINGS = StoreSettings(
     max_events=40,
     max_log_bytes=600,
     lobby_size=3,
-    ratings=RatingRules(unrefereed=True),
+    ratings=RatingRules(unrefereed=True, pair_daily=1000, board_opponents=1, board_age=0.0),
 )
 """Store settings of the conformance suite; tests drive `now` by hand, so no test waits them."""
 

@@ -5,11 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from relay.core.rated import RatingRules
 from relay.core.ratings import Rating, new_rating, shown
-from relay.core.standings import HISTORY, MatchRating, Standing, board_rows, rated_pair
+from relay.core.standings import (
+    DAY,
+    HISTORY,
+    MatchRating,
+    Standing,
+    board_fit,
+    board_rows,
+    met,
+    pair_of,
+    rated_pair,
+)
 from relay.core.standings import standing_answer as answer
 
 __all__ = ["MemoryRatings"]
+
+PRUNE_PAIRS = 10_000
+"""Pairs of keys kept before those without a rated result in the last day are dropped."""
 
 
 class MemoryRatings:
@@ -22,6 +36,8 @@ class MemoryRatings:
         self._games: dict[str, list[str]] = {}
         """Key digest -> the games it has ratings in, in the order it first played them."""
         self._matches: dict[str, MatchRating] = {}
+        self._pairs: dict[tuple[str, str, str], list[float]] = {}
+        """Game and pair of key digests -> when their rated results of the last day came."""
 
     def rating_of(self, game: str, digest: str) -> Rating | None:
         """Returns the key's rating in the game (None: it has none yet)."""
@@ -49,24 +65,38 @@ class MemoryRatings:
         names: tuple[str | None, str | None],
         score: float,
         now: float,
-    ) -> MatchRating:
-        """Rates a match seat 0 scored `score` in, once (a second call changes nothing)."""
+        rules: RatingRules,
+    ) -> MatchRating | None:
+        """Rates a match seat 0 scored `score` in, once (a second call changes nothing);
+        returns None, rating nothing, when the pair had PAIR_DAILY rated results in the
+        last day (RatingRules.pair_daily)."""
         done = self._matches.get(match)
         if done is not None:
             return done
+        if len(self._pairs) >= PRUNE_PAIRS:  # the pairs of no rated result in a day go
+            self._pairs = {key: t for key, t in self._pairs.items() if t[-1] > now - DAY}
+        pair = pair_of(game, *digests)
+        recent = [at for at in self._pairs.get(pair, ()) if at > now - DAY]
+        if len(recent) >= rules.pair_daily:
+            self._pairs[pair] = recent
+            return None
+        self._pairs[pair] = [*recent, now]
         zero, one = self._standing(game, digests[0]), self._standing(game, digests[1])
         new_zero, new_one, entry_zero, entry_one, done = rated_pair(
             match, zero.rating, one.rating, score, now
         )
-        for standing, rating, entry, name in (
-            (zero, new_zero, entry_zero, names[0]),
-            (one, new_one, entry_one, names[1]),
+        for standing, rating, entry, name, opponent in (
+            (zero, new_zero, entry_zero, names[0], digests[1]),
+            (one, new_one, entry_one, names[1], digests[0]),
         ):
             standing.rating = rating
             standing.version += 1
             standing.name = name
             standing.history.insert(0, entry)
             del standing.history[HISTORY:]
+            standing.first = standing.first or now
+            standing.opponents = met(standing.opponents, opponent)
+            standing.listed = board_fit(rating, standing.first, standing.opponents, now, rules)
         self._matches[match] = done
         return done
 
@@ -90,5 +120,5 @@ class MemoryRatings:
     def board(self, game: str, limit: int, now: float) -> list[dict[str, Any]]:
         """Returns the game's leaderboard rows (established ratings, best first)."""
         players = self._standings.get(game, {})
-        found = [(digest, kept.rating, kept.name) for digest, kept in players.items()]
+        found = [(d, kept.rating, kept.name) for d, kept in players.items() if kept.listed]
         return board_rows(found, limit, now)

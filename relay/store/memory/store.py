@@ -700,8 +700,9 @@ class MemoryStore:
         if score is not None:
             players, names = found.players, found.table.names
             self._ratings.rate(
-                found.game, found.id, (players[0], players[1]), (names[0], names[1]), score, now
-            )
+                found.game, found.id, (players[0], players[1]), (names[0], names[1]), score, now,
+                rules,
+            )  # fmt: skip
 
     # -- rematches ------------------------------------------------------------------------
 

@@ -21,9 +21,18 @@ import orjson
 
 from relay.core.errors import RelayError
 from relay.core.model import StoreSettings
-from relay.core.rated import score_of
-from relay.core.ratings import Rating, is_provisional, new_rating, shown
-from relay.core.standings import Entry, Standing, board_rows, rated_pair, standing_answer
+from relay.core.rated import RatingRules, score_of
+from relay.core.ratings import Rating, new_rating, shown
+from relay.core.standings import (
+    DAY,
+    Entry,
+    Standing,
+    board_fit,
+    board_rows,
+    met,
+    rated_pair,
+    standing_answer,
+)
 from relay.store.redis.keys import Layout
 from relay.store.redis.link import Link
 
@@ -91,8 +100,8 @@ class RedisRatings:
         if rules is not None and rules.rates(game) and last:
             score = score_of(orjson.loads(last), claim or None, rules)
         text = ""
-        if score is not None:
-            text = await self._write(game, match, (p0, p1), (n0, n1), score, now)
+        if score is not None and rules is not None:
+            text = await self._write(game, match, (p0, p1), (n0, n1), score, now, rules)
         if text:
             # Each key lists the game before the mark is cleared: a process that dies between
             # the two leaves the match pending, and the reaper settles it again (the rating
@@ -110,9 +119,11 @@ class RedisRatings:
         names: tuple[str | None, str | None],
         score: float,
         now: float,
+        rules: RatingRules,
     ) -> str:
         """Writes both seats' ratings with rate.lua, reading again while either changed;
-        returns the match's ratings as its marker holds them."""
+        returns the match's ratings as its marker holds them ('' when the pair had its
+        rated results of the day: nothing written)."""
         store = self.store
         client = await store.client()
         tagged = self._game(game)
@@ -123,28 +134,38 @@ class RedisRatings:
             f"{tagged}h:{digests[1]}",
             f"{tagged}board",
             f"{tagged}rated:{match}",
+            f"{tagged}pair:{':'.join(sorted(digests))}",
         ]
         ttl = int(max(MARKED, 2 * self.settings.keep))
         for _ in range(_STALE_TRIES):
             rows = [await store.guard(client.hmget(keys[seat], _FIELDS)) for seat in (0, 1)]
             (zero, v0, _), (one, v1, _) = _rating(rows[0]), _rating(rows[1])
+            met_rows = [
+                await store.guard(client.hmget(keys[seat], ["first", "opp"])) for seat in (0, 1)
+            ]
             new_zero, new_one, entry_zero, entry_one, done = rated_pair(
                 match, zero, one, score, now
             )
             marker = " ".join(repr(value) for pair in done.pairs() for value in pair)
             args: list[Any] = [v0, v1]
-            for rating, entry, name, digest in (
-                (new_zero, entry_zero, names[0], digests[0]),
-                (new_one, entry_one, names[1], digests[1]),
+            for seat, rating, entry, name, digest in (
+                (0, new_zero, entry_zero, names[0], digests[0]),
+                (1, new_one, entry_one, names[1], digests[1]),
             ):
+                first_text, opp_text = (None if v is None else v.decode() for v in met_rows[seat])
+                first = float(first_text or 0) or now
+                opponents = met(tuple(filter(None, (opp_text or "").split(","))), digests[1 - seat])
+                listed = board_fit(rating, first, opponents, now, rules)
                 args += [
                     repr(rating.rating), repr(rating.deviation), repr(rating.volatility),
                     rating.games, repr(rating.at), name or "",
-                    orjson.dumps(_entry_json(entry)),
-                    "0" if is_provisional(rating, now) else "1", digest,
+                    orjson.dumps(_entry_json(entry)), "1" if listed else "0", digest,
+                    repr(first), ",".join(opponents),
                 ]  # fmt: skip
-            args += [marker, ttl]
+            args += [marker, ttl, repr(now), rules.pair_daily, DAY]
             answer = await store.call("RATE", keys, args)
+            if answer[0] == b"capped":
+                return ""
             if answer[0] != b"stale":
                 return str(answer[1].decode())
         raise RuntimeError(f"match {match!r}: its players' ratings kept changing")

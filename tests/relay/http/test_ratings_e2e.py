@@ -19,6 +19,11 @@ from tests.support.relay_process import RelayProcess, quick_flags
 
 STORES = ["memory", "redis", "cluster"]
 
+LAX_RATINGS = ("--rate-unrefereed", "--pair-daily", "1000", "--board-opponents", "1")
+LAX_RATINGS += ("--board-days", "0")
+"""Rating rules that let one pair of keys play many rated matches and reach the leaderboard
+at once: the tests of the ratings' mechanics (the fair-play rules have tests of their own)."""
+
 
 def store_args(request: pytest.FixtureRequest, kind: str) -> tuple[str, ...]:
     """Returns the --store option of a store kind (none for memory)."""
@@ -32,9 +37,7 @@ def store_args(request: pytest.FixtureRequest, kind: str) -> tuple[str, ...]:
 @pytest.fixture(scope="module", params=STORES)
 def url(request: pytest.FixtureRequest) -> Iterator[str]:
     """Returns the URL of a relay with the default rating rules, on each store."""
-    with RelayProcess(
-        *quick_flags(), "--rate-unrefereed", *store_args(request, request.param)
-    ) as process:
+    with RelayProcess(*quick_flags(), *LAX_RATINGS, *store_args(request, request.param)) as process:
         yield process.url
 
 

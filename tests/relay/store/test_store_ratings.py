@@ -4,14 +4,17 @@ settled by the reaper, once (docs/ratings.md)."""
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import secrets
 
 import pytest
 
-from relay import RelayError, Store
+from relay import MemoryStore, RelayError, Store
 from relay.core.model import Action
+from relay.core.rated import RatingRules
 from relay.store.redis.store import RedisStore
-from tests.relay.conftest import SETTINGS
+from tests.relay.conftest import SETTINGS, STORE_KINDS
 from tests.support.redis_cluster import fresh_cluster_store
 from tests.support.redis_server import fresh_redis_store
 
@@ -155,5 +158,91 @@ async def test_a_match_an_earlier_release_ended_and_nobody_read_is_rated_before_
             await store.info(match)
         (found,) = await store.player_ratings(players[0], None, forget + 70)
         assert found["games"] == 1
+    finally:
+        await store.close()
+
+
+FAIR = dataclasses.replace(SETTINGS, ratings=RatingRules(unrefereed=True))
+"""The default fair-play rules (pairs rated three times a day, leaderboards after five
+opponents and a week), every game rated."""
+
+
+async def fair_store(request: pytest.FixtureRequest, kind: str) -> Store:
+    """Returns an empty store of a kind with the default fair-play rules."""
+    if kind == "memory":
+        return MemoryStore(FAIR)
+    if kind == "redis":
+        return await fresh_redis_store(request, FAIR)
+    return await fresh_cluster_store(request, FAIR)
+
+
+async def resign(store: Store, loser: str, winner: str, at: float, game: str = "g") -> str:
+    """Pairs the two keys in a private room at `at`; the loser resigns; returns the match."""
+    room = secrets.token_hex(4)
+    one = await store.seek(game, "", room, at, player=loser)
+    await store.seek(game, "", room, at, player=winner)
+    await store.act(one.match, one.token, Action("resign"), at + 0.5)
+    await store.reap(at + 5)  # settles what the ender left (Redis)
+    return one.match
+
+
+@pytest.mark.parametrize("kind", STORE_KINDS)
+async def test_a_pair_of_keys_is_rated_three_times_a_day(
+    request: pytest.FixtureRequest, kind: str
+) -> None:
+    store = await fair_store(request, kind)
+    try:
+        main, sock = key(), key()
+        rated = []
+        for n in range(5):
+            match = await resign(store, sock, main, NOW + 10 * n)
+            rated.append((await store.info(match)).rated)
+        assert rated == [True, True, True, False, False]
+        (found,) = await store.player_ratings(main, "g", NOW + 60)
+        assert found["games"] == 3
+        # A day after the first, the pair may be rated again.
+        match = await resign(store, sock, main, NOW + 86_400 + 1)
+        assert (await store.info(match)).rated is True
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("kind", STORE_KINDS)
+async def test_the_leaderboard_wants_five_opponents_and_a_week(
+    request: pytest.FixtureRequest, kind: str
+) -> None:
+    store = await fair_store(request, kind)
+    try:
+        main = key()
+        opponents = [key() for _ in range(5)]
+        t = NOW
+        # Two socks, three wins a day over each for two days: not five opponents.
+        for day in range(2):
+            for sock in opponents[:2]:
+                for _ in range(3):
+                    await resign(store, sock, main, NOW + day * 86_400 + t - NOW)
+                    t += 10
+        assert await store.leaderboard("g", 10, t + 86_400) == []
+        # Six keys that play each other three times a day are established within days, and
+        # listed only once a week has passed since their first rated game.
+        group = [main, *opponents]
+
+        async def round_robin(start: float) -> float:
+            at = start
+            for a, b in itertools.combinations(group, 2):
+                for n in range(3):
+                    await resign(store, *((a, b) if n % 2 else (b, a)), at)
+                    at += 10
+            return at
+
+        at = NOW + 2 * 86_400
+        for day in range(3):
+            at = await round_robin(NOW + (2 + day) * 86_400)
+        (found,) = await store.player_ratings(main, "g", at)
+        assert not found["provisional"], found
+        assert await store.leaderboard("g", 10, at) == []
+        at = await round_robin(NOW + 9.5 * 86_400)  # a week after the last first game
+        rows = await store.leaderboard("g", 10, at)
+        assert len(rows) == len(group), rows
     finally:
         await store.close()

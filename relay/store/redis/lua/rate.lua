@@ -1,12 +1,16 @@
--- Writes both players' new ratings of one match, in the game's slot, once (docs/ratings.md).
+-- Writes both players' new ratings of one match, in the game's slot, once (docs/ratings.md),
+-- unless the pair of keys had CAP rated results in the game in the last DAY seconds.
 -- KEYS[1..2] = each seat's rating hash, KEYS[3..4] = each seat's history, KEYS[5] = the game's
--- leaderboard, KEYS[6] = the match's rated marker.
+-- leaderboard, KEYS[6] = the match's rated marker, KEYS[7] = the pair's recent rated results
+-- (sorted set: match id -> when).
 -- ARGV[1..2] = the versions of the ratings the new ones were computed from ('0': none);
--- ARGV[3..11] seat 0's and ARGV[12..20] seat 1's: rating, deviation, volatility, games, at,
+-- ARGV[3..13] seat 0's and ARGV[14..24] seat 1's: rating, deviation, volatility, games, at,
 -- name ('' for none), history entry (JSON), '1' to list it on the leaderboard (else '0'),
--- its key digest; ARGV[21] = the marker's value (the match's ratings), ARGV[22] = its time to
--- live (seconds). Answers {'done', marker} when the match was rated before, {'stale'} when
--- either rating changed since it was read (read again and recompute), else {'rated', marker}.
+-- its key digest, when its first rated game ended, its distinct opponents (comma-joined);
+-- ARGV[25] = the marker's value (the match's ratings), ARGV[26] = its time to live (seconds);
+-- ARGV[27..29] = now, CAP, DAY. Answers {'done', marker} when the match was rated before,
+-- {'capped'} when the pair had its CAP (nothing written), {'stale'} when either rating
+-- changed since it was read (read again and recompute), else {'rated', marker}.
 local marked = redis.call('GET', KEYS[6])
 if marked then return {'done', marked} end
 local versions = {}
@@ -15,11 +19,17 @@ for seat = 0, 1 do
   if version ~= ARGV[1 + seat] then return {'stale'} end
   versions[seat] = tonumber(version)
 end
+local now, cap, day = tonumber(ARGV[27]), tonumber(ARGV[28]), tonumber(ARGV[29])
+redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. string.format('%.17g', now - day))
+if redis.call('ZCARD', KEYS[7]) >= cap then return {'capped'} end
+redis.call('ZADD', KEYS[7], ARGV[27], ARGV[25])
+redis.call('EXPIRE', KEYS[7], math.ceil(day))
 for seat = 0, 1 do
-  local b = 3 + seat * 9
+  local b = 3 + seat * 11
   local key = KEYS[1 + seat]
   redis.call('HSET', key, 'rating', ARGV[b], 'deviation', ARGV[b + 1], 'volatility',
-    ARGV[b + 2], 'games', ARGV[b + 3], 'at', ARGV[b + 4], 'ver', versions[seat] + 1)
+    ARGV[b + 2], 'games', ARGV[b + 3], 'at', ARGV[b + 4], 'ver', versions[seat] + 1,
+    'first', ARGV[b + 9], 'opp', ARGV[b + 10])
   if ARGV[b + 5] ~= '' then
     redis.call('HSET', key, 'name', ARGV[b + 5])
   else
@@ -33,5 +43,5 @@ for seat = 0, 1 do
     redis.call('ZREM', KEYS[5], ARGV[b + 8])
   end
 end
-redis.call('SET', KEYS[6], ARGV[21], 'EX', ARGV[22])
-return {'rated', ARGV[21]}
+redis.call('SET', KEYS[6], ARGV[25], 'EX', ARGV[26])
+return {'rated', ARGV[25]}
