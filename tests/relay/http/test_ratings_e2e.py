@@ -19,8 +19,10 @@ from tests.support.relay_process import RelayProcess, quick_flags
 
 STORES = ["memory", "redis", "cluster"]
 
-LAX_RATINGS = ("--rate-unrefereed", "--pair-daily", "1000", "--board-opponents", "1")
-LAX_RATINGS += ("--board-days", "0")
+LAX_RATINGS = (
+    *("--rate-unrefereed", "--pair-daily", "1000", "--board-opponents", "1"),
+    *("--board-days", "0"),
+)
 """Rating rules that let one pair of keys play many rated matches and reach the leaderboard
 at once: the tests of the ratings' mechanics (the fair-play rules have tests of their own)."""
 
