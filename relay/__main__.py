@@ -122,6 +122,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         help="days since a key's first rated game before it may be on the leaderboard",
     )
     p.add_argument(
+        "--rating-days",
+        type=float,
+        default=r.keep / 86_400.0,
+        help="days a key's rating in a game is kept after its last rated game there",
+    )
+    p.add_argument(
         "--chat",
         choices=CHAT_READERS,
         default=d.chat,
@@ -335,6 +341,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
                     pair_daily=a.pair_daily,
                     board_opponents=a.board_opponents,
                     board_age=a.board_days * 86_400.0,
+                    keep=a.rating_days * 86_400.0,
                 ),
             ),
             names=not a.no_names,

@@ -24,9 +24,13 @@ NAME = {
         {"type": "string", "minLength": 1, "maxLength": NAME_MOST, "pattern": _TEXT},
         {"type": "null"},
     ],
-    "description": f"A display name: 1 to {NAME_MOST} characters once trimmed, no control "
-    "character, no bidirectional override or isolate; shown to the partner, spectators, the "
-    "lobby and in records, always as text (null when the relay keeps no names).",
+    "description": f"A display name: 1 to {NAME_MOST} characters once trimmed, by Unicode's "
+    "rules (docs/fair-play.md#clean-names): no control, format, invisible, bidirectional, tag, "
+    "private-use, unassigned or noncharacter code point, at most 4 combining marks on a "
+    "character, one script, one system of digits; one that looks like a name another player "
+    "key showed in the last 30 days is refused 409 name/taken. Shown to the partner, "
+    "spectators, the lobby and in records, always as text (null when the relay keeps no "
+    "names).",
 }
 
 UNDO_EVENT = {

@@ -71,6 +71,10 @@ class RatingRules:
     board_age: float = 7 * 86_400.0
     """Seconds since a key's first rated game in a game before it may be on that game's
     leaderboard (--board-days)."""
+    keep: float = 365 * 86_400.0
+    """Seconds a key's rating in a game is kept after its last rated game there
+    (--rating-days): then its rating, history and leaderboard place are forgotten, and its
+    next game there starts it anew."""
 
     def rates(self, game: str) -> bool:
         """Returns whether matches of `game` are rated at all."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
@@ -29,6 +29,9 @@ from relay import Config, RelayError, create_app
 from relay.api.endpoints import TOKEN
 from relay.api.fields import MAX_WHOLE, NAME, query_seconds
 from relay.api.openapi import document
+from relay.core.table import CHAT_MOST, NAME_MOST
+from relay.core.text_policy import chat_line, clean_text, display_name
+from relay.core.verdicts import DETAIL_MAX
 from tests.reliability.conftest import LAX, assert_log_clean
 from tests.support.components import in_ci
 from tests.support.relay_process import RelayProcess
@@ -55,6 +58,10 @@ FUZZ = settings(
 """Bounded: examples per operation and mode; no shrinking (the failure prints a curl line)."""
 
 
+_DOCUMENTED_CHARS = re.compile("^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$")
+"""The characters the document's patterns allow in names, chat lines and reasons."""
+
+
 def lawful(case: Any) -> None:
     """Makes a generated body keep the rules across fields that the document states in words
     only (JSON Schema cannot say them): a seek's rating range needs a player key, takes no
@@ -72,6 +79,23 @@ def lawful(case: Any) -> None:
             found["min"], found["max"] = sorted((found["min"], found["max"]))
     if "claim" in body and body.get("end") is not True:
         del body["claim"]
+    # Names, chat lines and reasons follow Unicode's rules in words (docs/fair-play.md): one
+    # script to a name, nothing invisible; the document's patterns say only the simplest. A
+    # text the document allows and those rules refuse is made one they keep (a text the
+    # document refuses stays, a negative case).
+    checks: tuple[tuple[str, Callable[[str], object], str], ...] = (
+        ("name", lambda text: display_name(text, NAME_MOST), "Ann"),
+        ("text", lambda text: chat_line(text, CHAT_MOST), "good game"),
+        ("reason", lambda text: text.strip() and clean_text(text, "reason", DETAIL_MAX), "why"),
+    )
+    for field, check, kept in checks:
+        value = body.get(field)
+        if not isinstance(value, str) or _DOCUMENTED_CHARS.search(value) is None:
+            continue
+        try:
+            check(value)
+        except RelayError:
+            body[field] = kept
 
 
 class Fuzzed:

@@ -28,7 +28,8 @@ PRUNE_PAIRS = 10_000
 
 class MemoryRatings:
     """Standings by game and key digest; the games each digest has ratings in; each rated
-    match's ratings, by match id. Ratings, unlike matches, are never forgotten."""
+    match's ratings, by match id. Ratings outlive matches: a key's rating in a game is
+    forgotten --rating-days after its last rated game there (forget_idle)."""
 
     def __init__(self) -> None:
         self._standings: dict[str, dict[str, Standing]] = {}
@@ -99,6 +100,22 @@ class MemoryRatings:
             standing.listed = board_fit(rating, standing.first, standing.opponents, now, rules)
         self._matches[match] = done
         return done
+
+    def forget_idle(self, now: float, keep: float) -> int:
+        """Forgets the standings whose last rated game is `keep` seconds old or more (and
+        the matches' ratings no standing needs); returns how many standings went."""
+        gone = 0
+        for game, players in self._standings.items():
+            for digest in [d for d, kept in players.items() if (kept.rating.at or 0) <= now - keep]:
+                del players[digest]
+                games = self._games.get(digest, [])
+                if game in games:
+                    games.remove(game)
+                if not games:
+                    self._games.pop(digest, None)
+                gone += 1
+        self._standings = {game: players for game, players in self._standings.items() if players}
+        return gone
 
     def of_match(self, match: str) -> MatchRating | None:
         """Returns a rated match's ratings (None: not rated)."""

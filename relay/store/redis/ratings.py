@@ -40,8 +40,9 @@ __all__ = ["MARKED", "SETTLE_AFTER", "RedisRatings"]
 
 log = logging.getLogger("relay.store.redis")
 
-MARKED = 90 * 86_400.0
-"""Seconds a match's rated marker lasts at least (longer than --keep, if that is longer)."""
+MARKED = 86_400.0
+"""Seconds a match's rated marker lasts at least (twice --keep, if that is longer): a settle
+comes within seconds of the match's end, and none comes once the match is forgotten."""
 
 SETTLE_AFTER = 1.0
 """Seconds a pending rating is left to the process that ended the match before the reaper
@@ -107,8 +108,11 @@ class RedisRatings:
             # the two leaves the match pending, and the reaper settles it again (the rating
             # itself once, by its marker; the lists are sets).
             client = await store.client()
+            keep = max(1, round(rules.keep)) if rules is not None else 1
             for digest in (p0, p1):
-                await store.guard(client.sadd(f"{self.prefix}{{p:{digest}}}games", game))
+                games = f"{self.prefix}{{p:{digest}}}games"
+                await store.guard(client.sadd(games, game))
+                await store.guard(client.expire(games, keep))
         await store.call("RATED", keys, [match, "done" if text else "no", text or ""])
 
     async def _write(
@@ -162,7 +166,7 @@ class RedisRatings:
                     orjson.dumps(_entry_json(entry)), "1" if listed else "0", digest,
                     repr(first), ",".join(opponents),
                 ]  # fmt: skip
-            args += [marker, ttl, repr(now), rules.pair_daily, DAY]
+            args += [marker, ttl, repr(now), rules.pair_daily, DAY, max(1, round(rules.keep))]
             answer = await store.call("RATE", keys, args)
             if answer[0] == b"capped":
                 return ""
@@ -230,7 +234,9 @@ class RedisRatings:
         for member in listed:
             digest = member.decode()
             row = await store.guard(client.hmget(f"{tagged}r:{digest}", _FIELDS))
-            if row[0] is not None:
+            if row[0] is None:  # forgotten, idle past RatingRules.keep: off the board too
+                await store.guard(client.zrem(f"{tagged}board", member))
+            else:
                 rating, _, name = _rating(row)
                 found.append((digest, rating, name))
         return board_rows(found, limit, now)

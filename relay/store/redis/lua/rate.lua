@@ -8,7 +8,8 @@
 -- name ('' for none), history entry (JSON), '1' to list it on the leaderboard (else '0'),
 -- its key digest, when its first rated game ended, its distinct opponents (comma-joined);
 -- ARGV[25] = the marker's value (the match's ratings), ARGV[26] = its time to live (seconds);
--- ARGV[27..29] = now, CAP, DAY. Answers {'done', marker} when the match was rated before,
+-- ARGV[27..30] = now, CAP, DAY, KEEP (seconds each rating and history lasts after this
+-- write). Answers {'done', marker} when the match was rated before,
 -- {'capped'} when the pair had its CAP (nothing written), {'stale'} when either rating
 -- changed since it was read (read again and recompute), else {'rated', marker}.
 local marked = redis.call('GET', KEYS[6])
@@ -37,6 +38,8 @@ for seat = 0, 1 do
   end
   redis.call('LPUSH', KEYS[3 + seat], ARGV[b + 6])
   redis.call('LTRIM', KEYS[3 + seat], 0, 99)
+  redis.call('EXPIRE', key, ARGV[30])
+  redis.call('EXPIRE', KEYS[3 + seat], ARGV[30])
   if ARGV[b + 7] == '1' then
     redis.call('ZADD', KEYS[5], ARGV[b], ARGV[b + 8])
   else
