@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing as mp
 import os
 import random
@@ -25,7 +24,7 @@ import orjson
 
 from bench.http import Connection, HttpError
 from bench.players import Tally
-from bench.soak import MatchError, Plan, log_errors, play_match, relay_process
+from bench.soak import MatchError, Plan, measure_and_print, play_match
 
 __all__ = ["BoundConnection", "FloodTally", "Phase", "flood", "flood_in_process", "play_phase"]
 
@@ -281,15 +280,12 @@ def main(argv: list[str] | None = None) -> None:
         "--store", a.store, "--no-access-log", "--log-level", "warning",
         "--requests-per-second", a.requests_per_second, "--seeks-per-minute", a.seeks_per_minute,
     )  # fmt: skip
-    with relay_process(*relay_args) as (port, _pid, log_path):
-        figures = asyncio.run(
-            _measure("127.0.0.1", port, a.flood_source, a.matches, a.moves, a.think, a.nice)
-        )
-        figures["relay_log_errors"] = log_errors(log_path)[:10]
-    figures["relay"] = " ".join(relay_args)
-    print(json.dumps(figures, indent=2))
-    if figures["failures"] or figures["relay_log_errors"]:
-        raise SystemExit(1)
+    measure_and_print(
+        relay_args,
+        lambda port: _measure(
+            "127.0.0.1", port, a.flood_source, a.matches, a.moves, a.think, a.nice
+        ),
+    )
 
 
 if __name__ == "__main__":

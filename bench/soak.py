@@ -16,7 +16,7 @@ import os
 import random
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -343,6 +343,22 @@ def relay_process(*args: str, module: str = "relay") -> Iterator[tuple[int, int,
     with RelayProcess(*args, module=module) as relay:
         assert relay.proc is not None
         yield relay.port, relay.proc.pid, relay.log_path
+
+
+def measure_and_print(
+    relay_args: Sequence[str],
+    measure: Callable[[int], Coroutine[Any, Any, dict[str, Any]]],
+    module: str = "relay",
+) -> None:
+    """Runs a relay with relay_args, awaits measure(its port) for the figures, adds the
+    relay's log errors and options, prints them as JSON, and exits 1 on failures."""
+    with relay_process(*relay_args, module=module) as (port, _pid, log_path):
+        figures = asyncio.run(measure(port))
+        figures["relay_log_errors"] = log_errors(log_path)[:10]
+    figures["relay"] = " ".join(relay_args)
+    print(json.dumps(figures, indent=2))
+    if figures.get("failures") or figures["relay_log_errors"]:
+        raise SystemExit(1)
 
 
 def log_errors(log_path: Path) -> list[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import functools
 import multiprocessing as mp
 import secrets
 import time
@@ -28,7 +28,7 @@ import orjson
 
 from bench.flood import BoundConnection, play_phase
 from bench.http import Connection, HttpError
-from bench.soak import log_errors, relay_process
+from bench.soak import measure_and_print
 
 __all__ = ["KINDS", "Attack", "Strangers", "prepare", "refusal_rates", "strangers_in_process"]
 
@@ -277,13 +277,7 @@ def main(argv: list[str] | None = None) -> None:
     ]  # fmt: skip
     if a.max_log_bytes:
         relay_args += ["--max-log-bytes", str(a.max_log_bytes)]
-    with relay_process(*relay_args, module="bench.refereed") as (port, _pid, log_path):
-        figures = asyncio.run(_measure(a, port))
-        figures["relay_log_errors"] = log_errors(log_path)[:10]
-    figures["relay"] = " ".join(relay_args)
-    print(json.dumps(figures, indent=2))
-    if figures["failures"] or figures["relay_log_errors"]:
-        raise SystemExit(1)
+    measure_and_print(relay_args, functools.partial(_measure, a), module="bench.refereed")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ quiet p99 under it counts as this much."""
 async def flooded_round(port: int, attack: Attack, name: str) -> tuple[Phase, Strangers]:
     """Plays a round of honest matches while the strangers send; returns both tallies."""
     loop = asyncio.get_running_loop()
-    go, results, proc = strangers_in_process("127.0.0.1", port, attack, SOURCES, 5.0, RATE)
+    go, results, proc = strangers_in_process("127.0.0.1", port, attack, SOURCES, 3.5, RATE)
     go.set()
     await asyncio.sleep(1.0)
     phase = await play_phase("127.0.0.1", port, name, 4, 60, 0.01)

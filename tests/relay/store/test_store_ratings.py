@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import secrets
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -34,6 +35,17 @@ async def resigned(store: Store, players: tuple[str, str]) -> tuple[str, str]:
     return one.match, players[0]
 
 
+@pytest.fixture(params=["redis", "cluster"])
+async def redis_store(request: pytest.FixtureRequest) -> AsyncIterator[RedisStore]:
+    """Returns an empty Redis store, on one redis-server and on a Redis Cluster."""
+    made = fresh_redis_store if request.param == "redis" else fresh_cluster_store
+    store: RedisStore = await made(request, SETTINGS)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
 async def test_a_match_is_rated_once(store: Store) -> None:
     players = (key(), key())
     match, loser = await resigned(store, players)
@@ -47,64 +59,52 @@ async def test_a_match_is_rated_once(store: Store) -> None:
     assert lost["rating"] < 1500
 
 
-@pytest.mark.parametrize("kind", ["redis", "cluster"])
-async def test_a_rating_left_pending_is_settled_by_the_reaper_once(
-    request: pytest.FixtureRequest, kind: str
-) -> None:
-    made = fresh_redis_store if kind == "redis" else fresh_cluster_store
-    store: RedisStore = await made(request, SETTINGS)
-    try:
-        store.rates_at_once = False  # the process that ends the match dies before rating it
-        players = (key(), key())
-        match, _ = await resigned(store, players)
-        assert (await store.info(match)).rated == "pending"
-        assert await store.player_ratings(players[0], None, NOW + 1) == []
-        await store.reap(NOW + 1.5)  # too soon: left to the ender
-        assert (await store.info(match)).rated == "pending"
-        await store.reap(NOW + 5)
-        info = await store.info(match)
-        assert info.rated is True and info.ratings is not None
-        await store.ratings.settle(match, NOW + 6)  # a second settle (another reaper): nothing
-        for player in players:
-            (found,) = await store.player_ratings(player, None, NOW + 6)
-            assert found["games"] == 1 and [e["match"] for e in found["history"]] == [match]
-    finally:
-        await store.close()
+async def test_a_rating_left_pending_is_settled_by_the_reaper_once(redis_store: RedisStore) -> None:
+    store = redis_store
+    store.rates_at_once = False  # the process that ends the match dies before rating it
+    players = (key(), key())
+    match, _ = await resigned(store, players)
+    assert (await store.info(match)).rated == "pending"
+    assert await store.player_ratings(players[0], None, NOW + 1) == []
+    await store.reap(NOW + 1.5)  # too soon: left to the ender
+    assert (await store.info(match)).rated == "pending"
+    await store.reap(NOW + 5)
+    info = await store.info(match)
+    assert info.rated is True and info.ratings is not None
+    await store.ratings.settle(match, NOW + 6)  # a second settle (another reaper): nothing
+    for player in players:
+        (found,) = await store.player_ratings(player, None, NOW + 6)
+        assert found["games"] == 1 and [e["match"] for e in found["history"]] == [match]
 
 
 class Died(Exception):
     """Raised where the process settling a rating dies."""
 
 
-@pytest.mark.parametrize("kind", ["redis", "cluster"])
 async def test_a_settling_that_dies_once_its_mark_is_cleared_leaves_each_key_listing_the_game(
-    request: pytest.FixtureRequest, kind: str
+    redis_store: RedisStore,
 ) -> None:
-    made = fresh_redis_store if kind == "redis" else fresh_cluster_store
-    store: RedisStore = await made(request, SETTINGS)
-    try:
-        store.rates_at_once = False
-        players = (key(), key())
-        match, _ = await resigned(store, players)
-        call = store.link.call
+    store = redis_store
+    store.rates_at_once = False
+    players = (key(), key())
+    match, _ = await resigned(store, players)
+    call = store.link.call
 
-        async def dies_after_rated(name: str, keys: list[str], args: list[object]) -> object:
-            answer = await call(name, keys, args)
-            if name == "RATED":
-                raise Died  # the mark is cleared, and nothing after it runs
-            return answer
+    async def dies_after_rated(name: str, keys: list[str], args: list[object]) -> object:
+        answer = await call(name, keys, args)
+        if name == "RATED":
+            raise Died  # the mark is cleared, and nothing after it runs
+        return answer
 
-        store.link.call = dies_after_rated  # type: ignore[method-assign]
-        with pytest.raises(Died):
-            await store.ratings.settle(match, NOW + 5)
-        store.link.call = call  # type: ignore[method-assign]
-        await store.reap(NOW + 6)
-        assert (await store.info(match)).rated is True
-        for player in players:
-            (found,) = await store.player_ratings(player, None, NOW + 6)
-            assert found["game"] == "g" and found["games"] == 1
-    finally:
-        await store.close()
+    store.link.call = dies_after_rated  # type: ignore[method-assign]
+    with pytest.raises(Died):
+        await store.ratings.settle(match, NOW + 5)
+    store.link.call = call  # type: ignore[method-assign]
+    await store.reap(NOW + 6)
+    assert (await store.info(match)).rated is True
+    for player in players:
+        (found,) = await store.player_ratings(player, None, NOW + 6)
+        assert found["game"] == "g" and found["games"] == 1
 
 
 async def ended_by_an_earlier_release(store: RedisStore, players: tuple[str, str]) -> str:
@@ -119,47 +119,35 @@ async def ended_by_an_earlier_release(store: RedisStore, players: tuple[str, str
     return match
 
 
-@pytest.mark.parametrize("kind", ["redis", "cluster"])
-async def test_a_match_an_earlier_release_ended_is_rated_once_read(
-    request: pytest.FixtureRequest, kind: str
-) -> None:
-    made = fresh_redis_store if kind == "redis" else fresh_cluster_store
-    store: RedisStore = await made(request, SETTINGS)
-    try:
-        players = (key(), key())
-        match = await ended_by_an_earlier_release(store, players)
-        await store.poll(match, None, 0, NOW + 2)  # a reader of the ended match, on this release
-        assert (await store.info(match)).rated == "pending"
-        await store.reap(NOW + 5)
-        assert (await store.info(match)).rated is True
-        for player in players:
-            (found,) = await store.player_ratings(player, None, NOW + 6)
-            assert found["games"] == 1
-    finally:
-        await store.close()
-
-
-@pytest.mark.parametrize("kind", ["redis", "cluster"])
-async def test_a_match_an_earlier_release_ended_and_nobody_read_is_rated_before_it_is_forgotten(
-    request: pytest.FixtureRequest, kind: str
-) -> None:
-    made = fresh_redis_store if kind == "redis" else fresh_cluster_store
-    store: RedisStore = await made(request, SETTINGS)
-    try:
-        players = (key(), key())
-        match = await ended_by_an_earlier_release(store, players)
-        forget = NOW + 1 + SETTINGS.keep + 1
-        await store.reap(forget)  # due to be forgotten: marked instead, and kept a minute
-        assert (await store.info(match)).rated == "pending"
-        await store.reap(forget + 2)
-        assert (await store.info(match)).rated is True
-        await store.reap(forget + 70)  # then forgotten
-        with pytest.raises(RelayError):
-            await store.info(match)
-        (found,) = await store.player_ratings(players[0], None, forget + 70)
+async def test_a_match_an_earlier_release_ended_is_rated_once_read(redis_store: RedisStore) -> None:
+    store = redis_store
+    players = (key(), key())
+    match = await ended_by_an_earlier_release(store, players)
+    await store.poll(match, None, 0, NOW + 2)  # a reader of the ended match, on this release
+    assert (await store.info(match)).rated == "pending"
+    await store.reap(NOW + 5)
+    assert (await store.info(match)).rated is True
+    for player in players:
+        (found,) = await store.player_ratings(player, None, NOW + 6)
         assert found["games"] == 1
-    finally:
-        await store.close()
+
+
+async def test_a_match_an_earlier_release_ended_and_nobody_read_is_rated_before_it_is_forgotten(
+    redis_store: RedisStore,
+) -> None:
+    store = redis_store
+    players = (key(), key())
+    match = await ended_by_an_earlier_release(store, players)
+    forget = NOW + 1 + SETTINGS.keep + 1
+    await store.reap(forget)  # due to be forgotten: marked instead, and kept a minute
+    assert (await store.info(match)).rated == "pending"
+    await store.reap(forget + 2)
+    assert (await store.info(match)).rated is True
+    await store.reap(forget + 70)  # then forgotten
+    with pytest.raises(RelayError):
+        await store.info(match)
+    (found,) = await store.player_ratings(players[0], None, forget + 70)
+    assert found["games"] == 1
 
 
 FAIR = dataclasses.replace(SETTINGS, ratings=RatingRules(unrefereed=True))
