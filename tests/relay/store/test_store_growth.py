@@ -81,12 +81,13 @@ async def test_the_redis_store_holds_a_few_kilobytes_a_rated_match_and_then_noth
         # After the keep: the matches forgotten by the reaper, every rating key expired.
         await asyncio.sleep(KEEP + 0.5)
         await store.reap(time.time() + KEEP)
-        left = [key async for key in client.scan_iter(match="*{g:grow}*")]
-        left += [key async for key in client.scan_iter(match="*{n:*")]
+        mine = store.prefix  # other tests' keys on this redis-server are theirs
+        left = [key async for key in client.scan_iter(match=f"{mine}{{g:grow}}*")]
+        left += [key async for key in client.scan_iter(match=f"{mine}{{n:*")]
         # What stays is each match's rated marker and each pair's count of the day, which
         # expire by themselves, within a day: no rating, history or name binding.
         kinds = {key.decode().split("}", 1)[1].split(":", 1)[0] for key in left}
-        assert kinds <= {"rated", "pair"}, kinds
+        assert kinds <= {"rated", "pair"}, (kinds, left[:5])
         ttls = [await client.ttl(key) for key in left]
         assert all(0 < ttl <= 86_400 for ttl in ttls), ttls[:5]
         assert await store.player_ratings(keys[0], None, time.time()) == []
