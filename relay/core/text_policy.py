@@ -236,7 +236,12 @@ SCRIPTS = (
 )
 """Every script (Unicode's Script property, as `regex` names it) but Common and Inherited."""
 
-_SCRIPT = {name: regex.compile(r"\p{sc=" + name + "}") for name in SCRIPTS}
+
+@functools.cache
+def _scripts() -> dict[str, regex.Pattern[str]]:
+    """Returns each script's pattern, compiled at the first name (not at the relay's start)."""
+    return {name: regex.compile(r"\p{sc=" + name + "}") for name in SCRIPTS}
+
 
 _WITH_LATIN = (
     frozenset(("LATIN", "HANI", "HIRAGANA", "KATAKANA")),
@@ -284,7 +289,7 @@ def chat_line(value: object, most: int) -> str:
 
 def scripts_of(text: str) -> frozenset[str]:
     """Returns the scripts a text is written in, Common and Inherited left out."""
-    return frozenset(name for name, script in _SCRIPT.items() if script.search(text))
+    return frozenset(name for name, script in _scripts().items() if script.search(text))
 
 
 def display_name(value: object, most: int) -> str:
