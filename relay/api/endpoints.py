@@ -46,7 +46,7 @@ from relay.core.rematch import RematchOp, rematch_body
 from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT, rated_seats
 from relay.core.table import NAME_MOST
 from relay.core.table import name_field as name_of
-from relay.core.text_policy import display_name, skeletons
+from relay.core.text_policy import NAME_TAKEN, shown_once, skeletons
 from relay.core.verdicts import reason_field, result_of
 from relay.store.base import Immediate, Store
 
@@ -101,31 +101,6 @@ def error_reply(error: RelayError) -> Reply:
 def retry_after_header(seconds: float) -> str:
     """Returns a Retry-After value: whole seconds, at least 1."""
     return str(max(1, math.ceil(seconds)))
-
-
-NAME_TAKEN = (
-    "The name {!r} looks like the name another player shows (Unicode's confusables): choose "
-    "another."
-)
-
-
-def shown_once(rows: list[Any]) -> None:
-    """Blanks, on a leaderboard read best first, each name that breaks the name rules of
-    today (a name kept from before them) or that looks like a name shown above it."""
-    seen: set[str] = set()
-    for row in rows:
-        name = row.get("name")
-        if name is None:
-            continue
-        try:
-            display_name(name, NAME_MOST)
-        except RelayError:
-            row["name"] = None
-            continue
-        looks = skeletons(name)
-        if seen.intersection(looks):
-            row["name"] = None
-        seen.update(looks)
 
 
 def _events(found: list[Event]) -> bytes:
@@ -271,7 +246,7 @@ class Api:
             if not self.config.names:
                 for row in rows:
                     row["name"] = None
-            shown_once(rows)
+            shown_once(rows, NAME_MOST)
         return 200, orjson.dumps({"game": game, "players": rows})
 
     async def events(self, call: Call) -> Reply:
@@ -325,10 +300,6 @@ class Api:
     def count_move(self) -> None:
         """Counts a move relayed (relay_moves_relayed_total)."""
         self.metrics.moves += 1
-
-    def seat_digest(self, call: Call) -> str:
-        """Returns the digest of the call's bearer (its seat token or player key)."""
-        return self._seat_digest(call.authorization)
 
     def client_left(self, call: Call, started: float) -> None:
         """Tells the store, in the background, that a held request of the call's seat begun

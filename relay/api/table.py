@@ -41,9 +41,6 @@ class Host(Protocol):
     def client_left(self, call: Call, started: float) -> None:
         """Tells the store that a held request of the call's seat lost its client."""
 
-    def seat_digest(self, call: Call) -> str:
-        """Returns the digest of the call's bearer."""
-
     def count_move(self) -> None:
         """Counts a move relayed (the relay's metrics)."""
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from importlib.resources import files
+from typing import Any
 
 import regex
 
@@ -31,11 +32,13 @@ from relay.core.errors import RelayError
 
 __all__ = [
     "MARKS_MOST",
+    "NAME_TAKEN",
     "SCRIPTS",
     "chat_line",
     "clean_text",
     "display_name",
     "scripts_of",
+    "shown_once",
     "skeleton",
     "skeletons",
 ]
@@ -262,6 +265,10 @@ BAD_SCRIPTS = (
     "another."
 )
 BAD_DIGITS = "The name {name!r} mixes digits of more than one numbering system."
+NAME_TAKEN = (
+    "The name {!r} looks like the name another player shows (Unicode's confusables): choose "
+    "another."
+)
 
 
 def clean_text(value: object, field: str, most: int, emoji: bool = False) -> str:
@@ -332,3 +339,23 @@ def skeletons(name: str) -> tuple[str, str]:
     """Returns a name's skeleton as written and case-folded: two names sharing either look
     alike ('paypaI' and 'paypal' as written, 'PAYPAL' and 'paypal' case-folded)."""
     return skeleton(name), skeleton(skeleton(name.casefold()).casefold())
+
+
+def shown_once(rows: list[dict[str, Any]], most: int) -> None:
+    """Blanks, on a leaderboard's rows read best first, each name that breaks today's rules
+    for names of at most `most` characters (a name kept from before them) or that looks
+    like a name shown above it."""
+    seen: set[str] = set()
+    for row in rows:
+        name = row.get("name")
+        if name is None:
+            continue
+        try:
+            display_name(name, most)
+        except RelayError:
+            row["name"] = None
+            continue
+        looks = skeletons(name)
+        if seen.intersection(looks):
+            row["name"] = None
+        seen.update(looks)

@@ -22,6 +22,9 @@ from relay.core.standings import standing_answer as answer
 
 __all__ = ["MemoryRatings"]
 
+SWEEP_EVERY = 3600.0
+"""Seconds between the reaper's passes over the standings for those idle past their keep."""
+
 PRUNE_PAIRS = 10_000
 """Pairs of keys kept before those without a rated result in the last day are dropped."""
 
@@ -39,6 +42,8 @@ class MemoryRatings:
         self._matches: dict[str, MatchRating] = {}
         self._pairs: dict[tuple[str, str, str], list[float]] = {}
         """Game and pair of key digests -> when their rated results of the last day came."""
+        self._swept = 0.0
+        """When sweep last forgot idle standings."""
 
     def rating_of(self, game: str, digest: str) -> Rating | None:
         """Returns the key's rating in the game (None: it has none yet)."""
@@ -100,6 +105,12 @@ class MemoryRatings:
             standing.listed = board_fit(rating, standing.first, standing.opponents, now, rules)
         self._matches[match] = done
         return done
+
+    def sweep(self, now: float, keep: float) -> None:
+        """Forgets the standings idle past `keep` (forget_idle), at most once a SWEEP_EVERY."""
+        if now - self._swept >= SWEEP_EVERY:
+            self._swept = now
+            self.forget_idle(now, keep)
 
     def forget_idle(self, now: float, keep: float) -> int:
         """Forgets the standings whose last rated game is `keep` seconds old or more (and

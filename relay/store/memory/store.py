@@ -85,10 +85,6 @@ class _Seeker:
         """The ratings it will be paired with (None: any)."""
 
 
-RATINGS_SWEEP = 3600.0
-"""Seconds between the reaper's passes over the ratings for those idle past their keep."""
-
-
 class MemoryStore:
     """Keeps matches in memory: fast, single-process, lost on restart."""
 
@@ -108,10 +104,8 @@ class MemoryStore:
         self._waiting: dict[str, int] = {}
         self._reseeks: dict[str, tuple[str, int, float]] = {}
         self._players = MemoryPlayers()
-        self._names = MemoryNames()
-        self._ratings_swept = 0.0
-        """When the reaper last forgot idle ratings."""
         """The matches each player key seated."""
+        self._names = MemoryNames()
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ticks: dict[int, set[Held]] = {}
@@ -912,10 +906,8 @@ class MemoryStore:
         and, once an hour, the ratings idle past RatingRules.keep."""
         grace, keep = self.settings.grace, self.settings.keep
         changed = 0
-        rules = self.settings.ratings
-        if rules is not None and now - self._ratings_swept >= RATINGS_SWEEP:
-            self._ratings_swept = now
-            self._ratings.forget_idle(now, rules.keep)
+        if self.settings.ratings is not None:
+            self._ratings.sweep(now, self.settings.ratings.keep)
         self._reseeks = {d: seen for d, seen in self._reseeks.items() if seen[2] >= now}
         for index, found in enumerate(list(self._matches.values())):
             if index and index % REAP_SLICE == 0:

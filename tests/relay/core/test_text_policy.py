@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from relay.api.endpoints import shown_once
 from relay.core.errors import RelayError
-from relay.core.text_policy import chat_line, display_name, skeletons
+from relay.core.table import NAME_MOST
+from relay.core.text_policy import chat_line, display_name, shown_once, skeletons
 
 INVISIBLE = {
     "zero-width space": "\u200b",
@@ -116,5 +116,5 @@ def test_different_names_do_not(one: str, other: str) -> None:
 def test_a_leaderboard_shows_each_look_once_and_no_name_the_rules_refuse() -> None:
     names = ["BOB", "\u0412\u041e\u0412", "\u0410dmin", None, "Ann"]
     rows: list[dict[str, str | None]] = [{"name": name} for name in names]
-    shown_once(rows)
+    shown_once(rows, NAME_MOST)
     assert [row["name"] for row in rows] == ["BOB", None, None, None, "Ann"]
