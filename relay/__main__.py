@@ -18,7 +18,7 @@ from aiohttp import web
 
 from relay.api.metrics import hot_path
 from relay.api.verdicts import pick_referees
-from relay.config import CHAT_READERS, STORE_ENV, Config, webhook_keys
+from relay.config import ADMIN_ENV, CHAT_READERS, STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
 from relay.core.rated import RatingRules
 from relay.games import installed_games
@@ -278,6 +278,13 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
         "whitespace while rotating them (else the environment variable MOVEWIRE_WEBHOOK_SECRET)",
     )
     p.add_argument(
+        "--admin-secret-file",
+        metavar="PATH",
+        help="the file holding the secret of the host's admin API, /v1/admin/ (at least 16 "
+        "characters; else the environment variable MOVEWIRE_ADMIN_SECRET; neither: no admin "
+        "API). `python -m relay admin` uses it (docs/fair-play.md#moderation)",
+    )
+    p.add_argument(
         "--webhook-every",
         type=float,
         default=d.webhook_every / 60,
@@ -370,6 +377,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             webhook_url=a.webhook,
             webhook_keys=webhook_keys(webhook_secret(a.webhook_secret_file)) if a.webhook else (),
             webhook_every=a.webhook_every * 60,
+            admin_secret=admin_secret(a.admin_secret_file),
         )
         if config.workers > 1 and config.store_url == "memory":
             raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
@@ -412,6 +420,18 @@ def webhook_secret(path: str | None) -> bytes:
         raise ValueError(f"cannot read --webhook-secret-file {path!r}: {exc.strerror}") from None
 
 
+def admin_secret(path: str | None) -> bytes:
+    """Returns the admin API's secret: the file's content, else MOVEWIRE_ADMIN_SECRET's,
+    without surrounding whitespace (b'' for neither); raises ValueError when the file cannot
+    be read."""
+    if path is None:
+        return os.environ.get(ADMIN_ENV, "").strip().encode()
+    try:
+        return Path(path).read_bytes().strip()
+    except OSError as exc:
+        raise ValueError(f"cannot read --admin-secret-file {path!r}: {exc.strerror}") from None
+
+
 def installed_referees(config: Config) -> Mapping[str, Callable[[], object]]:
     """Returns the referee factory of each installed game that ships one, by game name."""
     return {game.name: game.referee for game in config.games if game.referee is not None}
@@ -425,6 +445,11 @@ def main(
 
     referees: the referee factory of each game that has one, by name, which --referee picks
     from (default: the installed games', installed_referees)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args[:1] == ["admin"]:
+        from relay.admin import main as admin
+
+        raise SystemExit(admin(args[1:]))
     config, unix = parse_args(argv)
     _mask_command_line(config.store_url)
     try:

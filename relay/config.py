@@ -15,6 +15,7 @@ from relay.core.games import Game
 from relay.core.model import StoreSettings
 
 __all__ = [
+    "ADMIN_ENV",
     "CHAT_READERS",
     "SECRET_LEAST",
     "SECRET_SHORT",
@@ -55,6 +56,9 @@ def check_proxy_settings(prefix: str, trusted: Sequence[str]) -> None:
 STORE_ENV = "MOVEWIRE_STORE"
 """The environment variable the store URL may come from (kept out of the command line)."""
 
+
+ADMIN_ENV = "MOVEWIRE_ADMIN_SECRET"
+"""The environment variable the admin API's secret may come from (never the command line)."""
 
 SECRET_LEAST = 16
 """Bytes a webhook secret's key must have at least."""
@@ -187,6 +191,9 @@ class Config:
     the store (StoreSettings.chat_per_minute): across processes and workers."""
     webhook_every: float = 600.0
     """Seconds of each contact's throttle window: one delivery per window at most (0: none)."""
+    admin_secret: bytes = field(default=b"", repr=False)
+    """The bearer of the host's admin API (b'': the API is off); from a file or the
+    environment, never the command line."""
 
     def __post_init__(self) -> None:
         if self.hold < 0:
@@ -203,6 +210,11 @@ class Config:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
         check_webhook(self.webhook_url, self.webhook_keys, self.webhook_every)
+        if self.admin_secret and len(self.admin_secret) < SECRET_LEAST:
+            raise ValueError(
+                f"the admin secret must be at least {SECRET_LEAST} characters "
+                f"(--admin-secret-file, or MOVEWIRE_ADMIN_SECRET)"
+            )
         if self.store.seek_grace <= 0 or self.store.claim_after < 0:
             raise ValueError(
                 f"seek_grace must be > 0 and claim_after >= 0, not {self.store.seek_grace!r} "

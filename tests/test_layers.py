@@ -23,9 +23,10 @@ LAYERS: dict[str, set[str]] = {
     "relay.http": {"relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook"},
     "relay.box": {"relay.api"},
     "relay.workers": {"relay.config", "relay.box"},
+    "relay.admin": {"relay.config"},
     "relay.__main__": {
         "relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook",
-        "relay.http", "relay.workers", "relay.games",
+        "relay.http", "relay.workers", "relay.games", "relay.admin",
     },
     "relay": {"relay.core", "relay.store", "relay.config", "relay.http"},
 }  # fmt: skip

@@ -29,6 +29,7 @@ from relay.api.fields import (
 )
 from relay.api.limits import RateLimiter
 from relay.api.metrics import RelayMetrics
+from relay.api.moderation import ModerationEndpoints, check_ban, player_ids
 from relay.api.openapi import openapi
 from relay.api.routes import ROUTES
 from relay.api.table import TableEndpoints
@@ -132,9 +133,10 @@ class Api:
         match and seat (the digest of the seat's token)."""
         self.immediate: Immediate | None = store.immediate
         self.tables = TableEndpoints(self)
+        self.moderation = ModerationEndpoints(config, store)
+        parts = {"api": self, "table": self.tables, "moderation": self.moderation}
         self.endpoints: dict[str, Endpoint] = {
-            route.endpoint: getattr(self.tables if route.table else self, route.endpoint)
-            for route in ROUTES
+            route.endpoint: getattr(parts[route.part], route.endpoint) for route in ROUTES
         }
         """The coroutine method answering each route, by its name in the route table."""
         self._games = games_json(config.games)
@@ -193,6 +195,7 @@ class Api:
         rating_range = range_field(body)
         if rating_range is not None and self.config.store.ratings is None:
             raise RelayError("request/invalid", NO_RATINGS)
+        await check_ban(self.store, player_ids(player), call.client, now)
         if name is not None and not await self.store.claim_name(skeletons(name), player, now):
             raise RelayError("name/taken", NAME_TAKEN.format(name))
         ticket = await self.store.seek(
@@ -539,6 +542,7 @@ class Api:
                 "left": None if clock is None else list(clock.left_at(info.turn, time.time())),
                 "names": list(info.names) if self.config.names else [None, None],
                 "rated": info.rated,
+                "players": list(info.players),
                 **rated_seats(info.ratings),
             }
         )
@@ -607,6 +611,10 @@ class Api:
         if not isinstance(offer, bool):
             raise RelayError("request/invalid", BAD_BOOL.format("offer", offer))
         op: RematchOp = "offer" if offer else "decline"
+        if offer:  # a rematch is a new match: refused when a ban covers either seat
+            now = time.time()
+            info = await self.store.info(call.match)
+            await check_ban(self.store, info.players, call.client, now)
         return 200, rematch_body(await self.store.rematch(call.match, token, op, time.time()))
 
     async def lobby(self, call: Call) -> Reply:

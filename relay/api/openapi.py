@@ -8,6 +8,11 @@ from typing import Any
 import orjson
 
 from relay.api.fields import MAX_WHOLE
+from relay.api.moderation_schemas import (
+    MODERATION_REPLIES,
+    MODERATION_SCHEMAS,
+    PUBLIC_ID_SCHEMA,
+)
 from relay.api.routes import JSON, ROUTES, Route
 from relay.api.table_schemas import NAME, TABLE_REPLIES, TABLE_SCHEMAS, UNDO_EVENT
 from relay.core.clock import BASE, INCREMENT, PER_MOVE
@@ -421,6 +426,7 @@ _SCHEMAS: dict[str, Any] = {
 
 
 _SCHEMAS.update(TABLE_SCHEMAS)
+_SCHEMAS.update(MODERATION_SCHEMAS)
 _SCHEMAS["Event"]["oneOf"].append(UNDO_EVENT)
 _SCHEMAS["Events"]["properties"]["table"] = _ref("Table")
 _SCHEMAS["SeqEvents"]["properties"]["table"] = _ref("Table")
@@ -483,8 +489,16 @@ _SCHEMAS["PlayerMatch"]["properties"]["rating"] = {
     "description": "Once the match is rated: the key's rating before and after it.",
 }
 _SCHEMAS["MatchInfo"]["properties"]["rated"] = {
-    "enum": [True, False, "pending"],
-    "description": "Whether the match was rated ('pending': ended, its rating not yet written).",
+    "enum": [True, False, "pending", "voided"],
+    "description": "Whether the match was rated ('pending': ended, its rating not yet written; "
+    "'voided': the host took its rating back).",
+}
+_SCHEMAS["MatchInfo"]["properties"]["players"] = {
+    "type": "array",
+    "items": {"anyOf": [PUBLIC_ID_SCHEMA, _NULL]},
+    "minItems": 2,
+    "maxItems": 2,
+    "description": "Each seat's player key's public id (null: it sat without one).",
 }
 _SCHEMAS["MatchInfo"]["properties"]["ratings"] = {
     "type": "array",
@@ -586,6 +600,7 @@ _REPLIES = {
     "Health": "Alive.",
     "Games": "Every game hosted, by name.",
     **TABLE_REPLIES,
+    **MODERATION_REPLIES,
 }
 """What a successful answer of each reply schema says."""
 
@@ -606,6 +621,7 @@ _SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "required": [{"seat": []}],
     "optional": [{}, {"seat": []}],
     "player": [{"player": []}],
+    "admin": [{"admin": []}],
 }
 
 
@@ -684,6 +700,11 @@ def document() -> dict[str, Any]:
                     "description": "A seat token, or the player key the seat was taken with.",
                 },
                 "player": {"type": "http", "scheme": "bearer", "description": "A player key."},
+                "admin": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The host's admin secret (--admin-secret-file).",
+                },
             },
         },
         "paths": paths,

@@ -40,17 +40,18 @@ class Route:
     """The schema of the JSON request body, if the endpoint takes one."""
     query: tuple[str, ...] = ()
     """The query parameters it reads."""
-    seat: Literal["none", "optional", "required", "player"] = "none"
+    seat: Literal["none", "optional", "required", "player", "admin"] = "none"
     """Whether it needs a seat token (Authorization: Bearer; a player key is one too), takes
-    one, takes none, or needs a player key (and no match)."""
+    one, takes none, needs a player key (and no match), or the host's admin secret."""
     errors: tuple[int, ...] = ()
     """The error statuses it may answer (each with its codes, from relay/core/errors.py)."""
     limited: bool = True
     """Whether the request counts against the client's request rate (--requests-per-second)."""
     content_type: str = JSON
     """The media type of a successful answer."""
-    table: bool = False
-    """Whether the table's endpoints (relay.api.table) answer it, not the Api itself."""
+    part: Literal["api", "table", "moderation"] = "api"
+    """Which endpoints answer it: the Api itself, the table's (relay.api.table) or
+    moderation's (relay.api.moderation)."""
 
 
 _COMMON = (400, 413, 415, 429, 503)
@@ -99,21 +100,21 @@ ROUTES: tuple[Route, ...] = (
           "The table around the match: names, presence, the last offer, the chat; with "
           "'after', held until its version is above it.",
           reply="Table", query=("after", "wait", "chat"), seat="optional",
-          errors=(400, 401, 403, 404, 410, 429, 503), table=True),
+          errors=(400, 401, 403, 404, 410, 429, 503), part="table"),
     Route("POST", "/v1/matches/{match}/offer", "offer", "offer",
           "Offer a draw, or ask to take back your last move, at the position after 'after'.",
-          reply="Table", body="OfferBody", seat="required", errors=_WRITE, table=True),
+          reply="Table", body="OfferBody", seat="required", errors=_WRITE, part="table"),
     Route("POST", "/v1/matches/{match}/answer", "answer", "answer",
           "Accept (its event joins the log) or decline the partner's standing offer; "
           "accept: false also withdraws your own.",
-          reply="Answered", body="AnswerBody", seat="required", errors=_WRITE, table=True),
+          reply="Answered", body="AnswerBody", seat="required", errors=_WRITE, part="table"),
     Route("POST", "/v1/matches/{match}/claim", "claim", "claim",
           "Claim the win from a partner that has stalled on its turn past the claim time "
           "(matches without a clock).",
-          reply="Seq", body="AfterBody", seat="required", errors=_WRITE, table=True),
+          reply="Seq", body="AfterBody", seat="required", errors=_WRITE, part="table"),
     Route("POST", "/v1/matches/{match}/chat", "chat", "chat",
           "Say a line of chat to the partner.",
-          reply="ChatLine", body="ChatBody", seat="required", errors=_WRITE, table=True),
+          reply="ChatLine", body="ChatBody", seat="required", errors=_WRITE, part="table"),
     Route("GET", "/v1/player/matches", "playerMatches", "player_matches",
           "Every match the player key (as the bearer) seated that the relay still holds: "
           "its turn first, then the partner's, waiting, finished.",
@@ -123,6 +124,42 @@ ROUTES: tuple[Route, ...] = (
           "of, with their histories, newest first; 'game' for one game.",
           reply="PlayerRatings", query=("game",), seat="player",
           errors=(400, 401, 403, 429, 503)),
+    Route("GET", "/v1/player/blocks", "playerBlocks", "blocks",
+          "The keys the player key (as the bearer) blocked or muted, newest first.",
+          reply="Blocks", seat="player", errors=(401, 403, 429, 503), part="moderation"),
+    Route("POST", "/v1/player/blocks", "block", "block",
+          "Block (never paired again, chat hidden) or mute (chat hidden) the partner of a "
+          "match the player key sat in; or lift one by its public id (kind 'none').",
+          reply="Blocks", body="BlockBody", seat="player",
+          errors=(*_COMMON, 401, 403, 404, 409), part="moderation"),
+    Route("POST", "/v1/matches/{match}/report", "report", "report",
+          "Report the partner to the host: its play, its name or its chat.",
+          ok=201, reply="Reported", body="ReportBody", seat="required",
+          errors=(*_COMMON, 401, 403, 404, 410), part="moderation"),
+    Route("GET", "/v1/admin/bans", "adminBans", "bans",
+          "The bans in force (the host's admin secret as the bearer).",
+          reply="Bans", seat="admin", errors=(401, 403, 404, 429, 503), part="moderation"),
+    Route("POST", "/v1/admin/bans", "adminBan", "ban",
+          "Ban a player's public id or an address range from new matches for a time.",
+          ok=201, reply="Ban", body="BanBody", seat="admin",
+          errors=(*_COMMON, 401, 403, 404, 409), part="moderation"),
+    Route("POST", "/v1/admin/unban", "adminUnban", "unban",
+          "Lift the ban of a public id or an address range.",
+          reply="Unbanned", body="TargetBody", seat="admin",
+          errors=(*_COMMON, 401, 403, 404), part="moderation"),
+    Route("POST", "/v1/admin/void", "adminVoid", "void",
+          "Take a rated match's rating back from both seats.",
+          reply="Voided", body="VoidBody", seat="admin",
+          errors=(*_COMMON, 401, 403, 404), part="moderation"),
+    Route("POST", "/v1/admin/erase", "adminErase", "erase",
+          "Erase a public id's name and chat lines from every match the relay holds and "
+          "from its leaderboard entries.",
+          reply="Erased", body="IdBody", seat="admin",
+          errors=(*_COMMON, 401, 403, 404), part="moderation"),
+    Route("GET", "/v1/admin/reports", "adminReports", "reports",
+          "Players' reports, newest first (at most 'limit').",
+          reply="Reports", query=("limit",), seat="admin",
+          errors=(400, 401, 403, 404, 429, 503), part="moderation"),
     Route("GET", "/v1/games/{game}/leaderboard", "leaderboard", "leaderboard",
           "A game's leaderboard: its established ratings, best first (at most 'limit').",
           reply="Leaderboard", query=("limit",), errors=(400, 429, 503)),

@@ -72,6 +72,10 @@ CODES: dict[str, tuple[int, str]] = {
     "room/version_mismatch": (409, "The player waiting in this room seeks another game version."),
     "room/control_mismatch": (409, "The player waiting in this room seeks another time control."),
     "room/same_player": (409, "The seek waiting in this room has the same player key."),
+    "room/blocked": (
+        409,
+        "The player waiting in this room blocked this player key, or this key blocked it.",
+    ),
     # turn/...: the turn rule.
     "turn/not_yours": (409, "It is the other seat's turn."),
     "turn/stale": (409, "'after' is not the number of the match's last event."),
@@ -84,6 +88,19 @@ CODES: dict[str, tuple[int, str]] = {
     "limit/waiting": (429, "Too many matches waiting for players of this game."),
     # player/...: player keys.
     "player/too_many": (429, "This player key already has 100 matches not finished."),
+    "player/banned": (
+        403,
+        "The host banned this player key or this address from new matches for a time.",
+    ),
+    "player/not_seated": (403, "This player key sat in neither seat of the match."),
+    # block/..., report/...: a player's own moderation.
+    "block/no_key": (409, "The partner sat without a player key: there is nobody to block."),
+    "block/full": (409, "This player key blocks or mutes as many keys as the relay keeps."),
+    "report/too_fast": (429, "Too many reports from this client; retry after the given time."),
+    # admin/...: the host's admin API.
+    "admin/off": (404, "This relay has no admin secret: its admin API is off."),
+    "admin/bad_secret": (403, "The bearer is not this relay's admin secret."),
+    "admin/too_many": (409, "The store holds as many bans as it keeps; lift some first."),
     # server/...: the relay itself.
     "server/unavailable": (503, "The match store cannot be reached; retry shortly."),
     "server/shutting_down": (

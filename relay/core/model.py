@@ -113,10 +113,12 @@ class MatchInfo:
     names: tuple[str | None, str | None] = (None, None)
     """Each seat's display name, as its seek gave it (None: none given)."""
     rated: bool | str = False
-    """Whether the match was rated: True, False, or 'pending' (ended, its rating not yet
-    written; docs/ratings.md)."""
+    """Whether the match was rated: True, False, 'pending' (ended, its rating not yet
+    written; docs/ratings.md) or 'voided' (a host took its rating back)."""
     ratings: tuple[tuple[float, float], tuple[float, float]] | None = None
     """Once rated, each seat's rating before and after the match."""
+    players: tuple[str | None, str | None] = (None, None)
+    """Each seat's player key's public id (relay.core.standings.public_id; None: no key)."""
 
 
 @dataclass(frozen=True, slots=True)

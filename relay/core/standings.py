@@ -17,6 +17,7 @@ __all__ = [
     "DAY",
     "HISTORY",
     "OPPONENTS_KEPT",
+    "VOID_DAYS",
     "Entry",
     "MatchRating",
     "Standing",
@@ -41,6 +42,9 @@ BOARD_DEFAULT = 50
 
 DAY = 86_400.0
 """The window of RatingRules.pair_daily."""
+
+VOID_DAYS = 30
+"""Days a rated match's change is kept so that a host may void it (docs/fair-play.md)."""
 
 OPPONENTS_KEPT = 20
 """Distinct opponents a standing remembers (RatingRules.board_opponents may be up to it)."""

@@ -14,6 +14,7 @@ from relay.core.rematch import Rematch, RematchOp
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
 from relay.store.hooks import HookState
+from relay.store.moderation import Moderation
 
 __all__ = ["Immediate", "Judged", "Store", "Wake"]
 
@@ -63,6 +64,10 @@ class Store(Protocol):
     turns: TurnSink | None
     """Told of each turn given to a seat with a contact in a per-move-deadline match (see
     relay.core.turns); None (the default) tells nobody."""
+
+    @property
+    def moderation(self) -> Moderation:
+        """Bans, reports, blocks, voided ratings and erased names (relay.store.moderation)."""
 
     immediate: Immediate | None
     """The store itself when it can answer at once (its coroutines then also finish at once,

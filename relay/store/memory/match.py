@@ -3,7 +3,10 @@ store's every write and poll touches (the store itself is relay.store.memory.sto
 
 from __future__ import annotations
 
+import hmac
+
 from relay.core.clock import TimeControl, millis
+from relay.core.errors import RelayError
 from relay.core.events import started_event
 from relay.core.model import Event, Status, new_match_id
 from relay.core.rated import RatingRange
@@ -128,6 +131,22 @@ class Match:
         self.claim: str | None = None
         """The game-ending move's claim, if its mover made one (rated once agreed)."""
         self.waiters: list[Held] = []
+
+    def seat_of(self, digest: str) -> int:
+        """Returns the seat of a token's digest (a seat token's, or a player key's: a second
+        key to the seats it took); raises auth/bad_token for neither."""
+        zero = hmac.compare_digest(digest, self.hashes[0])
+        one = hmac.compare_digest(digest, self.hashes[1])
+        if zero:
+            return 0
+        if one:
+            return 1
+        players = self.players
+        if players[0] and hmac.compare_digest(digest, players[0]):
+            return 0
+        if players[1] and hmac.compare_digest(digest, players[1]):
+            return 1
+        raise RelayError("auth/bad_token")
 
     def start(self, first: int, now: float) -> None:
         """Opens play: the turn to first, both clocks full, the first turn starting now."""

@@ -32,5 +32,9 @@ class MemoryNames:
                 self._held = {key: value for key, value in held.items() if value[1] > now}
         return True
 
+    def withhold(self, skeleton: str, holder: str, now: float, hold: float) -> None:
+        """Binds a skeleton to a holder that is no key (an erased name's), until now + hold."""
+        self._held[skeleton] = (holder, now + hold)
+
     def __len__(self) -> int:
         return len(self._held)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hmac
 import math
 from collections import Counter, deque
 from collections.abc import Collection
@@ -36,6 +35,7 @@ from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rated import RatingRange, RatingRules, can_pair, score_of
 from relay.core.ratings import LICHESS
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
+from relay.core.standings import public_id
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
 from relay.core.verdicts import dispute_tail, result_of
@@ -55,10 +55,11 @@ from relay.store.memory.match import (
     Held,
     Match,
 )
+from relay.store.memory.moderation import MemoryModeration
 from relay.store.memory.names import MemoryNames
 from relay.store.memory.notices import Notices
 from relay.store.memory.players import MemoryPlayers
-from relay.store.memory.ratings import MemoryRatings
+from relay.store.memory.ratings import SWEEP_EVERY, MemoryRatings
 
 __all__ = ["Held", "MemoryStore", "open_url"]
 
@@ -118,6 +119,12 @@ class MemoryStore:
         self._hooks: MemoryHookState | None = None
         self._ratings = MemoryRatings()
         """Each key's ratings, and each rated match's (docs/ratings.md)."""
+        self.moderation = MemoryModeration(
+            self.settings, self._matches, self._players, self._names, self._ratings,
+            self._table_changed,
+        )  # fmt: skip
+        """Bans, reports, blocks, voids and erasures (relay.store.moderation)."""
+        self._ids_swept = 0.0
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -130,19 +137,7 @@ class MemoryStore:
         return found
 
     def _seat(self, found: Match, digest: str) -> int:
-        zero = hmac.compare_digest(digest, found.hashes[0])
-        one = hmac.compare_digest(digest, found.hashes[1])
-        if zero:
-            return 0
-        if one:
-            return 1
-        # A player key is a second key to the seats it took.
-        players = found.players
-        if players[0] and hmac.compare_digest(digest, players[0]):
-            return 0
-        if players[1] and hmac.compare_digest(digest, players[1]):
-            return 1
-        raise RelayError("auth/bad_token")
+        return found.seat_of(digest)
 
     async def poll(
         self, match: str, token: str | None, after: int, now: float
@@ -261,8 +256,9 @@ class MemoryStore:
             if found.control is None
             else Clock(found.control, (found.clock[0], found.clock[1]), found.turn_at),
             names=(found.table.names[0], found.table.names[1]),
-            rated=rated is not None,
+            rated="voided" if self._ratings.is_voided(found.id) else rated is not None,
             ratings=None if rated is None else rated.pairs(),
+            players=(_public(found.players[0]), _public(found.players[1])),
         )
 
     async def counts(self) -> dict[Status, int]:
@@ -311,6 +307,7 @@ class MemoryStore:
                 until = now + patience(control, self.settings.grace)
                 self._reseeks[hash_token(token)] = (ticket.match, ticket.seat, until)
         self._players.add(seeker.player, ticket.match, now)
+        self.moderation.know(seeker.player)
         return ticket
 
     def _status(self, match: str) -> Status | None:
@@ -333,6 +330,8 @@ class MemoryStore:
             if held is not None and held.status is WAITING:
                 if seeker.player and held.players[0] == seeker.player:
                     raise same_player(room)
+                if self.moderation.refuses(seeker.player, held.players[0]):
+                    raise RelayError("room/blocked")
                 if held.version != version:
                     raise RelayError(
                         "room/version_mismatch",
@@ -362,6 +361,9 @@ class MemoryStore:
                     continue
                 if seeker.player and oldest.players[0] == seeker.player:
                     mine.append(oldest)
+                    continue
+                if self.moderation.refuses(seeker.player, oldest.players[0]):
+                    mine.append(oldest)  # kept in its place for another seeker
                     continue
                 if (seeker.rating_range is not None or oldest.rating_range is not None) and (
                     not self._in_range(game, seeker, oldest)
@@ -908,6 +910,9 @@ class MemoryStore:
         changed = 0
         if self.settings.ratings is not None:
             self._ratings.sweep(now, self.settings.ratings.keep)
+        if now - self._ids_swept >= SWEEP_EVERY:
+            self._ids_swept = now
+            self.moderation.sweep()
         self._reseeks = {d: seen for d, seen in self._reseeks.items() if seen[2] >= now}
         for index, found in enumerate(list(self._matches.values())):
             if index and index % REAP_SLICE == 0:
@@ -1003,6 +1008,11 @@ class MemoryStore:
         if self._hooks is None:
             self._hooks = MemoryHookState()
         return self._hooks
+
+
+def _public(digest: str) -> str | None:
+    """Returns a seat's public id (None: it sat without a player key)."""
+    return public_id(digest) if digest else None
 
 
 def open_url(url: str, settings: StoreSettings) -> MemoryStore:

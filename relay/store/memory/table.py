@@ -140,6 +140,15 @@ class TableState:
         self.version += 1
         return n
 
+    def erase_chat(self, seat: int) -> int:
+        """Erases the seat's chat lines (their text becomes ''); returns how many."""
+        erased = 0
+        for index, line in enumerate(self.chat):
+            if line.seat == seat and line.text:
+                self.chat[index] = ChatLine(line.n, seat, "", line.at, line.time)
+                erased += 1
+        return erased
+
     @staticmethod
     def _pace(due: list[float], seat: int, now: float, per_minute: int, code: str) -> None:
         """Counts one write of seat against its pace; raises `code` with the wait past it."""

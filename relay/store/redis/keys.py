@@ -59,6 +59,7 @@ from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from relay.core.clock import Clock, TimeControl
 from relay.core.model import ID_FIRST, MatchInfo, Status, new_match_id
+from relay.core.standings import public_id
 
 __all__ = [
     "ALPHABET",
@@ -172,7 +173,7 @@ class GameKeys:
 
 INFO_FIELDS = (
     "game", "version", "room", "status", "turn", "last", "first", "tc", "l0", "l1", "tat",
-    "n0", "n1", "rate", "ratings",
+    "n0", "n1", "rate", "ratings", "p0", "p1",
 )  # fmt: skip
 """The fields of a match's hash that make its summary (match_info)."""
 
@@ -180,7 +181,9 @@ INFO_FIELDS = (
 def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
     """Returns the summary of a match from its hash's INFO_FIELDS (None: no such match)."""
     (game, version, room, status, turn, last, first, control, left0, left1, turn_at, n0, n1,
-     rate, ratings) = (None if value is None else value.decode() for value in values)  # fmt: skip
+     rate, ratings, p0, p1) = (
+        None if value is None else value.decode() for value in values
+    )  # fmt: skip
     if status is None:
         return None
     clock = None
@@ -199,9 +202,19 @@ def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
         first=int(first) if first else None,
         clock=clock,
         names=(n0, n1),
-        rated="pending" if rate == "pending" else rate == "done",
+        rated=_RATED.get(rate or "", False),
         ratings=_ratings(ratings),
+        players=(_public(p0), _public(p1)),
     )
+
+
+_RATED: dict[str, bool | str] = {"pending": "pending", "done": True, "void": "voided"}
+"""MatchInfo.rated by a match hash's 'rate'."""
+
+
+def _public(digest: str | None) -> str | None:
+    """Returns a seat's public id (None: it sat without a player key)."""
+    return public_id(digest) if digest else None
 
 
 def _ratings(text: str | None) -> tuple[tuple[float, float], tuple[float, float]] | None:

@@ -31,11 +31,11 @@ _MATCH, _GAME, _PLAIN = "begin_match(ARGV)", "begin_game(KEYS, ARGV)", ""
 _KINDS = {
     "POLL": _MATCH, "ACT": _MATCH, "OPEN": _MATCH, "JOIN": _MATCH, "ROOM": _MATCH,
     "REAP": _MATCH, "OFFER": _MATCH, "CHAT": _MATCH, "LEFT": _MATCH, "TABLE": _MATCH,
-    "JUDGED": _MATCH,
+    "JUDGED": _MATCH, "ERASE": _MATCH,
     "PAIR": _GAME, "PUSH": _GAME, "ENSURE": _GAME, "REQUEUE": _GAME,
     "UNLIST": _PLAIN, "RESERVE": _PLAIN, "REMATCH": _PLAIN, "REMATCH_START": _PLAIN,
     "LOBBY_ADD": _PLAIN, "LOBBY_MOVE": _PLAIN, "RATE": _PLAIN, "RATED": _PLAIN,
-    "PENDING": _PLAIN, "TORATE": _PLAIN, "NAME": _PLAIN,
+    "PENDING": _PLAIN, "TORATE": _PLAIN, "NAME": _PLAIN, "VOID": _PLAIN, "VOIDED": _PLAIN,
 }  # fmt: skip
 """Each script, by name, and how its body begins (a match or a game script, or neither)."""
 

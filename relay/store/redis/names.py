@@ -35,3 +35,9 @@ class RedisNames:
             if not int(bound):
                 return False
         return True
+
+    async def withhold(self, skeleton: str, holder: str) -> None:
+        """Binds a skeleton to a holder that is no key (an erased name's) for name_hold."""
+        client = await self.store.client()
+        hold = max(1, round(self.store.settings.name_hold * 1000))
+        await self.store.guard(client.set(self._key(skeleton), holder, px=hold))

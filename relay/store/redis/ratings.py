@@ -25,6 +25,7 @@ from relay.core.rated import RatingRules, score_of
 from relay.core.ratings import Rating, new_rating, shown
 from relay.core.standings import (
     DAY,
+    VOID_DAYS,
     Entry,
     Standing,
     board_fit,
@@ -139,6 +140,7 @@ class RedisRatings:
             f"{tagged}board",
             f"{tagged}rated:{match}",
             f"{tagged}pair:{':'.join(sorted(digests))}",
+            f"{tagged}void:{match}",
         ]
         ttl = int(max(MARKED, 2 * self.settings.keep))
         for _ in range(_STALE_TRIES):
@@ -167,6 +169,14 @@ class RedisRatings:
                     repr(first), ",".join(opponents),
                 ]  # fmt: skip
             args += [marker, ttl, repr(now), rules.pair_daily, DAY, max(1, round(rules.keep))]
+            record = {
+                "game": game,
+                "d": list(digests),
+                "before": [_kept(rows[0], zero), _kept(rows[1], one)],
+                "after": [_written(new_zero), _written(new_one)],
+                "state": "rated",
+            }
+            args += [orjson.dumps(record), round(VOID_DAYS * DAY)]
             answer = await store.call("RATE", keys, args)
             if answer[0] == b"capped":
                 return ""
@@ -240,6 +250,22 @@ class RedisRatings:
                 rating, _, name = _rating(row)
                 found.append((digest, rating, name))
         return board_rows(found, limit, now)
+
+
+def _written(rating: Rating) -> list[str]:
+    """Returns a rating's fields as rate.lua writes them into its hash (a void record's)."""
+    return [
+        repr(rating.rating), repr(rating.deviation), repr(rating.volatility), str(rating.games),
+        repr(rating.at),
+    ]  # fmt: skip
+
+
+def _kept(row: list[bytes | None], rating: Rating) -> list[str]:
+    """Returns a rating hash's fields as read (a new key's as written for its first game's
+    'before': games '0' and no 'at')."""
+    if row[0] is None:
+        return [*_written(rating)[:3], "0", ""]
+    return [(value or b"").decode() for value in row[:5]]
 
 
 def _entry_json(entry: Entry) -> dict[str, Any]:

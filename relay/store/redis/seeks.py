@@ -11,15 +11,16 @@ from relay.core.rated import RatingRange
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import SCRIPTS, Connection
 from relay.store.redis.keys import GameKeys
+from relay.store.redis.moderation import RedisModeration
 from relay.store.redis.players import RedisPlayers
 from relay.store.redis.refusals import DOWN, Refusal, seek_error
 from relay.store.redis.replies import Joined, Picked, Roomed, Tell
 
 __all__ = ["Seeker", "Seeks"]
 
-Seeker = tuple[str, str, str, str]
-"""A seeker: its token's digest, its player key's digest, its contact and its display name
-('' for none)."""
+Seeker = tuple[str, str, str, str, str]
+"""A seeker: its token's digest, its player key's digest, its contact, its display name and
+the digests its key blocks, comma-joined ('' for none)."""
 
 
 _SAME = -1
@@ -33,10 +34,13 @@ is in its game's queue (see lua/ensure.lua)."""
 class Seeks:
     """The seeks of a Redis store: pairs seekers, opens matches, keeps the queues right."""
 
-    def __init__(self, link: Connection, players: RedisPlayers, tell: Tell) -> None:
+    def __init__(
+        self, link: Connection, players: RedisPlayers, tell: Tell, moderation: RedisModeration
+    ) -> None:
         self.link = link
         self.players = players
         self.tell = tell
+        self.moderation = moderation
 
     async def seek(
         self,
@@ -58,7 +62,9 @@ class Seeks:
         token = token if token is not None else new_token()
         digest = hash_token(token)
         clock = ("", "") if control is None else (control.key, control.json().decode())
-        seeker = (digest, "" if player is None else hash_token(player), contact or "", name or "")
+        key = "" if player is None else hash_token(player)
+        blocks = await self.moderation.blocking(key)
+        seeker = (digest, key, contact or "", name or "", blocks)
         if seeker[1]:
             await self.players.check(seeker[1], digest)
         try:
@@ -72,6 +78,7 @@ class Seeks:
             raise seek_error(refusal, game, version, room, settings, control) from None
         if seeker[1]:
             await self.players.add(seeker[1], ticket.match, now)
+            await self.moderation.know(seeker[1])
         return ticket
 
     async def _queue(
@@ -156,9 +163,10 @@ class Seeks:
     async def open(
         self, game: str, version: str, room: str, now: float, digest: str,
         clock: tuple[str, str], player: str = "", contact: str = "", name: str = "",
+        blocks: str = "",
     ) -> str:  # fmt: skip
         """Opens a waiting match for a seeker (its token's digest, its player key's digest,
-        contact and display name, '' for none); returns its id."""
+        contact, display name and blocks, '' for none); returns its id."""
         while True:
             match = redis_keys.new_id()
             try:
@@ -174,6 +182,7 @@ class Seeks:
                     player,
                     contact,
                     name,
+                    blocks,
                 )
             except Refusal as refusal:
                 if refusal.code == "collision":  # a fresh id already taken: draw another

@@ -46,6 +46,7 @@ from relay.store.redis.connection import (
 from relay.store.redis.hooks import RedisHookState
 from relay.store.redis.keys import INFO_FIELDS, GameKeys, match_info
 from relay.store.redis.lobby import RedisLobbies
+from relay.store.redis.moderation import RedisModeration
 from relay.store.redis.names import RedisNames
 from relay.store.redis.players import RedisPlayers
 from relay.store.redis.ratings import RedisRatings
@@ -104,7 +105,9 @@ class RedisStore:
         """The lists of matches per player key."""
         self.names = RedisNames(self.link)
         """Which player key holds each display name's look."""
-        self.seeks = Seeks(self.link, self.players, self.tell)
+        self.moderation = RedisModeration(self.link, self.names, self.settings)
+        """Bans, reports, blocks, voids and erasures (relay.store.moderation)."""
+        self.seeks = Seeks(self.link, self.players, self.tell, self.moderation)
         """Pairs seekers and opens matches."""
         self._rematches = RedisRematches(self.link, self.players, self.tell)
         self._tables = RedisTables(self.link)

@@ -295,9 +295,11 @@ end
 
 -- `control` and `json` are the time control's key and JSON text ('' for none); `player` and
 -- `contact` the seeker's player key digest and contact handle ('' for none).
-local function open(id, digest, game, version, room, control, json, player, contact, name)
+local function open(id, digest, game, version, room, control, json, player, contact, name,
+    blocks)
   local m = mkey(id)
   if name and name ~= '' then redis.call('HSET', m, 'n0', name) end
+  if blocks and blocks ~= '' then redis.call('HSET', m, 'bk', blocks) end
   redis.call('HSET', m, 'game', game, 'version', version, 'status', 'waiting', 'h0', digest,
     'seen0', NOW_TEXT, 'seen1', NOW_TEXT, 'since', NOW_TEXT, 'last', 0, 'turn', '', 'first', '')
   if room ~= '' then redis.call('HSET', m, 'room', room) end
@@ -305,6 +307,15 @@ local function open(id, digest, game, version, room, control, json, player, cont
   set_player(m, '0', player, contact)
   recount(false, 'waiting')
   schedule(id, seek_due(NOW, control))
+end
+
+-- Whether a waiting seat (its key's digest, and `bk`: the digests it blocks, comma-joined)
+-- and a seeker (its key's digest and the digests it blocks) refuse each other: either one
+-- blocked the other, so they are never paired.
+local function refuses(waiting, bk, seeker, blocks)
+  if seeker == '' or not waiting or waiting == '' then return false end
+  return string.find(',' .. blocks .. ',', ',' .. waiting .. ',', 1, true) ~= nil
+    or string.find(',' .. (bk or '') .. ',', ',' .. seeker .. ',', 1, true) ~= nil
 end
 
 -- Takes the second seat and starts play; returns the first mover's turn notice (see notice).

@@ -2,14 +2,15 @@
 -- unless the pair of keys had CAP rated results in the game in the last DAY seconds.
 -- KEYS[1..2] = each seat's rating hash, KEYS[3..4] = each seat's history, KEYS[5] = the game's
 -- leaderboard, KEYS[6] = the match's rated marker, KEYS[7] = the pair's recent rated results
--- (sorted set: match id -> when).
+-- (sorted set: match id -> when), KEYS[8] = the match's void record (relay.store.redis
+-- .moderation: what the match changed, kept so that a host may void it).
 -- ARGV[1..2] = the versions of the ratings the new ones were computed from ('0': none);
 -- ARGV[3..13] seat 0's and ARGV[14..24] seat 1's: rating, deviation, volatility, games, at,
 -- name ('' for none), history entry (JSON), '1' to list it on the leaderboard (else '0'),
 -- its key digest, when its first rated game ended, its distinct opponents (comma-joined);
 -- ARGV[25] = the marker's value (the match's ratings), ARGV[26] = its time to live (seconds);
 -- ARGV[27..30] = now, CAP, DAY, KEEP (seconds each rating and history lasts after this
--- write). Answers {'done', marker} when the match was rated before,
+-- write), ARGV[31] = the void record's JSON, ARGV[32] = its time to live. Answers {'done', marker} when the match was rated before,
 -- {'capped'} when the pair had its CAP (nothing written), {'stale'} when either rating
 -- changed since it was read (read again and recompute), else {'rated', marker}.
 local marked = redis.call('GET', KEYS[6])
@@ -47,4 +48,5 @@ for seat = 0, 1 do
   end
 end
 redis.call('SET', KEYS[6], ARGV[25], 'EX', ARGV[26])
+redis.call('SET', KEYS[8], ARGV[31], 'EX', ARGV[32])
 return {'rated', ARGV[25]}

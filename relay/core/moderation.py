@@ -1,0 +1,300 @@
+"""Moderation as data: a host's bans (of a player's public id or an address range, for a
+time), players' reports and blocks, and what voiding a rating or erasing a name did; pure,
+without I/O (docs/fair-play.md#moderation). The stores keep them (relay.store.moderation)."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from relay.core.errors import RelayError
+from relay.core.text_policy import chat_line
+
+__all__ = [
+    "BANS_KEPT",
+    "BAN_MOST_SECONDS",
+    "BLOCKS_KEPT",
+    "PUBLIC_ID",
+    "REPORTS_KEPT",
+    "REPORT_ABOUT",
+    "REPORT_CHAT",
+    "REPORT_DAYS",
+    "REPORT_TEXT",
+    "Ban",
+    "BlockKind",
+    "Blocked",
+    "Erased",
+    "Report",
+    "SeatVoid",
+    "Voided",
+    "ban_target",
+    "banned_error",
+    "block_kind",
+    "is_banned",
+    "report_about",
+    "report_text",
+]
+
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{12}")
+"""A player key's public id (relay.core.standings.public_id), as leaderboards, tables and
+reports show it."""
+
+BANS_KEPT = 10_000
+"""Bans a store holds at once (admin/too_many past them)."""
+
+BAN_MOST_SECONDS = 10 * 365 * 86_400.0
+"""The longest ban: ten years."""
+
+BLOCKS_KEPT = 500
+"""Keys one player key may block or mute at once (block/full past them)."""
+
+REPORTS_KEPT = 1_000
+"""Reports a store keeps, the newest; older ones go."""
+
+REPORT_DAYS = 30
+"""Days a report is kept at most."""
+
+REPORT_TEXT = 500
+"""The most characters of a report's own words."""
+
+REPORT_CHAT = 10
+"""The reported seat's last chat lines a report copies, so the host reads what was said after
+the match is forgotten."""
+
+REPORT_ABOUT = ("play", "name", "chat")
+"""What a report is about: how the partner played (cheating, stalling), its name, its chat."""
+
+BlockKind = Literal["block", "mute"]
+"""A block: never paired again, and its chat hidden; a mute: its chat hidden only."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ban:
+    """A host's ban of a public id ('id:…') or of an address range ('203.0.113.0/24')."""
+
+    target: str
+    until: float
+    reason: str
+    at: float
+
+    def as_dict(self) -> dict[str, Any]:
+        """Returns the ban as the admin API answers it."""
+        return {"target": self.target, "until": self.until, "reason": self.reason, "at": self.at}
+
+    @classmethod
+    def from_dict(cls, found: dict[str, Any]) -> Ban:
+        """Returns a ban as a store keeps it (as_dict)."""
+        return cls(str(found["target"]), float(found["until"]), str(found["reason"]), found["at"])
+
+
+def ban_target(value: object) -> str:
+    """Returns a ban's target, canonical: 'id:' and a public id, or an address network in
+    CIDR form (a lone address is its /32 or /128); raises request/invalid for anything else."""
+    if isinstance(value, str):
+        if value.startswith("id:") and PUBLIC_ID.fullmatch(value[3:]):
+            return value
+        if PUBLIC_ID.fullmatch(value) and "." not in value and ":" not in value:
+            return f"id:{value}"
+        try:
+            return str(ipaddress.ip_network(value.strip(), strict=False))
+        except ValueError:
+            pass
+    raise RelayError(
+        "request/invalid",
+        f"The field 'target' must be a player's public id (12 characters, as leaderboards "
+        f"and reports show it) or an address range such as '203.0.113.0/24', not {value!r}.",
+    )
+
+
+def is_banned(bans: list[Ban], ids: tuple[str, ...], address: str | None, now: float) -> Ban | None:
+    """Returns the ban that covers any of the public ids or the address at `now` (the one that
+    lasts longest), else None."""
+    found: Ban | None = None
+    parsed = None
+    if address:
+        try:
+            parsed = ipaddress.ip_address(address)
+        except ValueError:
+            parsed = None
+    targets = {f"id:{one}" for one in ids if one}
+    for ban in bans:
+        if ban.until <= now:
+            continue
+        covers = ban.target in targets
+        if not covers and parsed is not None and not ban.target.startswith("id:"):
+            network = ipaddress.ip_network(ban.target)
+            covers = network.version == parsed.version and parsed in network
+        if covers and (found is None or ban.until > found.until):
+            found = ban
+    return found
+
+
+def banned_error(ban: Ban, now: float) -> RelayError:
+    """Returns the error refusing a banned player key's or address's new match."""
+    who = "player key" if ban.target.startswith("id:") else "address"
+    return RelayError(
+        "player/banned",
+        f"This {who} is banned from new matches on this relay for "
+        f"{max(1, round(ban.until - now))} s more: {ban.reason or 'no reason given'}.",
+    )
+
+
+def block_kind(value: object) -> BlockKind | None:
+    """Returns a block request's kind: 'block', 'mute', or None for 'none' (lift it)."""
+    if value == "block":
+        return "block"
+    if value == "mute":
+        return "mute"
+    if value == "none":
+        return None
+    raise RelayError(
+        "request/invalid", f"The field 'kind' must be 'block', 'mute' or 'none', not {value!r}."
+    )
+
+
+def report_about(value: object) -> str:
+    """Returns what a report is about, or raises request/invalid."""
+    if value in REPORT_ABOUT:
+        return str(value)
+    raise RelayError(
+        "request/invalid",
+        f"The field 'about' must be one of {', '.join(REPORT_ABOUT)}, not {value!r}.",
+    )
+
+
+def report_text(value: object) -> str:
+    """Returns a report's own words, clean (the rules of chat; '' for none), or raises
+    request/invalid."""
+    if value is None or value == "":
+        return ""
+    return chat_line(value, REPORT_TEXT)
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked:
+    """One key a player blocked or muted: its public id, the name it had then, the kind."""
+
+    id: str
+    name: str | None
+    kind: BlockKind
+    at: float
+
+    def as_dict(self) -> dict[str, Any]:
+        """Returns the entry as GET /v1/player/blocks lists it."""
+        return {"id": self.id, "name": self.name, "kind": self.kind, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A seat's report of its partner in a match."""
+
+    n: int
+    """Its number in the store, from 1."""
+    at: float
+    match: str
+    game: str
+    about: str
+    text: str
+    reporter: str | None
+    """The reporting seat's public id (None: it sat without a player key)."""
+    reported: str | None
+    """The partner's public id (None: it sat without a player key)."""
+    name: str | None
+    """The partner's name in the match."""
+    chat: tuple[str, ...] = ()
+    """The partner's last REPORT_CHAT chat lines in the match, oldest first."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Returns the report as the admin API lists it."""
+        return {
+            "n": self.n,
+            "at": self.at,
+            "match": self.match,
+            "game": self.game,
+            "about": self.about,
+            "text": self.text,
+            "reporter": self.reporter,
+            "reported": self.reported,
+            "name": self.name,
+            "chat": list(self.chat),
+        }
+
+    @classmethod
+    def from_dict(cls, found: dict[str, Any]) -> Report:
+        """Returns a report as a store keeps it (as_dict)."""
+        return cls(
+            int(found["n"]), float(found["at"]), found["match"], found["game"], found["about"],
+            found["text"], found["reporter"], found["reported"], found["name"],
+            tuple(found.get("chat") or ()),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class SeatVoid:
+    """What voiding a match's rating did to one seat's rating."""
+
+    id: str
+    before: float
+    """The rating the match's rating had changed (the seat's before it)."""
+    after: float
+    """What the match made of it."""
+    now: float
+    """The seat's rating once voided."""
+    exact: bool
+    """True: the match was its latest rated game there, and its whole rating (deviation,
+    volatility, games) is as before the match; False: later games were rated since, and only
+    the match's points were given back (after - before taken off)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Returns the seat's part of the void answer."""
+        return {
+            "id": self.id,
+            "before": round(self.before, 1),
+            "after": round(self.after, 1),
+            "now": round(self.now, 1),
+            "exact": self.exact,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Voided:
+    """What voiding a match's rating did: nothing (it was not rated, or voided already), or
+    each seat's change."""
+
+    match: str
+    game: str
+    state: Literal["voided", "already", "not_rated"]
+    seats: tuple[SeatVoid, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """Returns the admin API's answer."""
+        return {
+            "match": self.match,
+            "game": self.game,
+            "state": self.state,
+            "seats": [seat.as_dict() for seat in self.seats],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Erased:
+    """What erasing a key's name and chat did."""
+
+    id: str
+    matches: int
+    """Matches the store still holds whose seat's name or chat lines were erased."""
+    lines: int
+    """Chat lines erased (their text is now '')."""
+    ratings: int
+    """Games whose leaderboard entry lost the name."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Returns the admin API's answer."""
+        return {
+            "id": self.id,
+            "matches": self.matches,
+            "lines": self.lines,
+            "ratings": self.ratings,
+        }

@@ -1,0 +1,234 @@
+"""Moderation in the memory store: bans, reports, blocks, voided ratings and erased names
+(relay.store.moderation says what each does)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import NamedTuple
+
+from relay.core.errors import RelayError
+from relay.core.model import StoreSettings, hash_token
+from relay.core.moderation import (
+    BANS_KEPT,
+    BLOCKS_KEPT,
+    REPORT_CHAT,
+    REPORT_DAYS,
+    REPORTS_KEPT,
+    Ban,
+    Blocked,
+    BlockKind,
+    Erased,
+    Report,
+    Voided,
+    is_banned,
+)
+from relay.core.standings import DAY, public_id
+from relay.core.text_policy import skeletons
+from relay.store.memory.match import EXPIRED, Match
+from relay.store.memory.names import MemoryNames
+from relay.store.memory.players import MemoryPlayers
+from relay.store.memory.ratings import MemoryRatings
+
+__all__ = ["ERASED", "MemoryModeration"]
+
+ERASED = "erased"
+"""What holds an erased name's look (no key's digest is this short)."""
+
+
+class MemoryModeration:
+    """The memory store's bans, reports, blocks and the public ids of the keys it saw."""
+
+    def __init__(
+        self,
+        settings: StoreSettings,
+        matches: dict[str, Match],
+        players: MemoryPlayers,
+        names: MemoryNames,
+        ratings: MemoryRatings,
+        changed: Callable[[Match], None],
+    ) -> None:
+        self.settings = settings
+        self._matches = matches
+        self._players = players
+        self._names = names
+        self._ratings = ratings
+        self._changed = changed
+        """Wakes the polls of a match whose table changed."""
+        self._bans: dict[str, Ban] = {}
+        self._reports: deque[_Filed] = deque(maxlen=REPORTS_KEPT)
+        self._filed = 0
+        self._blocks: dict[str, dict[str, Blocked]] = {}
+        """Key digest -> the digests it blocks or mutes, newest last."""
+        self._ids: dict[str, str] = {}
+        """Public id -> key digest, of the keys that sought (erase finds a key by its id)."""
+
+    # -- bans ------------------------------------------------------------------------------
+
+    async def ban(self, ban: Ban) -> None:
+        """Bans a target until a time (Moderation.ban)."""
+        self._bans = {t: kept for t, kept in self._bans.items() if kept.until > ban.at}
+        if ban.target not in self._bans and len(self._bans) >= BANS_KEPT:
+            raise RelayError("admin/too_many")
+        self._bans[ban.target] = ban
+
+    async def unban(self, target: str) -> bool:
+        """Lifts a target's ban (Moderation.unban)."""
+        return self._bans.pop(target, None) is not None
+
+    async def bans(self, now: float) -> list[Ban]:
+        """Returns the bans in force (Moderation.bans)."""
+        return sorted((ban for ban in self._bans.values() if ban.until > now), key=_ending)
+
+    async def banned(self, ids: tuple[str, ...], address: str | None, now: float) -> Ban | None:
+        """Returns the ban covering an id or the address (Moderation.banned)."""
+        if not self._bans:
+            return None
+        return is_banned(list(self._bans.values()), ids, address, now)
+
+    # -- reports ---------------------------------------------------------------------------
+
+    async def report(self, match: str, token: str, about: str, text: str, now: float) -> Report:
+        """Files a seat's report of its partner (Moderation.report)."""
+        found = self._get(match)
+        seat = found.seat_of(hash_token(token))
+        for filed in self._reports:
+            if filed.report.match == match and filed.report.about == about and filed.seat == seat:
+                return filed.report
+        partner = 1 - seat
+        said = [line.text for line in found.table.chat if line.seat == partner and line.text]
+        self._filed += 1
+        report = Report(
+            self._filed, now, match, found.game, about, text,
+            _public(found.players[seat]), _public(found.players[partner]),
+            found.table.names[partner], tuple(said[-REPORT_CHAT:]),
+        )  # fmt: skip
+        while self._reports and self._reports[0].report.at <= now - REPORT_DAYS * DAY:
+            self._reports.popleft()
+        self._reports.append(_Filed(report, seat))
+        return report
+
+    async def reports(self, limit: int, now: float) -> list[Report]:
+        """Returns the newest reports (Moderation.reports)."""
+        horizon = now - REPORT_DAYS * DAY
+        kept = [filed.report for filed in reversed(self._reports)]
+        return [report for report in kept if report.at > horizon][:limit]
+
+    # -- blocks ----------------------------------------------------------------------------
+
+    def refuses(self, one: str, other: str) -> bool:
+        """Returns whether either key (by digest; '' for none) blocks the other: they are
+        never paired."""
+        if not one or not other:
+            return False
+        mine, theirs = self._blocks.get(one), self._blocks.get(other)
+        return (mine is not None and _blocks(mine.get(other))) or (
+            theirs is not None and _blocks(theirs.get(one))
+        )
+
+    async def block(self, player: str, match: str, kind: BlockKind, now: float) -> list[Blocked]:
+        """Blocks or mutes a match's partner's key (Moderation.block)."""
+        digest = hash_token(player)
+        found = self._get(match)
+        if digest not in found.players:
+            raise RelayError("player/not_seated")
+        partner = found.players[1 - found.players.index(digest)]
+        if not partner:
+            raise RelayError("block/no_key")
+        held = self._blocks.setdefault(digest, {})
+        if partner not in held and len(held) >= BLOCKS_KEPT:
+            raise RelayError("block/full")
+        held.pop(partner, None)
+        name = found.table.names[found.players.index(partner)]
+        held[partner] = Blocked(public_id(partner), name, kind, now)
+        return await self.blocks(player)
+
+    async def unblock(self, player: str, public: str) -> list[Blocked]:
+        """Lifts a block or mute (Moderation.unblock)."""
+        held = self._blocks.get(hash_token(player), {})
+        for blocked, entry in list(held.items()):
+            if entry.id == public:
+                del held[blocked]
+        return await self.blocks(player)
+
+    async def blocks(self, player: str) -> list[Blocked]:
+        """Returns a key's blocks and mutes, newest first (Moderation.blocks)."""
+        return list(reversed(self._blocks.get(hash_token(player), {}).values()))
+
+    # -- voids and erasures ----------------------------------------------------------------
+
+    async def void(self, match: str, game: str | None, now: float) -> Voided:
+        """Takes back a match's rating (Moderation.void)."""
+        found = self._matches.get(match)
+        if found is not None:
+            game = found.game
+        rules = self.settings.ratings
+        if rules is None:
+            return Voided(match, game or "", "not_rated")
+        return self._ratings.void(match, game, now, rules)
+
+    def know(self, digest: str) -> None:
+        """Notes a seeking key's public id (erase finds its key by it)."""
+        if digest:
+            self._ids[public_id(digest)] = digest
+
+    def sweep(self) -> None:
+        """Forgets the public ids of keys the store holds nothing of any more."""
+        self._ids = {
+            public: digest
+            for public, digest in self._ids.items()
+            if self._players.listed(digest) or self._ratings.has_standing(digest)
+            or digest in self._blocks
+        }  # fmt: skip
+
+    async def erase(self, public: str, now: float) -> Erased:
+        """Erases a key's name and chat lines (Moderation.erase)."""
+        digest = self._ids.get(public)
+        if digest is None:
+            return Erased(public, 0, 0, 0)
+        matches = lines = 0
+        looks: set[str] = set()
+        for match, _ in self._players.listed(digest):
+            found = self._matches.get(match)
+            if found is None or digest not in found.players:
+                continue
+            seat = found.players.index(digest)
+            table = found.table
+            name = table.names[seat]
+            if name is not None:
+                looks.update(skeletons(name))
+                table.names[seat] = None
+            erased = table.erase_chat(seat)
+            if name is not None or erased:
+                matches += 1
+                lines += erased
+                table.version += 1
+                self._changed(found)
+        for look in looks:
+            self._names.withhold(look, ERASED, now, self.settings.name_hold)
+        return Erased(public, matches, lines, self._ratings.erase_name(digest))
+
+    def _get(self, match: str) -> Match:
+        found = self._matches.get(match)
+        if found is None or found.status is EXPIRED:
+            raise RelayError("match/unknown", f"No match {match!r}.")
+        return found
+
+
+class _Filed(NamedTuple):
+    """A report and the seat that filed it."""
+
+    report: Report
+    seat: int
+
+
+def _public(digest: str) -> str | None:
+    return public_id(digest) if digest else None
+
+
+def _blocks(entry: Blocked | None) -> bool:
+    return entry is not None and entry.kind == "block"
+
+
+def _ending(ban: Ban) -> float:
+    return ban.until
