@@ -61,7 +61,7 @@ _WRITE = (*_COMMON, 401, 403, 404, 409, 410)
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/seek", "seek", "seek",
           "Take a seat in the oldest waiting match of the game, or open one.",
-          ok=201, reply="Ticket", body="SeekBody", errors=(*_COMMON, 409)),
+          ok=201, reply="Ticket", body="SeekBody", errors=(*_COMMON, 403, 409)),
     Route("GET", "/v1/matches/{match}", "matchInfo", "match_info", "Summary of a match.",
           reply="MatchInfo", errors=(404, 410, 429)),
     Route("GET", "/v1/matches/{match}/events", "events", "events",
