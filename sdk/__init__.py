@@ -17,6 +17,7 @@ from sdk.errors import (
 from sdk.events import Ended, Event, Moved, Passed, Started, Undone
 from sdk.game import Game, GameFactory, GameHost, Played
 from sdk.lobby import Lobby, LobbyEntry
+from sdk.moderation import Blocked
 from sdk.outcome import Outcome, Reason, Result
 from sdk.players import PlayerMatch, load_player_key, new_player_key
 from sdk.ratings import (
@@ -37,6 +38,7 @@ from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = [
+    "Blocked",
     "ChatLine",
     "Clock",
     "ConnectionLostError",

@@ -21,6 +21,7 @@ from sdk.errors import (
 )
 from sdk.events import Claim, Event, parse_event
 from sdk.lobby import Lobby, parse_lobby
+from sdk.moderation import Blocked, BlockKind, ReportAbout, parse_blocks
 from sdk.players import PlayerMatch
 from sdk.ratings import (
     Leaderboard,
@@ -266,6 +267,43 @@ class RelayClient:
         if type(n) is not int:
             raise ProtocolError(NOT_AN_ANSWER.format(what="chat", body=answer))
         return n
+
+    async def report(self, ticket: Ticket, about: ReportAbout, text: str = "") -> int:
+        """Reports the partner to the host (its play, its name or its chat, with words of
+        one's own, at most 500 characters); returns the report's number (the same report
+        again answers the same)."""
+        body: dict[str, Any] = {"about": about}
+        if text:
+            body["text"] = text
+        answer = await self._call("POST", f"/v1/matches/{ticket.match}/report", ticket.token, body)
+        n = answer.get("report") if isinstance(answer, dict) else None
+        if type(n) is not int:
+            raise ProtocolError(NOT_AN_ANSWER.format(what="report", body=answer))
+        return n
+
+    async def blocks(self, player: str) -> list[Blocked]:
+        """Returns the keys a player key blocked or muted, newest first."""
+        return parse_blocks(await self._call("GET", "/v1/player/blocks", player, None))
+
+    async def block(self, player: str, match: str, kind: BlockKind = "block") -> list[Blocked]:
+        """Blocks (never paired again, chat hidden) or mutes (chat hidden) the partner of a
+        match the player key sat in; returns the key's blocks."""
+        body = {"kind": kind, "match": match}
+        return parse_blocks(await self._call("POST", "/v1/player/blocks", player, body))
+
+    async def unblock(self, player: str, public_id: str) -> list[Blocked]:
+        """Lifts a block or mute of a public id; returns the key's blocks."""
+        body = {"kind": "none", "id": public_id}
+        return parse_blocks(await self._call("POST", "/v1/player/blocks", player, body))
+
+    async def seat_ids(self, match: str) -> tuple[str | None, str | None]:
+        """Returns each seat's public id (None: it sat without a player key)."""
+        answer = await self._call("GET", f"/v1/matches/{match}", None, None)
+        try:
+            zero, one = answer["players"]
+            return (None if zero is None else str(zero), None if one is None else str(one))
+        except (KeyError, TypeError, ValueError):
+            raise ProtocolError(NOT_AN_ANSWER.format(what="a match", body=answer)) from None
 
     async def pass_turn(self, ticket: Ticket, after: int) -> int:
         """Posts a pass (no legal move) after event `after`; returns the pass's event number."""

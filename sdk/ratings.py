@@ -133,8 +133,9 @@ class PlayerRating:
 class MatchRatings:
     """Whether a finished match was rated, and each seat's change when it was."""
 
-    rated: bool | Literal["pending"]
-    """True, False, or "pending" while the relay is rating it."""
+    rated: bool | Literal["pending", "voided"]
+    """True, False, "pending" while the relay is rating it, or "voided": the host took its
+    rating back."""
     changes: tuple[RatingChange, RatingChange] | None = None
     """By seat, once rated."""
 
@@ -172,7 +173,7 @@ def parse_match_ratings(answer: Any) -> MatchRatings:
     ratings answers neither: not rated); raises ProtocolError."""
     try:
         rated = answer.get("rated", False)
-        if rated not in (True, False, "pending"):
+        if rated not in (True, False, "pending", "voided"):
             raise ValueError(rated)
         raw = answer.get("ratings")
         if rated is not True or raw is None:

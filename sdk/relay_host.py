@@ -19,6 +19,7 @@ from sdk.game import NO_UNDO, Game, GameFactory, GameHost, can_undo
 from sdk.host.controls import Controls
 from sdk.host.driver import Driver
 from sdk.host.machine import Machine
+from sdk.moderation import Blocked, BlockKind, ReportAbout
 from sdk.outcome import Outcome
 from sdk.ratings import RatingChange, RatingRange
 from sdk.state import State
@@ -38,6 +39,7 @@ TableSink = Callable[[Table], None]
 """Told each newer table of the match (names, presence, the last offer, new chat lines)."""
 
 NOT_SEATED = "{what} needs a match in play through this host's play(), not state {state!r}"
+NO_PLAYER_KEY = "{what} needs the host's player key (RelayHost(player=...))"
 NO_OFFER = "no offer of the partner stands to answer"
 
 NOT_TEXT = "a move must be a str that UTF-8 can encode, not {move!r}"
@@ -335,6 +337,32 @@ class RelayHost(GameHost):
         `chat/off`, `chat/too_fast`... when the relay refuses it)."""
         client, ticket = self._seated("say()")
         return await client.say(ticket, text)
+
+    async def report(self, about: ReportAbout, text: str = "") -> int:
+        """Reports the partner of the match in play to the host (its play, name or chat);
+        returns the report's number."""
+        client, ticket = self._seated("report()")
+        return await client.report(ticket, about, text)
+
+    async def block(self, kind: BlockKind = "block") -> list[Blocked]:
+        """Blocks (never paired again, chat hidden) or mutes (chat hidden) the partner of the
+        match in play; needs the host's player key. Returns the key's blocks."""
+        client, ticket = self._seated("block()")
+        if self.player is None:
+            raise HostStateError(NO_PLAYER_KEY.format(what="block()"))
+        return await client.block(self.player, ticket.match, kind)
+
+    async def partner_muted(self) -> bool:
+        """Returns whether the host's player key blocked or muted the partner of the match in
+        play (its chat is then not shown); False without a player key."""
+        client, ticket = self._seated("partner_muted()")
+        if self.player is None:
+            return False
+        ids = await client.seat_ids(ticket.match)
+        partner = ids[1 - ticket.seat]
+        return partner is not None and any(
+            entry.id == partner for entry in await client.blocks(self.player)
+        )
 
     async def offer_draw(self) -> Table:
         """Offers the partner a draw at the position this side has; returns the table. The

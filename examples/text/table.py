@@ -3,16 +3,27 @@ takebacks and claims, told as they happen and asked for with commands ("/say gg"
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
-from sdk import ConnectionLostError, HostStateError, RelayHost, RelayRefusedError, State, Table
+from sdk import (
+    ChatLine,
+    ConnectionLostError,
+    HostStateError,
+    RelayHost,
+    RelayRefusedError,
+    State,
+    Table,
+)
+from sdk.moderation import ERASED, REPORT_ABOUT
 
 __all__ = ["COMMANDS", "TableTalk"]
 
 COMMANDS = (
     "Commands: /say TEXT (chat), /draw (offer a draw), /takeback (ask to take back your last "
     "move), /yes or /no (answer your opponent's offer), /claim (win against an opponent who "
-    "stopped moving), /help."
+    "stopped moving), /mute or /block (hide their chat; a block also never pairs you again), "
+    "/report play|name|chat [WORDS] (tell the host), /help."
 )
 PLAYING_AGAINST = "You play against {name}."
 AWAY = "Your opponent disconnected: {left} to come back."
@@ -33,6 +44,11 @@ TAKEN_BACK = "The move was taken back."
 OFFERED = {"draw": "Draw offered.", "takeback": "Takeback asked."}
 CLAIMABLE = "Your opponent has stopped moving: /claim wins the match."
 NOT_NOW = "Not now: {why}."
+MUTED = {"mute": "Muted: their chat is hidden.", "block": "Blocked: their chat is hidden, and "
+         "you will not be paired again."}  # fmt: skip
+MUTED_HERE = "Muted in this match. To keep mutes and blocks, play with your player key (--rated)."
+REPORTED = "Reported to the host. Thank you."
+REPORT_HOW = "Say what you report: /report play, /report name or /report chat, then any words."
 UNKNOWN = "Unknown command {command!r}. " + COMMANDS
 
 
@@ -56,6 +72,13 @@ class TableTalk:
         self._offer: tuple[str, int, int, str] | None = None
         self._heard = 0
         self._claimable = False
+        self._muted: bool | None = None
+        """Whether the partner's chat is hidden (None: not known yet for this match)."""
+        self._held: list[ChatLine] = []
+        """The partner's lines heard before _muted was known."""
+        self._checking: asyncio.Task[None] | None = None
+        self._match = ""
+        """The match the state above is of (a rematch starts it afresh)."""
 
     def news(self, table: Table) -> None:
         """Tells what changed at the table (a RelayHost's `on_table`)."""
@@ -63,6 +86,10 @@ class TableTalk:
         ticket = None if host is None else host.ticket
         if ticket is None:
             return
+        if ticket.match != self._match:
+            self._match, self._named, self._heard, self._offer = ticket.match, False, 0, None
+            self._away, self._claimable, self._muted, self._held = [False, False], False, None, []
+            self._checking = None
         other = 1 - ticket.seat
         name = table.names[other]
         if not self._named and name is not None:
@@ -79,13 +106,33 @@ class TableTalk:
             if line.n > self._heard:
                 self._heard = line.n
                 if line.seat == other:
-                    self.say(SAID.format(who=name or "Opponent", text=line.text))
+                    self._partner_said(host, line, name)
         self._tell_offer(table, ticket.seat)
         claimable = table.claim_in is not None and table.claim_in <= 0
         waiting = host is not None and host.state is State.PLAYING_WAIT_MOVE
         if claimable and not self._claimable and waiting:
             self.say(CLAIMABLE)
         self._claimable = claimable
+
+    def _partner_said(self, host: RelayHost | None, line: ChatLine, name: str | None) -> None:
+        """Shows a line of the partner's, unless this key muted or blocked it (asked of the
+        relay once per match, the lines heard meanwhile held)."""
+        if self._muted is None and host is not None and host.player is not None:
+            self._held.append(line)
+            if self._checking is None:
+                self._checking = asyncio.get_running_loop().create_task(self._check(host, name))
+            return
+        if not self._muted:
+            self.say(SAID.format(who=name or "Opponent", text=line.text or ERASED))
+
+    async def _check(self, host: RelayHost, name: str | None) -> None:
+        try:
+            self._muted = await host.partner_muted()
+        except (RelayRefusedError, HostStateError, ConnectionLostError):
+            self._muted = False
+        held, self._held = self._held, []
+        for line in held:
+            self._partner_said(host, line, name)
 
     def _tell_offer(self, table: Table, seat: int) -> None:
         offer = table.offer
@@ -132,6 +179,21 @@ class TableTalk:
             await host.answer_offer(word == "/yes")
         elif word == "/claim":
             await host.claim()
+        elif word in ("/mute", "/block"):
+            if host.player is None and word == "/mute":
+                self._muted = True
+                self.say(MUTED_HERE)
+                return
+            await host.block("mute" if word == "/mute" else "block")
+            self._muted = True
+            self.say(MUTED[word[1:]])
+        elif word == "/report":
+            about, _, words = rest.partition(" ")
+            if about not in REPORT_ABOUT:
+                self.say(REPORT_HOW)
+                return
+            await host.report(about, words.strip())
+            self.say(REPORTED)
         elif word == "/help":
             self.say(COMMANDS)
         else:

@@ -145,3 +145,34 @@ def test_the_opponent_leaving_is_told_with_the_time_to_come_back(
             leaves.kill(9)
         stays.expect(r"Your opponent disconnected: \d+ s to come back\.", timeout=15)
         stays.sendintr()
+
+
+@pytest.mark.timeout(90)
+def test_a_muted_opponents_chat_is_hidden_and_a_report_reaches_the_relay(
+    relay: str, tmp_path: Path
+) -> None:
+    room = fresh_room()
+    ann_home, bob_home = str(tmp_path / "a"), str(tmp_path / "b")
+    with (
+        person("xand0", relay, room, "--rated", "--name", "Ann", XDG_CONFIG_HOME=ann_home) as ann,
+        person("xand0", relay, room, "--rated", "--name", "Bob", XDG_CONFIG_HOME=bob_home) as bob,
+    ):
+        to_move(ann, bob, ("You play against Bob.", "You play against Ann."))
+        bob.sendline("/say first words")
+        ann.expect_exact("Bob: first words")
+        ann.sendline("/mute")
+        ann.expect_exact("Muted: their chat is hidden.")  # kept with Ann's player key
+        bob.sendline("/say hidden words")
+        bob.sendline("/draw")
+        ann.expect_exact("Your opponent offers a draw: /yes or /no.")
+        assert "hidden words" not in (ann.before or "")
+        ann.sendline("/report chat says things")
+        ann.expect_exact("Reported to the host. Thank you.")
+        ann.sendline("/report nonsense")
+        ann.expect_exact("Say what you report")
+        ann.sendline("/yes")
+        for side in (ann, bob):
+            side.expect_exact("Draw agreed.")
+            side.expect_exact("Again? [y/n] ")
+            side.sendline("n")
+            side.expect(pexpect.EOF)
