@@ -43,7 +43,7 @@ BOARD_DEFAULT = 50
 DAY = 86_400.0
 """The window of RatingRules.pair_daily."""
 
-VOID_DAYS = 30
+VOID_DAYS = 7
 """Days a rated match's change is kept so that a host may void it (docs/fair-play.md)."""
 
 OPPONENTS_KEPT = 20

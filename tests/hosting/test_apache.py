@@ -70,6 +70,9 @@ async def test_matches_play_through_apache_on_two_relay_processes() -> None:
         assert status == 200, text
         assert samples(text)["relay_moves_relayed_total"] == sum(by_worker) >= moves
         assert (await get(apache.url + "/metrics", "127.0.0.2"))[0] == 403
+        # So is the admin API: only from this machine does it reach a relay (404, no secret).
+        assert (await get(apache.url + "/v1/admin/bans", "127.0.0.2"))[0] == 403
+        assert (await get(apache.url + "/v1/admin/bans"))[0] == 404
         # The relays run --no-pages: every page comes from disk, as the relay would serve it.
         assert await check_pages(apache.url) > 5
         assert await check_gzipped_pages(apache.url) > 5

@@ -139,3 +139,6 @@ async def test_one_scrape_through_nginx_is_the_whole_box_and_never_goes_back(
 
         # Private, as the shipped site says: from any address but the loopback one, 403.
         assert (await get(nginx.url + "/metrics", "127.0.0.2"))[0] == 403
+        # So is the admin API: only from this machine does it reach a relay (404, no secret).
+        assert (await get(nginx.url + "/v1/admin/bans", "127.0.0.2"))[0] == 403
+        assert (await get(nginx.url + "/v1/admin/bans"))[0] == 404

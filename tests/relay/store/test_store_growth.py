@@ -85,12 +85,12 @@ async def test_the_redis_store_holds_a_few_kilobytes_a_rated_match_and_then_noth
         left = [key async for key in client.scan_iter(match=f"{mine}{{g:grow}}*")]
         left += [key async for key in client.scan_iter(match=f"{mine}{{n:*")]
         # What stays is each match's rated marker and each pair's count of the day, which
-        # expire by themselves within a day, and each match's void record, within 30 days:
+        # expire by themselves within a day, and each match's void record, within 7 days:
         # no rating, history or name binding.
         kinds = {key.decode().split("}", 1)[1].split(":", 1)[0] for key in left}
         assert kinds <= {"rated", "pair", "void"}, (kinds, left[:5])
         for key in left:
-            most = 30 * 86_400 if b"}void:" in key else 86_400
+            most = 7 * 86_400 if b"}void:" in key else 86_400
             assert 0 < await client.ttl(key) <= most, key
         assert await store.player_ratings(keys[0], None, time.time()) == []
         assert await store.leaderboard("grow", 10, time.time()) == []
