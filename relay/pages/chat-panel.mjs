@@ -1,7 +1,9 @@
 // The chat of a match on a page: the lines said so far, in order, each as plain text (a line
 // that looks like markup stays words: never innerHTML), and on a player's page a field to say
 // one. A relay started with --chat off refuses a line (chat/off): the panel then hides its list
-// and field and says so.
+// and field and says so. A line the relay's host erased (its text "") reads "(removed by the
+// host)"; the lines of an opponent this player muted or blocked are hidden, with a one-line note
+// ("2 lines hidden (muted)").
 
 /** What the panel says when the relay refuses a line, by the relay's error code. */
 export const CHAT_REFUSALS = Object.freeze({
@@ -12,6 +14,14 @@ export const CHAT_REFUSALS = Object.freeze({
   "match/finished": "The match is over: the chat is closed.",
 });
 
+/** What a line erased by the relay's host (its text "") reads, in place of its words. */
+export const ERASED = "(removed by the host)";
+
+/** Returns the note of the lines hidden: "1 line hidden (muted)", "3 lines hidden (blocked)". */
+export function hiddenWords(count, why) {
+  return `${count} ${count === 1 ? "line" : "lines"} hidden (${why})`;
+}
+
 /** Returns who said a line, as a page shows it: "You", the seat's name, or its side's word. */
 export function speaker(line, seat, names, others) {
   if (seat !== null && line.seat === seat) return "You";
@@ -20,8 +30,8 @@ export function speaker(line, seat, names, others) {
 
 /**
  * A chat panel in `element` (a section holding .chat-lines, and on a player's page a form with
- * an input, and a .chat-note). `send(text)` says a line (a Promise); without it the panel only
- * shows the lines (a spectator).
+ * an input, a .chat-hidden note and a .chat-note). `send(text)` says a line (a Promise); without
+ * it the panel only shows the lines (a spectator).
  */
 export class ChatPanel {
   #element;
@@ -29,8 +39,11 @@ export class ChatPanel {
   #form;
   #input;
   #note;
+  #hiddenNote;
   #shown = 0;
   #off = false;
+  #hiding = ""; // whose lines are hidden, and why ("1:muted"; "" for nobody's)
+  #hidden = 0; // how many lines are hidden
 
   constructor(element, send = null) {
     this.#element = element;
@@ -38,6 +51,7 @@ export class ChatPanel {
     this.#form = element.querySelector("form");
     this.#input = element.querySelector("input");
     this.#note = element.querySelector(".chat-note");
+    this.#hiddenNote = element.querySelector(".chat-hidden");
     if (this.#form !== null && send !== null) {
       this.#form.addEventListener("submit", (event) => {
         event.preventDefault();
@@ -61,23 +75,43 @@ export class ChatPanel {
 
   /**
    * Shows the lines (every line so far, in order: new ones are added, never redrawn) with
-   * who said each (`who(line)`); `open` says whether the field takes lines now.
+   * who said each (`who(line)`); `open` says whether the field takes lines now. `hide`
+   * ({seat, why}, or null) hides the lines of that seat, counted in a note that says `why`
+   * ("muted", "blocked"; null: hidden without a note, while the page does not know yet); a
+   * change of it draws the lines afresh.
    */
-  show(lines, who, open = true) {
+  show(lines, who, open = true, hide = null) {
+    const hiding = hide === null ? "" : `${hide.seat}:${hide.why ?? ""}`;
+    if (hiding !== this.#hiding) {
+      this.#list.replaceChildren();
+      this.#shown = 0;
+      this.#hidden = 0;
+      this.#hiding = hiding;
+    }
     for (const line of lines.slice(this.#shown)) {
+      if (hide !== null && line.seat === hide.seat) {
+        this.#hidden += 1;
+        continue;
+      }
       const item = this.#element.ownerDocument.createElement("li");
       const name = this.#element.ownerDocument.createElement("span");
       name.className = "chat-who";
       name.textContent = `${who(line)}:`;
       const text = this.#element.ownerDocument.createElement("span");
-      text.className = "chat-text";
-      text.textContent = line.text;
+      // An erased line keeps its place, its words gone: a note, never an empty line.
+      text.className = line.text === "" ? "chat-text chat-removed" : "chat-text";
+      text.textContent = line.text === "" ? ERASED : line.text;
       item.dataset.n = String(line.n);
       item.append(name, " ", text);
       this.#list.append(item);
     }
     this.#shown = Math.max(this.#shown, lines.length);
-    this.#list.hidden = this.#off || this.#shown === 0;
+    this.#list.hidden = this.#off || this.#list.children.length === 0;
+    if (this.#hiddenNote !== null) {
+      const why = hide?.why ?? null;
+      this.#hiddenNote.textContent = why !== null && this.#hidden > 0 ? hiddenWords(this.#hidden, why) : "";
+      this.#hiddenNote.hidden = this.#off || this.#hiddenNote.textContent === "";
+    }
     if (this.#form !== null) {
       this.#form.hidden = this.#off;
       for (const control of this.#form.elements) control.disabled = !open;
@@ -88,6 +122,9 @@ export class ChatPanel {
   clear() {
     this.#list.replaceChildren();
     this.#shown = 0;
+    this.#hidden = 0;
+    this.#hiding = "";
+    if (this.#hiddenNote !== null) this.#hiddenNote.hidden = true;
     this.say("");
   }
 
@@ -102,6 +139,7 @@ export class ChatPanel {
     if (error?.code === "chat/off") {
       this.#off = true;
       this.#list.hidden = true;
+      if (this.#hiddenNote !== null) this.#hiddenNote.hidden = true;
       if (this.#form !== null) this.#form.hidden = true;
     }
     this.say(CHAT_REFUSALS[error?.code] ?? `Not sent: ${error?.detail ?? error?.message ?? error}`);

@@ -1,10 +1,10 @@
 // The part every game page shares: the status line, the start section (with the player's name
-// and the clock choice) and the share section, the opponent's name and presence, both clocks,
-// the board's place and its hint line, the offers and the claim, the rematch and "Play the
-// computer again" sections, the actions, the chat and the resign dialog. A game page holds
-// only its header and an empty <main data-help="..."> that fillPage() fills, so that the pages
-// are not copies of each other; <main data-computer> adds "Play the computer" and its level
-// to the start section.
+// and the clock choice) and the share section, the opponent's name and presence with Mute,
+// Block and Report, both clocks, the board's place and its hint line, the offers and the
+// claim, the rematch and "Play the computer again" sections, the actions, the chat and the
+// resign dialog. A game page holds only its header and an empty <main data-help="..."> that
+// fillPage() fills, so that the pages are not copies of each other; <main data-computer> adds
+// "Play the computer" and its level to the start section.
 
 import { CLOCK_CHOICES } from "./clock-view.mjs";
 
@@ -22,6 +22,28 @@ const MAIN = `
     <span id="presence" class="presence"></span>
   </p>
   <p id="presence-spoken" class="visually-hidden" aria-live="polite"></p>
+  <section id="moderation" class="moderation" hidden aria-label="Your opponent">
+    <div class="actions moderation-actions">
+      <button id="mute" type="button">Mute</button>
+      <button id="block" type="button">Block</button>
+      <button id="report" type="button" aria-expanded="false" aria-controls="report-form">Report</button>
+    </div>
+    <form id="report-form" class="report-form" hidden aria-label="Report your opponent to the relay's host">
+      <fieldset>
+        <legend>Report your opponent for</legend>
+        <label><input type="radio" name="report-about" value="play" checked> their play</label>
+        <label><input type="radio" name="report-about" value="name"> their name</label>
+        <label><input type="radio" name="report-about" value="chat"> their chat</label>
+      </fieldset>
+      <label for="report-text">What happened (optional)</label>
+      <textarea id="report-text" rows="2"></textarea>
+      <div class="actions">
+        <button type="submit" class="primary">Send report</button>
+        <button id="report-cancel" type="button">Cancel</button>
+      </div>
+    </form>
+    <p id="moderation-note" class="moderation-note" role="status" aria-live="polite"></p>
+  </section>
 
   <section id="start" class="start" hidden aria-label="Start a match">
     <div class="name-row">
@@ -103,6 +125,7 @@ const MAIN = `
   <section id="chat" class="chat" hidden aria-labelledby="chat-title">
     <h2 id="chat-title" class="chat-title">Chat</h2>
     <ol class="chat-lines" aria-live="polite" aria-relevant="additions" hidden></ol>
+    <p class="chat-hidden" hidden></p>
     <form class="chat-form">
       <label for="chat-text" class="visually-hidden">Say something to your opponent</label>
       <input id="chat-text" maxlength="300" autocomplete="off">

@@ -6,7 +6,9 @@
 // a server log or a Referer header, and opening the link joins the room. While the relay does
 // not answer, the status line says so and every request is sent again (connection.mjs).
 // Around the board: the opponent's name and presence, offers and claims (table-panel.mjs) and
-// the chat (chat-panel.mjs), all read from the host's table.
+// the chat (chat-panel.mjs), all read from the host's table; Mute, Block and Report, and the
+// chat of an opponent muted or blocked hidden (moderation-panel.mjs). A seek or a rematch
+// refused by the host's ban says so in the relay's words, once: nothing is sent again.
 
 import { BoardGame } from "./board-game.mjs";
 import { ChatPanel, speaker } from "./chat-panel.mjs";
@@ -16,6 +18,7 @@ import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
 import { FORGOTTEN, PAGE_TIMING, RECONNECTING, SENDING_OFFLINE, lostFor } from "./connection.mjs";
 import { endedHost, finishedGame, finishedRecord, isShownFinished } from "./finished.mjs";
 import { HintLine, whyNot } from "./move-hints.mjs";
+import { BANNED, ModerationPanel, bannedNotice, bannedWords } from "./moderation-panel.mjs";
 import { asOpponent, opponentOf, resignedWords } from "./opponent-words.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { Reason, RelayClient, RelayHost, State, Timing } from "./movewire.mjs";
@@ -63,6 +66,7 @@ export const REFUSALS = Object.freeze({
   "room/version_mismatch": "Your opponent's page is another version of this game.",
   "match/unknown": "This match is over and forgotten by the relay.",
   "limit/waiting": "Too many players are waiting right now; try again in a minute.",
+  "room/blocked": "You cannot play in this room: you or the player waiting in it blocked the other.",
 });
 
 /** What a page says when "Your games" opens a match in a browser without the player key. */
@@ -134,6 +138,7 @@ export function runPage(page) {
     againLevel: byId("again-level"),
   };
   let rematch = null; // follows the rematch of the match just finished
+  let rematchSaid = null; // why an offer or answer of the rematch was refused, until it changes
   let host = null;
   let game = null;
   let notice = null;
@@ -161,6 +166,13 @@ export function runPage(page) {
     againstComputer: () => level !== null,
   });
   const chat = new ChatPanel(byId("chat"), (text) => host.say(text));
+  const moderation = ModerationPanel.inPage(document, {
+    client,
+    host: () => host,
+    game: () => game,
+    againstComputer: () => level !== null,
+    changed: () => render(),
+  });
 
   /** Plays a move chosen on the board, or says why it cannot be played. */
   function choose(move) {
@@ -233,7 +245,7 @@ export function runPage(page) {
     el.rematch.hidden = rematch === null || !over;
     if (rematch !== null) {
       const shown = rematchView(rematch.current, rematch.seat);
-      el.rematchStatus.textContent = shown.text;
+      el.rematchStatus.textContent = rematchSaid ?? shown.text;
       el.rematchOffer.hidden = !shown.offer;
       el.rematchAccept.hidden = !shown.accept;
       el.rematchDecline.hidden = !shown.decline;
@@ -250,6 +262,7 @@ export function runPage(page) {
       el.shareLink.value = link.href;
     }
     table.update();
+    moderation.update();
     // The chat is between two people (none against the computer); once the match is over
     // its field closes, and it shows only if something was said.
     const lines = host?.table?.chat ?? [];
@@ -257,7 +270,7 @@ export function runPage(page) {
     const seat = host?.ticket?.seat ?? null;
     const names = host?.table?.names ?? null;
     const said = (line) => speaker(line, seat, names, [opponent().label, opponent().label]);
-    chat.show(lines, said, started && !over && typeof host?.say === "function");
+    chat.show(lines, said, started && !over && typeof host?.say === "function", moderation.hiding);
   }
 
   /** Takes up a match of this browser's player key, the key the seat's bearer. */
@@ -309,9 +322,11 @@ export function runPage(page) {
   function play(roomName, resumeFrom = null, computerLevel = null, listed = false, clock = "") {
     rematch?.close();
     rematch = null;
+    rematchSaid = null;
     host?.close();
     table.reset();
     chat.clear();
+    moderation.reset();
     computer?.close();
     computer = null;
     thinking = false;
@@ -364,7 +379,9 @@ export function runPage(page) {
         const refused = /\b(\w+\/\w+)\b/.exec(text)?.[1];
         // A match the relay forgot before its end: the relay restarted (or lost its store).
         forgotten = refused === "match/unknown" && saved?.finished !== true;
-        notice = forgotten ? FORGOTTEN : (REFUSALS[refused] ?? asOpponent(text, level !== null));
+        // A ban of the host's: how long and why, as the relay says (the seek is not sent again).
+        const banned = refused === BANNED ? bannedNotice(text) : null;
+        notice = forgotten ? FORGOTTEN : (banned ?? REFUSALS[refused] ?? asOpponent(text, level !== null));
         render();
       },
       onTicket: (ticket) => {
@@ -454,6 +471,7 @@ export function runPage(page) {
       ticket,
       onChange: (found) => {
         if (watch !== rematch) return;
+        rematchSaid = null;
         if (found.state === "accepted") {
           // The same seat and token in the new match: no new seek, the first move swapped.
           saved = { ...watch.ticketIn(found), room: null, finished: false, level: null };
@@ -472,8 +490,13 @@ export function runPage(page) {
   function answerRematch(offer) {
     const watch = rematch;
     if (watch === null) return;
+    rematchSaid = null;
     (offer ? watch.offer() : watch.decline()).catch((error) => {
-      el.rematchStatus.textContent = `No rematch: ${error.message}`;
+      if (watch !== rematch) return;
+      // A ban of the host's is told in the relay's words: how long and why.
+      const why = error?.code === BANNED ? bannedWords(error.detail) : error.message;
+      rematchSaid = `No rematch: ${why}`;
+      render();
     });
   }
 
@@ -556,6 +579,7 @@ export function runPage(page) {
     render();
   }
 
+  moderation.load(); // whose chat this browser's player key hides: read once, as the page starts
   const want = parseFragment(location.hash);
   saved = loadSaved(page.key);
   if (shouldResume(saved, want) && isShownFinished(saved)) {

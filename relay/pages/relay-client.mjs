@@ -72,9 +72,27 @@ const BAD_EVENT = (/** @type {unknown} */ event) =>
  * @typedef {{sent?: () => void, failed?: (failure: string) => void}} Watch
  */
 /** @typedef {import("./table.mjs").RawTable} RawTable */
+/**
+ * What a report is about: the partner's play (cheating, stalling), its name or its chat.
+ * @typedef {"play" | "name" | "chat"} ReportAbout
+ */
+/**
+ * One key a player blocked or muted (GET and POST /v1/player/blocks): its public `id` (12
+ * characters), the `name` it had when blocked (null: none), the `kind` ("block": never paired
+ * again and its chat hidden; "mute": its chat hidden only), and `at` when (seconds since the
+ * epoch).
+ * @typedef {{readonly id: string, readonly name: string | null, readonly kind: "block" | "mute",
+ *   readonly at: number}} Blocked
+ */
 
 /** 4xx answers that mean "try again": request timeout and rate limits (5xx are all retried). */
 const RETRIED_STATUSES = new Set([408, 429]);
+
+/** What a report may be about (ReportAbout). */
+export const REPORT_ABOUT = Object.freeze(/** @type {ReportAbout[]} */ (["play", "name", "chat"]));
+
+/** The most characters of a report's own words (the relay's rule). */
+export const REPORT_TEXT_MOST = 500;
 
 /** The reasons an `ended` event may give. */
 export const ENDED_REASONS = Object.freeze([
@@ -298,6 +316,42 @@ function checkedRematch(/** @type {any} */ answer) {
 }
 
 /**
+ * Returns a blocks answer's list, each entry checked; throws ProtocolError if it is not one.
+ * @param {any} answer
+ * @returns {readonly Blocked[]}
+ */
+function checkedBlocks(answer) {
+  const entries = answer?.blocks;
+  const good = (/** @type {any} */ entry) =>
+    typeof entry?.id === "string" &&
+    (entry.name === null || typeof entry.name === "string") &&
+    (entry.kind === "block" || entry.kind === "mute") &&
+    typeof entry.at === "number";
+  if (!Array.isArray(entries) || !entries.every(good)) throw new ProtocolError(NOT_AN_ANSWER("blocks", answer));
+  return Object.freeze(
+    entries.map((/** @type {any} */ entry) =>
+      Object.freeze({ id: entry.id, name: entry.name, kind: entry.kind, at: entry.at }),
+    ),
+  );
+}
+
+/**
+ * Returns each seat's public id as a match's info names them (`players`): [id0, id1], null for
+ * a seat taken without a player key (both null from a relay that names none); throws
+ * ProtocolError for anything else.
+ * @param {any} info
+ * @returns {readonly (string | null)[]}
+ */
+export function playersOf(info) {
+  const players = info?.players ?? [null, null];
+  const good = (/** @type {unknown} */ id) => id === null || typeof id === "string";
+  if (!Array.isArray(players) || players.length !== 2 || !players.every(good)) {
+    throw new ProtocolError(NOT_AN_ANSWER("match", info));
+  }
+  return Object.freeze(/** @type {(string | null)[]} */ ([...players]));
+}
+
+/**
  * Speaks protocol v1 to one relay; transient faults are retried, 4xx throw RelayRefusedError.
  *
  * Transient: network errors, timeouts, garbled answers, 408, 429 and every 5xx. They are
@@ -510,8 +564,8 @@ export class RelayClient {
 
   /**
    * Returns what the relay says of a match (GET /v1/matches/{id}): {match, game, status,
-   * turn, ..., rated, ratings (docs/ratings.md)}; a cancelled seek throws RelayRefusedError
-   * match/expired, a forgotten match match/unknown.
+   * turn, ..., rated, ratings (docs/ratings.md), players (each seat's public id, players())};
+   * a cancelled seek throws RelayRefusedError match/expired, a forgotten match match/unknown.
    * @param {string} match
    * @param {AbortSignal} [signal]
    * @returns {Promise<any>}
@@ -694,19 +748,84 @@ export class RelayClient {
   }
 
   /**
-   * Returns whether a match was rated, from matchInfo(): {rated: true, false or "pending"
-   * (false from a relay without ratings), ratings: null, or once rated [{before, after},
-   * {before, after}] by seat}.
+   * Returns whether a match was rated, from matchInfo(): {rated: true, false, "pending" or
+   * "voided" (the host took its rating back; false from a relay without ratings), ratings:
+   * null, or once rated [{before, after}, {before, after}] by seat}.
    * @param {string} match @param {AbortSignal} [signal]
-   * @returns {Promise<{rated: boolean | "pending", ratings: {before: number, after: number}[] | null}>}
+   * @returns {Promise<{rated: boolean | "pending" | "voided", ratings: {before: number, after: number}[] | null}>}
    */
   async matchRatings(match, signal = undefined) {
     const info = await this.matchInfo(match, signal);
     const rated = info.rated ?? false;
-    if (rated !== true && rated !== false && rated !== "pending") {
+    if (rated !== true && rated !== false && rated !== "pending" && rated !== "voided") {
       throw new ProtocolError(NOT_AN_ANSWER("match", info));
     }
     return { rated, ratings: rated === true ? (info.ratings ?? null) : null };
+  }
+
+  /**
+   * Returns each seat's public id in a match (GET /v1/matches/{id}, `players`): [id0, id1],
+   * null for a seat taken without a player key. Only a seat with a key can be blocked or muted.
+   * @param {string} match @param {AbortSignal} [signal]
+   * @returns {Promise<readonly (string | null)[]>}
+   */
+  async players(match, signal = undefined) {
+    return playersOf(await this.matchInfo(match, signal));
+  }
+
+  /**
+   * Reports the seat's partner to the relay's host (POST /v1/matches/{id}/report): `about` its
+   * play, its name or its chat, with the player's own words (`text`, at most REPORT_TEXT_MOST
+   * characters; "" for none); returns the report's number. The same seat reporting the same
+   * match about the same thing again is answered the same number. Too many reports from this
+   * address is thrown at once (RelayRefusedError report/too_fast), not waited out.
+   * @param {Ticket} ticket
+   * @param {ReportAbout} about
+   * @param {string} [text]
+   * @returns {Promise<number>}
+   */
+  async report(ticket, about, text = "") {
+    const path = `/v1/matches/${encodeURIComponent(ticket.match)}/report`;
+    const words = text.trim();
+    const body = words === "" ? { about } : { about, text: words };
+    const answer = await this.#call("POST", path, ticket.token, body, { final: true });
+    if (!Number.isInteger(answer?.report)) throw new ProtocolError(NOT_AN_ANSWER("report", answer));
+    return answer.report;
+  }
+
+  /**
+   * Returns the keys a player key blocked or muted (GET /v1/player/blocks), newest first.
+   * @param {string} player the player key
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<readonly Blocked[]>}
+   */
+  async blocks(player, signal = undefined) {
+    return checkedBlocks(await this.#call("GET", "/v1/player/blocks", player, null, { signal }));
+  }
+
+  /**
+   * Blocks (`kind` "block": never paired again, its chat hidden) or mutes ("mute": its chat
+   * hidden only) the key that sat opposite the player key in `match` (POST /v1/player/blocks);
+   * a block replaces a mute and the other way round. Returns the key's blocks and mutes now.
+   * The key must have sat in the match (player/not_seated), the partner with a key of its own
+   * (block/no_key).
+   * @param {string} player the player key
+   * @param {string} match
+   * @param {"block" | "mute"} kind
+   * @returns {Promise<readonly Blocked[]>}
+   */
+  async block(player, match, kind) {
+    return checkedBlocks(await this.#call("POST", "/v1/player/blocks", player, { kind, match }));
+  }
+
+  /**
+   * Lifts the player key's block or mute of the public `id`; returns its blocks and mutes now.
+   * @param {string} player the player key
+   * @param {string} id the public id blocked or muted
+   * @returns {Promise<readonly Blocked[]>}
+   */
+  async unblock(player, id) {
+    return checkedBlocks(await this.#call("POST", "/v1/player/blocks", player, { kind: "none", id }));
   }
 
   /**
@@ -748,16 +867,18 @@ export class RelayClient {
    * Returns the JSON answer to a request, sent again after each transient fault. Options:
    * `timeout` (seconds; default the timing's requestTimeout), `signal`, `quick` (the path to
    * send instead while the relay is not answering, see #held), `watch` (told as each attempt
-   * is sent, `watch.sent()`, and as one fails, `watch.failed(failure)`).
+   * is sent, `watch.sent()`, and as one fails, `watch.failed(failure)`), `final` (a rate
+   * limit's 429 is the answer, thrown as RelayRefusedError, not waited out).
    * @param {string} method
    * @param {string} path
    * @param {string | null} token
    * @param {object | null} body
-   * @param {{timeout?: number, signal?: AbortSignal, watch?: Watch | null, quick?: string | null, path?: string}} [options]
+   * @param {{timeout?: number, signal?: AbortSignal, watch?: Watch | null, quick?: string | null,
+   *   path?: string, final?: boolean}} [options]
    * @returns {Promise<any>}
    */
   async #call(method, path, token, body, options = {}) {
-    const { timeout, signal, watch = null, quick = null } = options;
+    const { timeout, signal, watch = null, quick = null, final = false } = options;
     path = options.path ?? path;
     /** @type {Record<string, string>} */
     const headers = token === null ? {} : { Authorization: `Bearer ${token}` };
@@ -787,7 +908,8 @@ export class RelayClient {
           }
         } else {
           const [code, message] = errorOf(answer.text);
-          if (answer.status < 500 && !RETRIED_STATUSES.has(answer.status)) {
+          const refused = !RETRIED_STATUSES.has(answer.status) || (final && answer.status === 429);
+          if (answer.status < 500 && refused) {
             this.#heard(true, null);
             throw new RelayRefusedError(answer.status, code, message);
           }

@@ -1,16 +1,24 @@
 // What the pages make of the table, without a DOM: the words of presence, offers and claims,
-// names as kept, who said a chat line, a record with undo events and chat lines, and the
-// protocol's new events and endings as the host reads them.
+// names as kept, who said a chat line, a record with undo events and chat lines, the
+// protocol's new events and endings as the host reads them, and a player's moderation (the
+// lines hidden, a ban's words, the seats' public ids).
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { speaker } from "../../relay/pages/chat-panel.mjs";
+import { ERASED, hiddenWords, speaker } from "../../relay/pages/chat-panel.mjs";
 import { Clock, TimeControl } from "../../relay/pages/clock.mjs";
 import * as dots from "../../examples/dots/page/dots.mjs";
 import { ending, Reason, Result } from "../../relay/pages/endings.mjs";
 import { cleanName, loadName, NAME_STORAGE, saveName } from "../../relay/pages/names.mjs";
-import { parseEvent } from "../../relay/pages/relay-client.mjs";
+import {
+  bannedNotice,
+  bannedWords,
+  blockedAs,
+  durationWords,
+  moderationRefusal,
+} from "../../relay/pages/moderation-panel.mjs";
+import { parseEvent, playersOf } from "../../relay/pages/relay-client.mjs";
 import { parseRecord, Replay, resultWords } from "../../relay/pages/replay.mjs";
 import { claimView, offerView, presenceWords, refusalWords } from "../../relay/pages/table-panel.mjs";
 import * as x0 from "../../examples/xand0/page/xand0.mjs";
@@ -197,5 +205,42 @@ describe("records and events with the table", () => {
     assert.deepEqual(after.read, [250.5, 270]);
     assert.equal(after.turn, 0);
     assert.deepEqual(after.left(3000), [248.5, 270]);
+  });
+});
+
+describe("moderation", () => {
+  test("hidden lines are counted in a note, and an erased line is said removed", () => {
+    assert.equal(hiddenWords(1, "muted"), "1 line hidden (muted)");
+    assert.equal(hiddenWords(3, "blocked"), "3 lines hidden (blocked)");
+    assert.equal(ERASED, "(removed by the host)");
+  });
+
+  test("a ban is told in the relay's words, its seconds said plainly", () => {
+    const detail = "This player key is banned from new matches on this relay for 600 s more: spam.";
+    assert.equal(bannedWords(detail), "This player key is banned from new matches on this relay for 10 minutes more: spam.");
+    const dialog = `The relay refused this side's request: 403 player/banned: ${detail}`;
+    assert.equal(bannedNotice(dialog), bannedWords(detail));
+    assert.equal(bannedNotice("The relay refused this side's request: 409 room/full: full."), null);
+    assert.deepEqual(
+      [1, 59.6, 119, 120, 7199, 7200, 172_799, 172_800, 864_000].map(durationWords),
+      ["1 second", "60 seconds", "119 seconds", "2 minutes", "120 minutes", "2 hours", "48 hours", "2 days", "10 days"],
+    );
+    assert.equal(bannedWords("no seconds here"), "no seconds here");
+  });
+
+  test("blocks are found by public id, and refusals read plainly", () => {
+    const blocks = [{ id: "a".repeat(12), name: null, kind: "mute", at: 1 }];
+    assert.equal(blockedAs(blocks, "a".repeat(12)), "mute");
+    assert.equal(blockedAs(blocks, "b".repeat(12)), null);
+    assert.equal(blockedAs(blocks, null), null);
+    assert.match(moderationRefusal({ code: "block/no_key" }), /without a player key/);
+    assert.equal(moderationRefusal({ code: "x/y", detail: "why" }), "Not done: why");
+  });
+
+  test("a match's players are read by seat, null for a seat without a key", () => {
+    assert.deepEqual(playersOf({ players: ["a".repeat(12), null] }), ["a".repeat(12), null]);
+    assert.deepEqual(playersOf({ status: "playing" }), [null, null]);
+    assert.throws(() => playersOf({ players: ["a"] }), /not protocol v1/);
+    assert.throws(() => playersOf({ players: [1, null] }), /not protocol v1/);
   });
 });
