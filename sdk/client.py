@@ -275,7 +275,9 @@ class RelayClient:
         body: dict[str, Any] = {"about": about}
         if text:
             body["text"] = text
-        answer = await self._call("POST", f"/v1/matches/{ticket.match}/report", ticket.token, body)
+        # A person's report is refused at once when too many came from here, not waited on.
+        path = f"/v1/matches/{ticket.match}/report"
+        answer = await self._call("POST", path, ticket.token, body, retried=frozenset({408}))
         n = answer.get("report") if isinstance(answer, dict) else None
         if type(n) is not int:
             raise ProtocolError(NOT_AN_ANSWER.format(what="report", body=answer))
@@ -412,9 +414,10 @@ class RelayClient:
         body: dict[str, Any] | None,
         timeout: float | None = None,
         text: bool = False,
+        retried: frozenset[int] = _RETRIED_STATUSES,
     ) -> Any:
         """Returns the JSON answer to a request (its bytes, with text), sent again after each
-        transient fault."""
+        transient fault (5xx, a lost connection, and the 4xx statuses in `retried`)."""
         url = self.relay_url + path
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         data = None
@@ -447,7 +450,7 @@ class RelayClient:
                         failure = f"{status} with a garbled body"
                 else:
                     code, message = _error(raw)
-                    if status < 500 and status not in _RETRIED_STATUSES:
+                    if status < 500 and status not in retried:
                         raise RelayRefusedError(status, code, message)
                     failure = f"{status} {code}"
             timing = self.timing

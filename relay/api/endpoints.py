@@ -61,6 +61,8 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
 
 BAD_BOOL = "The field {!r} must be true or false, not {!r}."
+REMATCH_BANNED = "A player key of this match"
+"""Who a refused rematch's ban message names: either seat's key may be the banned one."""
 
 LOBBY_POLLS_PER_SEAT = 8
 """Held lobby polls a client address may have, per --polls-per-seat."""
@@ -614,7 +616,7 @@ class Api:
         if offer:  # a rematch is a new match: refused when a ban covers either seat
             now = time.time()
             info = await self.store.info(call.match)
-            await check_ban(self.store, info.players, call.client, now)
+            await check_ban(self.store, info.players, call.client, now, REMATCH_BANNED)
         return 200, rematch_body(await self.store.rematch(call.match, token, op, time.time()))
 
     async def lobby(self, call: Call) -> Reply:

@@ -44,11 +44,15 @@ BAD_SECONDS = "The field 'seconds' must be a number of seconds from 1 to {:.0f},
 BAD_REASON = "The field 'reason' must be text of at most 200 characters, not {!r}."
 
 
-async def check_ban(store: Store, ids: tuple[str | None, ...], client: str, now: float) -> None:
-    """Raises player/banned when a ban covers one of the public ids or the client's address."""
+async def check_ban(
+    store: Store, ids: tuple[str | None, ...], client: str, now: float, who: str = ""
+) -> None:
+    """Raises player/banned when a ban covers one of the public ids or the client's address
+    (`who`, if given, names the banned one in its message when it is an id)."""
     ban = await store.moderation.banned(tuple(one for one in ids if one), client, now)
     if ban is not None:
-        raise banned_error(ban, now)
+        named = who if ban.target.startswith("id:") else ""
+        raise banned_error(ban, now, named)
 
 
 class ModerationEndpoints:

@@ -131,12 +131,14 @@ def is_banned(bans: list[Ban], ids: tuple[str, ...], address: str | None, now: f
     return found
 
 
-def banned_error(ban: Ban, now: float) -> RelayError:
-    """Returns the error refusing a banned player key's or address's new match."""
-    who = "player key" if ban.target.startswith("id:") else "address"
+def banned_error(ban: Ban, now: float, who: str = "") -> RelayError:
+    """Returns the error refusing a banned player key's or address's new match; `who` names
+    what is banned when it is not the asker's own key or address (a rematch's partner)."""
+    if not who:
+        who = "This player key" if ban.target.startswith("id:") else "This address"
     return RelayError(
         "player/banned",
-        f"This {who} is banned from new matches on this relay for "
+        f"{who} is banned from new matches on this relay for "
         f"{max(1, round(ban.until - now))} s more: {ban.reason or 'no reason given'}.",
     )
 
