@@ -39,6 +39,7 @@ WORKER_LINE = re.compile(r"^.*relay-\d+\.sock.*\n", re.M)
 PREFIXED = {
     "nginx": [
         ("location /v1/ {", "location {p}/v1/ {{"),
+        ("location /v1/admin/ {", "location {p}/v1/admin/ {{"),
         ("location = /healthz {", "location = {p}/healthz {{"),
         ("location = /metrics {", "location = {p}/metrics {{"),
     ],
@@ -51,6 +52,7 @@ PREFIXED = {
         ('"/metrics" "unix:', '"{p}/metrics" "unix:'),
         ("|http://relay-metrics/metrics", "|http://relay-metrics{p}/metrics"),
         ('<Location "/metrics">', '<Location "{p}/metrics">'),
+        ('<Location "/v1/admin/">', '<Location "{p}/v1/admin/">'),
     ],
     "systemd": [("--trusted-proxy unix", "--prefix {p} --trusted-proxy unix")],
 }

@@ -17,6 +17,7 @@ ReportAbout = Literal["play", "name", "chat"]
 """What a report is about: how the partner played, its name, its chat."""
 
 REPORT_ABOUT: tuple[ReportAbout, ...] = ("play", "name", "chat")
+"""Every ReportAbout, in the order clients offer them."""
 
 ERASED = "(removed by the host)"
 """How a client shows a chat line the host erased (the relay answers its text as '')."""

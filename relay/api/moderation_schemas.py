@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from relay.api.table_schemas import TEXT
 from relay.core.moderation import BAN_MOST_SECONDS, REPORT_ABOUT, REPORT_TEXT
 
 __all__ = ["MODERATION_REPLIES", "MODERATION_SCHEMAS", "PUBLIC_ID_SCHEMA"]
@@ -15,6 +16,7 @@ PUBLIC_ID_SCHEMA = {
     "description": "A player key's public id: what leaderboards, match summaries and reports "
     "show of a key (it reveals nothing usable).",
 }
+_MATCH = {"type": "string", "minLength": 1, "maxLength": 64}
 _ID_OR_NULL = {"anyOf": [PUBLIC_ID_SCHEMA, {"type": "null"}]}
 _TARGET = {
     "type": "string",
@@ -81,7 +83,13 @@ MODERATION_SCHEMAS: dict[str, Any] = {
         "required": ["about"],
         "properties": {
             "about": {"enum": list(REPORT_ABOUT)},
-            "text": {"type": "string", "maxLength": REPORT_TEXT},
+            "text": {
+                "anyOf": [
+                    {"const": ""},
+                    {"type": "string", "minLength": 1, "maxLength": REPORT_TEXT, "pattern": TEXT},
+                ],
+                "description": "The reporter's own words, by the rules of chat (optional).",
+            },
         },
     },
     "Reported": {
@@ -90,13 +98,24 @@ MODERATION_SCHEMAS: dict[str, Any] = {
         "properties": {"report": {"type": "integer", "minimum": 1}},
     },
     "BlockBody": {
-        "type": "object",
-        "required": ["kind"],
-        "properties": {
-            "kind": {"enum": ["block", "mute", "none"]},
-            "match": {"type": "string", "description": "block, mute: a match the key sat in."},
-            "id": {**PUBLIC_ID_SCHEMA, "description": "none: the public id to lift."},
-        },
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["kind", "match"],
+                "properties": {
+                    "kind": {"enum": ["block", "mute"]},
+                    "match": {**_MATCH, "description": "A match the key sat in."},
+                },
+            },
+            {
+                "type": "object",
+                "required": ["kind", "id"],
+                "properties": {
+                    "kind": {"const": "none"},
+                    "id": {**PUBLIC_ID_SCHEMA, "description": "The public id to lift."},
+                },
+            },
+        ],
     },
     "Blocks": {
         "type": "object",
@@ -128,8 +147,12 @@ MODERATION_SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["match"],
         "properties": {
-            "match": {"type": "string"},
-            "game": {"type": "string", "description": "Needed once the match is forgotten."},
+            "match": _MATCH,
+            "game": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
+                "description": "Needed once the match is forgotten.",
+            },
         },
     },
     "Voided": {

@@ -8,7 +8,7 @@ from typing import Any
 from relay.api.fields import MAX_WHOLE
 from relay.core.table import CHAT_MOST, NAME_MOST
 
-__all__ = ["NAME", "TABLE_REPLIES", "TABLE_SCHEMAS", "UNDO_EVENT"]
+__all__ = ["NAME", "TABLE_REPLIES", "TABLE_SCHEMAS", "TEXT", "UNDO_EVENT"]
 
 _SEAT = {"type": "integer", "enum": [0, 1]}
 
@@ -16,6 +16,8 @@ _NO_CONTROL = "\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
 _TEXT = f"^[^{_NO_CONTROL}]*[^\\s{_NO_CONTROL}][^{_NO_CONTROL}]*$"
 """A name or chat text: no control character, no bidirectional override or isolate, and
 something besides white space (the relay trims it)."""
+TEXT = _TEXT
+"""_TEXT, for the other schemas written by the rules of chat (a report's words)."""
 _AFTER = {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}
 _SECONDS_LEFT = {"type": ["number", "null"], "minimum": 0}
 

@@ -517,3 +517,30 @@ async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
         finally:
             await one.close()
             await other.close()
+
+
+async def test_a_ban_or_a_block_made_through_one_process_holds_in_another(
+    make_store: StoreMaker,
+) -> None:
+    from relay.core.moderation import Ban
+    from relay.core.standings import public_id
+    from relay.store.moderation import BANS_FRESH
+
+    one, other = make_store(), make_store()
+    ann, bob = "a" * 43, "b" * 43
+    ann_id = public_id(hash_token(ann))
+    async with asyncio.timeout(30):
+        assert await other.moderation.banned((ann_id,), None, time.time()) is None  # now read
+        now = time.time()
+        await one.moderation.ban(Ban(f"id:{ann_id}", now + 60, "farming", now))
+        await asyncio.sleep(BANS_FRESH + 0.1)  # the other process reads the bans again
+        found = await other.moderation.banned((ann_id,), None, time.time())
+        assert found is not None and found.reason == "farming"
+        # Ann blocks Bob through one process; their seeks through the other never meet.
+        first = await other.seek("g", "1", None, now, player=ann)
+        second = await other.seek("g", "1", None, now, player=bob)
+        assert second.match == first.match
+        await one.moderation.block(ann, first.match, "block", now)
+        again = await other.seek("g", "1", None, now, player=bob)
+        mine = await one.seek("g", "1", None, now, player=ann)
+        assert mine.match != again.match and mine.seat == 0

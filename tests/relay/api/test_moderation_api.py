@@ -16,6 +16,7 @@ import aiohttp
 import orjson
 import pytest
 
+from relay.api.moderation import REPORTS_PER_HOUR
 from relay.core.model import hash_token
 from relay.core.standings import public_id
 from tests.relay.api.test_docs_and_openapi import Checker
@@ -230,6 +231,27 @@ async def test_players_and_the_host_moderate_end_to_end(admin_relay: str) -> Non
             if path.startswith("/v1/admin/") or path in ("/v1/player/blocks", f"{M}/report")
         }
         assert documented <= {(path, method) for path, method, _ in checker.seen}
+
+
+async def test_reports_from_one_address_are_paced(admin_relay: str) -> None:
+    # From an address of its own (the other tests' reports count against 127.0.0.1).
+    connector = aiohttp.TCPConnector(local_addr=("127.0.0.3", 0))
+    timeout = aiohttp.ClientTimeout(total=15)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        wire = Wire(session, admin_relay)
+        one = await wire.seek("paced", room="p")
+        await wire.seek("paced", room="p")
+        statuses = [
+            (await wire.post(one, "report", {"about": "play"}))[0] for _ in range(REPORTS_PER_HOUR)
+        ]
+        assert statuses == [201] * REPORTS_PER_HOUR
+        async with session.post(
+            f"{admin_relay}/v1/matches/{one.match}/report", json={"about": "play"},
+            headers=one.auth,
+        ) as answer:  # fmt: skip
+            body = await answer.json()
+            assert answer.status == 429 and body["error"]["code"] == "report/too_fast"
+            assert 150 <= int(answer.headers["Retry-After"]) <= 181
 
 
 def test_the_command_line_needs_a_secret_and_says_what_the_relay_refused(admin_relay: str) -> None:

@@ -203,3 +203,29 @@ async def test_an_erased_key_loses_its_name_and_chat_and_its_look_is_withheld(
     assert not await store.claim_name(skeletons("Spammer"), key(), now + 4)
     unknown = await store.moderation.erase("ZZZZZZZZZZZZ", now)
     assert (unknown.matches, unknown.lines, unknown.ratings) == (0, 0, 0)
+
+
+async def test_blocks_and_bans_are_bounded(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    from relay.store.memory import moderation as memory
+    from relay.store.redis import moderation as redis
+
+    for module in (memory, redis):
+        monkeypatch.setattr(module, "BLOCKS_KEPT", 1)
+        monkeypatch.setattr(module, "BANS_KEPT", 2)
+    ann, bob, cid = key(), key(), key()
+    first = await paired(store, ann, bob)
+    second = await paired(store, ann, cid)
+    now = time.time()
+    await store.moderation.block(ann, first[0], "block", now)
+    await store.moderation.block(ann, first[0], "mute", now)  # the same key again: replaced
+    with pytest.raises(RelayError) as refused:
+        await store.moderation.block(ann, second[0], "block", now)
+    assert refused.value.code == "block/full"
+    for target in ("id:AAAAAAAAAAAA", "id:BBBBBBBBBBBB", "id:AAAAAAAAAAAA"):
+        await store.moderation.ban(Ban(target, now + 60, "", now))  # the same target: replaced
+    with pytest.raises(RelayError) as refused:
+        await store.moderation.ban(Ban("id:CCCCCCCCCCCC", now + 60, "", now))
+    assert refused.value.code == "admin/too_many"
+    await store.moderation.ban(Ban("id:BBBBBBBBBBBB", now + 1, "", now))
+    # A ban that ended makes room.
+    await store.moderation.ban(Ban("id:CCCCCCCCCCCC", now + 60, "", now + 2))
