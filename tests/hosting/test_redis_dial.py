@@ -168,3 +168,18 @@ async def test_a_rediss_url_opens_the_connection_over_tls_trusting_its_ca() -> N
             await refused.run([("PING",)])
         await refused.close()
         await untrusting.aclose()
+
+
+async def test_a_transport_closed_under_a_plain_call_is_redis_away_not_a_crash() -> None:
+    from relay.core.errors import RelayError
+    from relay.core.model import StoreSettings
+    from relay.store.redis.connection import Connection
+
+    async def closed() -> None:
+        # What uvloop raises when redis-py writes to a connection a killed node closed.
+        raise RuntimeError("unable to perform operation on <TCPTransport>; the handler is closed")
+
+    link = Connection(StoreSettings(), "p:", recheck=5.0, linger=1.0, url="redis://127.0.0.1:9")
+    with pytest.raises(RelayError) as refused:
+        await link.guard(closed())
+    assert refused.value.code == "server/unavailable" and refused.value.retry_after

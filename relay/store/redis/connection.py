@@ -250,6 +250,10 @@ class Connection:
             found = await reply
         except DOWN as exc:
             raise self.unavailable(exc) from None
+        except RuntimeError as exc:
+            # redis-py writing to a transport closed under it (uvloop: "the handler is
+            # closed"), as a cluster node is killed: Redis away, as in relay.store.redis.pipe.
+            raise self.unavailable(exc) from None
         self.up()
         return found
 
