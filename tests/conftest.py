@@ -7,6 +7,7 @@ need it, while the workers run the rest; the files that need it run last."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 import threading
@@ -51,11 +52,23 @@ def _needs_installed(item: pytest.Item) -> bool:
     return "installed" in getattr(item, "fixturenames", ()) or "compiled" in item.name
 
 
+DURATIONS = Path(__file__).with_name("support") / "durations.json"
+"""Seconds each file of the suite took in one whole run (files under 3 s left out), to start
+the longest first: with --dist loadfile a long file begun last keeps the run waiting for it
+alone. Refresh it from `pytest --durations=0` now and then; an unlisted file counts 1 s."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Runs the files that need the compiled wheel last, so that it is built meanwhile (the
-    order is the same in every worker, as pytest-xdist requires)."""
+    """Runs the files that need the compiled wheel last, so that it is built meanwhile, and
+    within each part the longest files first (the order is the same in every worker, as
+    pytest-xdist requires)."""
     late = {item.path for item in items if _needs_installed(item)}
-    items.sort(key=lambda item: item.path in late)
+    root = Path(__file__).resolve().parents[1]
+    took = json.loads(DURATIONS.read_text())
+    weight = {
+        path: took.get(path.relative_to(root).as_posix(), 1) for path in {i.path for i in items}
+    }
+    items.sort(key=lambda item: (item.path in late, -weight[item.path], str(item.path)))
 
 
 def pytest_xdist_node_collection_finished(node: object, ids: Sequence[str]) -> None:
