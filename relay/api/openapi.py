@@ -19,6 +19,7 @@ from relay.core.clock import BASE, INCREMENT, PER_MOVE
 from relay.core.errors import CODES
 from relay.core.players import CONTACT, CONTACT_MOST, LISTED
 from relay.core.rated import MOST_RATING
+from relay.core.reasons import ENDED_REASONS
 from relay.core.standings import BOARD_LIMIT, HISTORY
 from relay.core.verdicts import DETAIL_MAX
 
@@ -379,18 +380,7 @@ _SCHEMAS: dict[str, Any] = {
                     "type": {"const": "ended"},
                     "reason": {
                         "type": "string",
-                        "enum": [
-                            "agreed",
-                            "disputed",
-                            "unconfirmed",
-                            "resigned",
-                            "abandoned",
-                            "timeout",
-                            "drawn",
-                            "stalled",
-                            "over",
-                            "illegal",
-                        ],
+                        "enum": list(ENDED_REASONS),
                     },
                     "seat": _SEAT,
                     **_VERDICT,

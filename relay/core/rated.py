@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from relay.core.errors import RelayError
+from relay.core.reasons import Reason
 
 __all__ = [
     "BAD_CLAIM",
@@ -38,13 +39,13 @@ Claim = Literal["win", "draw", "loss"]
 
 _CLAIMS: tuple[str, ...] = get_args(Claim)
 
-REFEREED = frozenset(("over", "illegal", "disputed"))
+REFEREED = frozenset((Reason.OVER, Reason.ILLEGAL, Reason.DISPUTED))
 """The reasons that are rated only with a referee's verdict (a `winner` field)."""
 
-_VERDICT_DECIDES = REFEREED | {"agreed"}
+_VERDICT_DECIDES = REFEREED | {Reason.AGREED}
 """The reasons a referee's verdict decides when there is one (it outweighs a mover's claim)."""
 
-_WON_BY_PARTNER = frozenset(("resigned", "stalled", "timeout", "abandoned"))
+_WON_BY_PARTNER = frozenset((Reason.RESIGNED, Reason.STALLED, Reason.TIMEOUT, Reason.ABANDONED))
 """The reasons whose `seat` lost: it resigned, stalled, ran out of time or left."""
 
 
@@ -113,14 +114,14 @@ def score_of(
         winner = ended["winner"]
         return 0.5 if winner is None else _won(_seat(winner, "winner"))
     if reason in _WON_BY_PARTNER:
-        if (reason == "timeout" and not rules.timeouts) or (
-            reason == "abandoned" and not rules.abandoned
+        if (reason == Reason.TIMEOUT and not rules.timeouts) or (
+            reason == Reason.ABANDONED and not rules.abandoned
         ):
             return None
         return _won(1 - seat)
-    if reason == "drawn":
+    if reason == Reason.DRAWN:
         return 0.5
-    if reason == "agreed" and claimed is not None:
+    if reason == Reason.AGREED and claimed is not None:
         if claimed not in _CLAIMS:
             raise ValueError(f"A claim is one of {_CLAIMS}, not {claimed!r}.")
         mover = 1 - seat  # `seat` confirmed the partner's game-ending move

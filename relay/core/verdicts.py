@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from relay.core.errors import RelayError
+from relay.core.reasons import Reason
 from relay.core.text_policy import clean_text
 
 __all__ = [
@@ -31,7 +32,7 @@ __all__ = [
 DETAIL_MAX = 200
 """Characters a verdict's or a dispute's reason may have (a referee's longer one is cut)."""
 
-OVER, ILLEGAL, DISPUTED = "over", "illegal", "disputed"
+OVER, ILLEGAL, DISPUTED = Reason.OVER, Reason.ILLEGAL, Reason.DISPUTED
 """The `ended` reasons a verdict writes: the game ended there; a seat broke the rules; the
 referee found the disputed play legal (the disputer loses)."""
 

@@ -34,6 +34,7 @@ from relay.core.model import (
 from relay.core.players import PlayerMatch, patience, same_player
 from relay.core.rated import RatingRange, RatingRules, can_pair, score_of
 from relay.core.ratings import LICHESS
+from relay.core.reasons import Reason
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
 from relay.core.standings import public_id
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
@@ -523,7 +524,7 @@ class MemoryStore:
         late = status is PLAYING and found.control is not None and found.is_out(now)
         if late:
             # The seat to move ran out of time before this write: the match ended then.
-            self._finish(found, "timeout", found.turn or 0, NO_WRITE, now)
+            self._finish(found, Reason.TIMEOUT, found.turn or 0, NO_WRITE, now)
             status = FINISHED
         done: Done = (seat, kind, action.move, action.end, action.agree)
         events = found.events
@@ -532,7 +533,7 @@ class MemoryStore:
                 if found.done[-1][:2] == (seat, "resign"):
                     return len(events)
                 raise finished(late)
-            return self._finish(found, "resigned", seat, done, now)
+            return self._finish(found, Reason.RESIGNED, seat, done, now)
         after = action.after if action.after is not None else -1
         if 0 <= after < len(events):
             # A write sent again (its answer was lost): it made event after + 1, and is still
@@ -561,7 +562,7 @@ class MemoryStore:
             if seat == found.ender:
                 raise RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
             if action.agree and action.ending is None:
-                return self._finish(found, "agreed", seat, done, now)
+                return self._finish(found, Reason.AGREED, seat, done, now)
             return self._judged(found, action, seat, done, now)
         if kind == "accept":
             return self._accept(found, seat, done, now)
@@ -619,7 +620,7 @@ class MemoryStore:
         offer = found.table.offer_accepted(seat, len(events), found.status is PLAYING)
         self._table_changed(found)
         if offer.kind == "draw":
-            return self._finish(found, "drawn", seat, done, now)
+            return self._finish(found, Reason.DRAWN, seat, done, now)
         found.table.undone += offer.count + 1
         left = found.rewind(offer.by, now)
         seq = found.append(undo_event(len(events) + 1, offer.by, offer.count, left), done)
@@ -635,7 +636,7 @@ class MemoryStore:
             raise not_stalled(None, True)
         if due is None or found.turn != 1 - seat or due > now:
             raise not_stalled(None if due is None else due - now, False)
-        return self._finish(found, "stalled", 1 - seat, done, now)
+        return self._finish(found, Reason.STALLED, 1 - seat, done, now)
 
     def _claim_at(self, found: Match) -> float | None:
         """Returns when the partner of the seat to move may claim the win, if it may."""
@@ -675,13 +676,13 @@ class MemoryStore:
         if ending is not None:
             return self._finish(found, ending.reason, ending.seat, done, now, ending.tail())
         tail = dispute_tail(len(found.events), action.move)
-        return self._finish(found, "disputed", seat, done, now, tail)
+        return self._finish(found, Reason.DISPUTED, seat, done, now, tail)
 
     def _finish(
         self, found: Match, reason: str, seat: int, done: Done, now: float, tail: bytes = b""
     ) -> int:
         self._endings[reason] += 1
-        if reason == "timeout":
+        if reason == Reason.TIMEOUT:
             found.clock[seat] = 0  # its time ran out: the match's clock reads so
         found.status = FINISHED
         found.since = now
@@ -927,21 +928,21 @@ class MemoryStore:
             elif status is PLAYING:
                 self._presence(found, now)
                 if found.control is not None and found.is_out(now):
-                    self._finish(found, "timeout", found.turn or 0, NO_WRITE, now)
+                    self._finish(found, Reason.TIMEOUT, found.turn or 0, NO_WRITE, now)
                     changed += 1
                     continue
                 if found.is_correspondence():
                     continue  # only its clock ends a correspondence match
                 absent = min((0, 1), key=lambda seat: found.seen[seat])
                 if found.seen[absent] + grace < now:
-                    self._finish(found, "abandoned", absent, NO_WRITE, now)
+                    self._finish(found, Reason.ABANDONED, absent, NO_WRITE, now)
                     changed += 1
             elif status is ENDING:
                 self._presence(found, now)
                 partner = 1 - found.ender
                 wait = patience(found.control, grace)
                 if found.since + wait < now or found.seen[partner] + wait < now:
-                    self._finish(found, "unconfirmed", partner, NO_WRITE, now)
+                    self._finish(found, Reason.UNCONFIRMED, partner, NO_WRITE, now)
                     changed += 1
             elif found.since + keep < now:
                 del self._matches[found.id]

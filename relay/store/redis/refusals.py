@@ -28,6 +28,7 @@ from relay.core.model import (
     too_many_bytes,
 )
 from relay.core.players import same_player
+from relay.core.reasons import Reason
 
 __all__ = [
     "DOWN",
@@ -127,5 +128,5 @@ def act_error(refusal: Refusal, match: str, after: int, settings: StoreSettings)
             return too_many_bytes(settings.max_log_bytes)
         return too_long(settings.max_events)
     if refusal.code == "match/finished":
-        return finished(refusal.detail == "timeout")
+        return finished(refusal.detail == Reason.TIMEOUT)
     return read_error(refusal, match)
