@@ -10,7 +10,6 @@ import asyncio
 import functools
 import logging
 import math
-import re
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, cast
@@ -40,6 +39,7 @@ from relay.core.errors import RelayError
 from relay.core.games import games_json
 from relay.core.lobby import KINDS, lobby_entry_json
 from relay.core.model import Action, Event, hash_token, new_action
+from relay.core.patterns import KEY
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
 from relay.core.rated import NO_RATINGS, claim_field, range_field
 from relay.core.referee import Referee
@@ -55,7 +55,7 @@ __all__ = ["Api", "Lifecycle", "error_reply", "retry_after_header"]
 
 log = logging.getLogger("relay")
 
-TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
+TOKEN = KEY
 """A seeker's own token: 32 to 128 URL-safe characters, which it must draw at random."""
 
 BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import orjson
 
+from relay.core import patterns
 from relay.core.errors import RelayError
 
 __all__ = [
@@ -19,8 +19,8 @@ __all__ = [
     "require_bearer",
 ]
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-"""Game keys, versions and room names: 1 to 64 letters, digits, '.', '_' or '-'."""
+NAME = patterns.NAME
+"""Game keys, versions and room names (relay.core.patterns.NAME_TEXT)."""
 
 NOT_JSON = "Send the body as JSON with 'Content-Type: application/json', not {!r}."
 NOT_OBJECT = "The body must be a JSON object, not {}."

@@ -7,12 +7,13 @@ from typing import Any
 
 from relay.api.table_schemas import TEXT
 from relay.core.moderation import BAN_MOST_SECONDS, REPORT_ABOUT, REPORT_TEXT
+from relay.core.patterns import NAME_TEXT, PUBLIC_ID_TEXT, anchored
 
 __all__ = ["MODERATION_REPLIES", "MODERATION_SCHEMAS", "PUBLIC_ID_SCHEMA"]
 
 PUBLIC_ID_SCHEMA = {
     "type": "string",
-    "pattern": "^[A-Za-z0-9_-]{12}$",
+    "pattern": anchored(PUBLIC_ID_TEXT),
     "description": "A player key's public id: what leaderboards, match summaries and reports "
     "show of a key (it reveals nothing usable).",
 }
@@ -150,7 +151,7 @@ MODERATION_SCHEMAS: dict[str, Any] = {
             "match": _MATCH,
             "game": {
                 "type": "string",
-                "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
+                "pattern": anchored(NAME_TEXT),
                 "description": "Needed once the match is forgotten.",
             },
         },

@@ -17,6 +17,7 @@ from relay.api.routes import JSON, ROUTES, Route
 from relay.api.table_schemas import NAME, TABLE_REPLIES, TABLE_SCHEMAS, UNDO_EVENT
 from relay.core.clock import BASE, INCREMENT, PER_MOVE
 from relay.core.errors import CODES
+from relay.core.patterns import KEY_TEXT, NAME_TEXT, anchored
 from relay.core.players import CONTACT, CONTACT_MOST, LISTED
 from relay.core.rated import MOST_RATING
 from relay.core.reasons import ENDED_REASONS
@@ -25,7 +26,7 @@ from relay.core.verdicts import DETAIL_MAX
 
 __all__ = ["document", "openapi"]
 
-_NAME = {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
+_NAME = {"type": "string", "pattern": anchored(NAME_TEXT)}
 _NULL = {"type": "null"}
 _SEAT = {"type": "integer", "enum": [0, 1]}
 _AFTER = {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}
@@ -36,7 +37,7 @@ _SECONDS = {
 }
 _TOKEN = {
     "type": "string",
-    "pattern": "^[A-Za-z0-9_-]{32,128}$",
+    "pattern": anchored(KEY_TEXT),
     "description": "The seeker's own seat token, drawn at random: a retried seek is answered "
     "the same seat.",
 }

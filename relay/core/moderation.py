@@ -5,10 +5,10 @@ without I/O (docs/fair-play.md#moderation). The stores keep them (relay.store.mo
 from __future__ import annotations
 
 import ipaddress
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from relay.core import patterns
 from relay.core.errors import RelayError
 from relay.core.text_policy import chat_line
 
@@ -37,7 +37,7 @@ __all__ = [
     "report_text",
 ]
 
-PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{12}")
+PUBLIC_ID = patterns.PUBLIC_ID
 """A player key's public id (relay.core.standings.public_id), as leaderboards, tables and
 reports show it."""
 

@@ -11,6 +11,7 @@ from typing import Any
 from relay.core.clock import TimeControl
 from relay.core.errors import RelayError
 from relay.core.model import MatchInfo, Status
+from relay.core.patterns import KEY
 
 __all__ = [
     "BAD_CONTACT",
@@ -31,7 +32,7 @@ __all__ = [
     "too_many",
 ]
 
-PLAYER = re.compile(r"[A-Za-z0-9_-]{32,128}")
+PLAYER = KEY
 """A player key: 32 to 128 URL-safe characters, which its client must draw at random."""
 
 BAD_PLAYER = "The field 'player' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."

@@ -1,0 +1,36 @@
+"""The shapes of the protocol's identifiers, written once: the relay's checks and OpenAPI's
+patterns are both made from them, and tests/relay/core/test_patterns.py holds the pages' copies
+to them."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "KEY",
+    "KEY_TEXT",
+    "NAME",
+    "NAME_TEXT",
+    "PUBLIC_ID",
+    "PUBLIC_ID_TEXT",
+    "anchored",
+]
+
+KEY_TEXT = r"[A-Za-z0-9_-]{32,128}"
+"""A seat token a seeker draws, or a player key: 32 to 128 URL-safe characters, random."""
+
+NAME_TEXT = r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}"
+"""A game key, a version or a room name: 1 to 64 letters, digits, '.', '_' or '-', the first
+a letter or a digit."""
+
+PUBLIC_ID_TEXT = r"[A-Za-z0-9_-]{12}"
+"""A player key's public id (relay.core.standings.public_id)."""
+
+KEY = re.compile(KEY_TEXT)
+NAME = re.compile(NAME_TEXT)
+PUBLIC_ID = re.compile(PUBLIC_ID_TEXT)
+
+
+def anchored(text: str) -> str:
+    """Returns a pattern as JSON Schema writes one that must match the whole string."""
+    return f"^{text}$"
