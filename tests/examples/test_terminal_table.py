@@ -52,6 +52,16 @@ def to_move(
     return (a, b) if a_first else (b, a)
 
 
+def agreed_and_left(*people: pexpect.spawn) -> None:
+    """Expects each person to read that the draw was agreed, declines a rematch, and sees
+    the client end."""
+    for side in people:
+        side.expect_exact("Draw agreed.")
+        side.expect_exact("Again? [y/n] ")
+        side.sendline("n")
+        side.expect(pexpect.EOF)
+
+
 @pytest.mark.timeout(90)
 def test_names_chat_and_an_agreed_draw(relay: str, tmp_path: Path) -> None:
     room = fresh_room()
@@ -70,11 +80,7 @@ def test_names_chat_and_an_agreed_draw(relay: str, tmp_path: Path) -> None:
         other.expect_exact("Draw offered.")
         mover.expect_exact("Your opponent offers a draw: /yes or /no.")
         mover.sendline("/yes")
-        for side in (ann, bob):
-            side.expect_exact("Draw agreed.")
-            side.expect_exact("Again? [y/n] ")
-            side.sendline("n")
-            side.expect(pexpect.EOF)
+        agreed_and_left(ann, bob)
 
 
 @pytest.mark.timeout(60)
@@ -171,8 +177,4 @@ def test_a_muted_opponents_chat_is_hidden_and_a_report_reaches_the_relay(
         ann.sendline("/report nonsense")
         ann.expect_exact("Say what you report")
         ann.sendline("/yes")
-        for side in (ann, bob):
-            side.expect_exact("Draw agreed.")
-            side.expect_exact("Again? [y/n] ")
-            side.sendline("n")
-            side.expect(pexpect.EOF)
+        agreed_and_left(ann, bob)
