@@ -59,8 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("bans", help="list the bans in force")
     ban = commands.add_parser("ban", help="ban a public id or an address range for a time")
-    ban.add_argument("target", help="a public id (as leaderboards and reports show it) or an "
-                     "address range such as 203.0.113.0/24")  # fmt: skip
+    ban.add_argument("target", help="a public id, written id:ID (as reports show it; an id may "
+                     "begin with '-'), or an address range such as 203.0.113.0/24")  # fmt: skip
     ban.add_argument("--for", dest="seconds", type=duration, required=True, metavar="DURATION",
                      help="how long: 90s, 30m, 12h, 7d, 2w")  # fmt: skip
     ban.add_argument("--reason", default="", help="shown to the banned player (200 characters)")
@@ -70,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     void.add_argument("match")
     void.add_argument("--game", help="the match's game, once the relay has forgotten the match")
     erase = commands.add_parser("erase", help="erase a public id's name and chat lines")
-    erase.add_argument("id")
+    erase.add_argument("id", help="a public id, written id:ID (as this command prints it; an id "
+                       "may begin with '-')")  # fmt: skip
     reports = commands.add_parser("reports", help="list players' reports, newest first")
     reports.add_argument("--limit", type=int, default=50)
     return p
@@ -113,6 +114,11 @@ def _when(seconds: float) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _id(public: str | None) -> str:
+    """Returns a public id as the commands take it back (id:ID: an id may begin with '-')."""
+    return "(no key)" if public is None else f"id:{public}"
+
+
 def _show(command: str, answer: Any) -> str:
     """Returns an answer as lines a host reads."""
     if command == "bans":
@@ -134,13 +140,13 @@ def _show(command: str, answer: Any) -> str:
         for seat in answer["seats"]:
             how = "restored exactly" if seat["exact"] else "its points given back"
             lines.append(
-                f"  {seat['id']}: {seat['before']} -> {seat['after']} in the match; now "
+                f"  {_id(seat['id'])}: {seat['before']} -> {seat['after']} in the match; now "
                 f"{seat['now']} ({how})"
             )
         return "\n".join(lines)
     if command == "erase":
         return (
-            f"erased {answer['id']}: its name in {answer['matches']} matches and "
+            f"erased {_id(answer['id'])}: its name in {answer['matches']} matches and "
             f"{answer['ratings']} leaderboards, {answer['lines']} chat lines"
         )
     rows = answer["reports"]
@@ -150,8 +156,8 @@ def _show(command: str, answer: Any) -> str:
     for report in rows:
         out.append(
             f"#{report['n']} {_when(report['at'])} {report['about']} in {report['game']} "
-            f"match {report['match']}: {report['reported'] or '(no key)'} "
-            f"named {report['name']!r}, by {report['reporter'] or '(no key)'}"
+            f"match {report['match']}: {_id(report['reported'])} named {report['name']!r}, "
+            f"by {_id(report['reporter'])}"
         )
         if report["text"]:
             out.append(f"    says: {report['text']}")
@@ -194,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif a.command == "void":
         body = {"match": a.match, **({"game": a.game} if a.game else {})}
     elif a.command == "erase":
-        body = {"id": a.id}
+        body = {"id": a.id.removeprefix("id:")}
     elif a.command == "reports":
         path += f"?limit={a.limit}"
     try:

@@ -72,9 +72,13 @@ class RedisModeration:
 
     # -- bans ------------------------------------------------------------------------------
 
+    async def _fields(self, key: str) -> dict[bytes, bytes]:
+        """Returns a hash's fields, read through the store's own connection (FIELDS)."""
+        flat = await self.store.call("FIELDS", [key], [])
+        return dict(zip(flat[::2], flat[1::2], strict=True))
+
     async def _all_bans(self) -> dict[bytes, Ban]:
-        client = await self.store.client()
-        found = await self.store.guard(client.hgetall(self._bans_key))
+        found = await self._fields(self._bans_key)
         return {target: Ban.from_dict(orjson.loads(raw)) for target, raw in found.items()}
 
     async def ban(self, ban: Ban) -> None:
@@ -106,8 +110,14 @@ class RedisModeration:
         """Returns the ban covering an id or the address, as read at most BANS_FRESH ago."""
         read_at, held = self._read
         if now - read_at >= BANS_FRESH or now < read_at:
-            held = await self.bans(now)
-            self._read = (now, held)
+            try:
+                held = await self.bans(now)
+            except RelayError:
+                # Redis away (its node failing over): the bans last read stand meanwhile.
+                if read_at == float("-inf"):
+                    raise
+            else:
+                self._read = (now, held)
         if not held:
             return None
         return is_banned(held, ids, address, now)
@@ -170,8 +180,7 @@ class RedisModeration:
         take them ('' for none or no key)."""
         if not digest:
             return ""
-        client = await self.store.client()
-        found = await self.store.guard(client.hgetall(self._blocks_key(digest)))
+        found = await self._fields(self._blocks_key(digest))
         return ",".join(
             blocked.decode()
             for blocked, raw in found.items()
@@ -227,10 +236,9 @@ class RedisModeration:
         """Notes a seeking key's public id (erase finds its key by it)."""
         if not digest:
             return
-        client = await self.store.client()
         rules = self.settings.ratings
         keep = max(REPORT_DAYS * DAY, rules.keep if rules is not None else 0.0)
-        await self.store.guard(client.set(self._id_key(public_id(digest)), digest, ex=round(keep)))
+        await self.store.call("KNOW", [self._id_key(public_id(digest))], [digest, round(keep)])
 
     async def void(self, match: str, game: str | None, now: float) -> Voided:
         """Takes back a match's rating (Moderation.void)."""

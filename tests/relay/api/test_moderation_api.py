@@ -173,7 +173,8 @@ async def test_players_and_the_host_moderate_end_to_end(admin_relay: str) -> Non
 
         # Erases Bob's name and chat; the name's look is withheld from everyone.
         bob_id = public_id(hash_token(bob))
-        erased = admin(admin_relay, "erase", bob_id)
+        erased = admin(admin_relay, "erase", f"id:{bob_id}")  # an id may begin with '-'
+        assert erased.stdout.startswith(f"erased id:{bob_id}:"), erased.stdout
         assert erased.returncode == 0 and "2 chat lines" in erased.stdout, erased.stdout
         status, table = await wire.call(
             "GET", f"/v1/matches/{ann_seat.match}/table", headers=ann_seat.auth
@@ -188,7 +189,7 @@ async def test_players_and_the_host_moderate_end_to_end(admin_relay: str) -> Non
         checker.check("/v1/admin/erase", "POST", *answer)
 
         # Bans Bob's key for an hour: his seeks and rematches are refused, with the reason.
-        banned = admin(admin_relay, "ban", bob_id, "--for", "1h", "--reason", "gold spam")
+        banned = admin(admin_relay, "ban", f"id:{bob_id}", "--for", "1h", "--reason", "gold spam")
         assert banned.returncode == 0 and "banned id:" in banned.stdout, banned.stderr
         answer = await wire.call("POST", "/v1/seek", {"game": "moderated", "player": bob})
         assert answer[0] == 403 and answer[1]["error"]["code"] == "player/banned"
@@ -200,7 +201,7 @@ async def test_players_and_the_host_moderate_end_to_end(admin_relay: str) -> Non
         assert [ban["target"] for ban in answer[1]["bans"]] == [f"id:{bob_id}"]
         checker.check("/v1/admin/bans", "GET", *answer)
         assert "until" in admin(admin_relay, "bans").stdout
-        assert admin(admin_relay, "unban", bob_id).stdout.strip().endswith("ban lifted")
+        assert admin(admin_relay, "unban", f"id:{bob_id}").stdout.strip().endswith("ban lifted")
         assert (await wire.seek("moderated", player=bob)).seat == 0
 
         # A range: every seek from the test's own address is refused, then let through.
