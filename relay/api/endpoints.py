@@ -28,7 +28,7 @@ from relay.api.fields import (
 )
 from relay.api.limits import RateLimiter
 from relay.api.metrics import RelayMetrics
-from relay.api.moderation import ModerationEndpoints, check_ban, player_ids
+from relay.api.moderation import ModerationEndpoints, check_ban
 from relay.api.openapi import openapi
 from relay.api.routes import ROUTES
 from relay.api.table import TableEndpoints
@@ -44,7 +44,7 @@ from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing,
 from relay.core.rated import NO_RATINGS, claim_field, range_field
 from relay.core.referee import Referee
 from relay.core.rematch import RematchOp, rematch_body
-from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT, rated_seats
+from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT, rated_seats, seat_id
 from relay.core.table import NAME_MOST
 from relay.core.table import name_field as name_of
 from relay.core.text_policy import NAME_TAKEN, shown_once, skeletons
@@ -197,7 +197,7 @@ class Api:
         rating_range = range_field(body)
         if rating_range is not None and self.config.store.ratings is None:
             raise RelayError("request/invalid", NO_RATINGS)
-        await check_ban(self.store, player_ids(player), call.client, now)
+        await check_ban(self.store, (hash_token(player) if player else "",), call.client, now)
         if name is not None and not await self.store.claim_name(skeletons(name), player, now):
             raise RelayError("name/taken", NAME_TAKEN.format(name))
         ticket = await self.store.seek(
@@ -544,7 +544,7 @@ class Api:
                 "left": None if clock is None else list(clock.left_at(info.turn, time.time())),
                 "names": list(info.names) if self.config.names else [None, None],
                 "rated": info.rated,
-                "players": list(info.players),
+                "players": [seat_id(info.keys[0]), seat_id(info.keys[1])],
                 **rated_seats(info.ratings),
             }
         )
@@ -616,7 +616,7 @@ class Api:
         if offer:  # a rematch is a new match: refused when a ban covers either seat
             now = time.time()
             info = await self.store.info(call.match)
-            await check_ban(self.store, info.players, call.client, now, REMATCH_BANNED)
+            await check_ban(self.store, info.keys, call.client, now, REMATCH_BANNED)
         return 200, rematch_body(await self.store.rematch(call.match, token, op, time.time()))
 
     async def lobby(self, call: Call) -> Reply:

@@ -16,7 +16,6 @@ from relay.api.fields import json_body, name_field, query_int, require_bearer
 from relay.api.limits import RateLimiter
 from relay.config import Config
 from relay.core.errors import RelayError
-from relay.core.model import hash_token
 from relay.core.moderation import (
     BAN_MOST_SECONDS,
     PUBLIC_ID,
@@ -32,7 +31,7 @@ from relay.core.players import NOT_A_PLAYER_KEY, PLAYER
 from relay.core.standings import public_id
 from relay.store.base import Store
 
-__all__ = ["REPORTS_PER_HOUR", "ModerationEndpoints", "check_ban", "player_ids"]
+__all__ = ["REPORTS_PER_HOUR", "ModerationEndpoints", "check_ban"]
 
 REPORTS_PER_HOUR = 20
 """Reports one client address may file an hour (per relay process): the store keeps the
@@ -45,11 +44,13 @@ BAD_REASON = "The field 'reason' must be text of at most 200 characters, not {!r
 
 
 async def check_ban(
-    store: Store, ids: tuple[str | None, ...], client: str, now: float, who: str = ""
+    store: Store, digests: tuple[str, ...], client: str, now: float, who: str = ""
 ) -> None:
-    """Raises player/banned when a ban covers one of the public ids or the client's address
-    (`who`, if given, names the banned one in its message when it is an id)."""
-    ban = await store.moderation.banned(tuple(one for one in ids if one), client, now)
+    """Raises player/banned when a ban covers one of the player keys (by digest; '' for none)
+    or the client's address (`who`, if given, names the banned one in its message when it is
+    a key)."""
+    ids = tuple(public_id(digest) for digest in digests if digest)
+    ban = await store.moderation.banned(ids, client, now)
     if ban is not None:
         named = who if ban.target.startswith("id:") else ""
         raise banned_error(ban, now, named)
@@ -191,8 +192,3 @@ def _player(call: Call) -> str:
 
 def _blocks(found: list[Any]) -> bytes:
     return orjson.dumps({"blocks": [entry.as_dict() for entry in found]})
-
-
-def player_ids(player: str | None) -> tuple[str, ...]:
-    """Returns a seeker's public ids (none without a player key)."""
-    return () if player is None else (public_id(hash_token(player)),)

@@ -117,8 +117,9 @@ class MatchInfo:
     written; docs/ratings.md) or 'voided' (a host took its rating back)."""
     ratings: tuple[tuple[float, float], tuple[float, float]] | None = None
     """Once rated, each seat's rating before and after the match."""
-    players: tuple[str | None, str | None] = (None, None)
-    """Each seat's player key's public id (relay.core.standings.public_id; None: no key)."""
+    keys: tuple[str, str] = ("", "")
+    """Each seat's player key's digest ('' for none): answered only as public ids
+    (relay.core.standings.seat_id), made where they are answered."""
 
 
 @dataclass(frozen=True, slots=True)

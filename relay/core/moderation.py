@@ -4,6 +4,7 @@ without I/O (docs/fair-play.md#moderation). The stores keep them (relay.store.mo
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -15,6 +16,7 @@ from relay.core.text_policy import chat_line
 __all__ = [
     "BANS_KEPT",
     "BAN_MOST_SECONDS",
+    "BLOCKS_DAYS",
     "BLOCKS_KEPT",
     "PUBLIC_ID",
     "REPORTS_KEPT",
@@ -49,6 +51,9 @@ BAN_MOST_SECONDS = 10 * 365 * 86_400.0
 
 BLOCKS_KEPT = 500
 """Keys one player key may block or mute at once (block/full past them)."""
+
+BLOCKS_DAYS = 365
+"""Days a key's blocks and mutes are kept after its last one (a store's state is bounded)."""
 
 REPORTS_KEPT = 1_000
 """Reports a store keeps, the newest; older ones go."""
@@ -86,7 +91,9 @@ class Ban:
     @classmethod
     def from_dict(cls, found: dict[str, Any]) -> Ban:
         """Returns a ban as a store keeps it (as_dict)."""
-        return cls(str(found["target"]), float(found["until"]), str(found["reason"]), found["at"])
+        return cls(
+            str(found["target"]), float(found["until"]), str(found["reason"]), float(found["at"])
+        )
 
 
 def ban_target(value: object) -> str:
@@ -95,7 +102,7 @@ def ban_target(value: object) -> str:
     if isinstance(value, str):
         if value.startswith("id:") and PUBLIC_ID.fullmatch(value[3:]):
             return value
-        if PUBLIC_ID.fullmatch(value) and "." not in value and ":" not in value:
+        if PUBLIC_ID.fullmatch(value):
             return f"id:{value}"
         try:
             return str(ipaddress.ip_network(value.strip(), strict=False))
@@ -106,6 +113,12 @@ def ban_target(value: object) -> str:
         f"The field 'target' must be a player's public id (12 characters, as leaderboards "
         f"and reports show it) or an address range such as '203.0.113.0/24', not {value!r}.",
     )
+
+
+@functools.lru_cache(maxsize=BANS_KEPT)
+def _network(target: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """Returns a ban's address range, parsed once (every seek reads the bans)."""
+    return ipaddress.ip_network(target)
 
 
 def is_banned(bans: list[Ban], ids: tuple[str, ...], address: str | None, now: float) -> Ban | None:
@@ -124,7 +137,7 @@ def is_banned(bans: list[Ban], ids: tuple[str, ...], address: str | None, now: f
             continue
         covers = ban.target in targets
         if not covers and parsed is not None and not ban.target.startswith("id:"):
-            network = ipaddress.ip_network(ban.target)
+            network = _network(ban.target)
             covers = network.version == parsed.version and parsed in network
         if covers and (found is None or ban.until > found.until):
             found = ban

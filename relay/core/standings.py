@@ -28,6 +28,7 @@ __all__ = [
     "public_id",
     "rated_pair",
     "rated_seats",
+    "seat_id",
     "standing_answer",
 ]
 
@@ -179,6 +180,11 @@ def public_id(digest: str) -> str:
     base64url SHA-256 of 'board:' and the key's digest; stable, revealing nothing usable."""
     hashed = hashlib.sha256(b"board:" + digest.encode()).digest()
     return base64.urlsafe_b64encode(hashed).decode()[:12]
+
+
+def seat_id(digest: str | None) -> str | None:
+    """Returns a seat's public id from its player key's digest (None: it sat without one)."""
+    return public_id(digest) if digest else None
 
 
 def standing_answer(game: str, standing: Standing, now: float) -> dict[str, Any]:

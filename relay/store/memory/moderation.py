@@ -11,6 +11,7 @@ from relay.core.errors import RelayError
 from relay.core.model import StoreSettings, hash_token
 from relay.core.moderation import (
     BANS_KEPT,
+    BLOCKS_DAYS,
     BLOCKS_KEPT,
     REPORT_CHAT,
     REPORT_DAYS,
@@ -23,7 +24,7 @@ from relay.core.moderation import (
     Voided,
     is_banned,
 )
-from relay.core.standings import DAY, public_id
+from relay.core.standings import DAY, public_id, seat_id
 from relay.core.text_policy import skeletons
 from relay.store.memory.match import EXPIRED, Match
 from relay.store.memory.names import MemoryNames
@@ -100,7 +101,7 @@ class MemoryModeration:
         self._filed += 1
         report = Report(
             self._filed, now, match, found.game, about, text,
-            _public(found.players[seat]), _public(found.players[partner]),
+            seat_id(found.players[seat]), seat_id(found.players[partner]),
             found.table.names[partner], tuple(said[-REPORT_CHAT:]),
         )  # fmt: skip
         while self._reports and self._reports[0].report.at <= now - REPORT_DAYS * DAY:
@@ -172,8 +173,15 @@ class MemoryModeration:
         if digest:
             self._ids[public_id(digest)] = digest
 
-    def sweep(self) -> None:
-        """Forgets the public ids of keys the store holds nothing of any more."""
+    def sweep(self, now: float) -> None:
+        """Forgets the blocks of keys that blocked nobody for BLOCKS_DAYS, and the public ids
+        of keys the store holds nothing of any more."""
+        horizon = now - BLOCKS_DAYS * DAY
+        self._blocks = {
+            digest: held
+            for digest, held in self._blocks.items()
+            if held and max(entry.at for entry in held.values()) > horizon
+        }
         self._ids = {
             public: digest
             for public, digest in self._ids.items()
@@ -220,10 +228,6 @@ class _Filed(NamedTuple):
 
     report: Report
     seat: int
-
-
-def _public(digest: str) -> str | None:
-    return public_id(digest) if digest else None
 
 
 def _blocks(entry: Blocked | None) -> bool:

@@ -36,7 +36,6 @@ from relay.core.rated import RatingRange, RatingRules, can_pair, score_of
 from relay.core.ratings import LICHESS
 from relay.core.reasons import Reason
 from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished, step
-from relay.core.standings import public_id
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
 from relay.core.verdicts import dispute_tail, result_of
@@ -259,7 +258,7 @@ class MemoryStore:
             names=(found.table.names[0], found.table.names[1]),
             rated="voided" if self._ratings.is_voided(found.id) else rated is not None,
             ratings=None if rated is None else rated.pairs(),
-            players=(_public(found.players[0]), _public(found.players[1])),
+            keys=(found.players[0], found.players[1]),
         )
 
     async def counts(self) -> dict[Status, int]:
@@ -913,7 +912,7 @@ class MemoryStore:
             self._ratings.sweep(now, self.settings.ratings.keep)
         if now - self._ids_swept >= SWEEP_EVERY:
             self._ids_swept = now
-            self.moderation.sweep()
+            self.moderation.sweep(now)
         self._reseeks = {d: seen for d, seen in self._reseeks.items() if seen[2] >= now}
         for index, found in enumerate(list(self._matches.values())):
             if index and index % REAP_SLICE == 0:
@@ -1009,11 +1008,6 @@ class MemoryStore:
         if self._hooks is None:
             self._hooks = MemoryHookState()
         return self._hooks
-
-
-def _public(digest: str) -> str | None:
-    """Returns a seat's public id (None: it sat without a player key)."""
-    return public_id(digest) if digest else None
 
 
 def open_url(url: str, settings: StoreSettings) -> MemoryStore:

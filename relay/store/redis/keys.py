@@ -59,7 +59,6 @@ from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from relay.core.clock import Clock, TimeControl
 from relay.core.model import ID_FIRST, MatchInfo, Status, new_match_id
-from relay.core.standings import public_id
 
 __all__ = [
     "ALPHABET",
@@ -204,17 +203,12 @@ def match_info(match: str, values: list[bytes | None]) -> MatchInfo | None:
         names=(n0, n1),
         rated=_RATED.get(rate or "", False),
         ratings=_ratings(ratings),
-        players=(_public(p0), _public(p1)),
+        keys=(p0 or "", p1 or ""),
     )
 
 
 _RATED: dict[str, bool | str] = {"pending": "pending", "done": True, "void": "voided"}
 """MatchInfo.rated by a match hash's 'rate'."""
-
-
-def _public(digest: str | None) -> str | None:
-    """Returns a seat's public id (None: it sat without a player key)."""
-    return public_id(digest) if digest else None
 
 
 def _ratings(text: str | None) -> tuple[tuple[float, float], tuple[float, float]] | None:

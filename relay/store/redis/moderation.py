@@ -21,6 +21,7 @@ from relay.core.errors import RelayError
 from relay.core.model import StoreSettings, hash_token
 from relay.core.moderation import (
     BANS_KEPT,
+    BLOCKS_DAYS,
     BLOCKS_KEPT,
     REPORT_CHAT,
     REPORT_DAYS,
@@ -34,7 +35,7 @@ from relay.core.moderation import (
     Voided,
     is_banned,
 )
-from relay.core.standings import DAY, public_id
+from relay.core.standings import DAY, public_id, seat_id
 from relay.core.text_policy import skeletons
 from relay.store.moderation import BANS_FRESH
 from relay.store.redis.connection import Connection
@@ -156,8 +157,8 @@ class RedisModeration:
         n = int(await store.guard(client.incr(self._count_key)))
         players, names = (p0, p1), (n0, n1)
         report = Report(
-            n, now, match, game or "", about, text, _public(players[seat]),
-            _public(players[partner]), names[partner], tuple(said[-REPORT_CHAT:]),
+            n, now, match, game or "", about, text, seat_id(players[seat]),
+            seat_id(players[partner]), names[partner], tuple(said[-REPORT_CHAT:]),
         )  # fmt: skip
         await store.guard(client.lpush(self._reports_key, orjson.dumps(report.as_dict())))
         await store.guard(client.ltrim(self._reports_key, 0, REPORTS_KEPT - 1))
@@ -211,6 +212,7 @@ class RedisModeration:
             raise RelayError("block/full")
         entry = Blocked(public_id(partner), name, kind, now)
         await store.guard(client.hset(key, partner, orjson.dumps(entry.as_dict())))
+        await store.guard(client.expire(key, BLOCKS_DAYS * 86_400))
         return await self.blocks(player)
 
     async def unblock(self, player: str, public: str) -> list[Blocked]:
@@ -320,10 +322,6 @@ def _seat(digest: str, seats: tuple[str | None, str | None], players: tuple[Any,
         if players[seat] and hmac.compare_digest(digest, players[seat]):
             return seat
     raise RelayError("auth/bad_token")
-
-
-def _public(digest: str | None) -> str | None:
-    return public_id(digest) if digest else None
 
 
 def _blocked(found: dict[str, Any]) -> Blocked:

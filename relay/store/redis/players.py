@@ -22,11 +22,11 @@ from relay.store.redis.link import Link
 
 __all__ = ["RedisPlayers"]
 
-_FIELDS = [*INFO_FIELDS, "p0", "h0", "h1", "since"]
+_FIELDS = [*INFO_FIELDS, "h0", "h1", "since"]
 _STATUS, _SEATS = _FIELDS.index("status"), _FIELDS.index("h0")
 """Where a row of _FIELDS holds the match's status, and its seats' token digests (two)."""
-"""The fields of a listed match's hash that a list reads: its summary, seat 0's player key
-digest (which tells the key's seat), the seat tokens' digests and since."""
+"""The fields of a listed match's hash that a list reads: its summary (with its seats'
+player key digests, which tell the key's seat), the seat tokens' digests and since."""
 
 
 class RedisPlayers:
@@ -90,8 +90,8 @@ class RedisPlayers:
             info = match_info(match, row[: len(INFO_FIELDS)])
             if info is None:
                 continue
-            p0, since = row[len(INFO_FIELDS)], row[-1]
-            seat = 0 if p0 is not None and p0.decode() == digest else 1
+            since = row[-1]
+            seat = 0 if info.keys[0] == digest else 1
             result = None
             if info.status == Status.FINISHED:
                 client = await store.client()

@@ -229,3 +229,23 @@ async def test_blocks_and_bans_are_bounded(store: Store, monkeypatch: pytest.Mon
     await store.moderation.ban(Ban("id:BBBBBBBBBBBB", now + 1, "", now))
     # A ban that ended makes room.
     await store.moderation.ban(Ban("id:CCCCCCCCCCCC", now + 60, "", now + 2))
+
+
+async def test_a_keys_blocks_are_kept_a_year_after_its_last(store: Store) -> None:
+    from relay.core.moderation import BLOCKS_DAYS
+    from relay.store.memory.store import MemoryStore
+    from relay.store.redis.store import RedisStore
+
+    ann, bob = key(), key()
+    match, _, _ = await paired(store, ann, bob)
+    await store.moderation.block(ann, match, "block", time.time())
+    if isinstance(store, RedisStore):
+        client = await store.link.client()
+        ttl = await client.ttl(f"{store.prefix}{{p:{hash_token(ann)}}}blocks")
+        assert BLOCKS_DAYS * 86_400 - 60 < ttl <= BLOCKS_DAYS * 86_400
+    else:
+        assert isinstance(store, MemoryStore)
+        store.moderation.sweep(time.time() + (BLOCKS_DAYS - 1) * 86_400)
+        assert len(await store.moderation.blocks(ann)) == 1
+        store.moderation.sweep(time.time() + (BLOCKS_DAYS + 1) * 86_400)
+        assert await store.moderation.blocks(ann) == []
