@@ -74,10 +74,14 @@ class ModerationEndpoints:
         about = report_about(body.get("about"))
         text = report_text(body.get("text"))
         now = time.time()
-        wait = self.report_limiter.take(call.client, now)
-        if wait:
-            raise RelayError("report/too_fast", retry_after=wait)
-        filed = await self.moderation.report(call.match, token, about, text, now)
+
+        def admit() -> None:
+            # Counted once the token is a seat's: a stranger's reports count nothing.
+            wait = self.report_limiter.take(call.client, now)
+            if wait:
+                raise RelayError("report/too_fast", retry_after=wait)
+
+        filed = await self.moderation.report(call.match, token, about, text, now, admit)
         return 201, orjson.dumps({"report": filed.n})
 
     async def blocks(self, call: Call) -> Reply:

@@ -6,11 +6,15 @@ other); everything else is here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from relay.core.moderation import Ban, Blocked, BlockKind, Erased, Report, Voided
 
-__all__ = ["BANS_FRESH", "Moderation"]
+__all__ = ["BANS_FRESH", "Admit", "Moderation"]
+
+Admit = Callable[[], None]
+"""Lets a new report be filed, or raises the error that refuses it."""
 
 BANS_FRESH = 1.0
 """Seconds a process may answer `banned` from the bans it read last (a shared store)."""
@@ -33,10 +37,14 @@ class Moderation(Protocol):
         """Returns the ban in force covering any of the public ids or the address (as a
         process read the bans at most BANS_FRESH ago), else None."""
 
-    async def report(self, match: str, token: str, about: str, text: str, now: float) -> Report:
+    async def report(
+        self, match: str, token: str, about: str, text: str, now: float, admit: Admit
+    ) -> Report:
         """Files the token's seat's report of its partner (what it is about and its own
         words), copying the partner's name and last chat lines; the same seat's report of the
-        same match about the same thing again answers the first one."""
+        same match about the same thing again answers the first one. `admit` is called once
+        the token is found to be a seat's and the report is a new one, before it is filed: it
+        raises to refuse it (the reporter's pace), so a stranger's report counts nothing."""
 
     async def reports(self, limit: int, now: float) -> list[Report]:
         """Returns the newest reports (at most limit), newest first."""

@@ -30,6 +30,7 @@ from relay.store.memory.match import EXPIRED, Match
 from relay.store.memory.names import MemoryNames
 from relay.store.memory.players import MemoryPlayers
 from relay.store.memory.ratings import MemoryRatings
+from relay.store.moderation import Admit
 
 __all__ = ["ERASED", "MemoryModeration"]
 
@@ -89,13 +90,16 @@ class MemoryModeration:
 
     # -- reports ---------------------------------------------------------------------------
 
-    async def report(self, match: str, token: str, about: str, text: str, now: float) -> Report:
+    async def report(
+        self, match: str, token: str, about: str, text: str, now: float, admit: Admit
+    ) -> Report:
         """Files a seat's report of its partner (Moderation.report)."""
         found = self._get(match)
         seat = found.seat_of(hash_token(token))
         for filed in self._reports:
             if filed.report.match == match and filed.report.about == about and filed.seat == seat:
                 return filed.report
+        admit()
         partner = 1 - seat
         said = [line.text for line in found.table.chat if line.seat == partner and line.text]
         self._filed += 1

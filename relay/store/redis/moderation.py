@@ -37,7 +37,7 @@ from relay.core.moderation import (
 )
 from relay.core.standings import DAY, public_id, seat_id
 from relay.core.text_policy import skeletons
-from relay.store.moderation import BANS_FRESH
+from relay.store.moderation import BANS_FRESH, Admit
 from relay.store.redis.connection import Connection
 from relay.store.redis.keys import Layout
 from relay.store.redis.names import RedisNames
@@ -125,7 +125,9 @@ class RedisModeration:
 
     # -- reports ---------------------------------------------------------------------------
 
-    async def report(self, match: str, token: str, about: str, text: str, now: float) -> Report:
+    async def report(
+        self, match: str, token: str, about: str, text: str, now: float, admit: Admit
+    ) -> Report:
         """Files a seat's report of its partner (Moderation.report)."""
         store = self.store
         client = await store.client()
@@ -147,6 +149,7 @@ class RedisModeration:
                 found = Report.from_dict(orjson.loads(raw))
                 if found.n == int(filed):
                     return found
+        admit()
         partner = 1 - seat
         chat = await store.guard(client.lrange(f"{self.layout.tagged(match)}c:{match}", -200, -1))
         said = [

@@ -240,18 +240,30 @@ async def test_reports_from_one_address_are_paced(admin_relay: str) -> None:
     timeout = aiohttp.ClientTimeout(total=15)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
         wire = Wire(session, admin_relay)
-        one = await wire.seek("paced", room="p")
-        await wire.seek("paced", room="p")
-        statuses = [
-            (await wire.post(one, "report", {"about": "play"}))[0] for _ in range(REPORTS_PER_HOUR)
-        ]
-        assert statuses == [201] * REPORTS_PER_HOUR
+        seats: list[Seat] = []
+        for room in ("p1", "p2", "p3", "p4"):
+            seats += [await wire.seek("paced", room=room), await wire.seek("paced", room=room)]
+        # A stranger's reports (a wrong token) are refused and count nothing; nor does a report
+        # sent again.
+        stranger = Seat({"match": seats[0].match, "seat": 0, "token": key()})
+        for _ in range(REPORTS_PER_HOUR + 5):
+            assert (await wire.post(stranger, "report", {"about": "play"}))[0] == 403
+            assert (await wire.post(seats[0], "report", {"about": "play"}))[0] == 201
+        # Each seat about each thing (seat 0's "play" sent again first), until the pace
+        # refuses one: the first report above and 19 new ones are the hour's 20.
+        statuses = []
+        for seat in seats:
+            for about in ("play", "name", "chat"):
+                statuses.append(await wire.post(seat, "report", {"about": about}))
+        codes = [status for status, _ in statuses]
+        first = codes.index(429)
+        assert first == REPORTS_PER_HOUR and codes[:first] == [201] * first, codes
+        assert statuses[first][1]["error"]["code"] == "report/too_fast"
         async with session.post(
-            f"{admin_relay}/v1/matches/{one.match}/report", json={"about": "play"},
-            headers=one.auth,
+            f"{admin_relay}/v1/matches/{seats[-1].match}/report", json={"about": "play"},
+            headers=seats[-1].auth,
         ) as answer:  # fmt: skip
-            body = await answer.json()
-            assert answer.status == 429 and body["error"]["code"] == "report/too_fast"
+            assert answer.status == 429
             assert 150 <= int(answer.headers["Retry-After"]) <= 181
 
 

@@ -65,10 +65,13 @@ async def test_a_seat_reports_its_partner_once_with_its_name_and_last_lines(stor
     now = time.time()
     await store.chat(match, bob_token, "you are bad", now)
     await store.chat(match, ann_token, "gg", now)
-    filed = await store.moderation.report(match, ann_token, "chat", "rude", now)
-    again = await store.moderation.report(match, ann, "chat", "rude again", now + 1)
+    admitted: list[str] = []
+    admit = lambda: admitted.append("new")  # noqa: E731
+    filed = await store.moderation.report(match, ann_token, "chat", "rude", now, admit)
+    again = await store.moderation.report(match, ann, "chat", "rude again", now + 1, admit)
     assert again.n == filed.n  # the same seat (by its player key too), the same thing
-    other = await store.moderation.report(match, bob_token, "name", "", now + 2)
+    other = await store.moderation.report(match, bob_token, "name", "", now + 2, admit)
+    assert admitted == ["new", "new"]  # a report sent again is not counted
     assert other.n != filed.n
     newest, oldest = await store.moderation.reports(10, now + 3)
     assert (newest.n, oldest.n) == (other.n, filed.n)
@@ -78,8 +81,9 @@ async def test_a_seat_reports_its_partner_once_with_its_name_and_last_lines(stor
     )  # fmt: skip
     assert newest.reported == pid(ann) and newest.name == "Ann" and newest.chat == ("gg",)
     with pytest.raises(RelayError) as refused:
-        await store.moderation.report(match, "x" * 43, "play", "", now)
+        await store.moderation.report(match, "x" * 43, "play", "", now, admit)
     assert refused.value.code == "auth/bad_token"
+    assert admitted == ["new", "new"]
 
 
 async def test_a_blocked_key_is_never_paired_with_its_blocker(store: Store) -> None:
