@@ -41,7 +41,7 @@ class GamePackage:
     """Whether its page offers a game against the computer (`<page>#computer`)."""
     view: str = ""
     """Its page module that the relay's shared pages import to draw its board (the replay
-    page), inside `pages`: it exports `GAME` (docs/browser.md#the-page-kit); "" for none."""
+    page), inside `pages`: it exports `GAME` (docs/javascript.md#the-page-kit); "" for none."""
     referee: Callable[[], Referee] | None = None
     """Makes its referee, or None: its matches stay opaque to the relay."""
 

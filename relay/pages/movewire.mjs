@@ -50,7 +50,7 @@ import {
 import { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
 import { history, lostWrites, sameEvent, sameWrite, splitLog, turnAfter } from "./match-log.mjs";
 
-// What a game imports (docs/browser.md lists it; tests/js/docs-example.test.mjs checks the list).
+// What a game imports (docs/javascript.md lists it; tests/js/docs-example.test.mjs checks the list).
 // Exported here rather than `export ... from`, so that the generated types import what they name.
 export {
   // the host (RelayHost, exported where it is declared) and what a game is

@@ -1,4 +1,4 @@
-// docs/browser.md's JavaScript: the sealed-count example runs as written (an async
+// docs/javascript.md's JavaScript: the sealed-count example runs as written (an async
 // receiveMove over WebCrypto, the end claim, a salt kept with the ticket and resumed), and
 // the list of movewire.mjs's exports is the module's.
 
@@ -16,12 +16,12 @@ import { FakeRelay } from "./fake_relay.mjs";
 import { MemoryStorage, recordingHost, until } from "./helpers.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DOC = readFileSync(join(ROOT, "docs", "browser.md"), "utf8");
+const DOC = readFileSync(join(ROOT, "docs", "javascript.md"), "utf8");
 
 /** Returns the docs' example module, written beside nothing but movewire.mjs's real path. */
 async function example() {
   const found = /<!-- example: sealed-js -->\n```js\n([\s\S]*?)```/.exec(DOC);
-  assert.ok(found, "docs/browser.md has no sealed-js example");
+  assert.ok(found, "docs/javascript.md has no sealed-js example");
   const host = pathToFileURL(join(ROOT, "relay", "pages", "movewire.mjs")).href;
   const code = found[1].replace('from "./movewire.mjs"', `from ${JSON.stringify(host)}`);
   const file = join(mkdtempSync(join(tmpdir(), "movewire-doc-")), "sealed.mjs");
@@ -105,10 +105,10 @@ describe("the docs' sealed-count example", () => {
   });
 });
 
-describe("docs/browser.md", () => {
+describe("docs/javascript.md", () => {
   test("lists exactly what movewire.mjs exports", () => {
     const section = /### What `movewire.mjs` exports\n([\s\S]*?)\nOther files:/.exec(DOC);
-    assert.ok(section, "docs/browser.md has no list of movewire.mjs's exports");
+    assert.ok(section, "docs/javascript.md has no list of movewire.mjs's exports");
     const listed = section[1].split("\n").filter((line) => /^- |^  /.test(line)).join(" ");
     const names = [...listed.matchAll(/`([A-Za-z_]+)`/g)].map((found) => found[1]);
     assert.deepEqual([...names].sort(), Object.keys(movewire).sort());

@@ -76,7 +76,7 @@ def test_the_package_is_named_movewire_and_versioned_as_the_distribution() -> No
 def test_the_types_name_what_docs_browser_md_lists(staged: Path) -> None:
     declared = (staged / "types" / "movewire.d.mts").read_text()
     types = set(re.findall(r"^export type (\w+)", declared, re.M))
-    section = (ROOT / "docs" / "browser.md").read_text().split("### The package's types", 1)[1]
+    section = (ROOT / "docs" / "javascript.md").read_text().split("### The package's types", 1)[1]
     listed = set(re.findall(r"`(\w+)`", section.split("\n\n", 2)[1]))
     assert types == listed
     # The classes come with their methods typed, not as `any`.

@@ -4,7 +4,7 @@
 import * as rules from "./connect4.mjs";
 import { COLOURS, createConnect4View } from "./connect4-view.mjs";
 
-/** The game's description for the page kit (docs/browser.md#the-page-kit). */
+/** The game's description for the page kit (docs/javascript.md#the-page-kit). */
 export const GAME = Object.freeze({
   key: "connect4",
   version: "1",

@@ -4,7 +4,7 @@
 import { createDotsView, lineWords } from "./dots-view.mjs";
 import * as rules from "./dots.mjs";
 
-/** The game's description for the page kit (docs/browser.md#the-page-kit). */
+/** The game's description for the page kit (docs/javascript.md#the-page-kit). */
 export const GAME = Object.freeze({
   key: "dots",
   version: "1",

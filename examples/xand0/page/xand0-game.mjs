@@ -4,7 +4,7 @@
 import * as rules from "./xand0.mjs";
 import { SYMBOLS, createXand0View } from "./xand0-view.mjs";
 
-/** The game's description for the page kit (docs/browser.md#the-page-kit). */
+/** The game's description for the page kit (docs/javascript.md#the-page-kit). */
 export const GAME = Object.freeze({
   key: "xand0",
   version: "1",
