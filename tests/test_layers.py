@@ -1,7 +1,10 @@
 """The relay's packages are layers, imported one way only, with no import circle anywhere.
 
 Every import counts: at the top of a module, inside a function, or under `TYPE_CHECKING`.
-A new circle, or an import from a lower layer up, fails here by name."""
+A new circle, or an import from a lower layer up, fails here by name.
+
+No module of the tests imports a test module (`test_*.py`): what several test modules share
+lives in a helper module (tests/support/, or one beside the tests that use it)."""
 
 from __future__ import annotations
 
@@ -121,3 +124,65 @@ def test_a_circle_and_an_upward_import_are_seen() -> None:
     assert "relay.api" not in LAYERS["relay.core"]
     assert layer_of("relay.store.redis.store") == "relay.store"
     assert layer_of("relay.config") == "relay.config"
+
+
+def imported_test_modules(source: str, package: str) -> set[str]:
+    """Returns the test modules (`test_*`) of package `tests` that a module's source imports,
+    wherever in it; `package` is the module's own package, for relative imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*parent, base] if base else parent)
+            if base.split(".")[0] != "tests":
+                continue
+            if base.split(".")[-1].startswith("test_"):
+                found.add(base)
+            found |= {
+                f"{base}.{alias.name}" for alias in node.names if alias.name.startswith("test_")
+            }
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "tests" and any(part.startswith("test_") for part in parts):
+                    found.add(alias.name)
+    return found
+
+
+def test_no_module_of_the_tests_imports_a_test_module() -> None:
+    paths = [path for path in (ROOT / "tests").rglob("*.py") if "node_modules" not in path.parts]
+    assert ROOT / "tests" / "relay" / "store" / "test_store_table.py" in paths  # the walk sees them
+    found = sorted(
+        f"{module_of(path)} imports {imported}"
+        for path in paths
+        for imported in imported_test_modules(
+            path.read_text(),
+            module_of(path) if path.name == "__init__.py" else module_of(path.parent),
+        )
+    )
+    assert not found, "move what is shared into a helper module:\n" + "\n".join(found)
+
+
+def test_an_import_of_a_test_module_is_seen_in_each_form() -> None:
+    seen = {
+        "from tests.relay.store.test_store_conformance import move": {
+            "tests.relay.store.test_store_conformance"
+        },
+        "import tests.sdk.test_faults": {"tests.sdk.test_faults"},
+        "import tests.sdk.test_faults as faults": {"tests.sdk.test_faults"},
+        "from tests.browser import test_xand0, players": {"tests.browser.test_xand0"},
+        "from .test_faults import Idle": {"tests.sdk.test_faults"},
+        "from . import test_faults": {"tests.sdk.test_faults"},
+        "from ..relay.test_ratings import glicko": {"tests.relay.test_ratings"},
+        "def f():\n    from tests.hosting.test_box_metrics import get": {
+            "tests.hosting.test_box_metrics"
+        },
+        "from tests.relay.store.calls import move": set(),
+        "from tests.browser.conftest import MakePlayer": set(),
+        "from relay.core import test_nothing": set(),
+        "import pytest": set(),
+    }
+    for source, imported in seen.items():
+        assert imported_test_modules(source, "tests.sdk") == imported, source

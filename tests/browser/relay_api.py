@@ -1,4 +1,5 @@
-"""The relay's HTTP API as the browser tests read it beside the pages: a match's status, its log."""
+"""The relay's HTTP API as the browser tests use it beside the pages: a match's status, its log,
+and a match of X and 0 played through it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,18 @@ from typing import Any
 
 from tests.support.relay_process import RelayProcess
 
-__all__ = ["events_of", "match_status", "moves_of", "until_status"]
+__all__ = [
+    "WIN",
+    "call",
+    "events_of",
+    "match_status",
+    "moves_of",
+    "until_status",
+    "xand0_match",
+]
+
+WIN = ["00", "10", "11", "20", "22"]
+"""X takes the diagonal while O answers on the top row."""
 
 
 def match_status(relay: RelayProcess, match: str) -> str:
@@ -45,3 +57,36 @@ def events_of(relay: RelayProcess, match: str) -> list[dict[str, Any]]:
 def moves_of(relay: RelayProcess, match: str) -> list[dict[str, Any]]:
     """Returns the moves and passes of a match's log, read as a spectator (no token)."""
     return [event for event in events_of(relay, match) if event["type"] in ("move", "pass")]
+
+
+def call(relay: RelayProcess, path: str, body: object = None, token: str | None = None) -> Any:
+    """Sends one request to the relay; returns the decoded JSON answer."""
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(
+        relay.url + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers=headers,
+        method="GET" if body is None else "POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def xand0_match(relay: RelayProcess, moves: list[str], *, end: bool) -> tuple[str, list[str]]:
+    """Plays moves of X and 0 through the relay (the last ending the game, agreed, if end);
+    returns the match id and the tokens (first mover's first)."""
+    a = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "room": "replayed"})
+    b = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "room": "replayed"})
+    match = a["match"]
+    first = call(relay, f"/v1/matches/{match}")["first"]
+    tokens = [a["token"], b["token"]] if first == a["seat"] else [b["token"], a["token"]]
+    for index, move in enumerate(moves):
+        last = end and index == len(moves) - 1
+        body = {"after": index + 1, "move": move, "end": last}
+        call(relay, f"/v1/matches/{match}/moves", body, tokens[index % 2])
+    if end:
+        confirm = {"after": len(moves) + 1, "agree": True}
+        call(relay, f"/v1/matches/{match}/confirm", confirm, tokens[len(moves) % 2])
+    return match, tokens

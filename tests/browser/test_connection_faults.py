@@ -8,32 +8,28 @@ with a Retry button that takes the match up again."""
 from __future__ import annotations
 
 import re
-import signal
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import MakePlayer
+from tests.browser.faults import (
+    NOTICED_WITHIN_MS,
+    RECONNECTING,
+    expect_reconnecting,
+    forgive_failed_loads,
+    kill,
+)
 from tests.browser.players import Player
 from tests.browser.relay_api import moves_of
-from tests.browser.test_xand0 import seated
+from tests.browser.seating import start_room
 from tests.support.redis_server import RedisServer, redis_binary
 from tests.support.relay_process import RelayProcess, quick_flags
 
-RECONNECTING = "Reconnecting to the relay..."
 SENDING = "Sending your move... (reconnecting to the relay)"
 FORGOTTEN = "The relay restarted and no longer knows this match; it cannot go on."
 LOST = "Lost the connection to the relay: it has not answered for 5 minutes."
-
-NOTICED_WITHIN_MS = 2_000
-"""How soon after its requests start failing a page must say that it is reconnecting."""
-
-FAILED_LOAD = re.compile(
-    r"^console: Failed to load resource: (net::ERR_\w+"
-    r"|the server responded with a status of (404 \(Not Found\)|503 \(Service Unavailable\)))$"
-)
-"""Chromium's console report of each request the relay's death made fail."""
 
 
 @pytest.fixture
@@ -49,35 +45,6 @@ def relay(request: pytest.FixtureRequest) -> Iterator[RelayProcess]:
         RelayProcess(*quick_flags(), "--store", redis.url) as process,
     ):
         yield process
-
-
-def kill(relay: RelayProcess) -> None:
-    """Kills the relay process at once (SIGKILL): every connection to it breaks."""
-    relay.stop(signal.SIGKILL)
-
-
-def forgive_failed_loads(*sides: Player) -> None:
-    """Drops Chromium's console reports of the requests this test made fail; anything else a
-    page logged stays an error of the test."""
-    for side in sides:
-        side.errors[:] = [error for error in side.errors if not FAILED_LOAD.match(error)]
-
-
-def start_room(ann: Player, bob: Player) -> tuple[Player, Player, str]:
-    """Seats ann and bob in a private room; returns (the first mover, the other, the match)."""
-    ann.open("/xand0.html")
-    ann.page.get_by_role("button", name="Create a private room").click()
-    link = ann.page.locator("#share-link").input_value()
-    bob.open("/xand0.html#" + link.split("#", 1)[1])
-    x, o = seated(ann, bob)
-    match = (x.saved_match() or {})["match"]
-    return x, o, str(match)
-
-
-def expect_reconnecting(side: Player, text: str = RECONNECTING) -> None:
-    """Waits (briefly) until the side's status line says it is reconnecting."""
-    expect(side.status).to_have_text(text, timeout=NOTICED_WITHIN_MS)
-    expect(side.page.locator("body")).to_have_attribute("data-reachable", "false")
 
 
 def test_a_relay_restart_is_shown_and_a_move_made_meanwhile_is_sent_once(

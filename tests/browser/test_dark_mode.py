@@ -4,42 +4,15 @@ violation (text contrast among them) on the lobby and the game pages, at phone a
 from __future__ import annotations
 
 import re
-from importlib.resources import files
-from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.axe import report, violations
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import DESKTOP, PHONE, Player, Viewport
-from tests.support.components import in_ci
-
-try:
-    AXE = files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
-except (ModuleNotFoundError, FileNotFoundError) as exc:  # pragma: no cover - environment
-    if in_ci():
-        raise
-    pytest.skip(f"axe-core is missing (axe-playwright-python: {exc})", allow_module_level=True)
 
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
-
-SEVERE = ("serious", "critical")
-
-
-def violations(side: Player) -> list[dict[str, Any]]:
-    """Runs axe-core on the page as it is now; returns its serious and critical violations."""
-    side.page.evaluate(AXE)
-    found = side.page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [v for v in found["violations"] if v["impact"] in SEVERE]
-
-
-def report(found: list[dict[str, Any]]) -> str:
-    """Returns the violations as a reader wants them: rule, impact, and the nodes' HTML."""
-    return "\n".join(
-        f"{v['id']} ({v['impact']}, {len(v['nodes'])} nodes): "
-        + "; ".join(node["html"][:120] for node in v["nodes"][:4])
-        for v in found
-    )
 
 
 def dark(player: MakePlayer, name: str, viewport: Viewport) -> Player:

@@ -10,7 +10,7 @@ from playwright.sync_api import Locator, expect
 
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import PHONE, Player, Viewport
-from tests.browser.test_replay import WIN, xand0_match
+from tests.browser.relay_api import WIN, xand0_match
 from tests.support.relay_process import RelayProcess
 
 LAPTOP = Viewport(1280, 800)

@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Request, expect
 
+from tests.browser.axe import no_severe_violations
 from tests.browser.conftest import MakePlayer
+from tests.browser.keyboard import press, say, tab_to
 from tests.browser.players import PHONE, Player
 from tests.browser.relay_api import match_status
-from tests.browser.test_table import no_severe_violations, press, say, tab_to
-from tests.browser.test_xand0 import seated
+from tests.browser.seating import seated
 from tests.support.relay_process import RelayProcess, quick_flags
 
 SECRET = "host-" + secrets.token_urlsafe(24)

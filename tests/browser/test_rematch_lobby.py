@@ -6,29 +6,14 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import expect
 
 from tests.browser.conftest import MakePlayer
+from tests.browser.keyboard import reach_by_tab
 from tests.browser.players import PHONE, Player
 
 WIN = ["00", "10", "11", "20", "22"]
 """X takes the diagonal while O answers on the top row."""
-
-TABS = 60
-"""The most Tab presses any control of these pages is away from the top."""
-
-
-def tab_to(player: Player, target: Locator, enter: bool = True) -> None:
-    """Moves the focus to target with the Tab key alone, then presses Enter (unless not)."""
-    expect(target).to_be_visible()
-    for _ in range(TABS):
-        if target.evaluate("node => node === document.activeElement"):
-            break
-        player.page.keyboard.press("Tab")
-    else:
-        raise AssertionError(f"{player}: {target} is not reachable with Tab")
-    if enter:
-        player.page.keyboard.press("Enter")
 
 
 def seated(a: Player, b: Player) -> tuple[Player, Player]:
@@ -59,7 +44,7 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
 
     # A public game, opened from the lobby with the keyboard, appears in every lobby.
     host.open("/")
-    tab_to(host, host.page.locator("#game-xand0 button[data-public]"))
+    reach_by_tab(host, host.page.locator("#game-xand0 button[data-public]"))
     host.expect_state("LISTENING")
     expect(host.page).to_have_url(re.compile(r"/xand0\.html#room=\w+&public$"))
     match = (host.saved_match() or {})["match"]
@@ -68,7 +53,7 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
     expect(join).to_have_text("Join")
     expect(lobby.locator(f".open-list li[data-match='{match}']")).to_be_visible()  # live
     guest.shot("lobby-open-game")
-    tab_to(guest, join)
+    reach_by_tab(guest, join)
     x, o = seated(host, guest)
 
     # The watcher's lobby moves it to the live matches without a reload: watch it.
@@ -78,7 +63,7 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
         (x, o)[i % 2].key_to_cell(move)
         expect((o, x)[i % 2].cell(move)).to_have_text("X0"[i % 2])
     watcher.shot("lobby-live-match")
-    tab_to(watcher, live)
+    reach_by_tab(watcher, live)
     expect(watcher.page).to_have_url(re.compile(rf"/replay\.html#match={re.escape(match)}$"))
     expect(watcher.page.locator("#position")).to_have_text(
         re.compile(r"^Move 2 of 2: 0 played at row 1, column 2\.$")
@@ -108,7 +93,7 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
     # A rematch: offered by the winner, accepted by the loser, both by keyboard.
     for side in (x, o):
         expect(side.page.get_by_role("button", name="Rematch")).to_be_visible()
-    tab_to(x, x.page.get_by_role("button", name="Rematch"))
+    reach_by_tab(x, x.page.get_by_role("button", name="Rematch"))
     expect(x.page.locator("#rematch-status")).to_have_text(
         "Rematch offered: waiting for your opponent..."
     )
@@ -116,7 +101,7 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
     expect(o.page.get_by_role("button", name="Decline")).to_be_visible()
     x.shot("rematch-offered")
     o.shot("rematch-offer-heard")
-    tab_to(o, o.page.get_by_role("button", name="Accept"))
+    reach_by_tab(o, o.page.get_by_role("button", name="Accept"))
     again_x, again_o = seated(x, o)
     assert (again_x, again_o) == (o, x), "the first move goes to the other side"
     expect(o.page.locator("#you")).to_have_text("You play X, moving first.")
@@ -135,9 +120,9 @@ def test_a_declined_rematch_is_told_and_a_new_offer_can_follow(player: MakePlaye
     b.open("/xand0.html#room=decline-room")
     x, o = seated(a, b)
     play_win(x, o)
-    tab_to(o, o.page.get_by_role("button", name="Rematch"))
+    reach_by_tab(o, o.page.get_by_role("button", name="Rematch"))
     expect(x.page.locator("#rematch-status")).to_have_text("Your opponent offers a rematch.")
-    tab_to(x, x.page.get_by_role("button", name="Decline"))
+    reach_by_tab(x, x.page.get_by_role("button", name="Decline"))
     expect(o.page.locator("#rematch-status")).to_have_text("Your opponent declined a rematch.")
     expect(o.page.get_by_role("button", name="Rematch")).to_be_visible()
     o.shot("rematch-declined")
@@ -146,7 +131,9 @@ def test_a_declined_rematch_is_told_and_a_new_offer_can_follow(player: MakePlaye
 def test_play_the_computer_from_the_lobby_by_keyboard_on_a_phone(player: MakePlayer) -> None:
     phone = player("phone", PHONE)
     phone.open("/")
-    tab_to(phone, phone.page.locator("#game-xand0").get_by_role("link", name="Play the computer"))
+    reach_by_tab(
+        phone, phone.page.locator("#game-xand0").get_by_role("link", name="Play the computer")
+    )
     expect(phone.page).to_have_url(re.compile(r"/xand0\.html$"))  # a reload resumes this match
     expect(phone.page.locator("#you")).to_contain_text("against the computer (Medium)")
     expect(phone.page.locator("body")).to_have_attribute("data-state", re.compile("PLAYING_.*"))

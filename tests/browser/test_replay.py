@@ -3,52 +3,13 @@ followed as it is played, at desktop and phone sizes."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import DESKTOP, PHONE, Viewport
+from tests.browser.relay_api import WIN, call, xand0_match
 from tests.support.relay_process import RelayProcess
-
-WIN = ["00", "10", "11", "20", "22"]
-"""X takes the diagonal while O answers on the top row."""
-
-
-def call(relay: RelayProcess, path: str, body: object = None, token: str | None = None) -> Any:
-    """Sends one request to the relay; returns the decoded JSON answer."""
-    headers = {"Content-Type": "application/json"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(
-        relay.url + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers=headers,
-        method="GET" if body is None else "POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
-
-def xand0_match(relay: RelayProcess, moves: list[str], *, end: bool) -> tuple[str, list[str]]:
-    """Plays moves of X and 0 through the relay (the last ending the game, agreed, if end);
-    returns the match id and the tokens (first mover's first)."""
-    a = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "room": "replayed"})
-    b = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "room": "replayed"})
-    match = a["match"]
-    first = call(relay, f"/v1/matches/{match}")["first"]
-    tokens = [a["token"], b["token"]] if first == a["seat"] else [b["token"], a["token"]]
-    for index, move in enumerate(moves):
-        last = end and index == len(moves) - 1
-        body = {"after": index + 1, "move": move, "end": last}
-        call(relay, f"/v1/matches/{match}/moves", body, tokens[index % 2])
-    if end:
-        confirm = {"after": len(moves) + 1, "agree": True}
-        call(relay, f"/v1/matches/{match}/confirm", confirm, tokens[len(moves) % 2])
-    return match, tokens
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

@@ -12,14 +12,15 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Dialog, Locator, Page, expect
+from playwright.sync_api import Dialog, Locator, expect
 
+from tests.browser.axe import no_severe_violations
 from tests.browser.conftest import MakePlayer
+from tests.browser.faults import expect_reconnecting, forgive_failed_loads, kill
+from tests.browser.keyboard import press, say, tab_to
 from tests.browser.players import PHONE, Player, Viewport
 from tests.browser.relay_api import events_of, match_status, moves_of
-from tests.browser.test_connection_faults import expect_reconnecting, forgive_failed_loads, kill
-from tests.browser.test_dark_mode import report, violations
-from tests.browser.test_xand0 import seated
+from tests.browser.seating import seated
 from tests.support.redis_server import RedisServer, redis_binary
 from tests.support.relay_process import RelayProcess, quick_flags
 
@@ -92,36 +93,6 @@ def start_named_room(ann: Player, bob: Player) -> tuple[Player, Player, str]:
     x, o = seated(ann, bob)
     match = (x.saved_match() or {})["match"]
     return x, o, str(match)
-
-
-def tab_to(page: Page, target: Locator, most: int = 40) -> None:
-    """Presses Tab until `target` has the focus; fails by name after `most` presses."""
-    expect(target).to_be_enabled()
-    for _ in range(most):
-        if target.evaluate("node => node === document.activeElement"):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {target}")
-
-
-def say(side: Player, text: str) -> None:
-    """Types a chat line and sends it with Enter, by keyboard."""
-    field = side.page.get_by_label("Say something to your opponent")
-    tab_to(side.page, field)
-    side.page.keyboard.type(text)
-    side.page.keyboard.press("Enter")
-
-
-def press(side: Player, name: str) -> None:
-    """Tabs to the button named `name` and presses Enter."""
-    tab_to(side.page, side.page.get_by_role("button", name=name, exact=True))
-    side.page.keyboard.press("Enter")
-
-
-def no_severe_violations(side: Player, when: str) -> None:
-    """Asserts axe-core finds no serious or critical violation on the page as it is."""
-    found = violations(side)
-    assert not found, f"{when}:\n{report(found)}"
 
 
 @pytest.mark.parametrize("viewport", SIZES)

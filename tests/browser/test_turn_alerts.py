@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import Player
-from tests.browser.test_connection_faults import start_room
+from tests.browser.seating import start_room
 from tests.support.relay_process import RelayProcess
 
 AWAY_TITLE = "● Your turn — X and 0"

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import Player
 from tests.browser.relay_api import match_status, moves_of, until_status
-from tests.browser.test_xand0 import seated
+from tests.browser.seating import seated
 from tests.support.relay_process import RelayProcess
 
 CANCEL_WITHIN_MS = 2_000

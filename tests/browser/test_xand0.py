@@ -8,18 +8,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import MakePlayer
-from tests.browser.players import PHONE, Player
+from tests.browser.players import PHONE
+from tests.browser.seating import seated
 
 WIN = ["00", "10", "11", "20", "22"]
 """X takes the diagonal while O answers on the top row."""
 
 DRAW = ["11", "00", "22", "02", "01", "21", "20", "10", "12"]
 """Nine moves and no line of three."""
-
-
-def seated(a: Player, b: Player) -> tuple[Player, Player]:
-    """Returns (the side that moves first, the other) once both are playing."""
-    return (a, b) if a.is_first() else (b, a)
 
 
 def test_two_strangers_from_the_lobby_play_xand0_to_a_win(player: MakePlayer) -> None:

@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import MakePlayer
+from tests.browser.keyboard import reach_by_tab
 from tests.browser.players import PHONE, Player
-from tests.browser.test_rematch_lobby import tab_to
 from tests.support.relay_process import RelayProcess
 
 KEY = "Kq3xW9" + "k" * 37
@@ -52,8 +52,8 @@ def use_key_by_keyboard(player: Player) -> None:
     """Brings the player key in through the lobby's form, with the keyboard only."""
     player.open("/")
     summary = player.page.locator("#your-games summary")
-    tab_to(player, summary)
-    tab_to(player, player.page.locator("#player-key"), enter=False)
+    reach_by_tab(player, summary)
+    reach_by_tab(player, player.page.locator("#player-key"), enter=False)
     player.page.keyboard.type(KEY)
     player.page.keyboard.press("Enter")
     expect(player.page.locator("#your-games .key-value")).to_have_text(KEY)
@@ -78,7 +78,7 @@ def test_a_correspondence_match_is_listed_and_opened_from_your_games(
         re.compile(r"^X and 0: Your turn · (23 hours \d+ minutes|1 day) left Open$")
     )
     me.shot("your-games")
-    tab_to(me, row.locator("a"))
+    reach_by_tab(me, row.locator("a"))
     expect(me.page).to_have_url(re.compile(r"/xand0\.html$"))
     me.expect_state("PLAYING_TO_MOVE")
     cell = "00" if after == 1 else "22"

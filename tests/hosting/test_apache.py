@@ -17,8 +17,8 @@ from tests.hosting.players import (
     seek_statuses,
 )
 from tests.hosting.stack import Apache, Workers, make_pages, render
-from tests.hosting.test_box_metrics import get, samples
 from tests.support.components import require_binary
+from tests.support.metrics import get, samples
 from tests.support.redis_server import RedisServer, redis_binary
 
 pytestmark = pytest.mark.timeout(120)

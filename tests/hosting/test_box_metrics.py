@@ -11,39 +11,16 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
-import aiohttp
 import pytest
 
 from tests.hosting.players import check_logs, play_matches
 from tests.hosting.stack import Nginx, Workers, make_pages
 from tests.support.components import require_binary
+from tests.support.metrics import Samples, get, samples
 from tests.support.redis_server import RedisServer, redis_binary
 from tests.support.relay_process import quick_flags
 
 pytestmark = pytest.mark.timeout(150)
-
-Samples = dict[str, float]
-"""One scrape: each sample line's name and labels, and its value."""
-
-
-def samples(text: str) -> Samples:
-    """Returns the samples of a Prometheus text."""
-    found: Samples = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            name, _, value = line.rpartition(" ")
-            found[name] = float(value)
-    return found
-
-
-async def get(url: str, source: str = "127.0.0.1") -> tuple[int, str, str]:
-    """Returns the status, media type and text of GET url, sent from the address source."""
-    connector = aiohttp.TCPConnector(local_addr=(source, 0))
-    timeout = aiohttp.ClientTimeout(total=10)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        answer = await session.get(url)
-        async with answer:
-            return answer.status, answer.content_type, await answer.text()
 
 
 class Scrapes:

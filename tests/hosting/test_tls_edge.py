@@ -15,8 +15,8 @@ import pytest
 from sdk import Reason, RelayHost, State, Timing
 from tests.hosting.players import check_logs, play_matches
 from tests.hosting.stack import Apache, Nginx, Workers, nginx_stack
-from tests.sdk.test_faults import Idle
 from tests.support.components import require_binary
+from tests.support.idle_game import Idle
 from tests.support.tls import authority
 
 pytestmark = pytest.mark.timeout(150)

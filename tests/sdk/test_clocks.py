@@ -29,7 +29,7 @@ from sdk._endings import PARTNER_TIMEOUT, SELF_TIMEOUT
 from sdk.clock import BAD_CLOCK
 from sdk.testing import FAST
 from sdk.timing import Timing
-from tests.sdk.test_faults import Idle
+from tests.support.idle_game import Idle
 
 
 @pytest.mark.parametrize(

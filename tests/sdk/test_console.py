@@ -14,7 +14,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.sdk.test_docs_example import DOCS, ROOT, example
+from tests.sdk.count21 import DOCS, ROOT, example
 
 COUNT = re.compile(r"The count is (\d+)\.")
 

@@ -4,45 +4,23 @@ under sdk.testing."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import os
 import re
 import secrets
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from sdk import Game, GameHost, Reason, RelayHost, Result, Ticket
 from sdk.testing import FAST, local_relay, run_pair
-
-ROOT = Path(__file__).resolve().parents[2]
-DOCS = (ROOT / "README.md", ROOT / "docs" / "sdk.md")
-
-
-def example(doc: Path = DOCS[0]) -> str:
-    """Returns the source of a doc's count21 example (the README's by default)."""
-    found = re.search(r"<!-- example: count21 -->\n```python\n(.*?)```", doc.read_text(), re.S)
-    assert found is not None, f"{doc} has no count21 example"
-    return found.group(1)
+from tests.sdk.count21 import DOCS, ROOT, example, load
 
 
 def test_the_readme_and_the_sdk_doc_show_the_same_example() -> None:
     assert example(DOCS[0]) == example(DOCS[1])
-
-
-def load(tmp_path: Path) -> ModuleType:
-    """Returns the example, written to count21.py and imported."""
-    path = tmp_path / "count21.py"
-    path.write_text(example())
-    spec = importlib.util.spec_from_file_location("count21", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_example_runs_as_two_scripts_against_a_relay(relay_url: str, tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from sdk._endings import CONNECTION_LOST, UNREACHABLE
 from sdk.testing import FAST
 from tests.sdk.fault_proxy import FaultProxy
 from tests.sdk.scripted import Side, moves_in, play_pair, relay_log
+from tests.support.idle_game import Idle
 from tests.support.relay_process import RelayProcess, free_port
 
 MATCHES = 200
@@ -81,19 +82,6 @@ class Counter(Game):
 
     def result(self) -> Result | None:
         return Result.DRAWN
-
-
-class Idle(Game):
-    """A player who thinks for ever: never moves."""
-
-    def enable(self) -> None:
-        pass
-
-    def disable(self) -> None:
-        pass
-
-    def receive_move(self, move: str) -> State:
-        return State.PLAYING_TO_MOVE
 
 
 @dataclass

@@ -19,9 +19,9 @@ from tests.sdk.scripted import (
     ticket_of,
     told_of_dispute,
 )
-from tests.sdk.test_faults import Idle
-from tests.sdk.test_state_machine import ENDED, LISTENING, TO_MOVE, WAIT_MOVE, WAITING
+from tests.sdk.states import ENDED, LISTENING, TO_MOVE, WAIT_MOVE, WAITING
 from tests.support.desk import DeskHost
+from tests.support.idle_game import Idle
 
 
 async def test_a_voluntary_pass_is_heard_by_the_partner_game(relay: str) -> None:

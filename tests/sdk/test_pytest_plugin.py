@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sdk import Reason, Result
 from sdk.pytest_plugin import PlayMatch
-from tests.sdk.test_docs_example import ROOT, example, load
+from tests.sdk.count21 import ROOT, example, load
 
 TWO_LINES = """
 from count21 import CountTo21

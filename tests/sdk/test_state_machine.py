@@ -21,12 +21,7 @@ from tests.sdk.scripted import (
     ticket_of,
     told_of_dispute,
 )
-
-LISTENING = State.LISTENING
-TO_MOVE = State.PLAYING_TO_MOVE
-WAIT_MOVE = State.PLAYING_WAIT_MOVE
-WAITING = State.WAITING_SERVER_RESPONSE
-ENDED = State.GAME_ENDED
+from tests.sdk.states import ENDED, LISTENING, TO_MOVE, WAIT_MOVE, WAITING
 
 
 async def test_normal_match_ends_agreed_with_exact_calls(relay: str) -> None:

@@ -8,13 +8,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
 from jsonschema import Draft202012Validator
 
 from relay import create_app
+from tests.relay.api.openapi_checker import Checker
 from tests.relay.wire import Seat, Wire
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -61,23 +61,6 @@ def test_curl_game_in_the_protocol_doc_runs_as_written(relay_url: str) -> None:
     shown = json.loads(re.search(r"```json\n(.*?)```", printed, re.S).group(1))  # type: ignore[union-attr]
     if x == 0:
         assert shown == log
-
-
-class Checker:
-    """Checks answers against the OpenAPI document's schemas."""
-
-    def __init__(self, doc: dict[str, Any]) -> None:
-        self.doc = doc
-        self.seen: set[tuple[str, str, str]] = set()
-
-    def check(self, path: str, method: str, status: int, body: Any) -> None:
-        """Validates one answer body against the documented schema for its status."""
-        operation = self.doc["paths"][path][method.lower()]
-        assert str(status) in operation["responses"], (path, method, status, body)
-        schema = operation["responses"][str(status)]["content"]["application/json"]["schema"]
-        root = {**schema, "components": self.doc["components"]}
-        Draft202012Validator(root).validate(body)
-        self.seen.add((path, method.lower(), str(status)))
 
 
 async def test_openapi_document_describes_what_the_relay_does(relay_url: str) -> None:

@@ -19,7 +19,7 @@ import pytest
 from relay.api.moderation import REPORTS_PER_HOUR
 from relay.core.model import hash_token
 from relay.core.standings import public_id
-from tests.relay.api.test_docs_and_openapi import Checker
+from tests.relay.api.openapi_checker import Checker
 from tests.relay.wire import Seat, Wire
 from tests.support.relay_process import RelayProcess, quick_flags
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from relay.api.metrics import SHARED, RelayMetrics
 from relay.box.totals import BoxTotals, Family, parse
 from relay.core.model import Status
-from tests.hosting.test_box_metrics import samples
+from tests.support.metrics import samples
 
 
 def worker(moves: int, held: int = 0, playing: int = 0, ended: int = 0) -> dict[str, Family]:

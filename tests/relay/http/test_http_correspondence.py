@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from tests.relay.conftest import Make
-from tests.relay.http.test_http_errors import Client, auth, expect
+from tests.relay.http.client import Client, auth, expect
 
 ANN = "A" * 40
 BOB = "B" * 40

@@ -9,31 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient
 from pytest_aiohttp import AiohttpClient
 
 from relay import CODES, Config, MemoryStore, RelayError, create_app
 from relay.core.model import Event
 from tests.relay.conftest import Make
-
-Client = TestClient[Any, Any]
-JSON = {"Content-Type": "application/json"}
-
-
-async def expect(answer: Any, status: int, code: str) -> dict[str, Any]:
-    """Checks an error answer's status, code and shape, and returns its body."""
-    assert answer.status == status, await answer.text()
-    assert answer.headers["Content-Type"] == "application/json"
-    body: dict[str, Any] = await answer.json()
-    assert body["error"]["code"] == code
-    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
-    assert CODES[code][0] == status
-    return body
-
-
-def auth(token: str) -> dict[str, str]:
-    """Returns the headers of a seat's write."""
-    return {"Authorization": f"Bearer {token}", **JSON}
+from tests.relay.http.client import JSON, Client, auth, expect
 
 
 async def seek(client: Client, **body: str) -> dict[str, Any]:

@@ -3,23 +3,15 @@ seat to move charged by the turn, the increment, deadlines per move and timeouts
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from relay import Action, Status, Store, Ticket
 from relay.core.clock import TimeControl
-from tests.relay.store.test_store_conformance import expect_error, move, parse
+from tests.relay.store.calls import FISCHER, expect_error, move, parse
+from tests.relay.store.calls import whole_now as now
 
-FISCHER = TimeControl("fischer", 300, 3)
 DEADLINE = TimeControl("deadline", 60)
 BLITZ = TimeControl("fischer", 5, 0)
-
-
-def now() -> float:
-    """Returns the wall clock in whole seconds, so that the seconds tests add to it make
-    whole milliseconds exactly."""
-    return float(int(time.time()))
 
 
 async def clocked(

@@ -10,8 +10,8 @@ from relay.core.model import new_token
 from relay.core.players import LISTED, listing
 from relay.core.turns import TurnNotice
 from tests.relay.conftest import SETTINGS
-from tests.relay.store.test_store_clocks import FISCHER, now
-from tests.relay.store.test_store_conformance import expect_error, move, parse
+from tests.relay.store.calls import FISCHER, expect_error, move, parse
+from tests.relay.store.calls import whole_now as now
 
 DAY = 86400
 THREE_DAYS = TimeControl("deadline", 3 * DAY)

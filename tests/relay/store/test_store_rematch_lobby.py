@@ -8,7 +8,7 @@ import time
 
 from relay import Action, Status, Store, Ticket
 from tests.relay.conftest import SETTINGS
-from tests.relay.store.test_store_conformance import expect_error, move, mover, now, pair, parse
+from tests.relay.store.calls import expect_error, move, mover, now, pair, parse
 
 GRACE = SETTINGS.grace
 

@@ -15,7 +15,7 @@ from relay.core.clock import TimeControl
 from relay.core.table import AWAY, CHAT_KEEP
 from relay.core.text_policy import skeletons
 from tests.relay.conftest import SETTINGS, STORE_KINDS
-from tests.relay.store.test_store_conformance import expect_error, move, mover, now, parse
+from tests.relay.store.calls import expect_error, move, mover, now, parse
 from tests.support.redis_cluster import fresh_cluster_store
 from tests.support.redis_server import fresh_redis_store
 

@@ -8,7 +8,7 @@ import asyncio
 
 from relay import Action, Status, Store
 from relay.core.verdicts import Ending
-from tests.relay.store.test_store_conformance import expect_error, move, mover, now, pair, parse
+from tests.relay.store.calls import expect_error, move, mover, now, pair, parse
 
 OVER = Ending("over", 0, 0, 2, "four in a row")
 
