@@ -3,8 +3,10 @@
 Every import counts: at the top of a module, inside a function, or under `TYPE_CHECKING`.
 A new circle, or an import from a lower layer up, fails here by name.
 
-No module of the tests imports a test module (`test_*.py`): what several test modules share
-lives in a helper module (tests/support/, or one beside the tests that use it)."""
+The tests mirror the code (issue #31): tests/relay/core holds a test_<name>.py for each
+relay/core/<name>.py and nothing else, and no module of the tests imports a test module
+(`test_*.py`): what several test modules share lives in a helper module (tests/support/, or one
+beside the tests that use it)."""
 
 from __future__ import annotations
 
@@ -186,3 +188,20 @@ def test_an_import_of_a_test_module_is_seen_in_each_form() -> None:
     }
     for source, imported in seen.items():
         assert imported_test_modules(source, "tests.sdk") == imported, source
+
+
+def core_mirror() -> tuple[list[str], list[str]]:
+    """Returns the relay/core modules without a tests/relay/core/test_<name>.py, and the test
+    modules of tests/relay/core that name no relay/core module."""
+    code = {path.stem for path in (ROOT / "relay" / "core").glob("*.py")} - {"__init__"}
+    tests = {
+        path.stem[len("test_") :] for path in (ROOT / "tests" / "relay" / "core").glob("test_*.py")
+    }
+    return sorted(code - tests), sorted(tests - code)
+
+
+def test_each_core_module_has_its_test_module_in_tests_relay_core() -> None:
+    untested, unknown = core_mirror()
+    assert "model" in {path.stem for path in (ROOT / "relay" / "core").glob("*.py")}
+    assert not untested, f"relay/core modules without tests/relay/core/test_<name>.py: {untested}"
+    assert not unknown, f"tests/relay/core/test_<name>.py without relay/core/<name>.py: {unknown}"

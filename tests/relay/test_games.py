@@ -12,12 +12,9 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-from relay.core.games import GamePackageError, check_names, games_json, read_game
-from sdk.package import GamePackage
 from tests.support.game_packages import PAGE, install, package_module, relay_env
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
@@ -144,34 +141,3 @@ def test_a_game_name_installed_twice_is_refused_naming_both(tmp_path: Path) -> N
     said = start_refused(tmp_path)
     assert "game 'xand0' is installed twice: by game package 'xand0' (" in said
     assert "otherxand0 1.0" in said and "movewire " in said
-
-
-def test_read_game_reads_any_object_with_the_fields(tmp_path: Path) -> None:
-    (tmp_path / "stones.html").write_text(PAGE)
-    (tmp_path / "stones-game.mjs").write_text("export const GAME = {};")
-    shaped = SimpleNamespace(
-        name="stones", title=" Stones ", summary="Take the last.", pages=tmp_path, page="",
-        computer=False, referee=None, view="stones-game.mjs",
-    )  # fmt: skip
-    game = read_game("stones", shaped, "stones 1.0")
-    assert (game.title, game.page, game.view, game.source) == (
-        "Stones", "stones.html", "stones-game.mjs", "game package 'stones' (stones 1.0)",
-    )  # fmt: skip
-    made = GamePackage("stones", "Stones", "Take the last.", tmp_path)
-    assert read_game("stones", made).json()["referee"] is False
-    refereed = SimpleNamespace(**{**vars(shaped), "referee": object})
-    assert read_game("stones", refereed).json()["referee"] is True
-    assert json.loads(games_json([game]))["games"][0]["view"] == "stones-game.mjs"
-    for field, value, said in (
-        ("title", "", "its 'title' must be text of 1 to 64 characters"),
-        ("computer", "yes", "its 'computer' must be True or False"),
-        ("pages", str(tmp_path), "its 'pages' must be a folder (a pathlib.Path)"),
-        ("page", "../stones.html", "names its page '../stones.html': it must be a file name"),
-        ("referee", "ref", "its 'referee' must be None or a callable"),
-    ):
-        broken = SimpleNamespace(**{**vars(shaped), field: value})
-        with pytest.raises(GamePackageError, match=r"^game package 'stones' ") as refused:
-            read_game("stones", broken)
-        assert said in str(refused.value)
-    with pytest.raises(GamePackageError, match="installed twice"):
-        check_names([game, game])

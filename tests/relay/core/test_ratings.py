@@ -1,27 +1,15 @@
-"""Ratings: Glicko-2 against Glickman's worked example, one game at a time as on lichess, an
-idle player's deviation growing back, which ended matches are rated, and seeks' rating ranges."""
+"""Ratings (relay/core/ratings.py): Glicko-2 against Glickman's worked example, one game at a
+time as on lichess, an idle player's deviation growing back. Which ended matches are rated, and
+seeks' rating ranges, are tests/relay/core/test_rated.py's."""
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from relay.core.errors import RelayError
-from relay.core.rated import (
-    BAD_RANGE,
-    RANGE_IN_ROOM,
-    RANGE_WITHOUT_PLAYER,
-    Claim,
-    RatingRange,
-    RatingRules,
-    can_pair,
-    range_field,
-    score_of,
-)
 from relay.core.ratings import (
     DAY,
     GLICKO,
@@ -38,8 +26,6 @@ from relay.core.ratings import (
 
 NOW = 1_800_000_000.0
 """A moment to rate at (seconds since the epoch)."""
-
-PLAYER = "p" * 32
 
 
 def glicko(rating: float, deviation: float) -> Rating:
@@ -249,190 +235,3 @@ def test_a_game_that_tells_little_leaves_a_new_players_deviation_at_the_most() -
     lost, _ = rate(new_rating(), Rating(3200, 45, 0.06, games=900, at=NOW), 0.0, NOW)
     assert lost.deviation == LICHESS.deviation
     assert lost.rating < 1500
-
-
-# Which ended matches are rated.
-
-
-def ended(reason: str, seat: int, **more: Any) -> dict[str, Any]:
-    """Returns the fields of an ended event."""
-    return {"reason": reason, "seat": seat, **more}
-
-
-@pytest.mark.parametrize(
-    ("fields", "score"),
-    [
-        # A referee's verdict, whatever ended the match.
-        (ended("over", 0, winner=0), 1.0),
-        (ended("over", 0, winner=1), 0.0),
-        (ended("over", 1, winner=None), 0.5),
-        (ended("illegal", 0, winner=1), 0.0),
-        (ended("disputed", 1, winner=0), 1.0),
-        (ended("disputed", 0, winner=None), 0.5),
-        (ended("agreed", 1, winner=1), 0.0),
-        # Ended by one side's act or failing: the other seat won.
-        (ended("resigned", 0), 0.0),
-        (ended("resigned", 1), 1.0),
-        (ended("stalled", 1), 1.0),
-        (ended("timeout", 0), 0.0),
-        (ended("abandoned", 1), 1.0),
-        # An accepted draw offer.
-        (ended("drawn", 0), 0.5),
-        (ended("drawn", 1), 0.5),
-    ],
-)
-def test_trusted_results_are_rated(fields: dict[str, Any], score: float) -> None:
-    assert score_of(fields) == score
-
-
-@pytest.mark.parametrize(
-    "fields",
-    [
-        ended("disputed", 0),  # no referee: nobody knows who is right
-        ended("over", 1),
-        ended("illegal", 0),
-        ended("unconfirmed", 1),  # the partner said nothing
-        ended("agreed", 1),  # agreed, but nobody said to what
-        ended("cancelled", 0),  # a reason this relay does not know yet
-    ],
-)
-def test_untrusted_results_are_not_rated(fields: dict[str, Any]) -> None:
-    assert score_of(fields) is None
-
-
-def test_unconfirmed_is_never_rated_whatever_is_claimed() -> None:
-    assert score_of(ended("unconfirmed", 1), "win") is None
-    assert score_of(ended("unconfirmed", 1, winner=0)) is None
-    assert score_of(ended("disputed", 1), "win") is None
-
-
-@pytest.mark.parametrize(
-    ("confirmer", "claim", "score"),
-    [
-        (1, "win", 1.0),  # seat 0 moved, claimed the win, seat 1 confirmed
-        (1, "loss", 0.0),
-        (1, "draw", 0.5),
-        (0, "win", 0.0),  # seat 1 moved and won
-        (0, "loss", 1.0),
-        (0, "draw", 0.5),
-    ],
-)
-def test_an_agreed_ending_is_rated_as_its_mover_claimed(
-    confirmer: int, claim: Claim, score: float
-) -> None:
-    assert score_of(ended("agreed", confirmer), claim) == score
-
-
-def test_a_verdict_outweighs_a_claim() -> None:
-    assert score_of(ended("agreed", 1, winner=1), "win") == 0.0
-
-
-def test_the_host_sets_whether_timeouts_and_abandonments_are_rated() -> None:
-    assert score_of(ended("timeout", 0), rules=RatingRules(timeouts=False)) is None
-    assert score_of(ended("timeout", 0), rules=RatingRules(abandoned=False)) == 0.0
-    assert score_of(ended("abandoned", 0), rules=RatingRules(abandoned=False)) is None
-    assert score_of(ended("abandoned", 0), rules=RatingRules(timeouts=False)) == 0.0
-    assert score_of(ended("resigned", 0), rules=RatingRules(False, False)) == 0.0
-
-
-@pytest.mark.parametrize(
-    "fields",
-    [ended("over", 2, winner=0), ended("over", 0, winner=2), ended("resigned", True), {}],
-)
-def test_a_malformed_ended_event_is_refused(fields: dict[str, Any]) -> None:
-    with pytest.raises(ValueError, match="is a seat, 0 or 1"):
-        score_of(fields)
-
-
-def test_an_unknown_claim_is_refused() -> None:
-    with pytest.raises(ValueError, match="A claim is one of"):
-        score_of(ended("agreed", 0), "won")
-
-
-# Seeking within a rating range.
-
-
-def seek(rating_range: object, **more: Any) -> dict[str, Any]:
-    """Returns a seek's body with this rating range, by a player key."""
-    return {"game": "connect4", "player": PLAYER, "rating_range": rating_range, **more}
-
-
-@pytest.mark.parametrize(
-    ("given", "read"),
-    [
-        ({"min": 1400, "max": 1700}, RatingRange(1400, 1700)),
-        ({"min": 1400}, RatingRange(least=1400)),
-        ({"max": 1700, "min": None}, RatingRange(most=1700)),
-        ({"min": 1500, "max": 1500}, RatingRange(1500, 1500)),
-        ({"within": 200}, RatingRange(within=200)),
-    ],
-)
-def test_a_rating_range_is_read_from_a_seek(given: object, read: RatingRange) -> None:
-    assert range_field(seek(given)) == read
-    assert range_field(seek(read.as_dict())) == read
-
-
-def test_a_seek_without_a_range_has_none() -> None:
-    assert range_field({"game": "connect4"}) is None
-    assert range_field(seek(None)) is None
-
-
-@pytest.mark.parametrize(
-    "given",
-    [
-        {},
-        {"min": 1700, "max": 1400},
-        {"min": "1400"},
-        {"min": 1400.5},
-        {"min": True},
-        {"max": -1},
-        {"max": 4001},
-        {"within": 0},
-        {"within": 200, "min": 1400},
-        {"low": 1400},
-        [1400, 1700],
-        "1400-1700",
-        {"min": None},
-    ],
-)
-def test_a_malformed_rating_range_is_refused_with_the_rule(given: object) -> None:
-    with pytest.raises(RelayError) as caught:
-        range_field(seek(given))
-    assert caught.value.code == "request/invalid"
-    assert caught.value.status == 400
-    assert caught.value.message.startswith(BAD_RANGE)
-    assert repr(given)[:20] in caught.value.message
-
-
-def test_a_rating_range_needs_a_player_key_and_no_room() -> None:
-    with pytest.raises(RelayError, match=RANGE_WITHOUT_PLAYER):
-        range_field({"game": "connect4", "rating_range": {"min": 1400}})
-    with pytest.raises(RelayError, match=RANGE_IN_ROOM):
-        range_field(seek({"min": 1400}, room="friends"))
-
-
-def test_a_range_admits_the_ratings_within_it_in_whole_points() -> None:
-    fixed = RatingRange(1400, 1700)
-    assert [fixed.admits(r, own=2000) for r in (1399.9, 1400.0, 1700.9, 1701.0)] == [
-        False,
-        True,
-        True,
-        False,
-    ]
-    around = RatingRange(within=100)
-    assert around.bounds(1550.7) == (1450, 1650)
-    assert around.admits(1650.5, own=1550.7) and not around.admits(1449.9, own=1550.7)
-    assert RatingRange(least=1400).admits(3999, own=0)
-    assert not fixed.admits(None, own=1500)  # a seeker without a player key has no rating
-
-
-def test_two_seeks_pair_only_within_both_ranges() -> None:
-    near = RatingRange(within=100)
-    assert can_pair(1500, None, 1900, None)
-    assert can_pair(1500, near, 1590, None)
-    assert not can_pair(1500, near, 1700, None)
-    assert not can_pair(1500, None, 1700, near)
-    assert can_pair(1500, near, 1550, RatingRange(1400, 1600))
-    assert not can_pair(1500, near, 1550, RatingRange(least=1501))
-    assert not can_pair(None, None, 1550, near)  # the seeker is not rated
-    assert not can_pair(1500, near, None, None)
