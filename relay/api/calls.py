@@ -1,14 +1,17 @@
-"""A request as the Api takes it, its answer, and the running of an endpoint without a task."""
+"""A request as the Api takes it, its answer, and the running of an endpoint without a task
+until it has to wait."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Protocol
+import functools
+from collections.abc import Callable, Coroutine, Generator, Mapping
+from typing import Any, Protocol, cast
 
 from relay.api.routes import Route
+from relay.core.errors import RelayError
 
-__all__ = ["Answer", "Call", "Pending", "Reply", "drive"]
+__all__ = ["Answer", "Call", "Pending", "Reply", "drive", "task_done"]
 
 Reply = tuple[int, bytes]
 """An answer: HTTP status and body (of the route's content type)."""
@@ -57,11 +60,12 @@ class Call:
         )
 
 
-def drive(coro: Coroutine[Any, Any, Reply], answer: Answer) -> _Resume | None:
+def drive(coro: Coroutine[Any, Any, Reply], answer: Answer) -> Pending | None:
     """Runs coro at once, without a task, and calls answer(result, error) when it finishes.
 
-    For coroutines that finish at once or wait only on plain futures (the memory store's):
-    a poll that has to wait costs a callback, not a task. Returns what to cancel while the
+    For a store that answers at once (the memory store), whose endpoints mostly finish
+    without waiting: such a request costs no task. One that has to wait (a held table or
+    rematch read, say) is carried on from there in a task. Returns what to cancel while the
     coroutine waits, or None when it has answered already."""
     try:
         waiting = coro.send(None)
@@ -71,43 +75,49 @@ def drive(coro: Coroutine[Any, Any, Reply], answer: Answer) -> _Resume | None:
     except Exception as exc:
         answer(None, exc)
         return None
-    resume = _Resume(coro, answer)
-    resume.wait_on(waiting)
-    return resume
+    task = asyncio.ensure_future(_carry_on(coro, waiting))
+    task.add_done_callback(functools.partial(task_done, answer))
+    return task
 
 
-class _Resume:
-    """Carries on a coroutine that drive() started, each time what it awaits is done."""
+def task_done(answer: Answer, task: asyncio.Future[Reply]) -> None:
+    """Passes a task's outcome to answer; a cancelled task answers server/shutting_down
+    (the answer is dropped when the cancel came from its client going away)."""
+    if task.cancelled():
+        answer(None, RelayError("server/shutting_down"))
+        return
+    error = task.exception()
+    answer(None if error is not None else task.result(), error)
 
-    __slots__ = ("answer", "cancelled", "coro")
 
-    def __init__(self, coro: Coroutine[Any, Any, Reply], answer: Answer) -> None:
+async def _carry_on(coro: Coroutine[Any, Any, Reply], waiting: Any) -> Reply:
+    """Finishes, in the task running this, a coroutine stopped at its first wait."""
+    return await _Started(coro, waiting)
+
+
+class _Started:
+    """A coroutine already stopped at a wait, awaitable from there: what it waits on is
+    passed up to the task awaiting this, and the task's sends and throws down to it, as
+    `await` would have done had the task started it."""
+
+    __slots__ = ("coro", "waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, Reply], waiting: Any) -> None:
         self.coro = coro
-        self.answer = answer
-        self.cancelled = False
+        self.waiting = waiting
 
-    def cancel(self) -> None:
-        """Stops the coroutine where it waits (its finally blocks run); answer is not called."""
-        self.cancelled = True
-        self.coro.close()
-
-    def wait_on(self, waiting: Any) -> None:
-        """Resumes the coroutine when what it yielded is done."""
-        if waiting is None:  # a bare yield: asyncio.sleep(0)
-            asyncio.get_running_loop().call_soon(self.step)
-            return
-        waiting._asyncio_future_blocking = False
-        waiting.add_done_callback(self.step)
-
-    def step(self, _: object = None) -> None:
-        """Sends the coroutine on to its next wait, or to its end."""
-        if self.cancelled:
-            return
-        try:
-            waiting = self.coro.send(None)
-        except StopIteration as stop:
-            self.answer(stop.value, None)
-        except Exception as exc:
-            self.answer(None, exc)
-        else:
-            self.wait_on(waiting)
+    def __await__(self) -> Generator[Any, Any, Reply]:
+        coro, waiting = self.coro, self.waiting
+        while True:
+            try:
+                sent = yield waiting
+            except BaseException as thrown:  # a cancel: the coroutine's finally blocks run
+                try:
+                    waiting = coro.throw(thrown)
+                except StopIteration as stop:
+                    return cast(Reply, stop.value)
+                continue
+            try:
+                waiting = coro.send(sent)
+            except StopIteration as stop:
+                return cast(Reply, stop.value)

@@ -19,6 +19,10 @@ MATCH_ID = "[A-Za-z0-9_.~-]+"
 segment, percent-encoded ones included, is left to aiohttp, which decodes and routes it."""
 
 
+Part = Literal["players", "moves", "matches", "lobby", "table", "moderation", "service"]
+"""The parts of the Api (relay.api.endpoints): each answers its routes."""
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     """One endpoint: its method and path, the Api method serving it, and what OpenAPI says."""
@@ -49,9 +53,9 @@ class Route:
     """Whether the request counts against the client's request rate (--requests-per-second)."""
     content_type: str = JSON
     """The media type of a successful answer."""
-    part: Literal["api", "table", "moderation"] = "api"
-    """Which endpoints answer it: the Api itself, the table's (relay.api.table) or
-    moderation's (relay.api.moderation)."""
+    part: Part = "service"
+    """Which part of the Api answers it (its module in relay.api, or the Api itself for the
+    service's own routes)."""
 
 
 _COMMON = (400, 413, 415, 429, 503)
@@ -61,41 +65,42 @@ _WRITE = (*_COMMON, 401, 403, 404, 409, 410)
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/seek", "seek", "seek",
           "Take a seat in the oldest waiting match of the game, or open one.",
-          ok=201, reply="Ticket", body="SeekBody", errors=(*_COMMON, 403, 409)),
+          ok=201, reply="Ticket", body="SeekBody", errors=(*_COMMON, 403, 409), part="players"),
     Route("GET", "/v1/matches/{match}", "matchInfo", "match_info", "Summary of a match.",
-          reply="MatchInfo", errors=(404, 410, 429)),
+          reply="MatchInfo", errors=(404, 410, 429), part="matches"),
     Route("GET", "/v1/matches/{match}/events", "events", "events",
           "Events numbered above 'after'; held up to the hold time.",
           reply="Events", query=("after", "wait", "table", "chat"), seat="optional",
-          errors=(400, 401, 403, 404, 409, 410, 429, 503)),
+          errors=(400, 401, 403, 404, 409, 410, 429, 503), part="matches"),
     Route("POST", "/v1/matches/{match}/moves", "move", "move",
           "Relay a move text (any string); with ?wait=S, also wait for the reply.",
           reply="SeqEvents", body="MoveBody", query=("wait", "table", "chat"), seat="required",
-          errors=_WRITE),
+          errors=_WRITE, part="moves"),
     Route("POST", "/v1/matches/{match}/pass", "pass", "pass_turn",
           "Pass the turn back to the partner (no legal move, or a voluntary pass).",
-          reply="Seq", body="AfterBody", seat="required", errors=_WRITE),
+          reply="Seq", body="AfterBody", seat="required", errors=_WRITE, part="moves"),
     Route("POST", "/v1/matches/{match}/confirm", "confirm", "confirm",
           "Agree or dispute that the partner's last move ended the game; the seat to move "
           "may also dispute the partner's last move or pass (agree: false).",
-          reply="Seq", body="ConfirmBody", seat="required", errors=_WRITE),
+          reply="Seq", body="ConfirmBody", seat="required", errors=_WRITE, part="moves"),
     Route("POST", "/v1/matches/{match}/resign", "resign", "resign",
           "Resign: the match ends at once.",
-          reply="Seq", body="AnyBody", seat="required", errors=_WRITE),
+          reply="Seq", body="AnyBody", seat="required", errors=_WRITE, part="moves"),
     Route("POST", "/v1/matches/{match}/cancel", "cancel", "cancel",
           "Withdraw a seek nobody has joined.", reply="Cancelled", seat="required",
-          errors=_WRITE),
+          errors=_WRITE, part="moves"),
     Route("GET", "/v1/matches/{match}/record", "record", "record",
           "The match's record: JSON Lines, a header line, every event of its log, then the "
           "chat lines the reader may read (a seat's key reads its match's chat).",
-          seat="optional", errors=(403, 404, 410, 429), content_type="application/jsonl"),
+          seat="optional", errors=(403, 404, 410, 429), content_type="application/jsonl",
+          part="matches"),
     Route("GET", "/v1/matches/{match}/rematch", "rematch", "rematch_read",
           "The rematch of a finished match; with 'after', held until its version is above it.",
           reply="Rematch", query=("after", "wait"), seat="optional",
-          errors=(400, 401, 403, 404, 410, 429, 503)),
+          errors=(400, 401, 403, 404, 410, 429, 503), part="matches"),
     Route("POST", "/v1/matches/{match}/rematch", "offerRematch", "rematch_offer",
           "Offer (or accept) a rematch of a finished match, or decline one (offer: false).",
-          reply="Rematch", body="RematchBody", seat="required", errors=_WRITE),
+          reply="Rematch", body="RematchBody", seat="required", errors=_WRITE, part="matches"),
     Route("GET", "/v1/matches/{match}/table", "table", "table_read",
           "The table around the match: names, presence, the last offer, the chat; with "
           "'after', held until its version is above it.",
@@ -118,12 +123,12 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/player/matches", "playerMatches", "player_matches",
           "Every match the player key (as the bearer) seated that the relay still holds: "
           "its turn first, then the partner's, waiting, finished.",
-          reply="PlayerMatches", seat="player", errors=(401, 403, 429, 503)),
+          reply="PlayerMatches", seat="player", errors=(401, 403, 429, 503), part="players"),
     Route("GET", "/v1/player/ratings", "playerRatings", "player_ratings",
           "The player key's (as the bearer) rating in each game it played rated matches "
           "of, with their histories, newest first; 'game' for one game.",
           reply="PlayerRatings", query=("game",), seat="player",
-          errors=(400, 401, 403, 429, 503)),
+          errors=(400, 401, 403, 429, 503), part="players"),
     Route("GET", "/v1/player/blocks", "playerBlocks", "blocks",
           "The keys the player key (as the bearer) blocked or muted, newest first.",
           reply="Blocks", seat="player", errors=(401, 403, 429, 503), part="moderation"),
@@ -162,15 +167,15 @@ ROUTES: tuple[Route, ...] = (
           errors=(400, 401, 403, 404, 429, 503), part="moderation"),
     Route("GET", "/v1/games/{game}/leaderboard", "leaderboard", "leaderboard",
           "A game's leaderboard: its established ratings, best first (at most 'limit').",
-          reply="Leaderboard", query=("limit",), errors=(400, 429, 503)),
+          reply="Leaderboard", query=("limit",), errors=(400, 429, 503), part="players"),
     Route("GET", "/v1/lobby", "lobby", "lobby",
           "A game's public open seeks, live and recent matches; with 'after', held until "
           "the lobby's version is above it.",
-          reply="Lobby", query=("game", "after", "wait"), errors=(400, 429, 503)),
+          reply="Lobby", query=("game", "after", "wait"), errors=(400, 429, 503), part="lobby"),
     Route("GET", "/v1/games", "games", "games",
           "The games this relay hosts (its installed game packages): name, title, summary, "
           "page, view, whether the page offers the computer and the game has a referee.",
-          reply="Games", errors=(429,)),
+          reply="Games", errors=(429,), part="lobby"),
     Route("GET", "/healthz", "healthz", "healthz",
           "Liveness: 200 while the relay and its store answer.",
           reply="Health", errors=(503,), limited=False),

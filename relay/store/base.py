@@ -16,7 +16,7 @@ from relay.core.turns import TurnSink
 from relay.store.hooks import HookState
 from relay.store.moderation import Moderation
 
-__all__ = ["Immediate", "Judged", "Store", "Wake"]
+__all__ = ["Immediate", "Judged", "Store", "Waited", "Wake"]
 
 
 class Judged(NamedTuple):
@@ -31,6 +31,16 @@ class Judged(NamedTuple):
     """The whole log."""
 
 
+class Waited(NamedTuple):
+    """What Store.wait returns."""
+
+    events: list[Event]
+    """The events above the wait's cursor ([] when its time ran out or the table moved)."""
+    table: bool
+    """Whether the table may be above the version the wait was given (the caller reads it);
+    always False for a wait given no version."""
+
+
 Wake = Callable[[list[Event] | None], None]
 """Called once when a watched wait ends: with the events above its cursor (empty when its
 time ran out or the relay is closing), or None when the match expired meanwhile."""
@@ -40,16 +50,21 @@ class Immediate(Protocol):
     """What a store that needs no waiting to read or write (the memory store) offers besides
     Store: a move applied and its reply awaited through callbacks, with no coroutine."""
 
+    def poll_now(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[Seat | None, list[Event]]:
+        """Store.poll, at once."""
+
     def act_hashed(self, match: str, digest: str, action: Action, now: float) -> int:
         """Store.act, at once, for a token already hashed (hash_token)."""
 
     def watch(
         self, match: str, after: int, timeout: float, wake: Wake, version: int | None = None
     ) -> Any:
-        """Calls wake with the events above after once there are any, or with [] after
-        timeout: at once (returning None) when there are some already, else later (returning
-        the wait, whose cancel() ends it without calling wake). With a table version, a table
-        above it ends the wait too."""
+        """Store.wait through a callback: calls wake with the events above after once there
+        are any, or with [] after timeout: at once (returning None) when there are some
+        already, else later (returning the wait, whose cancel() ends it without calling
+        wake). With a table version, a table above it ends the wait too."""
 
     def table_version(self, match: str) -> int:
         """Store.poll_table's version, at once."""
@@ -113,8 +128,13 @@ class Store(Protocol):
 
         A seat's poll also marks it present (see reap)."""
 
-    async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
-        """Returns the events numbered above after once there are any, or [] after timeout."""
+    async def wait(
+        self, match: str, after: int, timeout: float, version: int | None = None
+    ) -> Waited:
+        """The one wait of every held request (a poll, a move post's ?wait=, a table-aware
+        one): returns the events numbered above after once there are any; given the version
+        of the match's table the reader has, returns ([], table=True) once the table may be
+        above it; else ([], False) after timeout."""
 
     async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
         """Returns every match the player key seated that the store still holds (but
@@ -171,13 +191,6 @@ class Store(Protocol):
     ) -> tuple[Seat | None, list[Event], int]:
         """poll(), and the version of the match's table, read at once (a table-aware poll
         reads the table itself only when its version is newer than the reader's)."""
-
-    async def table_wait(
-        self, match: str, after: int, version: int, timeout: float
-    ) -> tuple[list[Event], bool]:
-        """Returns the events above after once there are any (and False), or ([], True) once
-        the table's version may be above version (the caller reads it), or ([], False) after
-        timeout."""
 
     async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
         """Has the token's seat offer a draw or ask a takeback at the position after event

@@ -19,6 +19,7 @@ from relay.core.model import ID_FIRST, Action, Status, hash_token, new_match_id,
 from relay.store.redis import keys as redis_keys
 from tests.hosting.conftest import StoreMaker
 from tests.support.redis_server import RedisServer, subscribers, until_subscribers
+from tests.support.waits import waited
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -78,8 +79,8 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
     first = (await one.info(a.match)).first
     mover = a if first == a.seat else b
     async with asyncio.timeout(10):
-        waits = [asyncio.create_task(store.wait(a.match, 1, 10)) for store in (one, two)]
-        other = asyncio.create_task(three.wait(c.match, 1, 10))
+        waits = [asyncio.create_task(waited(store, a.match, 1, 10)) for store in (one, two)]
+        other = asyncio.create_task(waited(three, c.match, 1, 10))
         await until_subscribers(redis_server.url, layout.channel(a.match, 2), 2)
         assert await subscribers(redis_server.url, layout.channel(c.match, 2)) == 1
         await three.act(mover.match, mover.token, Action("move", 1, "e4"), t)
@@ -109,15 +110,15 @@ async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
     layout = redis_keys.Layout(writer.prefix)
     async with asyncio.timeout(10):
         # x's process has waited on the match (for the start) and still follows it.
-        assert len(await two.wait(a.match, 0, 10)) == 1
+        assert len(await waited(two, a.match, 0, 10)) == 1
         # o waits on one for x's move (event 2).
-        waits_o = asyncio.create_task(one.wait(a.match, 1, 10))
+        waits_o = asyncio.create_task(waited(one, a.match, 1, 10))
         await until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
         await until_subscribers(redis_server.url, layout.channel(a.match, 3), 1)
         await writer.act(x.match, x.token, Action("move", 1, "e4"), t)
         assert len(await waits_o) == 1
         # x's post held for the reply (event 3), on two: waiting once its waiter is set.
-        waits_x = asyncio.create_task(two.wait(a.match, 2, 10))
+        waits_x = asyncio.create_task(waited(two, a.match, 2, 10))
         notes = await two.link.notes()
         odd = notes.follow(layout.channel(a.match, 3))
         notes.leave(odd)
@@ -145,7 +146,7 @@ async def test_waits_begun_while_the_store_connects_are_all_subscribed(
     layout = redis_keys.Layout(writer.prefix)
     async with asyncio.timeout(10):
         # All at once on a store that has not connected yet: the first wait connects it.
-        waits = [asyncio.create_task(fresh.wait(a.match, 1, 10)) for a, _ in tickets]
+        waits = [asyncio.create_task(waited(fresh, a.match, 1, 10)) for a, _ in tickets]
         for a, _ in tickets:
             await until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
         for a, b in tickets:

@@ -25,6 +25,7 @@ from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import SETTINGS, StoreMaker
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary, until_subscribers
+from tests.support.waits import waited
 
 ROOMY = StoreSettings(grace=10.0, keep=100.0, max_waiting=1000)
 """Settings for tests that open many matches at once."""
@@ -114,8 +115,8 @@ class Differential:
             after = rng.randint(0, 4)
             self.log.append(f"wait {pair[0].match} {after}")
             self.same(
-                await outcome(self.memory.wait(pair[0].match, after, 0)),
-                await outcome(self.redis.wait(pair[1].match, after, 0)),
+                await outcome(waited(self.memory, pair[0].match, after, 0)),
+                await outcome(waited(self.redis, pair[1].match, after, 0)),
             )
 
     async def seek(self) -> None:
@@ -298,7 +299,7 @@ async def test_a_poll_held_in_one_process_wakes_on_a_move_in_another(
     b = await other.seek("wake", "1", None, time.time())
     first = orjson.loads((await one.poll(a.match, None, 0, time.time()))[1][0])["first"]
     mover = a if first == 0 else b
-    waiter = asyncio.create_task(one.wait(a.match, 1, 20))
+    waiter = asyncio.create_task(waited(one, a.match, 1, 20))
     await asyncio.sleep(0.2)
     assert not waiter.done()
     sent = time.monotonic()
@@ -323,7 +324,7 @@ async def test_a_lost_notification_only_delays_the_event(
     )
     try:
         a = await writer.seek("deaf", "1", None, time.time())
-        waiter = asyncio.create_task(deaf.wait(a.match, 0, 20))
+        waiter = asyncio.create_task(waited(deaf, a.match, 0, 20))
         await asyncio.sleep(0.1)
         await writer.seek("deaf", "1", None, time.time())
         async with asyncio.timeout(3):
@@ -397,7 +398,7 @@ async def test_unreachable_redis_is_503_and_the_store_recovers_by_itself(
     started = time.monotonic()
     calls: list[Awaitable[Any]] = [
         store.poll(a.match, a.token, 0, time.time()),
-        store.wait(a.match, 1, 5),
+        waited(store, a.match, 1, 5),
         store.act(b.match, b.token, Action("resign"), time.time()),
         store.seek("outage", "1", None, time.time()),
         store.info(a.match),
@@ -423,7 +424,7 @@ async def test_a_held_poll_hears_of_moves_after_redis_restarts(
     b = await other.seek("restart", "1", None, time.time())
     first = orjson.loads((await one.poll(a.match, None, 0, time.time()))[1][0])["first"]
     mover = a if first == 0 else b
-    waiter = asyncio.create_task(one.wait(a.match, 1, 20))
+    waiter = asyncio.create_task(waited(one, a.match, 1, 20))
     await asyncio.sleep(0.2)
     redis_server.restart()
     async with asyncio.timeout(10):
@@ -439,7 +440,7 @@ async def _settle(store: RedisStore, waiter: asyncio.Task[list[bytes]], match: s
         return await waiter
     except RelayError as error:
         assert error.code == "server/unavailable"
-        return await store.wait(match, 1, 5)
+        return await waited(store, match, 1, 5)
 
 
 async def test_open_store_reads_redis_and_unix_urls(redis_server: RedisServer) -> None:
@@ -492,7 +493,7 @@ async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
             mover, waiting = (a, b) if first == 0 else (b, a)
             waiting_store = other if waiting is b else one
             mover_store = one if waiting is b else other
-            waiter = asyncio.create_task(waiting_store.wait(a.match, 1, 20))
+            waiter = asyncio.create_task(waited(waiting_store, a.match, 1, 20))
             # The wait subscribed over TLS: the move reaches it as a notice.
             await until_subscribers(server.url, Layout(one.prefix).channel(a.match, 2), 1)
             await mover_store.act(mover.match, mover.token, Action("move", 1, "e4"), time.time())
@@ -504,7 +505,7 @@ async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
                 assert await admin.client_kill_filter(_type="normal", skipme=True) >= 2
             finally:
                 await admin.aclose()
-            waiter = asyncio.create_task(mover_store.wait(a.match, 2, 20))
+            waiter = asyncio.create_task(waited(mover_store, a.match, 2, 20))
             reply = Action("move", 2, "e5")
             for _ in range(50):  # the first call may meet the dropped connection: 503
                 if (await outcome(waiting_store.act(waiting.match, waiting.token, reply,

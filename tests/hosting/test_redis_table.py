@@ -22,7 +22,7 @@ async def test_a_chat_line_through_one_process_wakes_a_wait_in_another(
     b = await there.seek("tables", "1", None, time.time())
     _, _, version = await here.poll_table(a.match, a.token, 1, time.time())
     async with asyncio.timeout(5):
-        waiting = asyncio.create_task(here.table_wait(a.match, 1, version, 10))
+        waiting = asyncio.create_task(here.wait(a.match, 1, 10, version))
         await asyncio.sleep(0.2)  # subscribed by now
         said = time.monotonic()
         await there.chat(b.match, b.token, "hi from the other process", time.time())
@@ -34,7 +34,7 @@ async def test_a_chat_line_through_one_process_wakes_a_wait_in_another(
     first = orjson.loads((await here.poll(a.match, None, 0, time.time()))[1][0])["first"]
     mover = a if first == a.seat else b
     async with asyncio.timeout(5):
-        waiting = asyncio.create_task(here.table_wait(a.match, 1, table.version, 10))
+        waiting = asyncio.create_task(here.wait(a.match, 1, 10, table.version))
         await asyncio.sleep(0.1)
         await there.act(mover.match, mover.token, Action("move", 1, "11"), time.time())
         found, changed = await waiting

@@ -12,6 +12,7 @@ import pytest
 from relay.core.model import Action, Event
 from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import StoreMaker
+from tests.support.waits import waited
 
 
 class CountingStore:
@@ -39,7 +40,7 @@ async def test_wait_for_the_next_event_is_answered_from_its_notification(
     first = orjson.loads((await store.poll(a.match, None, 0, time.time()))[1][0])["first"]
     x, o = (a, b) if first == a.seat else (b, a)
     async with asyncio.timeout(5):
-        waiting = asyncio.create_task(store.wait(a.match, 1, 10))
+        waiting = asyncio.create_task(waited(store, a.match, 1, 10))
         await asyncio.sleep(0.2)  # subscribed by now
         await other.act(x.match, x.token, Action("move", 1, "e2\u00e9\U0001f600"), time.time())
         assert [orjson.loads(e)["seq"] for e in await waiting] == [2]
@@ -47,7 +48,7 @@ async def test_wait_for_the_next_event_is_answered_from_its_notification(
         # The next wait of this seat, for event 4, follows the channel already live (the
         # even events'), and is answered by the notice alone.
         counting = CountingStore(store, monkeypatch)
-        waiting = asyncio.create_task(store.wait(a.match, 3, 10))
+        waiting = asyncio.create_task(waited(store, a.match, 3, 10))
         await asyncio.sleep(0.1)
         await other.act(x.match, x.token, Action("move", 3, 'say "hi"\n'), time.time())
         heard = await waiting
@@ -62,11 +63,11 @@ async def test_events_from_before_the_store_listened_are_read(make_store: StoreM
     await writer.seek("before", "1", None, time.time())
     late = make_store()  # a process started after the match began
     async with asyncio.timeout(5):
-        events = await late.wait(a.match, 0, 10)
+        events = await waited(late, a.match, 0, 10)
         assert orjson.loads(events[0])["type"] == "started"
         # Subscribed now, and still nothing heard of this match: a wait reads first.
         await asyncio.sleep(0.2)
-        assert len(await late.wait(a.match, 0, 10)) == 1
+        assert len(await waited(late, a.match, 0, 10)) == 1
 
 
 async def test_two_quick_events_are_both_delivered(make_store: StoreMaker) -> None:
@@ -76,11 +77,11 @@ async def test_two_quick_events_are_both_delivered(make_store: StoreMaker) -> No
     first = orjson.loads((await store.poll(a.match, None, 0, time.time()))[1][0])["first"]
     x, o = (a, b) if first == a.seat else (b, a)
     async with asyncio.timeout(5):
-        waiting = asyncio.create_task(store.wait(a.match, 1, 10))
+        waiting = asyncio.create_task(waited(store, a.match, 1, 10))
         await asyncio.sleep(0.2)
         await other.act(x.match, x.token, Action("move", 1, "one"), time.time())
         await other.act(o.match, o.token, Action("move", 2, "two"), time.time())
         events = await waiting
         if len(events) == 1:  # woken by the first; the second is there to read
-            events += await store.wait(a.match, 2, 10)
+            events += await waited(store, a.match, 2, 10)
     assert [orjson.loads(e)["move"] for e in events] == ["one", "two"]

@@ -26,9 +26,9 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.schemas import OpenApiSchema
 
 from relay import Config, RelayError, create_app
-from relay.api.endpoints import TOKEN
 from relay.api.fields import MAX_WHOLE, NAME, query_seconds
 from relay.api.openapi import document
+from relay.api.players import TOKEN
 from relay.core.table import CHAT_MOST, NAME_MOST
 from relay.core.text_policy import chat_line, clean_text, display_name
 from relay.core.verdicts import DETAIL_MAX

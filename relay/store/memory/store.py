@@ -39,7 +39,7 @@ from relay.core.rematch import NONE, Rematch, RematchOp, lapse_at, not_finished,
 from relay.core.table import OfferKind, Table, not_stalled, undo_event
 from relay.core.turns import TurnNotice, TurnSink
 from relay.core.verdicts import dispute_tail, result_of
-from relay.store.base import Immediate, Judged, Wake
+from relay.store.base import Immediate, Judged, Waited, Wake
 from relay.store.memory.hooks import MemoryHookState
 from relay.store.memory.lobby import MemoryLobbies
 from relay.store.memory.match import (
@@ -94,7 +94,7 @@ class MemoryStore:
 
     def __init__(self, settings: StoreSettings | None = None) -> None:
         self.immediate: Immediate | None = self
-        """Answers at once (act_hashed, watch); see Store.immediate."""
+        """Answers at once (poll_now, act_hashed, watch); see Store.immediate."""
         self.turns: TurnSink | None = None
         """Told of turns given in correspondence matches (see Store.turns)."""
         self.settings = settings or StoreSettings()
@@ -143,6 +143,12 @@ class MemoryStore:
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[int | None, list[Event]]:
         """Returns the reader's seat and the events above after; marks a seat present."""
+        return self.poll_now(match, token, after, now)
+
+    def poll_now(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[int | None, list[Event]]:
+        """poll(), at once (see Immediate)."""
         found = self._get(match)
         seat = None
         if token is not None:
@@ -154,33 +160,28 @@ class MemoryStore:
             raise behind(after, len(found.events))
         return seat, found.events[after:]
 
-    async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
-        """Returns the events above after once there are any, or [] after timeout."""
-        found = self._get(match)
-        if after >= len(found.events):
-            if after > len(found.events):
-                raise behind(after, len(found.events))
-            if not self._closing and timeout > 0:
-                return await self._held(found, after, timeout)
-        return found.events[after:]
-
-    async def _held(self, found: Match, after: int, timeout: float) -> list[Event]:
-        """wait() once found has no event above after: until one comes, or the timeout."""
+    async def wait(
+        self, match: str, after: int, timeout: float, version: int | None = None
+    ) -> Waited:
+        """Returns the events above after once there are any; with a table version, ([],
+        True) once the table is above it; else ([], False) after timeout: watch() awaited."""
         loop = self._running_loop()
         future: asyncio.Future[list[Event] | None] = loop.create_future()
 
-        def wake(found: list[Event] | None) -> None:
+        def wake(events: list[Event] | None) -> None:
             if not future.done():
-                future.set_result(found)
+                future.set_result(events)
 
-        held = self._hold(found, after, timeout, wake, loop)
+        held = self.watch(match, after, timeout, wake, version)
         try:
             events = await future
         finally:
-            held.cancel()
+            if held is not None:
+                held.cancel()
         if events is None:
             raise RelayError("match/expired")
-        return events
+        moved = not events and version is not None and self._get(match).table.version > version
+        return Waited(events, moved)
 
     def watch(
         self, match: str, after: int, timeout: float, wake: Wake, version: int | None = None
@@ -791,34 +792,6 @@ class MemoryStore:
         """poll(), and the table's version."""
         seat, events = await self.poll(match, token, after, now)
         return seat, events, self._matches[match].table.version
-
-    async def table_wait(
-        self, match: str, after: int, version: int, timeout: float
-    ) -> tuple[list[Event], bool]:
-        """Returns the events above after once there are any, or ([], True) once the table
-        is above version, or ([], False) after timeout."""
-        found = self._get(match)
-        if len(found.events) > after:
-            return found.events[after:], False
-        if found.table.version > version:
-            return [], True
-        if self._closing or timeout <= 0:
-            return [], False
-        loop = self._running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-
-        def wake(_: list[Event] | None) -> None:
-            if not future.done():
-                future.set_result(None)
-
-        held = self._hold(found, after, timeout, wake, loop, tables=True)
-        try:
-            await future
-        finally:
-            held.cancel()
-        if found.status is EXPIRED:
-            raise RelayError("match/expired")
-        return found.events[after:], found.table.version > version
 
     async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
         """Has the token's seat offer a draw or ask a takeback at the position after event

@@ -31,7 +31,7 @@ from relay.core.rematch import Rematch, RematchOp, lapse_at
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnNotice, TurnSink
 from relay.core.verdicts import dispute_tail
-from relay.store.base import Immediate, Judged
+from relay.store.base import Immediate, Judged, Waited
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import (
     DEFAULT_PREFIX,
@@ -175,24 +175,31 @@ class RedisStore:
             await self.seeks.requeue(match, now)
         return polled.seat, polled.events, polled.table
 
-    async def wait(self, match: str, after: int, timeout: float) -> list[Event]:
-        """Returns the events above after once there are any, or [] after timeout."""
+    async def wait(
+        self, match: str, after: int, timeout: float, version: int | None = None
+    ) -> Waited:
+        """Returns the events above after once there are any; with a table version, ([],
+        True) once the table may be above it; else ([], False) after timeout. One subscription
+        serves both: the match's channel carries its events and its table's changes ('t')."""
         link = self.link
         if timeout <= 0 or link.closing:
-            return (await self.poll(match, None, after, 0.0))[1]
+            return Waited((await self.poll_table(match, None, after, 0.0))[1], False)
         notes = await link.notes()
         channel = notes.follow(link.layout.channel(match, after + 1))
+        tables = channel.tables
         try:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout
             woken = True
             while True:
+                if version is not None and channel.tables != tables:
+                    return Waited([], True)
                 # While the subscription is live, every event after the newest heard will be
                 # heard: the log needs reading only when something else may have happened.
                 heard = channel.heard
                 if woken and channel.live and heard is not None:
                     if heard[0] == after + 1:
-                        return [heard[1]]  # exactly the next event: no read needed
+                        return Waited([heard[1]], False)  # exactly the next event: no read
                     read = heard[0] > after
                 else:
                     read = True
@@ -200,12 +207,14 @@ class RedisStore:
                     if read:
                         # Read after registering: an event appended before now is in this
                         # read, and the notification of any later one finds the waiter.
-                        events = (await self.poll(match, None, after, 0.0))[1]
+                        _, events, table = await self.poll_table(match, None, after, 0.0)
                         if events or link.closing:
-                            return events
+                            return Waited(events, False)
+                        if version is not None and table > version:
+                            return Waited([], True)
                     left = deadline - loop.time()
                     if left <= 0:
-                        return []
+                        return Waited([], False)
                     woken = await sleep(waiter, min(left, link.recheck))
         finally:
             notes.leave(channel)
@@ -373,46 +382,6 @@ class RedisStore:
     ) -> tuple[int | None, Table]:
         """Returns the reader's seat and the match's table."""
         return await self._tables.read(match, token, chat_after, now)
-
-    async def table_wait(
-        self, match: str, after: int, version: int, timeout: float
-    ) -> tuple[list[Event], bool]:
-        """Returns the events above after once there are any, or ([], True) once the table
-        may be above version, or ([], False) after timeout: wait() on the same channel, which
-        also carries the table's changes ('t'), so that one subscription serves both."""
-        link = self.link
-        if timeout <= 0 or link.closing:
-            return (await self.poll_table(match, None, after, 0.0))[1], False
-        notes = await link.notes()
-        channel = notes.follow(link.layout.channel(match, after + 1))
-        tables = channel.tables
-        try:
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + timeout
-            woken = True
-            while True:
-                if channel.tables != tables:
-                    return [], True
-                heard = channel.heard
-                if woken and channel.live and heard is not None:
-                    if heard[0] == after + 1:
-                        return [heard[1]], False
-                    read = heard[0] > after
-                else:
-                    read = True
-                with registered(channel, loop) as waiter:
-                    if read:
-                        _, events, table = await self.poll_table(match, None, after, 0.0)
-                        if events or link.closing:
-                            return events, False
-                        if table > version:
-                            return [], True
-                    left = deadline - loop.time()
-                    if left <= 0:
-                        return [], False
-                    woken = await sleep(waiter, min(left, link.recheck))
-        finally:
-            notes.leave(channel)
 
     async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
         """Has the token's seat offer a draw or ask a takeback; returns the table."""

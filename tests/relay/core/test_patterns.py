@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from relay.api import fields, openapi
-from relay.api.endpoints import TOKEN
+from relay.api.players import TOKEN
 from relay.core import moderation, patterns, players
 from relay.core.patterns import KEY_TEXT, NAME_TEXT, PUBLIC_ID_TEXT, anchored
 

@@ -465,7 +465,7 @@ class _FailingStore(MemoryStore):
         super().__init__()
         self.error = error
 
-    async def poll(
+    def poll_now(
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[int | None, list[Event]]:
         raise self.error
@@ -510,12 +510,12 @@ async def test_polls_during_shutdown_are_answered_at_once_and_their_connection_c
 
 
 async def test_a_request_cut_short_by_the_shutdown_is_answered_server_shutting_down() -> None:
-    from relay.api.endpoints import _task_done
+    from relay.api.calls import task_done
 
     answers: list[tuple[object, BaseException | None]] = []
     task: asyncio.Future[tuple[int, bytes]] = asyncio.get_running_loop().create_future()
     task.cancel()
-    _task_done(lambda reply, error: answers.append((reply, error)), task)
+    task_done(lambda reply, error: answers.append((reply, error)), task)
     ((reply, error),) = answers
     assert reply is None and isinstance(error, RelayError)
     assert (error.code, error.status) == ("server/shutting_down", 503)

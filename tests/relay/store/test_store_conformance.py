@@ -8,6 +8,7 @@ import time
 from relay import Action, RelayError, Status, Store
 from tests.relay.conftest import SETTINGS
 from tests.relay.store.calls import expect_error, move, mover, now, pair, parse
+from tests.support.waits import waited
 
 GRACE = SETTINGS.grace
 
@@ -161,7 +162,7 @@ async def test_a_read_past_the_logs_end_is_refused_as_behind(store: Store) -> No
     error = await expect_error("match/behind", store.poll(a.match, a.token, 5, now()))
     assert "5" in error.message and "2" in error.message
     await expect_error("match/behind", store.poll(a.match, None, 3, now()))
-    await expect_error("match/behind", store.wait(a.match, 3, 5))
+    await expect_error("match/behind", waited(store, a.match, 3, 5))
     # At the end itself, a read is simply empty.
     assert (await store.poll(a.match, b.token, 2, now()))[1] == []
 
@@ -169,14 +170,14 @@ async def test_a_read_past_the_logs_end_is_refused_as_behind(store: Store) -> No
 async def test_wait_returns_at_once_when_events_exist(store: Store) -> None:
     a, _ = await pair(store)
     async with asyncio.timeout(1):
-        events = await store.wait(a.match, 0, 30)
+        events = await waited(store, a.match, 0, 30)
     assert parse(events)[0]["type"] == "started"
 
 
 async def test_wait_wakes_within_milliseconds_of_a_new_event(store: Store) -> None:
     a, b = await pair(store)
     x, _ = await mover(store, a, b)
-    waiter = asyncio.create_task(store.wait(a.match, 1, 30))
+    waiter = asyncio.create_task(waited(store, a.match, 1, 30))
     await asyncio.sleep(0.05)
     assert not waiter.done()
     sent = time.monotonic()
@@ -192,14 +193,14 @@ async def test_wait_answers_empty_when_its_time_is_up(store: Store) -> None:
     a, _ = await pair(store)
     started = time.monotonic()
     async with asyncio.timeout(3):
-        assert await store.wait(a.match, 1, 0.2) == []
+        assert await waited(store, a.match, 1, 0.2) == []
     # Not before its time, and late by no more than a tick of the store's clock.
     assert 0.19 <= time.monotonic() - started < 0.6
 
 
 async def test_wait_of_a_waiting_seeker_wakes_when_the_match_starts(store: Store) -> None:
     a = await store.seek("xand0", "1", None, now())
-    waiter = asyncio.create_task(store.wait(a.match, 0, 30))
+    waiter = asyncio.create_task(waited(store, a.match, 0, 30))
     await asyncio.sleep(0.05)
     await store.seek("xand0", "1", None, now())
     async with asyncio.timeout(2):
@@ -208,7 +209,7 @@ async def test_wait_of_a_waiting_seeker_wakes_when_the_match_starts(store: Store
 
 async def test_wake_all_answers_held_waits(store: Store) -> None:
     a, _ = await pair(store)
-    waiters = [asyncio.create_task(store.wait(a.match, 1, 30)) for _ in range(3)]
+    waiters = [asyncio.create_task(waited(store, a.match, 1, 30)) for _ in range(3)]
     await asyncio.sleep(0.05)
     await store.wake_all()
     async with asyncio.timeout(2):

@@ -139,24 +139,24 @@ async def test_a_seat_that_begins_no_poll_for_the_hold_is_away(store: Store) -> 
     assert table.away[y.seat] is not None
 
 
-async def test_table_wait_wakes_at_a_table_change_and_at_an_event(store: Store) -> None:
+async def test_a_table_aware_wait_wakes_at_a_table_change_and_at_an_event(store: Store) -> None:
     x, y = await playing(store)
     _, _, version = await store.poll_table(x.match, None, 1, now())
     assert version == (await store.table(x.match, None, 0, now()))[1].version
-    waiting = asyncio.ensure_future(store.table_wait(x.match, 1, version, 5.0))
+    waiting = asyncio.ensure_future(store.wait(x.match, 1, 5.0, version))
     await asyncio.sleep(0.2)
     assert not waiting.done()
     await store.chat(x.match, y.token, "hello", now())
     assert await asyncio.wait_for(waiting, 2.0) == ([], True)
     _, _, newer = await store.poll_table(x.match, None, 1, now())
     assert newer > version
-    waiting = asyncio.ensure_future(store.table_wait(x.match, 1, newer, 5.0))
+    waiting = asyncio.ensure_future(store.wait(x.match, 1, 5.0, newer))
     await asyncio.sleep(0.2)
     await store.act(x.match, x.token, move(1, "11"), now())
     found, changed = await asyncio.wait_for(waiting, 2.0)
     assert (parse(found)[0]["move"], changed) == ("11", False)
     started = asyncio.get_running_loop().time()
-    assert await store.table_wait(x.match, 2, newer, 0.3) == ([], False)
+    assert await store.wait(x.match, 2, 0.3, newer) == ([], False)
     assert 0.25 < asyncio.get_running_loop().time() - started < 2.0
 
 

@@ -9,6 +9,7 @@ import asyncio
 from relay import Action, Status, Store
 from relay.core.verdicts import Ending
 from tests.relay.store.calls import expect_error, move, mover, now, pair, parse
+from tests.support.waits import waited
 
 OVER = Ending("over", 0, 0, 2, "four in a row")
 
@@ -22,7 +23,7 @@ async def test_move_carrying_a_verdict_ends_the_match_with_it(store: Store) -> N
     a, b = await pair(store)
     x, o = await mover(store, a, b)
     verdict = Ending("over", x.seat, x.seat, 2, 'four in a row "at last"')
-    waiting = asyncio.ensure_future(store.wait(x.match, 1, 5.0))
+    waiting = asyncio.ensure_future(waited(store, x.match, 1, 5.0))
     await asyncio.sleep(0.05)
     assert await store.act(x.match, x.token, ending_move(1, "3", verdict), now()) == 2
     assert await store.act(x.match, x.token, ending_move(1, "3", verdict), now()) == 2  # retried
@@ -38,7 +39,7 @@ async def test_move_carrying_a_verdict_ends_the_match_with_it(store: Store) -> N
     assert (await store.endings()).get("over") == 1
     await expect_error("match/finished", store.act(o.match, o.token, Action("confirm", 2), now()))
     # A wait for the verdict alone hears it too.
-    assert parse(await store.wait(x.match, 2, 1.0)) == [ended]
+    assert parse(await waited(store, x.match, 2, 1.0)) == [ended]
 
 
 async def test_move_carrying_a_verdict_is_refused_like_any_move(store: Store) -> None:

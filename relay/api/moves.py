@@ -1,0 +1,194 @@
+"""The endpoints that write a seat's turn: a move (held for the reply with ?wait=), a pass,
+the partner's confirm of a game-ending move, a resignation and a seek's cancel."""
+
+from __future__ import annotations
+
+import time
+
+from relay.api.calls import Answer, Call, Pending, Reply, drive
+from relay.api.fields import int_field, json_body, query_int, query_seconds, require_bearer
+from relay.api.holds import Holds
+from relay.api.metrics import RelayMetrics
+from relay.api.table import TableAnswers
+from relay.api.verdicts import Verdicts
+from relay.config import Config
+from relay.core.errors import RelayError
+from relay.core.model import Action, Event, new_action
+from relay.core.rated import claim_field
+from relay.core.verdicts import reason_field
+from relay.store.base import Immediate, Store
+
+__all__ = ["MoveEndpoints"]
+
+
+class MoveEndpoints:
+    """Writes of a seat's turn, over one store, with the process's holds and verdicts."""
+
+    def __init__(
+        self, config: Config, store: Store, holds: Holds, metrics: RelayMetrics,
+        verdicts: Verdicts, tables: TableAnswers,
+    ) -> None:  # fmt: skip
+        self.config = config
+        self.store = store
+        self.holds = holds
+        self.metrics = metrics
+        self.verdicts = verdicts
+        self.tables = tables
+
+    async def move(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/moves[?wait=S[&table=V]]: relays a move text, applied
+        once. With ?wait= the post doubles as the next poll (one request per move): held like
+        a poll until the reply, counted as a held request of its seat from before the move is
+        applied, so that a seat at --polls-per-seat is refused with nothing changed."""
+        token = require_bearer(call.authorization)
+        wait = self._wait(call)
+        action = self._action(call)
+        if action.end and self.verdicts:
+            # A game-ending move of a refereed game carries its verdict into the store.
+            action = await self.verdicts.on_end(call.match, token, action)
+        store = self.store
+        if not wait:
+            seq = await store.act(call.match, token, action, time.time())
+            self.metrics.moves += 1
+            return 200, b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
+        version = self._version(call)
+        holds = self.holds
+        key = holds.take_seat(call, 0)
+        started = time.time()
+        try:
+            if version is None:
+                seq, current = await store.act(call.match, token, action, started), 0
+            else:
+                seq, current = await store.act_table(call.match, token, action, started)
+        except BaseException:
+            holds.release(key)
+            raise
+        self.metrics.moves += 1
+        found, moved = await holds.wait(call, 0, seq, holds.seconds(wait), version, started, key)
+        head = b'{"seq":%d,"events":[' % seq
+        if version is None:
+            return 200, head + b",".join(found) + b"]}"
+        if moved:
+            _, found, current = await store.poll_table(call.match, None, seq, started)
+        return 200, await self.tables.answer(call, head, found, current, version, 0)
+
+    def move_now(self, store: Immediate, call: Call, answer: Answer) -> Pending | None:
+        """move() on a store that answers at once, through callbacks only: answers at once,
+        or when the reply arrives (then returning the hold)."""
+        holds = self.holds
+        digest = holds.seat_digest(call.authorization)
+        wait = self._wait(call)
+        action = self._action(call)
+        if action.end and self.verdicts:
+            # A game-ending move of a refereed game is judged before it is answered.
+            return drive(self.move(call), answer)
+        if not wait:
+            seq = store.act_hashed(call.match, digest, action, time.time())
+            self.metrics.moves += 1
+            answer(
+                (200, b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq),
+                None,
+            )
+            return None
+        version = self._version(call)
+        key = holds.take(call.match, digest)
+        started = time.time()
+        try:
+            seq = store.act_hashed(call.match, digest, action, started)
+        except BaseException:
+            holds.release(key)
+            raise
+        self.metrics.moves += 1
+        head = b'{"seq":%d,"events":[' % seq
+        tables = self.tables
+
+        def done(found: list[Event] | None) -> None:
+            if found is None:
+                answer(None, RelayError("match/expired"))
+                return
+            try:
+                body = tables.answer_now(store, call, head, found, version, 0)
+            except RelayError as error:
+                answer(None, error)
+                return
+            answer((200, body), None)
+
+        return holds.watch(store, call, key, seq, holds.seconds(wait), version, started, done)
+
+    def _version(self, call: Call) -> int | None:
+        """Returns the table version a held move post names (?table=), None when it names
+        none."""
+        query = call.query
+        return query_int(query["table"], "table", 0) if "table" in query else None
+
+    def _wait(self, call: Call) -> float | None:
+        """Returns how long a move post waits for the reply, within --hold (None: it does not)."""
+        query = call.query
+        if "chat" in query:  # read only with a table to send: refused alike when it is not
+            query_int(query["chat"], "chat", 0)
+        raw = query.get("wait")
+        if raw is None:
+            return None
+        return min(self.config.hold, query_seconds(raw, "wait"))
+
+    def _action(self, call: Call) -> Action:
+        """Reads a move request's body, checked before anything is applied (a refused
+        request changes nothing)."""
+        body = json_body(call.content_type, call.body)
+        after = int_field(body, "after")
+        text = body.get("move")
+        if not isinstance(text, str):
+            raise RelayError("request/invalid", f"The field 'move' must be a string, not {text!r}.")
+        if len(text) > self.config.max_move:
+            raise RelayError(
+                "move/too_long",
+                f"The move has {len(text)} characters; at most {self.config.max_move}.",
+            )
+        end = body.get("end", False)
+        if not isinstance(end, bool):
+            raise RelayError(
+                "request/invalid", f"The field 'end' must be true or false, not {end!r}."
+            )
+        claim = body.get("claim")
+        if claim is not None:
+            claim = claim_field(claim, end)
+        return new_action(Action, ("move", after, text, end, True, None, claim))
+
+    async def pass_turn(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/pass: gives the turn back to the partner."""
+        token = require_bearer(call.authorization)
+        after = int_field(json_body(call.content_type, call.body), "after")
+        seq = await self.store.act(call.match, token, Action("pass", after), time.time())
+        self.metrics.moves += 1
+        return 200, b'{"seq":%d}' % seq
+
+    async def confirm(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/confirm: the partner agrees or disputes the game is over."""
+        token = require_bearer(call.authorization)
+        body = json_body(call.content_type, call.body)
+        after = int_field(body, "after")
+        agree = body.get("agree", True)
+        if not isinstance(agree, bool):
+            raise RelayError(
+                "request/invalid", f"The field 'agree' must be true or false, not {agree!r}."
+            )
+        reason = reason_field(body)
+        ending = None
+        if self.verdicts:
+            ending = await self.verdicts.on_confirm(call.match, token, after, agree)
+        action = Action("confirm", after, "" if agree else reason, False, agree, ending)
+        seq = await self.store.act(call.match, token, action, time.time())
+        return 200, b'{"seq":%d}' % seq
+
+    async def resign(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/resign: ends the match at once; the partner wins."""
+        token = require_bearer(call.authorization)
+        json_body(call.content_type, call.body)
+        seq = await self.store.act(call.match, token, Action("resign"), time.time())
+        return 200, b'{"seq":%d}' % seq
+
+    async def cancel(self, call: Call) -> Reply:
+        """POST /v1/matches/{match}/cancel: withdraws a seek nobody has joined yet."""
+        token = require_bearer(call.authorization)
+        await self.store.act(call.match, token, Action("cancel"), time.time())
+        return 200, b'{"cancelled":true}'
