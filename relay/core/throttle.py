@@ -6,7 +6,12 @@ The Redis store's scripts compute the same (`throttled` in its match prelude).""
 
 from __future__ import annotations
 
-__all__ = ["admit"]
+__all__ = ["ROUNDING", "admit"]
+
+ROUNDING = 1e-3
+"""Seconds of a wait taken for rounding, not for a write too early: the due time is a sum of
+steps, compared with the steps of a burst multiplied, and at today's epoch times (about 1.8e9
+s, a double's last bit a quarter of a microsecond) the two drift apart by microseconds."""
 
 
 def admit(due: float, now: float, per_minute: int) -> tuple[float, float]:
@@ -16,6 +21,6 @@ def admit(due: float, now: float, per_minute: int) -> tuple[float, float]:
     step = 60.0 / per_minute
     start = max(due, now)
     wait = start - now - (per_minute - 1) * step
-    if wait > 0:
+    if wait > ROUNDING:
         return due, wait
     return start + step, 0.0

@@ -432,3 +432,26 @@ async def test_a_chat_cursor_past_any_chat_reads_no_line(store: Store) -> None:
     await store.chat(x.match, y.token, "hi", now())
     _, table = await store.table(x.match, None, 999_999_999_999_999_998, now())
     assert table.chat == () and table.version > 1
+
+
+@pytest.mark.parametrize("kind", STORE_KINDS)
+async def test_a_whole_burst_of_chat_passes_at_a_pace_whose_steps_round(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    # 14 a minute: the due time, a sum of 14 steps of 60/14 s at today's epoch time, drifts
+    # from 13 steps multiplied by microseconds; that drift must not refuse the 14th line.
+    settings = dataclasses.replace(SETTINGS, chat_per_minute=14)
+    if kind == "memory":
+        store: Store = MemoryStore(settings)
+    elif kind == "redis":
+        store = await fresh_redis_store(request, settings)
+    else:
+        store = await fresh_cluster_store(request, settings)
+    try:
+        x, _ = await playing(store)
+        t = 1_800_000_000.0
+        for n in range(1, 15):
+            assert await store.chat(x.match, x.token, f"line {n}", t) == n
+        await expect_error("chat/too_fast", store.chat(x.match, x.token, "one more", t))
+    finally:
+        await store.close()

@@ -230,7 +230,8 @@ local function throttled(m, field, per_minute)
   local due = tonumber(redis.call('HGET', m, field) or '0')
   local start = math.max(due, NOW)
   local wait = start - NOW - (per_minute - 1) * step
-  if wait > 0 then return wait end
+  -- A millisecond is rounding (relay.core.throttle.ROUNDING), not a write too early.
+  if wait > 1e-3 then return wait end
   redis.call('HSET', m, field, string.format('%.17g', start + step))
   return nil
 end
