@@ -1232,10 +1232,11 @@ export class RelayHost extends GameHost {
       throw new TypeError(BAD_ANSWER(game.constructor.name, answer, method));
     }
     if (moved && event.end) {
-      this.#setState(State.GAME_ENDED);
       let reason = answer === State.GAME_ENDED ? "" : NOT_OVER;
-      // A claimed result this side's game finds wrong (not the claim's mirror) is disputed.
+      // A claimed result this side's game finds wrong (not the claim's mirror) is disputed;
+      // asked before the state changes, as the Python host does.
       if (!reason && event.claim) reason = checkClaim(event.claim, game.result());
+      this.#setState(State.GAME_ENDED);
       this.#write = { kind: "confirm", after: event.seq, agree: !reason, reason };
     } else if (answer === State.PLAYING_TO_MOVE) {
       this.#giveTurn();

@@ -10,7 +10,7 @@ from sdk import _endings as endings
 from sdk._healing import Write, check_log, lost_writes
 from sdk.client import RelayClient
 from sdk.errors import ConnectionLostError, ProtocolError, RelayRefusedError, RelayUnreachableError
-from sdk.events import Ended, Event, Moved
+from sdk.events import Ended, Event, Moved, Undone
 from sdk.host.inbox import WAKE, Behind, Failure, Feed, Inbox, TableNews, Wake, poll_into
 from sdk.host.machine import Machine
 from sdk.outcome import Outcome, Reason
@@ -310,10 +310,19 @@ class Driver:
             behind = exc.code == "match/behind"
             if write is not None and await self._heal(client, log, write, behind):
                 return
-            for event in log:
-                machine.handle(event)
+            # A takeback accepted just before this move or pass took its place: the game, which
+            # played it already, takes it back with the moves the takeback names.
+            voided = write is not None and write.kind in ("move", "pass")
+            place = -1 if write is None else write.after + 1
+            voided = voided and any(isinstance(e, Undone) and e.seq == place for e in log)
+            machine.voided = voided
+            try:
+                for event in log:
+                    machine.handle(event)
+            finally:
+                machine.voided = False
             self.feed.after = max(self.feed.after, machine.cursor)
-            if machine.outcome is None:
+            if machine.outcome is None and not voided:
                 raise
             return
         if write is not None and write.kind in ("move", "pass"):

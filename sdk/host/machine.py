@@ -91,6 +91,9 @@ class Machine:
         loop to post."""
         self.end_claimed = False
         """Whether the partner's move being handed to the game said the game is over."""
+        self.voided = False
+        """Whether this side's move or pass was refused because a takeback accepted just before
+        took its place: the game, which played it already, takes it back with the others."""
         self._considered: tuple[str, int, int] | None = None
         self._write: Write | None = None
         self._dispute_dialog: str | None = None
@@ -221,14 +224,14 @@ class Machine:
             return
         if not can_undo(game):
             raise ProtocolError(NO_UNDO.format(name=type(game).__name__))
-        was_enabled = self.state is State.PLAYING_TO_MOVE
-        game.undo(event.count)
+        # This side's move or pass the takeback voided (refused by the relay) goes back too.
+        game.undo(event.count + (1 if self.voided else 0))
+        self.voided = False
         if event.seat == self.seat:
             self._give_turn()
         else:
             self.set_state(State.PLAYING_WAIT_MOVE)
-            if was_enabled:
-                game.disable()
+            game.disable()  # Game.undo's contract: then enable() for the asker, else disable()
 
     def table_news(self, table: Table) -> None:
         """Takes a newer table: keeps it and its new chat lines, tells the table sink, and

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 from tests.support.components import require_binary
@@ -18,7 +19,8 @@ def test_node_suite_passes_against_a_real_relay(relay_url: str) -> None:
     result = subprocess.run(
         [node, "--import", "./tests/js/served.mjs", "--test", "--test-reporter=tap", str(JS_TESTS)],
         cwd=ROOT,
-        env={**os.environ, "MOVEWIRE_RELAY": relay_url},
+        # The scenario corpus's runner starts the scenario relay with this Python.
+        env={**os.environ, "MOVEWIRE_RELAY": relay_url, "MOVEWIRE_PYTHON": sys.executable},
         capture_output=True,
         text=True,
         timeout=120,
