@@ -106,3 +106,15 @@ export class ClosedError extends Error {
     this.name = "ClosedError";
   }
 }
+
+/**
+ * Returns whether a string is well-formed UTF-16 (no lone surrogate): what a move must be, as
+ * the relay sends it on as UTF-8.
+ * @param {string} text
+ * @returns {boolean}
+ */
+export function isWellFormed(text) {
+  const wellFormed = /** @type {{isWellFormed?: () => boolean}} */ (/** @type {unknown} */ (text)).isWellFormed;
+  if (typeof wellFormed === "function") return wellFormed.call(text);
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
