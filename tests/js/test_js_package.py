@@ -19,18 +19,22 @@ HOST_MODULES = [
     "driver",
     "endings",
     "errors",
+    "events",
     "game",
     "host-options",
     "host-table",
     "inbox",
     "machine",
     "match-log",
+    "player-calls",
     "movewire",
     "ratings",
     "relay-client",
     "rematch",
     "table",
     "tickets",
+    "timing",
+    "transport",
 ]
 """The modules the package holds: movewire.mjs, what it imports, and rematch.mjs."""
 
