@@ -34,7 +34,7 @@ COMPILED = (
     "relay/store/memory/store.py",
     "relay/core/model.py",
     "relay/core/events.py",
-    "relay/api/fields.py",
+    "relay/api/fields/request.py",
     "relay/api/limits.py",
     "relay/core/errors.py",
 )

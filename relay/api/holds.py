@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 
 from relay.api.calls import Call, Pending
-from relay.api.fields import bearer, require_bearer
+from relay.api.fields.request import bearer, require_bearer
 from relay.api.metrics import RelayMetrics
 from relay.config import Config
 from relay.core.errors import RelayError

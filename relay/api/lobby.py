@@ -9,7 +9,7 @@ from typing import cast
 import orjson
 
 from relay.api.calls import Call, Reply
-from relay.api.fields import name_field, query_int, query_seconds
+from relay.api.fields.request import identifier_field, query_int, query_seconds
 from relay.api.holds import Holds
 from relay.config import Config
 from relay.core.games import games_json
@@ -39,7 +39,7 @@ class LobbyEndpoints:
     async def lobby(self, call: Call) -> Reply:
         """GET /v1/lobby?game=G[&after=V]: a game's lobby, held while its version is at most V."""
         query = call.query
-        game = name_field(dict(query), "game", required=True)
+        game = identifier_field(dict(query), "game", required=True)
         assert game is not None
         after = query_int(query.get("after"), "after", 0) if "after" in query else None
         hold = self.config.hold

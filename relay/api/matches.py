@@ -8,7 +8,7 @@ import time
 import orjson
 
 from relay.api.calls import Answer, Call, Pending, Reply
-from relay.api.fields import bearer, json_body, query_int, query_seconds, require_bearer
+from relay.api.fields.request import bearer, json_body, query_int, query_seconds, require_bearer
 from relay.api.holds import Holds
 from relay.api.moderation import check_ban
 from relay.api.table import TableAnswers

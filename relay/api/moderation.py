@@ -12,7 +12,8 @@ from typing import Any
 import orjson
 
 from relay.api.calls import Call, Reply
-from relay.api.fields import json_body, name_field, query_int, require_bearer
+from relay.api.fields.moderation import ban_target, block_kind, report_about, report_text
+from relay.api.fields.request import identifier_field, json_body, query_int, require_bearer
 from relay.api.limits import RateLimiter
 from relay.config import Config
 from relay.core.errors import RelayError
@@ -21,11 +22,7 @@ from relay.core.moderation import (
     PUBLIC_ID,
     REPORTS_KEPT,
     Ban,
-    ban_target,
     banned_error,
-    block_kind,
-    report_about,
-    report_text,
 )
 from relay.core.players import NOT_A_PLAYER_KEY, PLAYER
 from relay.core.standings import public_id
@@ -156,7 +153,7 @@ class ModerationEndpoints:
         match = body.get("match")
         if not isinstance(match, str) or not 1 <= len(match) <= 64:
             raise RelayError("request/invalid", BAD_MATCH.format(match))
-        game = name_field(body, "game", required=False)
+        game = identifier_field(body, "game", required=False)
         voided = await self.moderation.void(match, game, time.time())
         return 200, orjson.dumps(voided.as_dict())
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 from relay.api.calls import Answer, Call, Pending, Reply, drive
-from relay.api.fields import int_field, json_body, query_int, query_seconds, require_bearer
+from relay.api.fields.moves import claim_field, reason_field
+from relay.api.fields.request import int_field, json_body, query_int, query_seconds, require_bearer
 from relay.api.holds import Holds
 from relay.api.metrics import RelayMetrics
 from relay.api.table import TableAnswers
@@ -14,8 +15,6 @@ from relay.api.verdicts import Verdicts
 from relay.config import Config
 from relay.core.errors import RelayError
 from relay.core.model import Action, Event, new_action
-from relay.core.rated import claim_field
-from relay.core.verdicts import reason_field
 from relay.store.base import Immediate, Store
 
 __all__ = ["MoveEndpoints"]

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from relay.api.fields import MAX_WHOLE
+from relay.api.fields.request import MAX_WHOLE
 from relay.api.moderation_schemas import (
     MODERATION_REPLIES,
     MODERATION_SCHEMAS,

@@ -9,19 +9,24 @@ from typing import Any
 import orjson
 
 from relay.api.calls import Call, Reply
-from relay.api.fields import json_body, name_field, query_int, require_bearer
+from relay.api.fields.request import identifier_field, json_body, query_int, require_bearer
+from relay.api.fields.seek import (
+    contact_field,
+    control_field,
+    display_name_field,
+    player_field,
+    range_field,
+)
 from relay.api.limits import RateLimiter
 from relay.api.moderation import check_ban
 from relay.config import Config
-from relay.core.clock import control_field
 from relay.core.errors import RelayError
 from relay.core.model import hash_token
 from relay.core.patterns import KEY
-from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, contact_field, listing, player_field
-from relay.core.rated import NO_RATINGS, range_field
+from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, listing
+from relay.core.rated import NO_RATINGS
 from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT
 from relay.core.table import NAME_MOST
-from relay.core.table import name_field as name_of
 from relay.core.text_policy import NAME_TAKEN, shown_once, skeletons
 from relay.store.base import Store
 
@@ -50,10 +55,10 @@ class PlayerEndpoints:
         if wait:
             raise RelayError("limit/seeks", retry_after=wait)
         body = json_body(call.content_type, call.body)
-        game = name_field(body, "game", required=True)
+        game = identifier_field(body, "game", required=True)
         assert game is not None
-        version = name_field(body, "version", required=False, empty=True) or ""
-        room = name_field(body, "room", required=False)
+        version = identifier_field(body, "version", required=False, empty=True) or ""
+        room = identifier_field(body, "room", required=False)
         token = body.get("token")
         if token is not None and (not isinstance(token, str) or TOKEN.fullmatch(token) is None):
             raise RelayError("request/invalid", BAD_TOKEN)
@@ -63,7 +68,7 @@ class PlayerEndpoints:
         control = control_field(body)
         player = player_field(body)
         contact = contact_field(body)
-        name = name_of(body) if self.config.names else None
+        name = display_name_field(body) if self.config.names else None
         rating_range = range_field(body)
         if rating_range is not None and self.config.store.ratings is None:
             raise RelayError("request/invalid", NO_RATINGS)
@@ -97,7 +102,7 @@ class PlayerEndpoints:
         player = require_bearer(call.authorization)
         if PLAYER.fullmatch(player) is None:
             raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
-        game = name_field(dict(call.query), "game", required=False)
+        game = identifier_field(dict(call.query), "game", required=False)
         found: list[Any] = []
         if self.config.store.ratings is not None:
             found = await self.store.player_ratings(player, game, time.time())
@@ -106,7 +111,7 @@ class PlayerEndpoints:
     async def leaderboard(self, call: Call) -> Reply:
         """GET /v1/games/{game}/leaderboard[?limit=N]: the game's established ratings, best
         first."""
-        game = name_field({"game": call.match}, "game", required=True)
+        game = identifier_field({"game": call.match}, "game", required=True)
         assert game is not None
         limit = query_int(call.query.get("limit"), "limit", BOARD_DEFAULT)
         if not 1 <= limit <= BOARD_LIMIT:

@@ -8,12 +8,20 @@ import time
 import orjson
 
 from relay.api.calls import Call, Reply
-from relay.api.fields import bearer, int_field, json_body, query_int, query_seconds, require_bearer
+from relay.api.fields.request import (
+    bearer,
+    int_field,
+    json_body,
+    query_int,
+    query_seconds,
+    require_bearer,
+)
+from relay.api.fields.table import chat_text_field, offer_kind_field
 from relay.api.holds import Holds
 from relay.config import Config
 from relay.core.errors import RelayError
 from relay.core.model import Action, Event
-from relay.core.table import Table, chat_text, offer_kind, table_body
+from relay.core.table import Table, table_body
 from relay.store.base import Immediate, Store
 
 __all__ = ["TableAnswers", "TableEndpoints"]
@@ -126,7 +134,7 @@ class TableEndpoints:
         """POST /v1/matches/{match}/offer: offers a draw or asks a takeback."""
         token = require_bearer(call.authorization)
         body = json_body(call.content_type, call.body)
-        kind = offer_kind(body)
+        kind = offer_kind_field(body)
         after = int_field(body, "after")
         table = await self.store.offer(call.match, token, kind, after, time.time())
         return 200, self.answers.body(table, 0)
@@ -161,7 +169,7 @@ class TableEndpoints:
         if self.config.chat == "off":
             raise RelayError("chat/off", "This relay carries no chat.")
         token = require_bearer(call.authorization)
-        text = chat_text(json_body(call.content_type, call.body))
+        text = chat_text_field(json_body(call.content_type, call.body))
         # The store counts the seat's lines (StoreSettings.chat_per_minute): chat/too_fast.
         n = await self.store.chat(call.match, token, text, time.time())
         return 200, b'{"n":%d}' % n

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from relay.api.fields import MAX_WHOLE
+from relay.api.fields.request import MAX_WHOLE
 from relay.core.table import CHAT_MOST, NAME_MOST
 
 __all__ = ["NAME", "TABLE_REPLIES", "TABLE_SCHEMAS", "TEXT", "UNDO_EVENT"]

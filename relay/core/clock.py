@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
-
-from relay.core.errors import RelayError
+from typing import Literal
 
 __all__ = [
-    "BAD_CONTROL",
     "Clock",
     "TimeControl",
-    "control_field",
     "left_text",
     "millis",
 ]
@@ -26,14 +22,6 @@ INCREMENT = (0, 3600)
 """Seconds a Fischer control's increment may be."""
 PER_MOVE = (10, 30 * 86400)
 """Seconds a deadline control gives each move."""
-
-BAD_CONTROL = (
-    "The field 'time_control' must be null (no clock), "
-    '{"kind": "fischer", "base": B, "increment": I} with whole seconds '
-    f"{BASE[0]} <= B <= {BASE[1]} and {INCREMENT[0]} <= I <= {INCREMENT[1]}, "
-    f'or {{"kind": "deadline", "per_move": D}} with whole seconds {PER_MOVE[0]} <= D <= '
-    f"{PER_MOVE[1]}"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,33 +63,6 @@ class TimeControl:
         if self.kind == "fischer":
             return {"kind": "fischer", "base": self.base, "increment": self.increment}
         return {"kind": "deadline", "per_move": self.base}
-
-
-def _whole(value: object, bounds: tuple[int, int]) -> int | None:
-    if type(value) is float and value.is_integer():
-        value = int(value)
-    if type(value) is int and bounds[0] <= value <= bounds[1]:
-        return value
-    return None
-
-
-def control_field(body: dict[str, Any]) -> TimeControl | None:
-    """Returns a seek's 'time_control' field (None: no clock), or raises request/invalid."""
-    value = body.get("time_control")
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        kind = value.get("kind")
-        if kind == "fischer" and set(value) == {"kind", "base", "increment"}:
-            base = _whole(value["base"], BASE)
-            increment = _whole(value["increment"], INCREMENT)
-            if base is not None and increment is not None:
-                return TimeControl("fischer", base, increment)
-        if kind == "deadline" and set(value) == {"kind", "per_move"}:
-            per_move = _whole(value["per_move"], PER_MOVE)
-            if per_move is not None:
-                return TimeControl("deadline", per_move)
-    raise RelayError("request/invalid", f"{BAD_CONTROL}; not {value!r}.")
 
 
 def millis(now: float) -> int:

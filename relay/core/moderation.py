@@ -11,7 +11,6 @@ from typing import Any, Literal
 
 from relay.core import patterns
 from relay.core.errors import RelayError
-from relay.core.text_policy import chat_line
 
 __all__ = [
     "BANS_KEPT",
@@ -31,12 +30,8 @@ __all__ = [
     "Report",
     "SeatVoid",
     "Voided",
-    "ban_target",
     "banned_error",
-    "block_kind",
     "is_banned",
-    "report_about",
-    "report_text",
 ]
 
 PUBLIC_ID = patterns.PUBLIC_ID
@@ -96,25 +91,6 @@ class Ban:
         )
 
 
-def ban_target(value: object) -> str:
-    """Returns a ban's target, canonical: 'id:' and a public id, or an address network in
-    CIDR form (a lone address is its /32 or /128); raises request/invalid for anything else."""
-    if isinstance(value, str):
-        if value.startswith("id:") and PUBLIC_ID.fullmatch(value[3:]):
-            return value
-        if PUBLIC_ID.fullmatch(value):
-            return f"id:{value}"
-        try:
-            return str(ipaddress.ip_network(value.strip(), strict=False))
-        except ValueError:
-            pass
-    raise RelayError(
-        "request/invalid",
-        f"The field 'target' must be a player's public id (12 characters, as leaderboards "
-        f"and reports show it) or an address range such as '203.0.113.0/24', not {value!r}.",
-    )
-
-
 @functools.lru_cache(maxsize=BANS_KEPT)
 def _network(target: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     """Returns a ban's address range, parsed once (every seek reads the bans)."""
@@ -154,37 +130,6 @@ def banned_error(ban: Ban, now: float, who: str = "") -> RelayError:
         f"{who} is banned from new matches on this relay for "
         f"{max(1, round(ban.until - now))} s more: {ban.reason or 'no reason given'}.",
     )
-
-
-def block_kind(value: object) -> BlockKind | None:
-    """Returns a block request's kind: 'block', 'mute', or None for 'none' (lift it)."""
-    if value == "block":
-        return "block"
-    if value == "mute":
-        return "mute"
-    if value == "none":
-        return None
-    raise RelayError(
-        "request/invalid", f"The field 'kind' must be 'block', 'mute' or 'none', not {value!r}."
-    )
-
-
-def report_about(value: object) -> str:
-    """Returns what a report is about, or raises request/invalid."""
-    if value in REPORT_ABOUT:
-        return str(value)
-    raise RelayError(
-        "request/invalid",
-        f"The field 'about' must be one of {', '.join(REPORT_ABOUT)}, not {value!r}.",
-    )
-
-
-def report_text(value: object) -> str:
-    """Returns a report's own words, clean (the rules of chat; '' for none), or raises
-    request/invalid."""
-    if value is None or value == "":
-        return ""
-    return chat_line(value, REPORT_TEXT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from relay.core.clock import TimeControl
 from relay.core.errors import RelayError
@@ -14,8 +13,6 @@ from relay.core.model import MatchInfo, Status
 from relay.core.patterns import KEY
 
 __all__ = [
-    "BAD_CONTACT",
-    "BAD_PLAYER",
     "BUSY",
     "CONTACT",
     "CONTACT_MOST",
@@ -23,19 +20,15 @@ __all__ = [
     "NOT_A_PLAYER_KEY",
     "PLAYER",
     "PlayerMatch",
-    "contact_field",
     "listing",
     "over_limit",
     "patience",
-    "player_field",
     "same_player",
     "too_many",
 ]
 
 PLAYER = KEY
 """A player key: 32 to 128 URL-safe characters, which its client must draw at random."""
-
-BAD_PLAYER = "The field 'player' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
 
 CONTACT_MOST = 200
 """Characters a contact handle may have."""
@@ -44,11 +37,6 @@ CONTACT = re.compile(r"[^\x00-\x1f\x7f-\x9f]{1," + str(CONTACT_MOST) + "}")
 """A contact handle: 1 to CONTACT_MOST characters, none of them a control character (C0, DEL
 or C1); OpenAPI states the same pattern."""
 
-BAD_CONTACT = (
-    f"The field 'contact' must be a string of 1 to {CONTACT_MOST} characters, none of them a "
-    "control character (U+0000 to U+001F, U+007F to U+009F)."
-)
-
 NOT_A_PLAYER_KEY = (
     "The bearer is not a player key: 32 to 128 characters from A-Z a-z 0-9 _ -, drawn at random."
 )
@@ -56,26 +44,6 @@ NOT_A_PLAYER_KEY = (
 LISTED = 100
 """Matches GET /v1/player/matches lists at most, and matches not finished a player key may
 have (a seek past it is refused with player/too_many)."""
-
-
-def player_field(body: dict[str, Any]) -> str | None:
-    """Returns a seek's 'player' field (None without one), or raises request/invalid."""
-    value = body.get("player")
-    if value is None:
-        return None
-    if not isinstance(value, str) or PLAYER.fullmatch(value) is None:
-        raise RelayError("request/invalid", BAD_PLAYER)
-    return value
-
-
-def contact_field(body: dict[str, Any]) -> str | None:
-    """Returns a seek's 'contact' field (None without one), or raises request/invalid."""
-    value = body.get("contact")
-    if value is None:
-        return None
-    if not isinstance(value, str) or CONTACT.fullmatch(value) is None:
-        raise RelayError("request/invalid", f"{BAD_CONTACT} Not {value!r:.80}.")
-    return value
 
 
 def patience(control: TimeControl | None, grace: float) -> float:

@@ -13,31 +13,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from relay.core.errors import RelayError
 from relay.core.reasons import Reason
 
 __all__ = [
-    "BAD_CLAIM",
-    "BAD_RANGE",
+    "CLAIMS",
     "DEFAULT_RULES",
     "MOST_RATING",
     "NO_RATINGS",
-    "RANGE_IN_ROOM",
-    "RANGE_WITHOUT_PLAYER",
     "REFEREED",
     "Claim",
     "RatingRange",
     "RatingRules",
     "can_pair",
-    "claim_field",
-    "range_field",
     "score_of",
 ]
 
 Claim = Literal["win", "draw", "loss"]
 """What the mover of a game-ending move says the game ended in, for itself."""
 
-_CLAIMS: tuple[str, ...] = get_args(Claim)
+CLAIMS: tuple[str, ...] = get_args(Claim)
+"""The claims, as the wire writes them."""
 
 REFEREED = frozenset((Reason.OVER, Reason.ILLEGAL, Reason.DISPUTED))
 """The reasons that are rated only with a referee's verdict (a `winner` field)."""
@@ -122,8 +117,8 @@ def score_of(
     if reason == Reason.DRAWN:
         return 0.5
     if reason == Reason.AGREED and claimed is not None:
-        if claimed not in _CLAIMS:
-            raise ValueError(f"A claim is one of {_CLAIMS}, not {claimed!r}.")
+        if claimed not in CLAIMS:
+            raise ValueError(f"A claim is one of {CLAIMS}, not {claimed!r}.")
         mover = 1 - seat  # `seat` confirmed the partner's game-ending move
         return 0.5 if claimed == "draw" else _won(mover if claimed == "win" else seat)
     # Disputed or over without a verdict, unconfirmed, agreed with no stated result, and any
@@ -131,39 +126,10 @@ def score_of(
     return None
 
 
-BAD_CLAIM = (
-    "The field 'claim' says what a game-ending move ended the game in for its mover: "
-    "'win', 'draw' or 'loss', with 'end': true."
-)
-
-
-def claim_field(value: object, end: bool) -> str:
-    """Returns a move's 'claim' (given, not None), or raises request/invalid: one of the
-    claims, on a move with `end` true only."""
-    if not end or not isinstance(value, str) or value not in _CLAIMS:
-        raise RelayError(
-            "request/invalid",
-            f"{BAD_CLAIM} Not {value!r:.80}" + ("." if end else " on a move without 'end': true."),
-        )
-    return value
-
-
 MOST_RATING = 4000
 """The highest rating a range may name (ratings are kept within 400 to 4000)."""
 
-BAD_RANGE = (
-    "The field 'rating_range' must be an object with 'min' and/or 'max' (whole numbers "
-    f"from 0 to {MOST_RATING}, min at most max), or with 'within' alone (a whole number "
-    f"from 1 to {MOST_RATING}: your own rating plus or minus it)."
-)
-
-RANGE_WITHOUT_PLAYER = (
-    "A seek with 'rating_range' needs 'player': a rating belongs to a player key."
-)
-
 NO_RATINGS = "This relay keeps no ratings (--no-ratings): a seek takes no 'rating_range'."
-
-RANGE_IN_ROOM = "A seek into a room takes no 'rating_range': the room already names the partner."
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,47 +162,6 @@ class RatingRange:
             return {"within": self.within}
         found = {"min": self.least, "max": self.most}
         return {key: value for key, value in found.items() if value is not None}
-
-
-def _whole(value: object, least: int) -> bool:
-    """Returns whether a range's bound is a whole number from `least` to MOST_RATING (JSON
-    has one number type: 1400.0 is the whole number 1400)."""
-    if type(value) is float and value.is_integer():
-        value = int(value)
-    return type(value) is int and least <= value <= MOST_RATING
-
-
-def _int(value: Any) -> Any:
-    """Returns a bound checked by _whole as an int (None stays None)."""
-    return None if value is None else int(value)
-
-
-def range_field(body: Mapping[str, Any]) -> RatingRange | None:
-    """Returns a seek's 'rating_range' field (None without one), or raises request/invalid:
-    `{"min": 1400, "max": 1700}` (either may be left out) or `{"within": 200}`."""
-    value = body.get("rating_range")
-    if value is None:
-        return None
-    bad = RelayError("request/invalid", f"{BAD_RANGE} Not {value!r:.80}.")
-    if not isinstance(value, dict) or not value or set(value) - {"min", "max", "within"}:
-        raise bad
-    if body.get("player") is None:
-        raise RelayError("request/invalid", RANGE_WITHOUT_PLAYER)
-    if body.get("room") is not None:
-        raise RelayError("request/invalid", RANGE_IN_ROOM)
-    if "within" in value:
-        if len(value) > 1 or not _whole(value["within"], 1):
-            raise bad
-        return RatingRange(within=int(value["within"]))
-    least, most = value.get("min"), value.get("max")
-    if (
-        (least is None and most is None)
-        or not (least is None or _whole(least, 0))
-        or not (most is None or _whole(most, 0))
-        or (least or 0) > (MOST_RATING if most is None else most)
-    ):
-        raise bad
-    return RatingRange(_int(least), _int(most))
 
 
 def can_pair(

@@ -15,13 +15,12 @@ gone, and that holds none for AWAY seconds, is away; its next poll brings it bac
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import orjson
 
 from relay.core.clock import left_text
 from relay.core.errors import RelayError
-from relay.core.text_policy import chat_line, display_name
 
 __all__ = [
     "AWAY",
@@ -32,10 +31,7 @@ __all__ = [
     "OfferKind",
     "OfferState",
     "Table",
-    "chat_text",
-    "name_field",
     "not_stalled",
-    "offer_kind",
     "settle",
     "table_body",
     "takeback_count",
@@ -114,28 +110,6 @@ class Table:
     claim_after: float | None = None
     """The relay's claim time, for a match without a clock while claims are on (None: no claim
     in this match): a client counts each turn's claim time from it, with no read of its own."""
-
-
-def name_field(body: dict[str, Any]) -> str | None:
-    """Returns a seek's display name (None without one), clean (relay.core.text_policy), or
-    raises request/invalid."""
-    value = body.get("name")
-    return None if value is None else display_name(value, NAME_MOST)
-
-
-def chat_text(body: dict[str, Any]) -> str:
-    """Returns a chat post's text, clean (relay.core.text_policy), or raises request/invalid."""
-    return chat_line(body.get("text"), CHAT_MOST)
-
-
-def offer_kind(body: dict[str, Any]) -> OfferKind:
-    """Returns an offer's kind, or raises request/invalid."""
-    kind = body.get("kind")
-    if kind == "draw":
-        return "draw"
-    if kind == "takeback":
-        return "takeback"
-    raise RelayError("request/invalid", "The field 'kind' must be 'draw' or 'takeback'.")
 
 
 def takeback_count(seat: int, turn: int | None, plies: int) -> int:

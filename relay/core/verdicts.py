@@ -13,9 +13,7 @@ from typing import Any
 
 import orjson
 
-from relay.core.errors import RelayError
 from relay.core.reasons import Reason
-from relay.core.text_policy import clean_text
 
 __all__ = [
     "DETAIL_MAX",
@@ -25,7 +23,6 @@ __all__ = [
     "Ending",
     "cut_detail",
     "dispute_tail",
-    "reason_field",
     "result_of",
 ]
 
@@ -35,11 +32,6 @@ DETAIL_MAX = 200
 OVER, ILLEGAL, DISPUTED = Reason.OVER, Reason.ILLEGAL, Reason.DISPUTED
 """The `ended` reasons a verdict writes: the game ended there; a seat broke the rules; the
 referee found the disputed play legal (the disputer loses)."""
-
-BAD_REASON = (
-    f"The field 'reason' must be a string of at most {DETAIL_MAX} characters once trimmed, with "
-    "no control, format, invisible or bidirectional character (docs/fair-play.md#clean-names)."
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,22 +65,6 @@ def dispute_tail(at: int, detail: str) -> bytes:
 def cut_detail(text: str) -> str:
     """Returns a referee's reason as an event carries it: at most DETAIL_MAX characters."""
     return text if len(text) <= DETAIL_MAX else text[: DETAIL_MAX - 1] + "…"
-
-
-def reason_field(body: dict[str, Any]) -> str:
-    """Returns a confirm's 'reason', trimmed ('' without one, or when blank), or raises
-    request/invalid."""
-    value = body.get("reason")
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise RelayError("request/invalid", BAD_REASON)
-    if not value.strip():
-        return ""
-    try:
-        return clean_text(value, "reason", DETAIL_MAX)
-    except RelayError:
-        raise RelayError("request/invalid", BAD_REASON) from None
 
 
 RESULT_FIELDS = ("reason", "seat", "winner", "at", "detail")

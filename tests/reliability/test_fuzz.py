@@ -26,7 +26,7 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.schemas import OpenApiSchema
 
 from relay import Config, RelayError, create_app
-from relay.api.fields import MAX_WHOLE, NAME, query_seconds
+from relay.api.fields.request import MAX_WHOLE, NAME, query_seconds
 from relay.api.openapi import document
 from relay.api.players import TOKEN
 from relay.core.table import CHAT_MOST, NAME_MOST

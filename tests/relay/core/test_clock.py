@@ -1,16 +1,13 @@
-"""Time controls and clocks (relay/core/clock.py): a seek's control read and refused, its
-pairing key and JSON, milliseconds as the scripts round them and as events write them, and a
-seat charged for its turn."""
+"""Time controls and clocks (relay/core/clock.py): a control's pairing key and JSON,
+milliseconds as the scripts round them and as events write them, and a seat charged for its
+turn."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import orjson
 import pytest
 
-from relay.core.clock import BAD_CONTROL, Clock, TimeControl, control_field, left_text, millis
-from relay.core.errors import RelayError
+from relay.core.clock import Clock, TimeControl, left_text, millis
 
 DAYS_30 = 30 * 86400
 
@@ -27,7 +24,6 @@ DAYS_30 = 30 * 86400
 def test_a_controls_key_and_json_round_trip(control: TimeControl) -> None:
     assert TimeControl.from_key(control.key) == control
     assert orjson.loads(control.json()) == control.as_dict()
-    assert control_field({"time_control": control.as_dict()}) == control
 
 
 def test_the_keys_are_the_pairing_texts_and_empty_is_no_clock() -> None:
@@ -35,64 +31,6 @@ def test_the_keys_are_the_pairing_texts_and_empty_is_no_clock() -> None:
     assert TimeControl("deadline", 259200).key == "deadline:259200"
     assert TimeControl.from_key("") is None
     assert TimeControl("deadline", 60).as_dict() == {"kind": "deadline", "per_move": 60}
-
-
-def test_a_seek_without_a_control_has_no_clock() -> None:
-    assert control_field({}) is None
-    assert control_field({"time_control": None}) is None
-
-
-@pytest.mark.parametrize(
-    ("given", "read"),
-    [
-        ({"kind": "fischer", "base": 1, "increment": 0}, TimeControl("fischer", 1, 0)),
-        (
-            {"kind": "fischer", "base": DAYS_30, "increment": 3600},
-            TimeControl("fischer", DAYS_30, 3600),
-        ),
-        ({"kind": "fischer", "base": 300.0, "increment": 2.0}, TimeControl("fischer", 300, 2)),
-        ({"kind": "deadline", "per_move": 10}, TimeControl("deadline", 10)),
-        ({"kind": "deadline", "per_move": DAYS_30}, TimeControl("deadline", DAYS_30)),
-    ],
-)
-def test_controls_at_their_bounds_and_whole_floats_are_read(
-    given: object, read: TimeControl
-) -> None:
-    control = control_field({"time_control": given})
-    assert control == read
-    assert control is not None and type(control.base) is int and type(control.increment) is int
-
-
-@pytest.mark.parametrize(
-    "given",
-    [
-        {"kind": "fischer", "base": 0, "increment": 0},
-        {"kind": "fischer", "base": DAYS_30 + 1, "increment": 0},
-        {"kind": "fischer", "base": 300, "increment": -1},
-        {"kind": "fischer", "base": 300, "increment": 3601},
-        {"kind": "fischer", "base": 300.5, "increment": 0},
-        {"kind": "fischer", "base": True, "increment": 0},
-        {"kind": "fischer", "base": "300", "increment": 0},
-        {"kind": "fischer", "base": float("inf"), "increment": 0},
-        {"kind": "fischer", "base": 300},
-        {"kind": "fischer", "base": 300, "increment": 0, "per_move": 10},
-        {"kind": "deadline", "per_move": 9},
-        {"kind": "deadline", "per_move": DAYS_30 + 1},
-        {"kind": "deadline", "base": 60},
-        {"kind": "bronstein", "base": 300, "increment": 3},
-        {"base": 300, "increment": 3},
-        {},
-        "fischer:300:3",
-        [300, 3],
-        300,
-    ],
-)
-def test_a_malformed_control_is_refused_with_the_rule(given: Any) -> None:
-    with pytest.raises(RelayError) as caught:
-        control_field({"time_control": given})
-    assert (caught.value.code, caught.value.status) == ("request/invalid", 400)
-    assert caught.value.message.startswith(BAD_CONTROL)
-    assert repr(given) in caught.value.message
 
 
 def test_milliseconds_are_rounded_half_up_as_the_scripts_round_them() -> None:

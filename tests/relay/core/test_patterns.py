@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from relay.api import fields, openapi
+from relay.api import openapi
+from relay.api.fields import request
 from relay.api.players import TOKEN
 from relay.core import moderation, patterns, players
 from relay.core.patterns import KEY_TEXT, NAME_TEXT, PUBLIC_ID_TEXT, anchored
@@ -16,7 +17,7 @@ PAGES = Path(__file__).resolve().parents[3] / "relay" / "pages"
 
 def test_the_relay_checks_with_the_one_pattern_of_each() -> None:
     assert TOKEN is patterns.KEY and players.PLAYER is patterns.KEY
-    assert fields.NAME is patterns.NAME and moderation.PUBLIC_ID is patterns.PUBLIC_ID
+    assert request.NAME is patterns.NAME and moderation.PUBLIC_ID is patterns.PUBLIC_ID
     assert patterns.KEY.fullmatch("a" * 32) and not patterns.KEY.fullmatch("a" * 31)
     assert patterns.NAME.fullmatch("g.1-x_") and not patterns.NAME.fullmatch("-g")
 

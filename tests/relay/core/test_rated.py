@@ -1,5 +1,5 @@
-"""Which ended matches are rated and with what score, a move's claim, and a seek's rating range
-(relay/core/rated.py)."""
+"""Which ended matches are rated and with what score, and which ratings a seek's rating range
+admits (relay/core/rated.py)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,12 @@ from typing import Any
 
 import pytest
 
-from relay.core.errors import RelayError
 from relay.core.rated import (
-    BAD_CLAIM,
-    BAD_RANGE,
     DEFAULT_RULES,
-    MOST_RATING,
-    RANGE_IN_ROOM,
-    RANGE_WITHOUT_PLAYER,
     Claim,
     RatingRange,
     RatingRules,
     can_pair,
-    claim_field,
-    range_field,
     score_of,
 )
 
@@ -137,90 +129,7 @@ def test_an_unknown_claim_is_refused() -> None:
         score_of(ended("agreed", 0), "won")
 
 
-# A game-ending move's claim.
-
-
-@pytest.mark.parametrize("claim", ["win", "draw", "loss"])
-def test_a_claim_on_a_game_ending_move_is_read(claim: str) -> None:
-    assert claim_field(claim, end=True) == claim
-
-
-@pytest.mark.parametrize("value", ["won", "WIN", "", None, 1, ["win"]])
-def test_a_claim_that_is_not_one_of_the_three_is_refused(value: object) -> None:
-    with pytest.raises(RelayError) as caught:
-        claim_field(value, end=True)
-    assert (caught.value.code, caught.value.status) == ("request/invalid", 400)
-    assert caught.value.message.startswith(BAD_CLAIM)
-    assert caught.value.message.endswith(".")
-
-
-def test_a_claim_on_a_move_that_does_not_end_the_game_is_refused() -> None:
-    with pytest.raises(RelayError) as caught:
-        claim_field("win", end=False)
-    assert caught.value.code == "request/invalid"
-    assert caught.value.message.endswith("on a move without 'end': true.")
-
-
 # Seeking within a rating range.
-
-
-def seek(rating_range: object, **more: Any) -> dict[str, Any]:
-    """Returns a seek's body with this rating range, by a player key."""
-    return {"game": "connect4", "player": PLAYER, "rating_range": rating_range, **more}
-
-
-@pytest.mark.parametrize(
-    ("given", "read"),
-    [
-        ({"min": 1400, "max": 1700}, RatingRange(1400, 1700)),
-        ({"min": 1400}, RatingRange(least=1400)),
-        ({"max": 1700, "min": None}, RatingRange(most=1700)),
-        ({"min": 1500, "max": 1500}, RatingRange(1500, 1500)),
-        ({"within": 200}, RatingRange(within=200)),
-    ],
-)
-def test_a_rating_range_is_read_from_a_seek(given: object, read: RatingRange) -> None:
-    assert range_field(seek(given)) == read
-    assert range_field(seek(read.as_dict())) == read
-
-
-def test_a_seek_without_a_range_has_none() -> None:
-    assert range_field({"game": "connect4"}) is None
-    assert range_field(seek(None)) is None
-
-
-@pytest.mark.parametrize(
-    "given",
-    [
-        {},
-        {"min": 1700, "max": 1400},
-        {"min": "1400"},
-        {"min": 1400.5},
-        {"min": True},
-        {"max": -1},
-        {"max": 4001},
-        {"within": 0},
-        {"within": 200, "min": 1400},
-        {"low": 1400},
-        [1400, 1700],
-        "1400-1700",
-        {"min": None},
-    ],
-)
-def test_a_malformed_rating_range_is_refused_with_the_rule(given: object) -> None:
-    with pytest.raises(RelayError) as caught:
-        range_field(seek(given))
-    assert caught.value.code == "request/invalid"
-    assert caught.value.status == 400
-    assert caught.value.message.startswith(BAD_RANGE)
-    assert repr(given)[:20] in caught.value.message
-
-
-def test_a_rating_range_needs_a_player_key_and_no_room() -> None:
-    with pytest.raises(RelayError, match=RANGE_WITHOUT_PLAYER):
-        range_field({"game": "connect4", "rating_range": {"min": 1400}})
-    with pytest.raises(RelayError, match=RANGE_IN_ROOM):
-        range_field(seek({"min": 1400}, room="friends"))
 
 
 def test_a_range_admits_the_ratings_within_it_in_whole_points() -> None:
@@ -248,25 +157,6 @@ def test_two_seeks_pair_only_within_both_ranges() -> None:
     assert not can_pair(1500, near, 1550, RatingRange(least=1501))
     assert not can_pair(None, None, 1550, near)  # the seeker is not rated
     assert not can_pair(1500, near, None, None)
-
-
-def test_a_ranges_whole_numbers_may_be_written_as_floats_and_are_kept_as_ints() -> None:
-    read = range_field(seek({"min": 1400.0, "max": 1700.0}))
-    assert read == RatingRange(1400, 1700)
-    assert read is not None and read.as_dict() == {"min": 1400, "max": 1700}
-    assert all(type(bound) is int for bound in read.as_dict().values())
-    within = range_field(seek({"within": 50.0}))
-    assert within is not None and type(within.within) is int
-
-
-def test_a_ranges_bounds_reach_the_ends_of_the_ratings() -> None:
-    assert range_field(seek({"min": 0, "max": MOST_RATING})) == RatingRange(0, MOST_RATING)
-    assert range_field(seek({"within": MOST_RATING})) == RatingRange(within=MOST_RATING)
-    assert range_field(seek({"min": MOST_RATING})) == RatingRange(least=MOST_RATING)
-    with pytest.raises(RelayError):
-        range_field(seek({"within": MOST_RATING + 1}))
-    with pytest.raises(RelayError):
-        range_field(seek({"min": MOST_RATING + 1}))
 
 
 def test_an_open_range_admits_every_rated_partner_and_no_unrated_one() -> None:

@@ -16,7 +16,6 @@ import pytest
 import sdk.referee as sdk
 from relay import MemoryStore
 from relay.api.verdicts import Verdicts, pick_referees
-from relay.core.errors import RelayError
 from relay.core.referee import (
     IllegalVerdict,
     LegalVerdict,
@@ -30,7 +29,7 @@ from relay.core.referee import (
     read_verdict,
     turn_after,
 )
-from relay.core.verdicts import DETAIL_MAX, Ending, dispute_tail, reason_field
+from relay.core.verdicts import DETAIL_MAX, Ending, dispute_tail
 
 PLAYS = [Play(2, 0, "3"), Play(3, 1, None), Play(4, 0, "4", True)]
 
@@ -130,19 +129,6 @@ def test_tails_are_json() -> None:
     assert orjson.loads(b'{"a":0' + dispute_tail(3, "why") + b"}") == {
         "a": 0, "at": 3, "detail": "why"
     }  # fmt: skip
-
-
-def test_confirm_reason_field() -> None:
-    assert reason_field({}) == ""
-    assert reason_field({"reason": None}) == ""
-    assert reason_field({"reason": "   "}) == ""
-    assert reason_field({"reason": "  column 9  "}) == "column 9"
-    assert reason_field({"reason": "é" * 200}) == "é" * 200
-    for bad in [5, "x" * 201, "tab\there", "a\x85b", "\u202eevil"]:
-        with pytest.raises(RelayError) as caught:
-            reason_field({"reason": bad})
-        assert caught.value.code == "request/invalid"
-        assert "'reason'" in caught.value.message
 
 
 def test_pick_referees_names_what_is_missing() -> None:

@@ -1,6 +1,5 @@
-"""The table around a match (relay/core/table.py): names, chat lines and offers read from a
-request, what a takeback undoes, the undo event, a claim refused, an offer lapsing as the log
-moves on, and the table as its endpoint answers it."""
+"""The table around a match (relay/core/table.py): what a takeback undoes, the undo event, a
+claim refused, an offer lapsing as the log moves on, and the table as its endpoint answers it."""
 
 from __future__ import annotations
 
@@ -9,15 +8,10 @@ import pytest
 
 from relay.core.errors import RelayError
 from relay.core.table import (
-    CHAT_MOST,
-    NAME_MOST,
     ChatLine,
     Offer,
     Table,
-    chat_text,
-    name_field,
     not_stalled,
-    offer_kind,
     settle,
     table_body,
     takeback_count,
@@ -33,31 +27,6 @@ def refused(call: object, *args: object) -> RelayError:
     with pytest.raises(RelayError) as caught:
         call(*args)
     return caught.value
-
-
-def test_a_seeks_name_is_optional_trimmed_and_bounded() -> None:
-    assert name_field({}) is None
-    assert name_field({"name": None}) is None
-    assert name_field({"name": "  Ann  "}) == "Ann"
-    assert name_field({"name": "n" * NAME_MOST}) == "n" * NAME_MOST
-    for wrong in ("n" * (NAME_MOST + 1), "   ", 5, "Ann\u200b", "Аnn"):  # the last: Cyrillic А
-        error = refused(name_field, {"name": wrong})
-        assert error.code == "request/invalid" and "name" in error.message
-
-
-def test_a_chat_line_is_required_trimmed_and_bounded() -> None:
-    assert chat_text({"text": " gg 👍🏽 "}) == "gg 👍🏽"
-    assert chat_text({"text": "c" * CHAT_MOST}) == "c" * CHAT_MOST
-    for body in ({}, {"text": None}, {"text": ""}, {"text": "c" * (CHAT_MOST + 1)}):
-        error = refused(chat_text, body)
-        assert error.code == "request/invalid" and "'text'" in error.message
-
-
-def test_an_offer_is_of_a_draw_or_a_takeback() -> None:
-    assert offer_kind({"kind": "draw"}) == "draw"
-    assert offer_kind({"kind": "takeback"}) == "takeback"
-    for body in ({}, {"kind": "Draw"}, {"kind": "undo"}, {"kind": ["draw"]}):
-        assert refused(offer_kind, body).code == "request/invalid"
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from relay.core.errors import RelayError
 from relay.core.reasons import Reason
 from relay.core.verdicts import (
     DETAIL_MAX,
@@ -17,7 +16,6 @@ from relay.core.verdicts import (
     Ending,
     cut_detail,
     dispute_tail,
-    reason_field,
     result_of,
 )
 
@@ -65,32 +63,6 @@ def test_words_within_the_most_are_kept_whole(length: int, kept: int) -> None:
 def test_longer_words_are_cut_to_the_most_with_an_ellipsis(length: int) -> None:
     cut = cut_detail("w" * length)
     assert len(cut) == DETAIL_MAX and cut == "w" * (DETAIL_MAX - 1) + "…"
-
-
-@pytest.mark.parametrize(
-    ("body", "reason"),
-    [
-        ({}, ""),
-        ({"reason": None}, ""),
-        ({"reason": ""}, ""),
-        ({"reason": " \t "}, ""),
-        ({"reason": "  five in a row  "}, "five in a row"),
-        ({"reason": "r" * DETAIL_MAX}, "r" * DETAIL_MAX),
-        ({"reason": "cafe\u0301"}, "caf\u00e9"),  # NFC
-    ],
-)
-def test_a_confirms_reason_is_optional_trimmed_and_clean(
-    body: dict[str, object], reason: str
-) -> None:
-    assert reason_field(body) == reason
-
-
-@pytest.mark.parametrize("reason", [5, ["no"], "r" * (DETAIL_MAX + 1), "a\u202eb", "a\x00b"])
-def test_a_reason_that_is_not_clean_text_within_the_most_is_refused(reason: object) -> None:
-    with pytest.raises(RelayError) as caught:
-        reason_field({"reason": reason})
-    assert (caught.value.code, caught.value.status) == ("request/invalid", 400)
-    assert f"at most {DETAIL_MAX} characters" in caught.value.message
 
 
 def test_a_result_keeps_the_ended_events_result_fields_in_order() -> None:

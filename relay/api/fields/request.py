@@ -1,4 +1,5 @@
-"""Reading request parts, whatever server carries them: JSON body, seat token, typed fields."""
+"""The request itself, whatever server carries it: its JSON body, its seat token, and the
+whole numbers and identifiers its body and query name."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from relay.core import patterns
 from relay.core.errors import RelayError
 
 __all__ = [
+    "MAX_WHOLE",
     "bearer",
+    "identifier_field",
     "int_field",
     "json_body",
-    "name_field",
     "query_int",
     "query_seconds",
     "require_bearer",
@@ -61,7 +63,7 @@ def require_bearer(header: str | None) -> str:
     return token
 
 
-def name_field(
+def identifier_field(
     body: dict[str, Any], key: str, *, required: bool, empty: bool = False
 ) -> str | None:
     """Returns a game key, version or room name field, checked against NAME ('' allowed
