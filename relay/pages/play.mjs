@@ -5,17 +5,16 @@
 // A private room is named in the page's fragment (#room=NAME): the fragment never reaches
 // a server log or a Referer header, and opening the link joins the room. While the relay does
 // not answer, the status line says so and every request is sent again (connection.mjs).
-// Around the board: the opponent's name and presence, offers and claims (table-panel.mjs) and
-// the chat (chat-panel.mjs), all read from the host's table; Mute, Block and Report, and the
-// chat of an opponent muted or blocked hidden (moderation-panel.mjs). A seek or a rematch
-// refused by the host's ban says so in the relay's words, once: nothing is sent again.
-
+// Around the board: the table (table-panel.mjs), the chat (chat-panel.mjs), Mute, Block and
+// Report (moderation-panel.mjs). A seek or a rematch refused by the host's ban says so in the
+// relay's words, once. Its parts: play-elements.mjs, play-words.mjs, play-computer.mjs.
 import { BoardGame } from "./board-game.mjs";
 import { ChatPanel, speaker } from "./chat-panel.mjs";
-import { LEVEL_NAMES, startComputer } from "./computer.mjs";
+import { LEVEL_NAMES } from "./computer.mjs";
+import { seatComputer } from "./play-computer.mjs";
 import { cleanChoice, loadChoice, saveChoice } from "./computer-choice.mjs";
 import { ClockView, choiceOf, chosenControl } from "./clock-view.mjs";
-import { FORGOTTEN, PAGE_TIMING, RECONNECTING, SENDING_OFFLINE, lostFor } from "./connection.mjs";
+import { FORGOTTEN, PAGE_TIMING, RECONNECTING, SENDING_OFFLINE } from "./connection.mjs";
 import { endedHost, finishedGame, finishedRecord, isShownFinished } from "./finished.mjs";
 import { HintLine, whyNot } from "./move-hints.mjs";
 import { BANNED, ModerationPanel, bannedNotice, bannedWords } from "./moderation-panel.mjs";
@@ -24,67 +23,18 @@ import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { Reason, RelayClient, RelayHost, State, Timing } from "./movewire.mjs";
 import { nameField } from "./names.mjs";
 import { fillPage } from "./page-shell.mjs";
+import { byId, pageElements } from "./play-elements.mjs";
+import { LOST, NO_PLAYER_KEY, REFUSALS, STATUS, THINKING } from "./play-words.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
 import { TablePanel } from "./table-panel.mjs";
 import { TurnAlert } from "./turn-alert.mjs";
 import { afterLeaving, leaveSeeks } from "./waiting-room.mjs";
-import {
-  computerKey,
-  loadSaved,
-  newRoomName,
-  parseFragment,
-  relayBeside,
-  roomFragment,
-  save,
-  shouldResume,
-} from "./page-links.mjs";
+import { loadSaved, newRoomName, parseFragment, relayBeside, roomFragment, save, shouldResume } from "./page-links.mjs";
 
-export {
-  computerKey,
-  newRoomName,
-  parseFragment,
-  relayBeside,
-  ROOM_NAME,
-  roomFragment,
-  shouldResume,
-  storageKey,
-} from "./page-links.mjs";
-
-/** The status line for each host state (GAME_ENDED shows the result instead). */
-export const STATUS = Object.freeze({
-  [State.NOT_CONNECTED]: "Not connected.",
-  [State.LISTENING]: "Waiting for an opponent...",
-  [State.PLAYING_TO_MOVE]: "Your turn.",
-  [State.PLAYING_WAIT_MOVE]: "Opponent's turn...",
-  [State.WAITING_SERVER_RESPONSE]: "Sending your move...",
-  [State.GAME_ENDED]: "Game over.",
-});
-
-/** Plainer words for refusals a player can meet, by the relay's error code. */
-export const REFUSALS = Object.freeze({
-  "room/full": "This private room already has two players. Create another one.",
-  "room/version_mismatch": "Your opponent's page is another version of this game.",
-  "match/unknown": "This match is over and forgotten by the relay.",
-  "limit/waiting": "Too many players are waiting right now; try again in a minute.",
-  "room/blocked": "You cannot play in this room: you or the player waiting in it blocked the other.",
-});
-
-/** What a page says when "Your games" opens a match in a browser without the player key. */
-export const NO_PLAYER_KEY =
-  "This browser has no player key: add yours under \"Your player key\" in the lobby.";
-
-/** The status line while the computer thinks over its move. */
-export const THINKING = "The computer is thinking...";
-
-/** What the page says when the connection is given up, and how to take it up again. */
-export const LOST = (seated) =>
-  `${lostFor()} ${seated ? "Your seat is kept: press Retry to take the match up again." : "Press Retry to try again."}`;
-
-function byId(id) {
-  const element = document.getElementById(id);
-  if (element === null) throw new Error(`the page has no #${id}`);
-  return element;
-}
+export { LOST, NO_PLAYER_KEY, REFUSALS, STATUS, THINKING } from "./play-words.mjs";
+// What the page tests (tests/js/page.test.mjs) and the game pages read of the page's links.
+export { computerKey, newRoomName, parseFragment, relayBeside, ROOM_NAME, roomFragment } from "./page-links.mjs";
+export { shouldResume, storageKey } from "./page-links.mjs";
 
 /**
  * Runs a game page.
@@ -102,41 +52,8 @@ function byId(id) {
  */
 export function runPage(page) {
   fillPage(document);
-  const el = {
-    status: byId("status"),
-    you: byId("you"),
-    start: byId("start"),
-    random: byId("play-random"),
-    private: byId("play-private"),
-    share: byId("share"),
-    shareLink: byId("share-link"),
-    copy: byId("copy-link"),
-    board: byId("board"),
-    last: byId("last-move"),
-    resign: byId("resign"),
-    cancel: byId("cancel"),
-    again: byId("again"),
-    confirm: byId("confirm-resign"),
-    computer: document.getElementById("play-computer"), // on pages that offer the computer
-    level: document.getElementById("computer-level"),
-    rematch: byId("rematch"),
-    rematchStatus: byId("rematch-status"),
-    rematchOffer: byId("rematch-offer"),
-    rematchAccept: byId("rematch-accept"),
-    rematchDecline: byId("rematch-decline"),
-    timeControl: byId("time-control"),
-    // "Rated" (a random opponent's seek only: casual, rated, or rated near one's rating).
-    near: document.getElementById("near-rating"),
-    clocks: byId("clocks"),
-    retry: byId("retry"),
-    toLobby: byId("to-lobby"),
-    sound: byId("turn-sound"),
-    notify: byId("turn-notify"),
-    hint: byId("hint"),
-    computerAgain: byId("computer-again"),
-    againComputer: byId("again-computer"),
-    againLevel: byId("again-level"),
-  };
+  const el = pageElements(document);
+
   let rematch = null; // follows the rematch of the match just finished
   let rematchSaid = null; // why an offer or answer of the rematch was refused, until it changes
   let host = null;
@@ -158,14 +75,14 @@ export function runPage(page) {
   const turnAlert = new TurnAlert({ title: page.title, onChange: () => render() });
   const hints = new HintLine(el.hint);
   const opponent = () => opponentOf(level !== null);
-  const myName = nameField(byId("player-name"));
+  const myName = nameField(byId(document, "player-name"));
   const table = TablePanel.inPage(document, {
     host: () => host,
     game: () => game,
     opponent,
     againstComputer: () => level !== null,
   });
-  const chat = new ChatPanel(byId("chat"), (text) => host.say(text));
+  const chat = new ChatPanel(byId(document, "chat"), (text) => host.say(text));
   const moderation = ModerationPanel.inPage(document, {
     client,
     host: () => host,
@@ -398,7 +315,12 @@ export function runPage(page) {
     const current = resumeFrom === null ? new RelayHost(options) : RelayHost.resume(resumeFrom, options);
     host = current;
     if (computerLevel !== null) {
-      computer = seatComputer(roomName, computerLevel, resumeFrom !== null, chosenControl(clockChoice));
+      const onThinking = (now) => {
+        thinking = now;
+        render();
+      };
+      const control = chosenControl(clockChoice);
+      computer = seatComputer(page, roomName, computerLevel, resumeFrom !== null, control, onThinking);
     }
     render();
     current.play().then(
@@ -410,35 +332,6 @@ export function runPage(page) {
         render();
       },
     );
-  }
-
-  function seatComputer(roomName, computerLevel, resuming, timeControl) {
-    let seat = null;
-    try {
-      seat = JSON.parse(sessionStorage.getItem(computerKey(page.key)) ?? "null");
-    } catch {
-      // A damaged entry is as good as none.
-    }
-    // A match resumed without the computer's seat has no computer to bring back.
-    if (resuming && seat?.room !== roomName) return null;
-    return startComputer({
-      relay: relayBeside(location.href),
-      gameKey: page.key,
-      version: page.version,
-      room: roomName,
-      level: computerLevel,
-      timeControl,
-      rules: page.rules,
-      timing: PAGE_TIMING,
-      resumeFrom: resuming ? seat : null,
-      onTicket: (ticket) => {
-        sessionStorage.setItem(computerKey(page.key), JSON.stringify({ ...ticket, room: roomName }));
-      },
-      onThinking: (now) => {
-        thinking = now;
-        render();
-      },
-    });
   }
 
   function finish(current, outcome) {
