@@ -1,7 +1,7 @@
 """The route table of protocol v1: the front, the aiohttp app and OpenAPI are all built from it.
 
 A new endpoint is one row here plus the Api method the row names (and, for a new body or
-answer shape, its schema in relay/api/openapi.py); tests hold the three views to this table."""
+answer shape, its schema in relay/api/schemas/); tests hold the three views to this table."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ class Route:
     ok: int = 200
     """The status of a successful answer."""
     reply: str | None = None
-    """The schema of a successful answer's body (relay/api/openapi.py); None: described there."""
+    """The schema of a successful answer's body (relay/api/schemas/); None: described in
+    relay/api/openapi.py."""
     body: str | None = None
     """The schema of the JSON request body, if the endpoint takes one."""
     query: tuple[str, ...] = ()

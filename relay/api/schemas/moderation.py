@@ -1,24 +1,17 @@
-"""The OpenAPI schemas of moderation (relay.api.moderation), merged into the document by
-relay.api.openapi."""
+"""The schemas of moderation (relay.api.moderation): a player's reports, blocks and mutes, and
+the host's bans, voided ratings and erased names."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from relay.api.table_schemas import TEXT
+from relay.api.schemas.common import IDENTIFIER, PUBLIC_ID, TEXT
 from relay.core.moderation import BAN_MOST_SECONDS, REPORT_ABOUT, REPORT_TEXT
-from relay.core.patterns import NAME_TEXT, PUBLIC_ID_TEXT, anchored
 
-__all__ = ["MODERATION_REPLIES", "MODERATION_SCHEMAS", "PUBLIC_ID_SCHEMA"]
+__all__ = ["REPLIES", "SCHEMAS"]
 
-PUBLIC_ID_SCHEMA = {
-    "type": "string",
-    "pattern": anchored(PUBLIC_ID_TEXT),
-    "description": "A player key's public id: what leaderboards, match summaries and reports "
-    "show of a key (it reveals nothing usable).",
-}
 _MATCH = {"type": "string", "minLength": 1, "maxLength": 64}
-_ID_OR_NULL = {"anyOf": [PUBLIC_ID_SCHEMA, {"type": "null"}]}
+_ID_OR_NULL = {"anyOf": [PUBLIC_ID, {"type": "null"}]}
 _TARGET = {
     "type": "string",
     "description": "A public id (or 'id:' and one), or an address range in CIDR form "
@@ -38,7 +31,7 @@ _BLOCKED = {
     "type": "object",
     "required": ["id", "name", "kind", "at"],
     "properties": {
-        "id": PUBLIC_ID_SCHEMA,
+        "id": PUBLIC_ID,
         "name": {"type": ["string", "null"]},
         "kind": {"enum": ["block", "mute"]},
         "at": {"type": "number"},
@@ -48,7 +41,7 @@ _SEAT_VOID = {
     "type": "object",
     "required": ["id", "before", "after", "now", "exact"],
     "properties": {
-        "id": PUBLIC_ID_SCHEMA,
+        "id": PUBLIC_ID,
         "before": {"type": "number"},
         "after": {"type": "number"},
         "now": {"type": "number"},
@@ -78,7 +71,7 @@ _REPORT = {
     },
 }  # fmt: skip
 
-MODERATION_SCHEMAS: dict[str, Any] = {
+SCHEMAS: dict[str, Any] = {
     "ReportBody": {
         "type": "object",
         "required": ["about"],
@@ -113,7 +106,7 @@ MODERATION_SCHEMAS: dict[str, Any] = {
                 "required": ["kind", "id"],
                 "properties": {
                     "kind": {"const": "none"},
-                    "id": {**PUBLIC_ID_SCHEMA, "description": "The public id to lift."},
+                    "id": {**PUBLIC_ID, "description": "The public id to lift."},
                 },
             },
         ],
@@ -149,11 +142,7 @@ MODERATION_SCHEMAS: dict[str, Any] = {
         "required": ["match"],
         "properties": {
             "match": _MATCH,
-            "game": {
-                "type": "string",
-                "pattern": anchored(NAME_TEXT),
-                "description": "Needed once the match is forgotten.",
-            },
+            "game": {**IDENTIFIER, "description": "Needed once the match is forgotten."},
         },
     },
     "Voided": {
@@ -166,12 +155,12 @@ MODERATION_SCHEMAS: dict[str, Any] = {
             "seats": {"type": "array", "items": _SEAT_VOID},
         },
     },
-    "IdBody": {"type": "object", "required": ["id"], "properties": {"id": PUBLIC_ID_SCHEMA}},
+    "IdBody": {"type": "object", "required": ["id"], "properties": {"id": PUBLIC_ID}},
     "Erased": {
         "type": "object",
         "required": ["id", "matches", "lines", "ratings"],
         "properties": {
-            "id": PUBLIC_ID_SCHEMA,
+            "id": PUBLIC_ID,
             "matches": {"type": "integer", "minimum": 0},
             "lines": {"type": "integer", "minimum": 0},
             "ratings": {"type": "integer", "minimum": 0},
@@ -185,7 +174,7 @@ MODERATION_SCHEMAS: dict[str, Any] = {
 }
 """Moderation's schemas, by name."""
 
-MODERATION_REPLIES = {
+REPLIES = {
     "Reported": "Filed (or the same report filed before): its number.",
     "Blocks": "The key's blocks and mutes, newest first.",
     "Ban": "Banned (a ban of the same target is replaced).",
