@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
 
 from relay.api.calls import Call, Pending
 from relay.api.fields.request import bearer, require_bearer
@@ -20,7 +19,7 @@ from relay.api.metrics import RelayMetrics
 from relay.config import Config
 from relay.core.errors import RelayError
 from relay.core.model import Event, hash_token
-from relay.store.base import Immediate, Store, Waited
+from relay.store.base import Immediate, Store, Waited, Wake
 
 __all__ = ["DIGESTS", "SPECTATOR_POLLS_PER_SEAT", "Holds", "Lifecycle"]
 
@@ -129,11 +128,12 @@ class Holds:
 
     def watch(
         self, store: Immediate, call: Call, key: Key, after: int, timeout: float,
-        version: int | None, started: float, done: Callable[[list[Event] | None], None],
+        version: int | None, started: float, done: Wake,
     ) -> Pending | None:  # fmt: skip
         """wait() through a callback, on a store that answers at once: calls done with the
-        events once the wait ends (None when the match expired meanwhile), the count under
-        key released first. Returns what to cancel while it waits, else None."""
+        events once the wait ends (None when the match expired meanwhile) and the table's
+        version then, the count under key released first. Returns what to cancel while it
+        waits, else None."""
         held = _Held(self, key, call, started, done)
         waiting: Pending | None = store.watch(call.match, after, timeout, held.wake, version)
         if waiting is None:
@@ -168,7 +168,7 @@ class _Held:
 
     def __init__(
         self, holds: Holds, key: Key, call: Call, started: float,
-        done: Callable[[list[Event] | None], None],
+        done: Wake,
     ) -> None:  # fmt: skip
         self.holds: Holds | None = holds
         self.key = key
@@ -178,10 +178,10 @@ class _Held:
         self.done = done
         self.waiting: Pending | None = None
 
-    def wake(self, events: list[Event] | None) -> None:
+    def wake(self, events: list[Event] | None, version: int) -> None:
         """Ends the hold with what the store has for it."""
         self._release()
-        self.done(events)
+        self.done(events, version)
 
     def _release(self) -> None:
         holds, self.holds = self.holds, None

@@ -85,20 +85,20 @@ class MatchEndpoints:
         seat, found = store.poll_now(call.match, bearer(call.authorization), after, now)
         tables = self.tables
 
-        def done(found: list[Event] | None) -> None:
+        def done(found: list[Event] | None, current: int) -> None:
             if found is None:
                 answer(None, RelayError("match/expired"))
                 return
             try:
-                body = tables.answer_now(store, call, EVENTS, found, version, seat)
+                body = tables.answer_now(store, call, EVENTS, found, current, version, seat)
             except RelayError as error:
                 answer(None, error)
                 return
             answer((200, body), None)
 
-        newer = version is not None and store.table_version(call.match) > version
-        if found or hold <= 0 or newer:
-            done(found)
+        current = 0 if version is None else store.table_version(call.match)
+        if found or hold <= 0 or (version is not None and current > version):
+            done(found, current)
             return None
         holds = self.holds
         key = holds.take_seat(call, seat)

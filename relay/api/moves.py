@@ -101,12 +101,12 @@ class MoveEndpoints:
         head = b'{"seq":%d,"events":[' % seq
         tables = self.tables
 
-        def done(found: list[Event] | None) -> None:
+        def done(found: list[Event] | None, current: int) -> None:
             if found is None:
                 answer(None, RelayError("match/expired"))
                 return
             try:
-                body = tables.answer_now(store, call, head, found, version, 0)
+                body = tables.answer_now(store, call, head, found, current, version, 0)
             except RelayError as error:
                 answer(None, error)
                 return

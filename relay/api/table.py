@@ -57,13 +57,13 @@ class TableAnswers:
         return body + b"}"
 
     def answer_now(
-        self, store: Immediate, call: Call, head: bytes, found: list[Event],
+        self, store: Immediate, call: Call, head: bytes, found: list[Event], current: int,
         version: int | None, seat: int | None,
     ) -> bytes:  # fmt: skip
-        """answer() on a store that answers at once, the table's version read here; with no
-        version (a plain poll or move post), head and the events only."""
+        """answer() on a store that answers at once; with no version (a plain poll or move
+        post), head and the events only."""
         body = head + b",".join(found) + b"]"
-        if version is not None and store.table_version(call.match) > version:
+        if version is not None and current > version:
             chat_after = query_int(call.query.get("chat"), "chat", 0)
             body += b',"table":' + self.body(store.table_now(call.match, chat_after), seat)
         return body + b"}"

@@ -41,9 +41,10 @@ class Waited(NamedTuple):
     always False for a wait given no version."""
 
 
-Wake = Callable[[list[Event] | None], None]
+Wake = Callable[[list[Event] | None, int], None]
 """Called once when a watched wait ends: with the events above its cursor (empty when its
-time ran out or the relay is closing), or None when the match expired meanwhile."""
+time ran out or the relay is closing), or None when the match expired meanwhile; and the
+version of the match's table then (so that a table-aware answer needs no second read)."""
 
 
 class Immediate(Protocol):

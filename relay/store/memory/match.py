@@ -60,7 +60,10 @@ class Held:
         self.wake = None
         self.due.discard(self)
         found = self.found
-        wake(None if found.status is EXPIRED else found.events[self.after :])
+        if found.status is EXPIRED:
+            wake(None, 0)
+        else:
+            wake(found.events[self.after :], found.table.version)
 
     def cancel(self) -> None:
         """Ends the wait without calling its wake (its client went away)."""

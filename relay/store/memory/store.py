@@ -168,7 +168,7 @@ class MemoryStore:
         loop = self._running_loop()
         future: asyncio.Future[list[Event] | None] = loop.create_future()
 
-        def wake(events: list[Event] | None) -> None:
+        def wake(events: list[Event] | None, _: int) -> None:
             if not future.done():
                 future.set_result(events)
 
@@ -195,7 +195,7 @@ class MemoryStore:
             raise behind(after, len(found.events))
         newer = version is not None and found.table.version > version
         if len(found.events) > after or self._closing or timeout <= 0 or newer:
-            wake(found.events[after:])
+            wake(found.events[after:], found.table.version)
             return None
         loop = self._running_loop()
         return self._hold(found, after, timeout, wake, loop, version is not None)

@@ -1,0 +1,135 @@
+"""A move's way through the relay, traced: from the bytes the lean front reads to the partner's
+held poll answered, on the memory store. It goes down through the layers and back up once
+(front, Api, store, Api, front), the mover and the partner waiting through the one wait."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import aiohttp
+import pytest
+
+import relay
+from relay import Config, MemoryStore
+from relay.api.endpoints import Api
+from relay.api.metrics import RelayMetrics
+from relay.http.front import Front
+
+RELAY = Path(relay.__file__).resolve().parent
+SHARED = {"api/routes.py", "api/calls.py"}
+"""The vocabulary the front and the Api share (the route table, the call record): read by
+both, a layer of neither."""
+LAYERS = {"http": "front", "api": "Api", "store": "store"}
+MOST_FILES = 17
+"""Files the partner's answer touches at most (15 today, with core's helpers)."""
+
+
+def layer(path: str) -> str | None:
+    """Returns the layer of a relay file, None for core's helpers and the shared vocabulary."""
+    if path in SHARED:
+        return None
+    return LAYERS.get(path.split("/")[0])
+
+
+class Trace:
+    """The relay files execution passes through, in order (a call into a file, or a return
+    to one), with the function called."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, str]] = []
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event == "call":
+            code = frame.f_code
+        elif event == "return" and frame.f_back is not None:
+            code = frame.f_back.f_code
+        else:
+            return
+        path = Path(code.co_filename)
+        if not path.is_relative_to(RELAY):
+            return
+        name = path.relative_to(RELAY).as_posix()
+        if not self.steps or self.steps[-1][0] != name:
+            self.steps.append((name, code.co_name if event == "call" else "<-"))
+
+    def until_answer(self) -> list[tuple[str, str]]:
+        """Returns the steps up to the front writing the first answer (the partner's)."""
+        for n, step in enumerate(self.steps):
+            if step == ("http/front.py", "_answer"):
+                return self.steps[: n + 1]
+        raise AssertionError(f"no answer written: {self.steps}")
+
+
+@pytest.fixture
+async def front() -> AsyncIterator[aiohttp.ClientSession]:
+    """Returns a client of a lean front over an Api on a memory store, in this process."""
+    config = Config(hold=5.0, requests_per_second=1e6, seeks_per_minute=100000)
+    front = Front(Api(config, MemoryStore(config.store), RelayMetrics()), config)
+    server = await asyncio.get_running_loop().create_server(front.protocol, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    async with aiohttp.ClientSession(f"http://127.0.0.1:{port}") as client:
+        yield client
+    server.close()
+    await server.wait_closed()
+
+
+async def call(client: aiohttp.ClientSession, method: str, path: str, **kw: Any) -> Any:
+    async with asyncio.timeout(10), client.request(method, path, **kw) as answer:
+        assert answer.status in (200, 201), await answer.text()
+        return await answer.json()
+
+
+@pytest.mark.parametrize("table", [False, True], ids=["plain", "table-aware"])
+async def test_a_move_goes_down_and_back_up_once(front: aiohttp.ClientSession, table: bool) -> None:
+    a = await call(front, "POST", "/v1/seek", json={"game": "g"})
+    b = await call(front, "POST", "/v1/seek", json={"game": "g"})
+    path = f"/v1/matches/{a['match']}"
+    seat = {0: a, 1: b}
+    first = (await call(front, "GET", f"{path}/events?after=0"))["events"][0]["first"]
+    mover, partner = seat[first], seat[1 - first]
+    query = ""
+    if table:
+        held = await call(front, "GET", f"{path}/events?after=1&table=0")
+        query = f"&table={held['table']['version']}"
+    mark = {"Authorization": f"Bearer {partner['token']}"}
+    polled = asyncio.ensure_future(
+        call(front, "GET", f"{path}/events?after=1{query}", headers=mark)
+    )
+    await asyncio.sleep(0.2)  # the partner's poll is held
+    assert not polled.done()
+
+    trace = Trace()
+    sys.setprofile(trace)
+    try:
+        moved = asyncio.ensure_future(
+            call(
+                front, "POST", f"{path}/moves?wait=5{query}",
+                json={"after": 1, "move": "e4"},
+                headers={"Authorization": f"Bearer {mover['token']}"},
+            )
+        )  # fmt: skip
+        answered = await polled
+    finally:
+        sys.setprofile(None)
+    assert answered["events"][0]["move"] == "e4"
+    moved.cancel()
+
+    steps = trace.until_answer()
+    shape: list[str] = []
+    for name, _ in steps:
+        part = layer(name)
+        if part is not None and (not shape or shape[-1] != part):
+            shape.append(part)
+    assert shape == ["front", "Api", "store", "Api", "front"], steps
+    files = {name for name, _ in steps}
+    assert len(files) <= MOST_FILES, sorted(files)
+    # One wait: the partner's poll and the mover's post both hold through Holds.watch, and
+    # the partner is woken by the store's match calling its hold back, never by a task.
+    woken = [name for name, function in steps if function == "wake"]
+    assert woken == ["api/holds.py"], steps
+    assert ("api/holds.py", "watch") in trace.steps[len(steps) :], trace.steps
