@@ -72,8 +72,8 @@ async def test_malformed_json_is_bad_json(client: Client) -> None:
         {"game": "xand0", "contact": ["mail"]},
     ],
 )
-async def test_bad_seek_fields_are_invalid(client: Client, body: object) -> None:
-    answer = await client.post("/v1/seek", json=body)
+async def test_bad_seek_fields_are_invalid(refusing: Client, body: object) -> None:
+    answer = await refusing.post("/v1/seek", json=body)
     await expect(answer, 400, "request/invalid")
 
 
@@ -115,9 +115,9 @@ async def test_bad_move_fields_are_invalid(client: Client) -> None:
 
 
 @pytest.mark.parametrize("after", ["-1", "abc", "1.5", "²", "9" * 30])
-async def test_bad_after_parameter_is_invalid(client: Client, after: str) -> None:
-    x, _, _ = await pair(client)
-    answer = await client.get(f"/v1/matches/{x['match']}/events", params={"after": after})
+async def test_bad_after_parameter_is_invalid(refusing: Client, after: str) -> None:
+    x, _, _ = await pair(refusing)
+    answer = await refusing.get(f"/v1/matches/{x['match']}/events", params={"after": after})
     await expect(answer, 400, "request/invalid")
 
 
@@ -324,9 +324,9 @@ async def test_room_of_another_time_control_is_refused(client: Client) -> None:
     ],
 )
 async def test_bad_time_control_is_refused_with_the_accepted_forms(
-    client: Client, control: object
+    refusing: Client, control: object
 ) -> None:
-    answer = await client.post("/v1/seek", json={"game": "xand0", "time_control": control})
+    answer = await refusing.post("/v1/seek", json={"game": "xand0", "time_control": control})
     error = await expect(answer, 400, "request/invalid")
     message = error["error"]["message"]
     assert "'time_control'" in message and "fischer" in message and "deadline" in message

@@ -92,8 +92,8 @@ async def test_names_are_trimmed_and_shown_to_everyone(make: Make) -> None:
 @pytest.mark.parametrize(
     "name", ["", "   ", "x" * 33, "tab\there", "rtl\u202eevil", "bell\x07", 7, ["Ann"]]
 )
-async def test_a_bad_name_is_refused_with_nothing_seated(make: Make, name: object) -> None:
-    client = await make()
+async def test_a_bad_name_is_refused_with_nothing_seated(refusing: Any, name: object) -> None:
+    client = refusing
     async with client.post("/v1/seek", json={"game": "tbl", "name": name}) as answer:
         found = await answer.json()
     assert answer.status == 400 and found["error"]["code"] == "request/invalid", found
@@ -283,8 +283,8 @@ async def test_a_claim_refused_early_then_granted() -> None:
         ("chat", {}),
     ],
 )
-async def test_bad_table_bodies_are_refused(make: Make, path: str, body: Any) -> None:
-    client = await make()
+async def test_bad_table_bodies_are_refused(refusing: Any, path: str, body: Any) -> None:
+    client = refusing
     x, _ = await seat_pair(client)
     status, found, _ = await x.call("POST", path, body)
     assert (status, found["error"]["code"]) == (400, "request/invalid"), found
@@ -441,9 +441,9 @@ async def _ghost_seek_is_dropped(relay: str, game: str) -> None:
     ],
 )
 async def test_a_bad_chat_cursor_is_refused_with_or_without_a_table_to_send(
-    make: Make, chat: str, method: str, path: str, body: Any
+    refusing: Any, chat: str, method: str, path: str, body: Any
 ) -> None:
-    client = await make()
+    client = refusing
     x, o = await seat_pair(client)
     mover = x if x.seat == (await x.ok("GET", "events?after=0"))["events"][0]["first"] else o
     status, found, _ = await mover.call(method, path + chat, body)
