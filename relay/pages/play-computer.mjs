@@ -7,6 +7,12 @@ import { computerKey, relayBeside } from "./page-links.mjs";
 /**
  * Seats the computer opposite the player in room `roomName` (taking its seat up again when
  * `resuming`, if this tab kept it); null when a resumed match has no computer to bring back.
+ * @param {import("./play.mjs").PageGame} page the game page's GAME
+ * @param {string | null} roomName the private room both seats are in
+ * @param {string} computerLevel the computer's level ("easy", "medium", "strong")
+ * @param {boolean} resuming whether the player's seat is taken up again (a reload)
+ * @param {import("./clock.mjs").TimeControl | null} timeControl the match's clock, if any
+ * @param {(thinking: boolean) => void} onThinking told when the computer starts and stops thinking
  */
 export function seatComputer(page, roomName, computerLevel, resuming, timeControl, onThinking) {
   let seat = null;
@@ -27,7 +33,7 @@ export function seatComputer(page, roomName, computerLevel, resuming, timeContro
     rules: page.rules,
     timing: PAGE_TIMING,
     resumeFrom: resuming ? seat : null,
-    onTicket: (ticket) => {
+    onTicket: (/** @type {object} */ ticket) => {
       sessionStorage.setItem(computerKey(page.key), JSON.stringify({ ...ticket, room: roomName }));
     },
     onThinking,

@@ -7,6 +7,8 @@ export function byId(/** @type {Document} */ document, /** @type {string} */ id)
   return element;
 }
 
+/** @typedef {ReturnType<typeof pageElements>} PageElements */
+
 /**
  * Returns the game page's elements by role (those only some pages have are null when absent).
  * @param {Document} document
@@ -19,31 +21,32 @@ export function pageElements(document) {
     random: byId(document, "play-random"),
     private: byId(document, "play-private"),
     share: byId(document, "share"),
-    shareLink: byId(document, "share-link"),
+    shareLink: /** @type {HTMLInputElement} */ (byId(document, "share-link")),
     copy: byId(document, "copy-link"),
     board: byId(document, "board"),
     last: byId(document, "last-move"),
     resign: byId(document, "resign"),
     cancel: byId(document, "cancel"),
     again: byId(document, "again"),
-    confirm: byId(document, "confirm-resign"),
+    confirm: /** @type {HTMLDialogElement} */ (byId(document, "confirm-resign")),
     computer: document.getElementById("play-computer"), // on pages that offer the computer
-    level: document.getElementById("computer-level"),
+    level: /** @type {HTMLSelectElement | null} */ (document.getElementById("computer-level")),
     rematch: byId(document, "rematch"),
     rematchStatus: byId(document, "rematch-status"),
     rematchOffer: byId(document, "rematch-offer"),
     rematchAccept: byId(document, "rematch-accept"),
     rematchDecline: byId(document, "rematch-decline"),
-    timeControl: byId(document, "time-control"),
+    timeControl: /** @type {HTMLSelectElement} */ (byId(document, "time-control")),
     // "Rated" (a random opponent's seek only: casual, rated, or rated near one's rating).
-    near: document.getElementById("near-rating"),
+    near: /** @type {HTMLSelectElement | null} */ (document.getElementById("near-rating")),
     clocks: byId(document, "clocks"),
     retry: byId(document, "retry"),
     toLobby: byId(document, "to-lobby"),
-    sound: byId(document, "turn-sound"),
+    sound: /** @type {HTMLInputElement} */ (byId(document, "turn-sound")),
     notify: byId(document, "turn-notify"),
     hint: byId(document, "hint"),
     computerAgain: byId(document, "computer-again"),
     againComputer: byId(document, "again-computer"),
-    againLevel: byId(document, "again-level"),
-  };}
+    againLevel: /** @type {HTMLSelectElement} */ (byId(document, "again-level")),
+  };
+}

@@ -31,5 +31,5 @@ export const NO_PLAYER_KEY =
 export const THINKING = "The computer is thinking...";
 
 /** What the page says when the connection is given up, and how to take it up again. */
-export const LOST = (seated) =>
+export const LOST = (/** @type {boolean} */ seated) =>
   `${lostFor()} ${seated ? "Your seat is kept: press Retry to take the match up again." : "Press Retry to try again."}`;
