@@ -4,6 +4,7 @@ store's every write and poll touches (the store itself is relay.store.memory.sto
 from __future__ import annotations
 
 import hmac
+from typing import NamedTuple
 
 from relay.core.clock import TimeControl, millis
 from relay.core.errors import RelayError
@@ -15,13 +16,26 @@ from relay.store.memory.table import TableState
 
 __all__ = [
     "ENDING", "EXPIRED", "FINISHED", "NO_WRITE", "PLAYING", "PLAYS", "TICK", "WAITING",
-    "Done", "Held", "Match",
+    "Held", "Match", "Write",
 ]  # fmt: skip
 
-Done = tuple[int, str, str, bool, bool]
-"""What an event records of the write that made it: seat, kind, move, end, agree."""
 
-NO_WRITE: Done = (-1, "", "", False, False)
+class Write(NamedTuple):
+    """What an event records of the write that made it: a write sent again is known by it."""
+
+    seat: int
+    kind: str
+    move: str
+    end: bool
+    agree: bool
+
+
+new_write = tuple.__new__
+"""Makes a Write from its five fields at once: new_write(Write, (seat, kind, move, end,
+agree)), without the keyword handling of Write(...) (a move makes one)."""
+
+NO_WRITE = Write(-1, "", "", False, False)
+"""What the events a write did not make (a timeout, the reaper's ends) record."""
 PLAYS = ("move", "pass")
 """The writes that hand the turn over: the seat to move may dispute the partner's last one."""
 
@@ -39,12 +53,12 @@ class Held:
     """A wait held by watch(): called back when an event arrives (or, for a table-aware wait,
     the table changes), or at its timeout."""
 
-    __slots__ = ("after", "due", "found", "tables", "wake")
+    __slots__ = ("after", "due", "state", "tables", "wake")
 
     def __init__(
-        self, found: Match, after: int, wake: Wake, due: set[Held], tables: bool = False
+        self, state: Match, after: int, wake: Wake, due: set[Held], tables: bool = False
     ) -> None:
-        self.found = found
+        self.state = state
         self.after = after
         self.wake: Wake | None = wake
         self.due = due
@@ -59,11 +73,11 @@ class Held:
             return
         self.wake = None
         self.due.discard(self)
-        found = self.found
-        if found.status is EXPIRED:
+        state = self.state
+        if state.status is EXPIRED:
             wake(None, 0)
         else:
-            wake(found.events[self.after :], found.table.version)
+            wake(state.events[self.after :], state.table.version)
 
     def cancel(self) -> None:
         """Ends the wait without calling its wake (its client went away)."""
@@ -125,7 +139,7 @@ class Match:
         self.events: list[Event] = []
         self.move_bytes = 0
         """Bytes of move text in the log, each move as a JSON string (max_log_bytes)."""
-        self.done: list[Done] = []
+        self.done: list[Write] = []
         self.turn: int | None = None
         self.first: int | None = None
         self.ender = -1
@@ -202,7 +216,7 @@ class Match:
         self.turn_at = at
         return None if control is None else (self.clock[0], self.clock[1])
 
-    def append(self, event: Event, done: Done) -> int:
+    def append(self, event: Event, done: Write) -> int:
         """Adds an event to the log and wakes every poll waiting for it, there and then."""
         self.events.append(event)
         self.done.append(done)

@@ -94,19 +94,19 @@ class MemoryModeration:
         self, match: str, token: str, about: str, text: str, now: float, admit: Admit
     ) -> Report:
         """Files a seat's report of its partner (Moderation.report)."""
-        found = self._get(match)
-        seat = found.seat_of(hash_token(token))
+        state = self._get(match)
+        seat = state.seat_of(hash_token(token))
         for filed in self._reports:
             if filed.report.match == match and filed.report.about == about and filed.seat == seat:
                 return filed.report
         admit()
         partner = 1 - seat
-        said = [line.text for line in found.table.chat if line.seat == partner and line.text]
+        said = [line.text for line in state.table.chat if line.seat == partner and line.text]
         self._filed += 1
         report = Report(
-            self._filed, now, match, found.game, about, text,
-            seat_id(found.players[seat]), seat_id(found.players[partner]),
-            found.table.names[partner], tuple(said[-REPORT_CHAT:]),
+            self._filed, now, match, state.game, about, text,
+            seat_id(state.players[seat]), seat_id(state.players[partner]),
+            state.table.names[partner], tuple(said[-REPORT_CHAT:]),
         )  # fmt: skip
         while self._reports and self._reports[0].report.at <= now - REPORT_DAYS * DAY:
             self._reports.popleft()
@@ -134,17 +134,17 @@ class MemoryModeration:
     async def block(self, player: str, match: str, kind: BlockKind, now: float) -> list[Blocked]:
         """Blocks or mutes a match's partner's key (Moderation.block)."""
         digest = hash_token(player)
-        found = self._get(match)
-        if digest not in found.players:
+        state = self._get(match)
+        if digest not in state.players:
             raise RelayError("player/not_seated")
-        partner = found.players[1 - found.players.index(digest)]
+        partner = state.players[1 - state.players.index(digest)]
         if not partner:
             raise RelayError("block/no_key")
         held = self._blocks.setdefault(digest, {})
         if partner not in held and len(held) >= BLOCKS_KEPT:
             raise RelayError("block/full")
         held.pop(partner, None)
-        name = found.table.names[found.players.index(partner)]
+        name = state.table.names[state.players.index(partner)]
         held[partner] = Blocked(public_id(partner), name, kind, now)
         return await self.blocks(player)
 
@@ -164,9 +164,9 @@ class MemoryModeration:
 
     async def void(self, match: str, game: str | None, now: float) -> Voided:
         """Takes back a match's rating (Moderation.void)."""
-        found = self._matches.get(match)
-        if found is not None:
-            game = found.game
+        state = self._matches.get(match)
+        if state is not None:
+            game = state.game
         rules = self.settings.ratings
         if rules is None:
             return Voided(match, game or "", "not_rated")
@@ -201,11 +201,11 @@ class MemoryModeration:
         matches = lines = 0
         looks: set[str] = set()
         for match, _ in self._players.listed(digest):
-            found = self._matches.get(match)
-            if found is None or digest not in found.players:
+            state = self._matches.get(match)
+            if state is None or digest not in state.players:
                 continue
-            seat = found.players.index(digest)
-            table = found.table
+            seat = state.players.index(digest)
+            table = state.table
             name = table.names[seat]
             if name is not None:
                 looks.update(skeletons(name))
@@ -215,16 +215,16 @@ class MemoryModeration:
                 matches += 1
                 lines += erased
                 table.version += 1
-                self._changed(found)
+                self._changed(state)
         for look in looks:
             self._names.withhold(look, ERASED, now, self.settings.name_hold)
         return Erased(public, matches, lines, self._ratings.erase_name(digest))
 
     def _get(self, match: str) -> Match:
-        found = self._matches.get(match)
-        if found is None or found.status is EXPIRED:
+        state = self._matches.get(match)
+        if state is None or state.status is EXPIRED:
             raise RelayError("match/unknown", f"No match {match!r}.")
-        return found
+        return state
 
 
 class _Filed(NamedTuple):

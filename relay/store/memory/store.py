@@ -51,9 +51,10 @@ from relay.store.memory.match import (
     PLAYS,
     TICK,
     WAITING,
-    Done,
     Held,
     Match,
+    Write,
+    new_write,
 )
 from relay.store.memory.moderation import MemoryModeration
 from relay.store.memory.names import MemoryNames
@@ -129,15 +130,15 @@ class MemoryStore:
     # -- reading ---------------------------------------------------------------------------
 
     def _get(self, match: str) -> Match:
-        found = self._matches.get(match)
-        if found is None:
+        state = self._matches.get(match)
+        if state is None:
             raise RelayError("match/unknown", f"No match {match!r}.")
-        if found.status is EXPIRED:
+        if state.status is EXPIRED:
             raise RelayError("match/expired")
-        return found
+        return state
 
-    def _seat(self, found: Match, digest: str) -> int:
-        return found.seat_of(digest)
+    def _seat(self, state: Match, digest: str) -> int:
+        return state.seat_of(digest)
 
     async def poll(
         self, match: str, token: str | None, after: int, now: float
@@ -149,16 +150,16 @@ class MemoryStore:
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[int | None, list[Event]]:
         """poll(), at once (see Immediate)."""
-        found = self._get(match)
+        state = self._get(match)
         seat = None
         if token is not None:
-            seat = self._seat(found, hash_token(token))
-            found.seen[seat] = now
-            if found.table.away[seat] is not None:
-                self._back(found, seat)
-        if after > len(found.events):
-            raise behind(after, len(found.events))
-        return seat, found.events[after:]
+            seat = self._seat(state, hash_token(token))
+            state.seen[seat] = now
+            if state.table.away[seat] is not None:
+                self._back(state, seat)
+        if after > len(state.events):
+            raise behind(after, len(state.events))
+        return seat, state.events[after:]
 
     async def wait(
         self, match: str, after: int, timeout: float, version: int | None = None
@@ -190,15 +191,15 @@ class MemoryStore:
         timeout: at once (returning None) when there are some already, else later, from
         whatever appends the next event (returning the wait, to cancel if need be). With a
         table version, a table above it ends the wait too (with the events then, maybe [])."""
-        found = self._get(match)
-        if after > len(found.events):
-            raise behind(after, len(found.events))
-        newer = version is not None and found.table.version > version
-        if len(found.events) > after or self._closing or timeout <= 0 or newer:
-            wake(found.events[after:], found.table.version)
+        state = self._get(match)
+        if after > len(state.events):
+            raise behind(after, len(state.events))
+        newer = version is not None and state.table.version > version
+        if len(state.events) > after or self._closing or timeout <= 0 or newer:
+            wake(state.events[after:], state.table.version)
             return None
         loop = self._running_loop()
-        return self._hold(found, after, timeout, wake, loop, version is not None)
+        return self._hold(state, after, timeout, wake, loop, version is not None)
 
     def table_version(self, match: str) -> int:
         """Returns the version of the match's table (see Immediate)."""
@@ -209,19 +210,19 @@ class MemoryStore:
         return self._view(self._get(match), chat_after)
 
     def _hold(
-        self, found: Match, after: int, timeout: float, wake: Wake,
+        self, state: Match, after: int, timeout: float, wake: Wake,
         loop: asyncio.AbstractEventLoop, tables: bool = False,
     ) -> Held:  # fmt: skip
-        """Registers a wait on found until its next event (or its table's next change), or
+        """Registers a wait on the match until its next event (or its table's next change), or
         its tick after timeout."""
         tick = math.ceil((loop.time() + timeout) / TICK)
         due = self._ticks.get(tick)
         if due is None:
             due = self._ticks[tick] = set()
             loop.call_at(tick * TICK, self._time_out, tick)
-        held = Held(found, after, wake, due, tables)
+        held = Held(state, after, wake, due, tables)
         due.add(held)
-        found.waiters.append(held)
+        state.waiters.append(held)
         return held
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
@@ -242,31 +243,31 @@ class MemoryStore:
         """Returns a summary of the match."""
         return self._summary(self._get(match))
 
-    def _summary(self, found: Match) -> MatchInfo:
-        rated = self._ratings.of_match(found.id)
+    def _summary(self, state: Match) -> MatchInfo:
+        rated = self._ratings.of_match(state.id)
         return MatchInfo(
-            match=found.id,
-            game=found.game,
-            version=found.version,
-            room=found.room,
-            status=found.status,
-            turn=found.turn if found.status is PLAYING else None,
-            last=len(found.events),
-            first=found.first,
+            match=state.id,
+            game=state.game,
+            version=state.version,
+            room=state.room,
+            status=state.status,
+            turn=state.turn if state.status is PLAYING else None,
+            last=len(state.events),
+            first=state.first,
             clock=None
-            if found.control is None
-            else Clock(found.control, (found.clock[0], found.clock[1]), found.turn_at),
-            names=(found.table.names[0], found.table.names[1]),
-            rated="voided" if self._ratings.is_voided(found.id) else rated is not None,
+            if state.control is None
+            else Clock(state.control, (state.clock[0], state.clock[1]), state.turn_at),
+            names=(state.table.names[0], state.table.names[1]),
+            rated="voided" if self._ratings.is_voided(state.id) else rated is not None,
             ratings=None if rated is None else rated.pairs(),
-            keys=(found.players[0], found.players[1]),
+            keys=(state.players[0], state.players[1]),
         )
 
     async def counts(self) -> dict[Status, int]:
         """Returns how many matches are in each status."""
         counts = dict.fromkeys(Status, 0)
-        for found in self._matches.values():
-            counts[found.status] += 1
+        for state in self._matches.values():
+            counts[state.status] += 1
         return counts
 
     async def endings(self) -> dict[str, int]:
@@ -312,8 +313,8 @@ class MemoryStore:
         return ticket
 
     def _status(self, match: str) -> Status | None:
-        found = self._matches.get(match)
-        return None if found is None else found.status
+        state = self._matches.get(match)
+        return None if state is None else state.status
 
     def _seek(
         self,
@@ -378,16 +379,16 @@ class MemoryStore:
         finally:
             queue.extendleft(reversed(mine))
 
-    def _is_stale(self, found: Match, now: float) -> bool:
+    def _is_stale(self, state: Match, now: float) -> bool:
         """Whether a waiting seek's seeker is gone: without a per-move deadline, its last held
         poll ended with its client gone --seek-grace ago, or it began no poll for --hold and
         --seek-grace (within the grace period in any case); with one, it began no poll for
         the control's patience."""
         settings = self.settings
-        seen = found.seen[0]
-        if found.is_correspondence():
-            return seen + patience(found.control, settings.grace) < now
-        gone = found.table.gone[0]
+        seen = state.seen[0]
+        if state.is_correspondence():
+            return seen + patience(state.control, settings.grace) < now
+        gone = state.table.gone[0]
         if gone >= seen and gone + settings.seek_grace <= now:
             return True
         return seen + min(settings.grace, settings.hold + settings.seek_grace) < now
@@ -430,115 +431,114 @@ class MemoryStore:
         """Returns a key's rating in a game (a new key's for none; None without a key)."""
         if not digest:
             return None
-        found = self._ratings.rating_of(game, digest)
-        return NEW_RATING if found is None else found.rating
+        rating = self._ratings.rating_of(game, digest)
+        return NEW_RATING if rating is None else rating.rating
 
-    def _join(self, found: Match, now: float, seeker: _Seeker) -> Ticket:
-        found.hashes[1] = hash_token(seeker.token)
-        found.players[1] = seeker.player
-        found.contacts[1] = seeker.contact
-        found.table.names[1] = seeker.name
-        found.seen[1] = now
-        found.since = now
-        self._waiting[found.game] -= 1
-        found.start(model.draw_first(), now)
-        self._tell_start(found)
-        return Ticket(found.id, 1, seeker.token)
+    def _join(self, state: Match, now: float, seeker: _Seeker) -> Ticket:
+        state.hashes[1] = hash_token(seeker.token)
+        state.players[1] = seeker.player
+        state.contacts[1] = seeker.contact
+        state.table.names[1] = seeker.name
+        state.seen[1] = now
+        state.since = now
+        self._waiting[state.game] -= 1
+        state.start(model.draw_first(), now)
+        self._tell_start(state)
+        return Ticket(state.id, 1, seeker.token)
 
-    def _tell_start(self, found: Match) -> None:
+    def _tell_start(self, state: Match) -> None:
         """Tells the turn sink that a match with a per-move deadline began (its first mover)."""
-        first = found.first
-        if self.turns is not None and first is not None and found.is_correspondence():
-            self._tell(found, first, 1, (found.turn_at + found.clock[first]) / 1000)
+        first = state.first
+        if self.turns is not None and first is not None and state.is_correspondence():
+            self._tell(state, first, 1, (state.turn_at + state.clock[first]) / 1000)
 
-    def _tell(self, found: Match, seat: int, seq: int, due: float) -> None:
+    def _tell(self, state: Match, seat: int, seq: int, due: float) -> None:
         """Tells the turn sink that event seq gave seat the turn, if the seat has a contact."""
-        sink, contact = self.turns, found.contacts[seat]
+        sink, contact = self.turns, state.contacts[seat]
         if sink is not None and contact is not None:
-            sink(TurnNotice(found.id, found.game, seat, seq, contact, due))
+            sink(TurnNotice(state.id, state.game, seat, seq, contact, due))
 
-    def _expire(self, found: Match, now: float) -> None:
-        found.status = EXPIRED
-        found.since = now
-        self._waiting[found.game] -= 1
-        if found.room is not None and self._rooms.get((found.game, found.room)) is found:
-            del self._rooms[(found.game, found.room)]
-        found.wake_all()
+    def _expire(self, state: Match, now: float) -> None:
+        state.status = EXPIRED
+        state.since = now
+        self._waiting[state.game] -= 1
+        if state.room is not None and self._rooms.get((state.game, state.room)) is state:
+            del self._rooms[(state.game, state.room)]
+        state.wake_all()
 
     async def judged(
         self, match: str, token: str, after: int, games: Collection[str]
     ) -> Judged | None:
         """Returns what a referee judges of a write by the token's seat at event after (see
         Store.judged); checks the token before anything else."""
-        found = self._matches.get(match)
-        if found is None:
+        state = self._matches.get(match)
+        if state is None:
             raise RelayError("match/unknown", f"No match {match!r}.")
-        seat = self._seat(found, hash_token(token))
-        status = found.status
-        if found.game not in games or len(found.events) != after:
+        seat = self._seat(state, hash_token(token))
+        status = state.status
+        if state.game not in games or len(state.events) != after:
             return None
         if status is not PLAYING and status is not ENDING:
             return None
-        return Judged(found.game, status, seat, found.events[:])
+        return Judged(state.game, status, seat, state.events[:])
 
     # -- writing ---------------------------------------------------------------------------
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event."""
-        return self.act_now(match, token, action, now)
+        return self.act_hashed(match, hash_token(token), action, now)
 
     async def act_table(
         self, match: str, token: str, action: Action, now: float
     ) -> tuple[int, int]:
         """act(), and the table's version."""
-        seq = self.act_now(match, token, action, now)
+        seq = self.act_hashed(match, hash_token(token), action, now)
         return seq, self._matches[match].table.version
 
-    def act_now(self, match: str, token: str, action: Action, now: float) -> int:
-        """act(), without a coroutine: the memory store needs no waiting to write."""
-        return self.act_hashed(match, hash_token(token), action, now)
-
     def act_hashed(self, match: str, digest: str, action: Action, now: float) -> int:
-        """act_now() for a token already hashed (hash_token): the lean front hashes a
-        connection's token once, not on every move."""
-        found = self._matches.get(match)
-        if found is None:
+        """act() at once (the memory store needs no waiting to write), for a token already
+        hashed (hash_token): the Api keeps the digest of a seat's token, not hashing it on
+        every move."""
+        state = self._matches.get(match)
+        if state is None:
             raise RelayError("match/unknown", f"No match {match!r}.")
-        seat = self._seat(found, digest)
-        found.seen[seat] = now
-        if found.table.away[seat] is not None:
-            self._back(found, seat)
-        status = found.status
+        seat = self._seat(state, digest)
+        state.seen[seat] = now
+        if state.table.away[seat] is not None:
+            self._back(state, seat)
+        status = state.status
         kind = action.kind
         if kind == "cancel":
             if status is EXPIRED:
                 return 0
             if status is not WAITING:
                 raise RelayError("match/started")
-            self._expire(found, now)
+            self._expire(state, now)
             return 0
         if status is EXPIRED:
             raise RelayError("match/expired")
         if status is WAITING:
             raise RelayError("match/not_started")
-        late = status is PLAYING and found.control is not None and found.is_out(now)
+        late = status is PLAYING and state.control is not None and state.is_out(now)
         if late:
             # The seat to move ran out of time before this write: the match ended then.
-            self._finish(found, Reason.TIMEOUT, found.turn or 0, NO_WRITE, now)
+            self._finish(state, Reason.TIMEOUT, state.turn or 0, NO_WRITE, now)
             status = FINISHED
-        done: Done = (seat, kind, action.move, action.end, action.agree)
-        events = found.events
+        done: Write = new_write(Write, (seat, kind, action.move, action.end, action.agree))
+        events = state.events
         if kind == "resign":
             if status is FINISHED:
-                if found.done[-1][:2] == (seat, "resign"):
+                last = state.done[-1]
+                if last.seat == seat and last.kind == "resign":
                     return len(events)
                 raise finished(late)
-            return self._finish(found, Reason.RESIGNED, seat, done, now)
+            return self._finish(state, Reason.RESIGNED, seat, done, now)
         after = action.after if action.after is not None else -1
         if 0 <= after < len(events):
             # A write sent again (its answer was lost): it made event after + 1, and is still
             # its seat's latest write (as the Redis store keeps only that one).
-            if found.done[after] == done and all(d[0] != seat for d in found.done[after + 1 :]):
+            later = state.done[after + 1 :]
+            if state.done[after] == done and all(write.seat != seat for write in later):
                 return after + 1
             if status is FINISHED:
                 raise finished(late)
@@ -552,158 +552,159 @@ class MemoryStore:
         if status is FINISHED:
             raise finished(late)
         if kind == "confirm":
-            last = found.done[-1]
-            if status is PLAYING and not action.agree and last[0] == 1 - seat and last[1] in PLAYS:
+            last = state.done[-1]
+            disputed = last.seat == 1 - seat and last.kind in PLAYS
+            if status is PLAYING and not action.agree and disputed:
                 # The seat to move disputes the partner's last move or pass (its game says it
                 # ended the game, or broke the rules, or the partner had a move to make).
-                return self._judged(found, action, seat, done, now)
+                return self._judged(state, action, seat, done, now)
             if status is not ENDING:
                 raise RelayError("match/not_ending")
-            if seat == found.ender:
+            if seat == state.ender:
                 raise RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
             if action.agree and action.ending is None:
-                return self._finish(found, Reason.AGREED, seat, done, now)
-            return self._judged(found, action, seat, done, now)
+                return self._finish(state, Reason.AGREED, seat, done, now)
+            return self._judged(state, action, seat, done, now)
         if kind == "accept":
-            return self._accept(found, seat, done, now)
+            return self._accept(state, seat, done, now)
         if kind == "claim":
-            return self._claim(found, seat, done, now)
+            return self._claim(state, seat, done, now)
         if status is ENDING:
             raise RelayError("match/ending")
-        if found.turn != seat:
+        if state.turn != seat:
             raise RelayError("turn/not_yours")
         if len(events) >= self.settings.max_events:
             raise too_long(self.settings.max_events)
         if kind == "move":
-            size = found.move_bytes + len(orjson.dumps(action.move))
+            size = state.move_bytes + len(orjson.dumps(action.move))
             if size > self.settings.max_log_bytes:
                 raise too_many_bytes(self.settings.max_log_bytes)
-            found.move_bytes = size
+            state.move_bytes = size
         seq = after + 1
-        found.turn = 1 - seat
-        if found.control is None:
+        state.turn = 1 - seat
+        if state.control is None:
             left = None
-            found.turn_at = millis(now)
+            state.turn_at = millis(now)
         else:
-            left = found.charge(seat, now)
+            left = state.charge(seat, now)
         if kind == "pass":
-            seq = found.append(pass_event(seq, seat, left), done)
+            seq = state.append(pass_event(seq, seat, left), done)
         elif action.end:
-            found.status = ENDING
-            found.ender = seat
-            found.since = now
-            found.claim = claim = action.claim
+            state.status = ENDING
+            state.ender = seat
+            state.since = now
+            state.claim = claim = action.claim
             event = move_event(seq, seat, action.move, True, left, claim)
             ending = action.ending
             if ending is not None:
                 # A referee's verdict on the move joins the log with it: one wake for both.
-                found.events.append(event)
-                found.done.append(done)
+                state.events.append(event)
+                state.done.append(done)
                 tail = ending.tail()
-                self._finish(found, ending.reason, ending.seat, NO_WRITE, now, tail)
+                self._finish(state, ending.reason, ending.seat, NO_WRITE, now, tail)
                 return seq
-            seq = found.append(event, done)
+            seq = state.append(event, done)
         else:
-            seq = found.append(move_event(seq, seat, action.move, False, left), done)
-        if self.turns is not None and found.is_correspondence():
+            seq = state.append(move_event(seq, seat, action.move, False, left), done)
+        if self.turns is not None and state.is_correspondence():
             # The partner now has the turn, or, after a game-over move, its confirm to give.
-            due = (found.turn_at + found.clock[1 - seat]) / 1000
-            if found.status is ENDING:
-                due = now + patience(found.control, self.settings.grace)
-            self._tell(found, 1 - seat, seq, due)
+            due = (state.turn_at + state.clock[1 - seat]) / 1000
+            if state.status is ENDING:
+                due = now + patience(state.control, self.settings.grace)
+            self._tell(state, 1 - seat, seq, due)
         return seq
 
-    def _accept(self, found: Match, seat: int, done: Done, now: float) -> int:
+    def _accept(self, state: Match, seat: int, done: Write, now: float) -> int:
         """Accepts the partner's standing offer: a draw ends the match 'drawn'; a takeback
         appends its undo event and gives the asker the turn."""
-        events = found.events
-        offer = found.table.offer_accepted(seat, len(events), found.status is PLAYING)
-        self._table_changed(found)
+        events = state.events
+        offer = state.table.offer_accepted(seat, len(events), state.status is PLAYING)
+        self._table_changed(state)
         if offer.kind == "draw":
-            return self._finish(found, Reason.DRAWN, seat, done, now)
-        found.table.undone += offer.count + 1
-        left = found.rewind(offer.by, now)
-        seq = found.append(undo_event(len(events) + 1, offer.by, offer.count, left), done)
-        if self.turns is not None and found.is_correspondence():
-            self._tell(found, offer.by, seq, (found.turn_at + found.clock[offer.by]) / 1000)
+            return self._finish(state, Reason.DRAWN, seat, done, now)
+        state.table.undone += offer.count + 1
+        left = state.rewind(offer.by, now)
+        seq = state.append(undo_event(len(events) + 1, offer.by, offer.count, left), done)
+        if self.turns is not None and state.is_correspondence():
+            self._tell(state, offer.by, seq, (state.turn_at + state.clock[offer.by]) / 1000)
         return seq
 
-    def _claim(self, found: Match, seat: int, done: Done, now: float) -> int:
+    def _claim(self, state: Match, seat: int, done: Write, now: float) -> int:
         """Ends the match 'stalled' when its partner, to move without a clock, has thought
         for --claim-after seconds; raises claim/not_stalled before."""
-        due = self._claim_at(found)
-        if found.turn == seat:
+        due = self._claim_at(state)
+        if state.turn == seat:
             raise not_stalled(None, True)
-        if due is None or found.turn != 1 - seat or due > now:
+        if due is None or state.turn != 1 - seat or due > now:
             raise not_stalled(None if due is None else due - now, False)
-        return self._finish(found, Reason.STALLED, 1 - seat, done, now)
+        return self._finish(state, Reason.STALLED, 1 - seat, done, now)
 
-    def _claim_at(self, found: Match) -> float | None:
+    def _claim_at(self, state: Match) -> float | None:
         """Returns when the partner of the seat to move may claim the win, if it may."""
         after = self.settings.claim_after
-        if found.status is not PLAYING or found.control is not None or after <= 0:
+        if state.status is not PLAYING or state.control is not None or after <= 0:
             return None
-        return found.turn_at / 1000 + after
+        return state.turn_at / 1000 + after
 
-    def _table_changed(self, found: Match) -> None:
-        """Ends the table-aware waits on found: its table changed."""
-        found.wake_tables()
+    def _table_changed(self, state: Match) -> None:
+        """Ends the table-aware waits on the match: its table changed."""
+        state.wake_tables()
 
-    def _back(self, found: Match, seat: int) -> None:
+    def _back(self, state: Match, seat: int) -> None:
         """Shows seat here again (it polled or wrote), telling the table's readers."""
-        if found.table.back(seat):
-            self._table_changed(found)
+        if state.table.back(seat):
+            self._table_changed(state)
 
-    def _presence(self, found: Match, now: float) -> None:
+    def _presence(self, state: Match, now: float) -> None:
         """Shows away each seat of a match in play that holds no poll (TableState.absent)."""
-        table = found.table
+        table = state.table
         changed = False
         for seat in (0, 1):
             if table.away[seat] is None:
-                since = table.absent(seat, found.seen[seat], now, self.settings.hold)
+                since = table.absent(seat, state.seen[seat], now, self.settings.hold)
                 if since is not None:
                     table.away[seat] = since
                     changed = True
         if changed:
             table.version += 1
-            self._table_changed(found)
+            self._table_changed(state)
 
-    def _judged(self, found: Match, action: Action, seat: int, done: Done, now: float) -> int:
+    def _judged(self, state: Match, action: Action, seat: int, done: Write, now: float) -> int:
         """Ends the match at a confirm that disputes the last play, or that carries a
         referee's verdict on it: the verdict's ending, else 'disputed' with the play's number
         and the disputer's reason."""
         ending = action.ending
         if ending is not None:
-            return self._finish(found, ending.reason, ending.seat, done, now, ending.tail())
-        tail = dispute_tail(len(found.events), action.move)
-        return self._finish(found, Reason.DISPUTED, seat, done, now, tail)
+            return self._finish(state, ending.reason, ending.seat, done, now, ending.tail())
+        tail = dispute_tail(len(state.events), action.move)
+        return self._finish(state, Reason.DISPUTED, seat, done, now, tail)
 
     def _finish(
-        self, found: Match, reason: str, seat: int, done: Done, now: float, tail: bytes = b""
+        self, state: Match, reason: str, seat: int, done: Write, now: float, tail: bytes = b""
     ) -> int:
         self._endings[reason] += 1
         if reason == Reason.TIMEOUT:
-            found.clock[seat] = 0  # its time ran out: the match's clock reads so
-        found.status = FINISHED
-        found.since = now
-        found.turn = None
-        if found.room is not None and self._rooms.get((found.game, found.room)) is found:
-            del self._rooms[(found.game, found.room)]
-        seq = found.append(ended_event(len(found.events) + 1, reason, seat, tail), done)
-        if self.settings.ratings is not None and found.players[0] and found.players[1]:
-            self._rate(found, self.settings.ratings, now)
+            state.clock[seat] = 0  # its time ran out: the match's clock reads so
+        state.status = FINISHED
+        state.since = now
+        state.turn = None
+        if state.room is not None and self._rooms.get((state.game, state.room)) is state:
+            del self._rooms[(state.game, state.room)]
+        seq = state.append(ended_event(len(state.events) + 1, reason, seat, tail), done)
+        if self.settings.ratings is not None and state.players[0] and state.players[1]:
+            self._rate(state, self.settings.ratings, now)
         return seq
 
-    def _rate(self, found: Match, rules: RatingRules, now: float) -> None:
+    def _rate(self, state: Match, rules: RatingRules, now: float) -> None:
         """Rates a match that just ended between two player keys, if its result is rated:
         before anything is awaited, so once (docs/ratings.md)."""
-        if not rules.rates(found.game):
+        if not rules.rates(state.game):
             return
-        score = score_of(orjson.loads(found.events[-1]), found.claim, rules)
+        score = score_of(orjson.loads(state.events[-1]), state.claim, rules)
         if score is not None:
-            players, names = found.players, found.table.names
+            players, names = state.players, state.table.names
             self._ratings.rate(
-                found.game, found.id, (players[0], players[1]), (names[0], names[1]), score, now,
+                state.game, state.id, (players[0], players[1]), (names[0], names[1]), score, now,
                 rules,
             )  # fmt: skip
 
@@ -711,19 +712,19 @@ class MemoryStore:
 
     async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
         """Reads a match's rematch, or has the token's seat offer or decline one."""
-        found = self._get(match)
-        seat = None if token is None else self._seat(found, hash_token(token))
+        state = self._get(match)
+        seat = None if token is None else self._seat(state, hash_token(token))
         if op != "read":
             if seat is None:
                 raise RelayError("auth/required")
-            if found.status is not FINISHED:
+            if state.status is not FINISHED:
                 raise not_finished()
         old = self._rematches.get(match, NONE)
-        new = step(old, op, seat, now, self.settings.grace, new_match_id(), found.first)
+        new = step(old, op, seat, now, self.settings.grace, new_match_id(), state.first)
         if new is not old:
             self._rematches[match] = new
             if new.match is not None and new.match not in self._matches:
-                self._start_rematch(found, new.match, new.first or 0, now)
+                self._start_rematch(state, new.match, new.first or 0, now)
             self._notices.notify(f"rematch:{match}")
         return new
 
@@ -762,27 +763,27 @@ class MemoryStore:
         self, match: str, token: str | None, chat_after: int, now: float
     ) -> tuple[int | None, Table]:
         """Reads a match's table; returns the reader's seat (None for a spectator) with it."""
-        found = self._get(match)
-        seat = None if token is None else self._seat(found, hash_token(token))
-        return seat, self._view(found, chat_after)
+        state = self._get(match)
+        seat = None if token is None else self._seat(state, hash_token(token))
+        return seat, self._view(state, chat_after)
 
-    def _view(self, found: Match, chat_after: int = 0) -> Table:
-        """Returns found's table as its readers see it."""
-        away = found.table.away
+    def _view(self, state: Match, chat_after: int = 0) -> Table:
+        """Returns the match's table as its readers see it."""
+        away = state.table.away
         grace = self.settings.grace
-        abandons = found.status is PLAYING and not found.is_correspondence()
+        abandons = state.status is PLAYING and not state.is_correspondence()
         abandon_at = (
-            found.seen[0] + grace if abandons and away[0] is not None else None,
-            found.seen[1] + grace if abandons and away[1] is not None else None,
+            state.seen[0] + grace if abandons and away[0] is not None else None,
+            state.seen[1] + grace if abandons and away[1] is not None else None,
         )
-        return found.table.view(
-            len(found.events),
-            found.status is PLAYING,
+        return state.table.view(
+            len(state.events),
+            state.status is PLAYING,
             chat_after,
             abandon_at,
-            self._claim_at(found),
+            self._claim_at(state),
             self.settings.claim_after
-            if found.control is None and self.settings.claim_after > 0
+            if state.control is None and self.settings.claim_after > 0
             else None,
         )
 
@@ -796,59 +797,59 @@ class MemoryStore:
     async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
         """Has the token's seat offer a draw or ask a takeback at the position after event
         `after`; returns the table."""
-        found, seat = self._writer(match, token, now)
-        last = len(found.events)
-        if found.status is PLAYING and after != last:
+        state, seat = self._writer(match, token, now)
+        last = len(state.events)
+        if state.status is PLAYING and after != last:
             raise RelayError("turn/stale", f"'after' is {after} but the last event is {last}.")
         settings = self.settings
-        if found.table.offer_made(
-            kind, seat, last, found.turn, found.status is PLAYING, now, settings.offers_per_minute
+        if state.table.offer_made(
+            kind, seat, last, state.turn, state.status is PLAYING, now, settings.offers_per_minute
         ):
-            self._table_changed(found)
-        return self._view(found)
+            self._table_changed(state)
+        return self._view(state)
 
     async def decline(self, match: str, token: str, now: float) -> Table:
         """Has the token's seat decline the partner's standing offer or withdraw its own."""
-        found, seat = self._writer(match, token, now)
-        playing = found.status is PLAYING
+        state, seat = self._writer(match, token, now)
+        playing = state.status is PLAYING
         per_minute = self.settings.offers_per_minute
-        if found.table.offer_declined(seat, len(found.events), playing, now, per_minute):
-            self._table_changed(found)
-        return self._view(found)
+        if state.table.offer_declined(seat, len(state.events), playing, now, per_minute):
+            self._table_changed(state)
+        return self._view(state)
 
     async def chat(self, match: str, token: str, text: str, now: float) -> int:
         """Adds a line to the match's chat from the token's seat; returns its number."""
-        found, seat = self._writer(match, token, now)
-        if found.status is WAITING:
+        state, seat = self._writer(match, token, now)
+        if state.status is WAITING:
             raise RelayError("match/not_started")
-        version = found.table.version
-        n = found.table.said(seat, text, len(found.events), now, self.settings.chat_per_minute)
-        if found.table.version != version:
-            self._table_changed(found)
+        version = state.table.version
+        n = state.table.said(seat, text, len(state.events), now, self.settings.chat_per_minute)
+        if state.table.version != version:
+            self._table_changed(state)
         return n
 
     async def left(self, match: str, token: str, started: float, now: float) -> None:
         """Notes that a held poll of the token's seat, begun at `started`, ended with its
         client gone: unless the seat polled or wrote since, it is away AWAY seconds on (a
         waiting seeker, --seek-grace on) if it polls no more."""
-        found = self._matches.get(match)
-        if found is None or found.status in (FINISHED, EXPIRED):
+        state = self._matches.get(match)
+        if state is None or state.status in (FINISHED, EXPIRED):
             return
         try:
-            seat = self._seat(found, hash_token(token))
+            seat = self._seat(state, hash_token(token))
         except RelayError:
             return
-        if found.seen[seat] <= started:
-            found.table.gone[seat] = now
+        if state.seen[seat] <= started:
+            state.table.gone[seat] = now
 
     def _writer(self, match: str, token: str, now: float) -> tuple[Match, int]:
         """Returns a match and the token's seat, marked present."""
-        found = self._get(match)
-        seat = self._seat(found, hash_token(token))
-        found.seen[seat] = now
-        if found.table.away[seat] is not None:
-            self._back(found, seat)
-        return found, seat
+        state = self._get(match)
+        seat = self._seat(state, hash_token(token))
+        state.seen[seat] = now
+        if state.table.away[seat] is not None:
+            self._back(state, seat)
+        return state, seat
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -864,8 +865,8 @@ class MemoryStore:
         """Reads a game's lobby, healing entries whose match changed."""
 
         def look(match: str) -> MatchInfo | None:
-            found = self._matches.get(match)
-            return None if found is None else self._summary(found)
+            state = self._matches.get(match)
+            return None if state is None else self._summary(state)
 
         return self._lobbies.read(game, look)
 
@@ -887,40 +888,40 @@ class MemoryStore:
             self._ids_swept = now
             self.moderation.sweep(now)
         self._reseeks = {d: seen for d, seen in self._reseeks.items() if seen[2] >= now}
-        for index, found in enumerate(list(self._matches.values())):
+        for index, state in enumerate(list(self._matches.values())):
             if index and index % REAP_SLICE == 0:
                 await asyncio.sleep(0)
-            if self._matches.get(found.id) is not found:
+            if self._matches.get(state.id) is not state:
                 continue  # forgotten while the loop turned (by a reap() begun meanwhile)
-            status = found.status
+            status = state.status
             if status is WAITING:
-                if self._is_stale(found, now):
-                    self._expire(found, now)
+                if self._is_stale(state, now):
+                    self._expire(state, now)
                     changed += 1
             elif status is PLAYING:
-                self._presence(found, now)
-                if found.control is not None and found.is_out(now):
-                    self._finish(found, Reason.TIMEOUT, found.turn or 0, NO_WRITE, now)
+                self._presence(state, now)
+                if state.control is not None and state.is_out(now):
+                    self._finish(state, Reason.TIMEOUT, state.turn or 0, NO_WRITE, now)
                     changed += 1
                     continue
-                if found.is_correspondence():
+                if state.is_correspondence():
                     continue  # only its clock ends a correspondence match
-                absent = min((0, 1), key=lambda seat: found.seen[seat])
-                if found.seen[absent] + grace < now:
-                    self._finish(found, Reason.ABANDONED, absent, NO_WRITE, now)
+                absent = min((0, 1), key=lambda seat: state.seen[seat])
+                if state.seen[absent] + grace < now:
+                    self._finish(state, Reason.ABANDONED, absent, NO_WRITE, now)
                     changed += 1
             elif status is ENDING:
-                self._presence(found, now)
-                partner = 1 - found.ender
-                wait = patience(found.control, grace)
-                if found.since + wait < now or found.seen[partner] + wait < now:
-                    self._finish(found, Reason.UNCONFIRMED, partner, NO_WRITE, now)
+                self._presence(state, now)
+                partner = 1 - state.ender
+                wait = patience(state.control, grace)
+                if state.since + wait < now or state.seen[partner] + wait < now:
+                    self._finish(state, Reason.UNCONFIRMED, partner, NO_WRITE, now)
                     changed += 1
-            elif found.since + keep < now:
-                del self._matches[found.id]
-                self._ratings.forget_match(found.id)
-                self._rematches.pop(found.id, None)
-                self._players.forget(found.id, found.players)
+            elif state.since + keep < now:
+                del self._matches[state.id]
+                self._ratings.forget_match(state.id)
+                self._rematches.pop(state.id, None)
+                self._players.forget(state.id, state.players)
                 changed += 1
         return changed
 
@@ -936,18 +937,18 @@ class MemoryStore:
         digest = hash_token(player)
         listed: list[PlayerMatch] = []
         for match, opened in self._players.listed(digest):
-            found = self._matches.get(match)
-            if found is None or found.status is EXPIRED:
+            state = self._matches.get(match)
+            if state is None or state.status is EXPIRED:
                 continue
-            seat = 0 if found.players[0] == digest else 1
+            seat = 0 if state.players[0] == digest else 1
             result = None
-            if found.status is FINISHED:
-                last = orjson.loads(found.events[-1])
+            if state.status is FINISHED:
+                last = orjson.loads(state.events[-1])
                 result = result_of(last)
             rated = self._ratings.of_match(match)
             change = None if rated is None else rated.pairs()[seat]
             listed.append(
-                PlayerMatch(self._summary(found), seat, opened, found.since, result, change)
+                PlayerMatch(self._summary(state), seat, opened, state.since, result, change)
             )
         return listed
 
@@ -961,16 +962,16 @@ class MemoryStore:
 
     async def seeker_rating(self, game: str, match: str, now: float) -> str | None:
         """Returns the rating of the key that opened the match (see Store.seeker_rating)."""
-        found = self._matches.get(match)
-        if found is None or not found.players[0]:
+        state = self._matches.get(match)
+        if state is None or not state.players[0]:
             return None
-        return self._ratings.shown_of(game, found.players[0], now)
+        return self._ratings.shown_of(game, state.players[0], now)
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""
         self._closing = True
-        for found in self._matches.values():
-            found.wake_all()
+        for state in self._matches.values():
+            state.wake_all()
         self._notices.notify_all()
 
     async def close(self) -> None:
