@@ -16,7 +16,10 @@ from relay.core.turns import TurnSink
 from relay.store.hooks import HookState
 from relay.store.moderation import Moderation
 
-__all__ = ["Immediate", "Judged", "Store", "Waited", "Wake"]
+__all__ = [
+    "Hooks", "Immediate", "Judged", "Lobbies", "Matches", "Players", "Rematches", "Store",
+    "Tables", "Waited", "Wake",
+]  # fmt: skip
 
 
 class Judged(NamedTuple):
@@ -74,25 +77,9 @@ class Immediate(Protocol):
         """Store.table's table, at once (read as a spectator)."""
 
 
-class Store(Protocol):
-    """Holds every match; every relay process sharing a store may answer any request."""
-
-    turns: TurnSink | None
-    """Told of each turn given to a seat with a contact in a per-move-deadline match (see
-    relay.core.turns); None (the default) tells nobody."""
-
-    @property
-    def moderation(self) -> Moderation:
-        """Bans, reports, blocks, voided ratings and erased names (relay.store.moderation)."""
-
-    immediate: Immediate | None
-    """The store itself when it can answer at once (its coroutines then also finish at once,
-    or wait on plain futures only, and need no task); None for a store that waits on I/O."""
-
-    @property
-    def notices(self) -> int:
-        """Notices of new events this process heard from a shared store (0 for a store of
-        one process): with the Redis store, one per event per process waiting on its match."""
+class Matches(Protocol):
+    """The matches and their logs: a seat sought, the log read, waited on and written to, and
+    the housekeeping that ends and forgets matches."""
 
     async def seek(
         self,
@@ -137,10 +124,6 @@ class Store(Protocol):
         of the match's table the reader has, returns ([], table=True) once the table may be
         above it; else ([], False) after timeout."""
 
-    async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
-        """Returns every match the player key seated that the store still holds (but
-        cancelled or dropped seeks), in no order; [] for a key it does not know."""
-
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event.
 
@@ -148,11 +131,6 @@ class Store(Protocol):
         ends the match with the verdict's ended event in the same write: the move's, or in
         place of 'agreed' or 'disputed'. Only once, as any write: the write is applied only
         at the position it names (`after`), and a retry is answered from its digest."""
-
-    async def act_table(
-        self, match: str, token: str, action: Action, now: float
-    ) -> tuple[int, int]:
-        """act(), and the version of the match's table (as poll_table reads it), at once."""
 
     async def info(self, match: str) -> MatchInfo:
         """Returns a summary of the match."""
@@ -168,59 +146,9 @@ class Store(Protocol):
         in play nor ending (the write itself is then refused or applied as without a
         referee)."""
 
-    async def claim_name(self, skeletons: tuple[str, ...], player: str | None, now: float) -> bool:
-        """Binds a display name's skeletons (relay.core.text_policy.skeletons) to the player
-        key for StoreSettings.name_hold, or with no key only checks them; returns False,
-        binding nothing, when another key holds one of them."""
-
-    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
-        """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or
-        has the token's seat offer or decline one (relay.rematch.step). When both seats
-        offered, the new match exists by the time this returns."""
-
-    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
-        """Returns the rematch once its version is above after, or as it is after timeout."""
-
-    async def table(
-        self, match: str, token: str | None, chat_after: int, now: float
-    ) -> tuple[Seat | None, Table]:
-        """Returns the reader's seat (None for a spectator) and the match's table, with the
-        chat lines numbered above chat_after."""
-
-    async def poll_table(
-        self, match: str, token: str | None, after: int, now: float
-    ) -> tuple[Seat | None, list[Event], int]:
-        """poll(), and the version of the match's table, read at once (a table-aware poll
-        reads the table itself only when its version is newer than the reader's)."""
-
-    async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
-        """Has the token's seat offer a draw or ask a takeback at the position after event
-        `after` (which must be the last), and returns the table; repeating a standing offer
-        changes nothing. The partner accepts it with act(kind 'accept')."""
-
-    async def decline(self, match: str, token: str, now: float) -> Table:
-        """Has the token's seat decline the partner's standing offer, or withdraw its own, and
-        returns the table (unchanged when no offer stands)."""
-
-    async def chat(self, match: str, token: str, text: str, now: float) -> int:
-        """Adds a line said by the token's seat to the match's chat and returns its number;
-        the same line sent again within relay.core.table.CHAT_SAME answers the same number."""
-
     async def left(self, match: str, token: str, started: float, now: float) -> None:
         """Notes that a held request of the token's seat, begun (and marked present) at
         `started`, ended with its client gone; ignored if the seat polled or wrote since."""
-
-    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
-        """Lists a match in a game's lobby (newest first, at most lobby_size per kind)."""
-
-    async def lobby_promote(self, game: str, match: str, now: float) -> None:
-        """Moves a match from the game's open list to its live list, if it is listed."""
-
-    async def lobby(self, game: str) -> Lobby:
-        """Reads a game's lobby, dropping or moving entries whose match changed."""
-
-    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
-        """Returns once the game's lobby version may be above after, or after timeout."""
 
     async def reap(self, now: float) -> int:
         """Ends matches whose seats stopped polling or ran out of time, drops stale seeks,
@@ -237,6 +165,81 @@ class Store(Protocol):
         """Returns how many matches the store has ended since it began, by the `ended`
         event's reason (resigned, timeout...): every process's together on a shared store."""
 
+
+class Tables(Protocol):
+    """The table around each match (relay.core.table): names, presence, offers and chat."""
+
+    async def table(
+        self, match: str, token: str | None, chat_after: int, now: float
+    ) -> tuple[Seat | None, Table]:
+        """Returns the reader's seat (None for a spectator) and the match's table, with the
+        chat lines numbered above chat_after."""
+
+    async def poll_table(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[Seat | None, list[Event], int]:
+        """poll(), and the version of the match's table, read at once (a table-aware poll
+        reads the table itself only when its version is newer than the reader's)."""
+
+    async def act_table(
+        self, match: str, token: str, action: Action, now: float
+    ) -> tuple[int, int]:
+        """act(), and the version of the match's table (as poll_table reads it), at once."""
+
+    async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
+        """Has the token's seat offer a draw or ask a takeback at the position after event
+        `after` (which must be the last), and returns the table; repeating a standing offer
+        changes nothing. The partner accepts it with act(kind 'accept')."""
+
+    async def decline(self, match: str, token: str, now: float) -> Table:
+        """Has the token's seat decline the partner's standing offer, or withdraw its own, and
+        returns the table (unchanged when no offer stands)."""
+
+    async def chat(self, match: str, token: str, text: str, now: float) -> int:
+        """Adds a line said by the token's seat to the match's chat and returns its number;
+        the same line sent again within relay.core.table.CHAT_SAME answers the same number."""
+
+
+class Lobbies(Protocol):
+    """Each game's lobby: the open and live matches a page lists."""
+
+    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+        """Lists a match in a game's lobby (newest first, at most lobby_size per kind)."""
+
+    async def lobby_promote(self, game: str, match: str, now: float) -> None:
+        """Moves a match from the game's open list to its live list, if it is listed."""
+
+    async def lobby(self, game: str) -> Lobby:
+        """Reads a game's lobby, dropping or moving entries whose match changed."""
+
+    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns once the game's lobby version may be above after, or after timeout."""
+
+
+class Rematches(Protocol):
+    """The rematch of each finished match."""
+
+    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+        """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or
+        has the token's seat offer or decline one (relay.rematch.step). When both seats
+        offered, the new match exists by the time this returns."""
+
+    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+        """Returns the rematch once its version is above after, or as it is after timeout."""
+
+
+class Players(Protocol):
+    """What the store keeps of each player key: its matches, its name's look, its ratings."""
+
+    async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
+        """Returns every match the player key seated that the store still holds (but
+        cancelled or dropped seeks), in no order; [] for a key it does not know."""
+
+    async def claim_name(self, skeletons: tuple[str, ...], player: str | None, now: float) -> bool:
+        """Binds a display name's skeletons (relay.core.text_policy.skeletons) to the player
+        key for StoreSettings.name_hold, or with no key only checks them; returns False,
+        binding nothing, when another key holds one of them."""
+
     async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
         """Returns the player key's ratings, one per game it has rated matches in (only
         `game`, if given), each with its history newest first, as GET /v1/player/ratings
@@ -251,12 +254,39 @@ class Store(Protocol):
         """Returns the rating, as shown ('1500?'), of the player key that opened a match (its
         seat 0) in the game; None when it has no player key or the match is gone."""
 
+
+class Hooks(Protocol):
+    """What the your-turn notices need of the store."""
+
+    turns: TurnSink | None
+    """Told of each turn given to a seat with a contact in a per-move-deadline match (see
+    relay.core.turns); None (the default) tells nobody."""
+
+    def hook_state(self) -> HookState:
+        """Returns the state the your-turn webhook keeps in this store, shared by every relay
+        process on it (the same object each call)."""
+
+
+class Store(Matches, Tables, Lobbies, Rematches, Players, Hooks, Protocol):
+    """Holds every match; every relay process sharing a store may answer any request. It is made
+    of parts, each a small protocol: Matches, Tables, Lobbies, Rematches, Players and Hooks,
+    with its moderation beside them."""
+
+    @property
+    def moderation(self) -> Moderation:
+        """Bans, reports, blocks, voided ratings and erased names (relay.store.moderation)."""
+
+    immediate: Immediate | None
+    """The store itself when it can answer at once (its coroutines then also finish at once,
+    or wait on plain futures only, and need no task); None for a store that waits on I/O."""
+
+    @property
+    def notices(self) -> int:
+        """Notices of new events this process heard from a shared store (0 for a store of
+        one process): with the Redis store, one per event per process waiting on its match."""
+
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once (used at shutdown)."""
 
     async def close(self) -> None:
         """Releases the store's connections."""
-
-    def hook_state(self) -> HookState:
-        """Returns the state the your-turn webhook keeps in this store, shared by every relay
-        process on it (the same object each call)."""
