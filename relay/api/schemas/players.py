@@ -50,8 +50,9 @@ SCHEMAS: dict[str, Any] = {
             "rating_range": {
                 "description": "Opponents within a rating range (needs 'player', takes no "
                 "'room'): 'min' and/or 'max' (min at most max), or 'within' points of your own "
-                "rating (docs/ratings.md).",
+                "rating (docs/ratings.md); null, as absent, for any opponent.",
                 "oneOf": [
+                    NULL,
                     {
                         "type": "object",
                         "minProperties": 1,
