@@ -100,9 +100,15 @@ class MatchEndpoints:
         if found or hold <= 0 or (version is not None and current > version):
             done(found, current)
             return None
+
+        def woken(found: list[Event] | None, moved: int) -> None:
+            # As events() answers: the table comes with the events only when it was newer
+            # before the hold; a hold the table alone ended carries it.
+            done(found, current if found else moved)
+
         holds = self.holds
         key = holds.take_seat(call, seat)
-        return holds.watch(store, call, key, after, hold, version, now, done)
+        return holds.watch(store, call, key, after, hold, version, now, woken)
 
     async def match_info(self, call: Call) -> Reply:
         """GET /v1/matches/{match}: the match's game, status, turn and last event number."""

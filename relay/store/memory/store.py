@@ -111,6 +111,8 @@ class MemoryStore:
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ticks: dict[int, set[Held]] = {}
+        self._tables_due: set[Match] = set()
+        """Matches whose table changed this turn, their table-aware waits still to end."""
         """Tick number -> the waits that time out at that tick (see TICK)."""
         self._rematches: dict[str, Rematch] = {}
         """Match id -> its rematch, once someone offered one."""
@@ -647,8 +649,18 @@ class MemoryStore:
         return state.turn_at / 1000 + after
 
     def _table_changed(self, state: Match) -> None:
-        """Ends the table-aware waits on the match: its table changed."""
-        state.wake_tables()
+        """Ends the table-aware waits on the match, its table changed, once the write that
+        changed it is done (on the loop's next turn): an event the same write appends (an
+        accepted takeback's undo, a move by a seat back from away) reaches them with it."""
+        if not self._tables_due:
+            self._running_loop().call_soon(self._wake_tables)
+        self._tables_due.add(state)
+
+    def _wake_tables(self) -> None:
+        """Ends the table-aware waits on every match whose table changed since the last turn."""
+        due, self._tables_due = self._tables_due, set()
+        for state in due:
+            state.wake_tables()
 
     def _back(self, state: Match, seat: int) -> None:
         """Shows seat here again (it polled or wrote), telling the table's readers."""
