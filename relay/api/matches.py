@@ -3,6 +3,7 @@ rematch (read, long-polled, offered or declined)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import orjson
@@ -79,7 +80,8 @@ class MatchEndpoints:
 
     def events_now(self, store: Immediate, call: Call, answer: Answer) -> Pending | None:
         """events() on a store that answers at once, through callbacks only: answers at once,
-        or when an event (or a table newer than the reader's) arrives, returning the hold."""
+        or on the loop's turn after an event (or a table newer than the reader's) arrives,
+        returning the hold."""
         after, hold, version = self._query(call)
         now = time.time()
         seat, found = store.poll_now(call.match, bearer(call.authorization), after, now)
@@ -102,9 +104,12 @@ class MatchEndpoints:
             return None
 
         def woken(found: list[Event] | None, moved: int) -> None:
-            # As events() answers: the table comes with the events only when it was newer
-            # before the hold; a hold the table alone ended carries it.
-            done(found, current if found else moved)
+            # Answered on the loop's next turn, as events() is: the write that woke the poll
+            # (a seat's own accept, say) is answered first. The table comes with the events
+            # only when it was newer before the hold; a hold the table alone ended carries it.
+            loop.call_soon(done, found, current if found else moved)
+
+        loop = asyncio.get_running_loop()
 
         holds = self.holds
         key = holds.take_seat(call, seat)
