@@ -117,9 +117,9 @@ def test_the_page_answers_the_keyboard_while_the_strong_computer_thinks(
     seen_thinking = time.perf_counter()
     person.page.evaluate("window.longestGap = 0")
     person.expect_status("The computer is thinking...")
-    person.shot("thinking")
     # While the search runs (two seconds on an open board), the page answers at once: the
-    # arrow keys move the board's focus.
+    # arrow keys move the board's focus. Checked first, before anything slower (a busy
+    # parallel run can spend the search's two seconds on a screenshot).
     person.page.locator(".c4-col[tabindex='0']").focus()
     here = int(str(person.page.evaluate("document.activeElement.dataset.col")))
     started = time.perf_counter()
@@ -128,6 +128,7 @@ def test_the_page_answers_the_keyboard_while_the_strong_computer_thinks(
     answered = time.perf_counter() - started
     assert body.get_attribute("data-thinking") == "true"
     assert answered < 0.5, answered
+    person.shot("thinking")
     expect(body).to_have_attribute("data-thinking", "false")
     thought = time.perf_counter() - seen_thinking
     person.expect_status("Your turn.")
