@@ -4,7 +4,7 @@
 // runs it as it is.
 
 import { cleanReason, ProtocolError } from "./errors.mjs";
-import { parseEvent } from "./events.mjs";
+import { ENDED_REASONS, parseEvent } from "./events.mjs";
 import { PlayerCalls } from "./player-calls.mjs";
 import { ratingRangeJson } from "./ratings.mjs";
 /** @import { TimeControl } from "./clock.mjs" */
@@ -12,7 +12,7 @@ import { REAL_CLOCK, Timing } from "./timing.mjs";
 import { NOT_AN_ANSWER } from "./transport.mjs";
 
 // What this module exported before the events and the timings had modules of their own.
-export { parseEvent, REAL_CLOCK, Timing };
+export { ENDED_REASONS, parseEvent, REAL_CLOCK, Timing };
 
 /** @typedef {import("./events.mjs").StartedEvent} StartedEvent */
 /** @typedef {import("./events.mjs").MoveEvent} MoveEvent */
@@ -23,23 +23,6 @@ export { parseEvent, REAL_CLOCK, Timing };
 /** @typedef {import("./transport.mjs").Watch} Watch */
 /** @typedef {import("./player-calls.mjs").Blocked} Blocked */
 
-/**
- * The reasons an `ended` event may give: events.mjs's, written out here too because
- * tests/relay/core/test_reasons.py reads them from this file (tests/js/scenarios.test.mjs
- * checks the two lists are one).
- */
-export const ENDED_REASONS = Object.freeze([
-  "agreed",
-  "disputed",
-  "unconfirmed",
-  "resigned",
-  "abandoned",
-  "timeout",
-  "drawn",
-  "stalled",
-  "over",
-  "illegal",
-]);
 /**
  * A seat in a match: what a host needs to take it up again (`kept`: the game's data kept with
  * it, RelayHost.keep()).

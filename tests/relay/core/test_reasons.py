@@ -57,7 +57,7 @@ def test_the_lua_writes_the_reasons_the_memory_store_writes() -> None:
 def test_both_sdks_list_the_same_reasons() -> None:
     assert set(SDK_REASONS) == set(ENDED_REASONS)
     assert [reason.value for reason in SdkReason][: len(ENDED_REASONS)] == list(ENDED_REASONS)
-    client = (PAGES / "relay-client.mjs").read_text()
+    client = (PAGES / "events.mjs").read_text()
     listed = re.search(r"export const ENDED_REASONS = Object\.freeze\(\[(.*?)\]\)", client, re.S)
     assert listed is not None and quoted(listed.group(1)) == list(ENDED_REASONS)
     endings = (PAGES / "endings.mjs").read_text()
