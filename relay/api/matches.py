@@ -85,18 +85,7 @@ class MatchEndpoints:
         after, hold, version = self._query(call)
         now = time.time()
         seat, found = store.poll_now(call.match, bearer(call.authorization), after, now)
-        tables = self.tables
-
-        def done(found: list[Event] | None, current: int) -> None:
-            if found is None:
-                answer(None, RelayError("match/expired"))
-                return
-            try:
-                body = tables.answer_now(store, call, EVENTS, found, current, version, seat)
-            except RelayError as error:
-                answer(None, error)
-                return
-            answer((200, body), None)
+        done = self.tables.replier(store, call, EVENTS, version, seat, answer)
 
         current = 0 if version is None else store.table_version(call.match)
         if found or hold <= 0 or (version is not None and current > version):

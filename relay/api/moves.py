@@ -14,7 +14,7 @@ from relay.api.table import TableAnswers
 from relay.api.verdicts import Verdicts
 from relay.config import Config
 from relay.core.errors import RelayError
-from relay.core.model import Action, Event, new_action
+from relay.core.model import Action, new_action
 from relay.store.base import Immediate, Store
 
 __all__ = ["MoveEndpoints"]
@@ -99,18 +99,7 @@ class MoveEndpoints:
             raise
         self.metrics.moves += 1
         head = b'{"seq":%d,"events":[' % seq
-        tables = self.tables
-
-        def done(found: list[Event] | None, current: int) -> None:
-            if found is None:
-                answer(None, RelayError("match/expired"))
-                return
-            try:
-                body = tables.answer_now(store, call, head, found, current, version, 0)
-            except RelayError as error:
-                answer(None, error)
-                return
-            answer((200, body), None)
+        done = self.tables.replier(store, call, head, version, 0, answer)
 
         return holds.watch(store, call, key, seq, holds.seconds(wait), version, started, done)
 

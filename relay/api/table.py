@@ -7,7 +7,7 @@ import time
 
 import orjson
 
-from relay.api.calls import Call, Reply
+from relay.api.calls import Answer, Call, Reply
 from relay.api.fields.request import (
     bearer,
     int_field,
@@ -22,7 +22,7 @@ from relay.config import Config
 from relay.core.errors import RelayError
 from relay.core.model import Action, Event
 from relay.core.table import Table, table_body
-from relay.store.base import Immediate, Store
+from relay.store.base import Immediate, Store, Wake
 
 __all__ = ["TableAnswers", "TableEndpoints"]
 
@@ -67,6 +67,26 @@ class TableAnswers:
             chat_after = query_int(call.query.get("chat"), "chat", 0)
             body += b',"table":' + self.body(store.table_now(call.match, chat_after), seat)
         return body + b"}"
+
+    def replier(
+        self, store: Immediate, call: Call, head: bytes, version: int | None,
+        seat: int | None, answer: Answer,
+    ) -> Wake:  # fmt: skip
+        """Returns what answers a held request on a store that answers at once, once its wait
+        ends: answer_now()'s body, or match/expired when the match expired meanwhile."""
+
+        def reply(found: list[Event] | None, current: int) -> None:
+            if found is None:
+                answer(None, RelayError("match/expired"))
+                return
+            try:
+                body = self.answer_now(store, call, head, found, current, version, seat)
+            except RelayError as error:
+                answer(None, error)
+                return
+            answer((200, body), None)
+
+        return reply
 
     async def record_chat(self, call: Call) -> list[bytes]:
         """Returns the chat lines of a match's record, as the reader may read them: each

@@ -142,6 +142,6 @@ async def test_a_move_reaches_the_partner_through_one_write_and_one_wait(
     assert {layer(name) for name, _ in steps[wake:back]} == {"Api"}, steps
     # On the loop's next turn, once the mover's request is answered, the partner's answer
     # goes from the Api to the front and reads nothing more from the store.
-    done = steps.index(("api/matches.py", "done"))
+    done = steps.index(("api/table.py", "reply"))
     assert steps[done - 1][0] == "http/front.py", steps
     assert {layer(name) for name, _ in steps[done:]} <= {"Api", "front", None}, steps
