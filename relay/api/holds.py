@@ -195,5 +195,5 @@ class _Held:
         waiting, self.waiting = self.waiting, None
         if waiting is not None:
             waiting.cancel()
-            if holds is not None and self.call.authorization is not None:
+            if holds is not None:
                 holds.client_left(self.call, self.started)

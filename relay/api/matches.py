@@ -9,12 +9,18 @@ import time
 import orjson
 
 from relay.api.calls import Answer, Call, Pending, Reply
-from relay.api.fields.request import bearer, json_body, query_int, query_seconds, require_bearer
+from relay.api.fields.request import (
+    bearer,
+    bool_field,
+    json_body,
+    query_int,
+    query_seconds,
+    require_bearer,
+)
 from relay.api.holds import Holds
 from relay.api.moderation import check_ban
 from relay.api.table import TableAnswers
 from relay.config import Config
-from relay.core.errors import RelayError
 from relay.core.model import Event
 from relay.core.rematch import RematchOp, rematch_body
 from relay.core.standings import rated_seats, seat_id
@@ -23,7 +29,6 @@ from relay.store.base import Immediate, Store
 
 __all__ = ["MatchEndpoints"]
 
-BAD_BOOL = "The field {!r} must be true or false, not {!r}."
 
 REMATCH_BANNED = "A player key of this match"
 """Who a refused rematch's ban message names: either seat's key may be the banned one."""
@@ -182,9 +187,7 @@ class MatchEndpoints:
     async def rematch_offer(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/rematch: offers or accepts a rematch, or declines one."""
         token = require_bearer(call.authorization)
-        offer = json_body(call.content_type, call.body).get("offer")
-        if not isinstance(offer, bool):
-            raise RelayError("request/invalid", BAD_BOOL.format("offer", offer))
+        offer = bool_field(json_body(call.content_type, call.body), "offer")
         op: RematchOp = "offer" if offer else "decline"
         if offer:  # a rematch is a new match: refused when a ban covers either seat
             now = time.time()

@@ -7,7 +7,14 @@ import time
 
 from relay.api.calls import Answer, Call, Pending, Reply, drive
 from relay.api.fields.moves import claim_field, reason_field
-from relay.api.fields.request import int_field, json_body, query_int, query_seconds, require_bearer
+from relay.api.fields.request import (
+    bool_field,
+    int_field,
+    json_body,
+    query_int,
+    query_seconds,
+    require_bearer,
+)
 from relay.api.holds import Holds
 from relay.api.metrics import RelayMetrics
 from relay.api.table import TableAnswers
@@ -132,11 +139,7 @@ class MoveEndpoints:
                 "move/too_long",
                 f"The move has {len(text)} characters; at most {self.config.max_move}.",
             )
-        end = body.get("end", False)
-        if not isinstance(end, bool):
-            raise RelayError(
-                "request/invalid", f"The field 'end' must be true or false, not {end!r}."
-            )
+        end = bool_field(body, "end", False)
         claim = body.get("claim")
         if claim is not None:
             claim = claim_field(claim, end)
@@ -155,11 +158,7 @@ class MoveEndpoints:
         token = require_bearer(call.authorization)
         body = json_body(call.content_type, call.body)
         after = int_field(body, "after")
-        agree = body.get("agree", True)
-        if not isinstance(agree, bool):
-            raise RelayError(
-                "request/invalid", f"The field 'agree' must be true or false, not {agree!r}."
-            )
+        agree = bool_field(body, "agree", True)
         reason = reason_field(body)
         ending = None
         if self.verdicts:

@@ -9,7 +9,13 @@ from typing import Any
 import orjson
 
 from relay.api.calls import Call, Reply
-from relay.api.fields.request import identifier_field, json_body, query_int, require_bearer
+from relay.api.fields.request import (
+    bool_field,
+    identifier_field,
+    json_body,
+    query_int,
+    require_bearer,
+)
 from relay.api.fields.seek import (
     contact_field,
     control_field,
@@ -37,8 +43,6 @@ TOKEN = KEY
 
 BAD_TOKEN = "The field 'token' must be 32 to 128 random characters from A-Z a-z 0-9 _ -."
 
-BAD_BOOL = "The field {!r} must be true or false, not {!r}."
-
 
 class PlayerEndpoints:
     """A player's endpoints, over one store, with the process's seek rate."""
@@ -62,9 +66,7 @@ class PlayerEndpoints:
         token = body.get("token")
         if token is not None and (not isinstance(token, str) or TOKEN.fullmatch(token) is None):
             raise RelayError("request/invalid", BAD_TOKEN)
-        public = body.get("public", False)
-        if not isinstance(public, bool):
-            raise RelayError("request/invalid", BAD_BOOL.format("public", public))
+        public = bool_field(body, "public", False)
         control = control_field(body)
         player = player_field(body)
         contact = contact_field(body)

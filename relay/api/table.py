@@ -10,6 +10,7 @@ import orjson
 from relay.api.calls import Answer, Call, Reply
 from relay.api.fields.request import (
     bearer,
+    bool_field,
     int_field,
     json_body,
     query_int,
@@ -25,8 +26,6 @@ from relay.core.table import Table, table_body
 from relay.store.base import Immediate, Store, Wake
 
 __all__ = ["TableAnswers", "TableEndpoints"]
-
-BAD_ACCEPT = "The field 'accept' must be true or false, not {!r}."
 
 
 class TableAnswers:
@@ -164,9 +163,7 @@ class TableEndpoints:
         joins the log) or declines it; the offerer withdraws its own with accept: false."""
         token = require_bearer(call.authorization)
         body = json_body(call.content_type, call.body)
-        accept = body.get("accept")
-        if not isinstance(accept, bool):
-            raise RelayError("request/invalid", BAD_ACCEPT.format(accept))
+        accept = bool_field(body, "accept")
         store = self.store
         if not accept:
             table = await store.decline(call.match, token, time.time())

@@ -14,7 +14,6 @@ import aiohttp
 import pytest
 
 from sdk import (
-    Game,
     Moved,
     RatingRange,
     Reason,
@@ -29,6 +28,7 @@ from sdk._claims import WRONG_CLAIM
 from sdk.ratings import MatchRatings
 from sdk.testing import FAST
 from tests.sdk.scripted import Side, play_pair, relay_log, ticket_of
+from tests.support.idle_game import Idle
 
 ENDED = State.GAME_ENDED
 
@@ -107,25 +107,12 @@ async def test_a_claim_the_partners_game_finds_wrong_is_disputed_and_not_rated(
     assert (await rated(relay, played.match)).rated is False
 
 
-class Quiet(Game):
-    """Waits: the test only needs the seat."""
-
-    def enable(self) -> None:
-        pass
-
-    def disable(self) -> None:
-        pass
-
-    def receive_move(self, move: str) -> State:
-        return State.PLAYING_TO_MOVE
-
-
 async def test_seeks_within_a_rating_range_meet_and_a_range_needs_a_key_and_no_room(
     relay: str,
 ) -> None:
     near = RatingRange(within=100)
     hosts = [
-        RelayHost(relay, "ranged", Quiet, player=new_player_key(), rating_range=near, timing=FAST)
+        RelayHost(relay, "ranged", Idle, player=new_player_key(), rating_range=near, timing=FAST)
         for _ in "ab"
     ]
     started = [asyncio.Event() for _ in hosts]

@@ -13,6 +13,7 @@ from relay.core.errors import RelayError
 __all__ = [
     "MAX_WHOLE",
     "bearer",
+    "bool_field",
     "identifier_field",
     "int_field",
     "json_body",
@@ -27,6 +28,7 @@ NAME = patterns.NAME
 NOT_JSON = "Send the body as JSON with 'Content-Type: application/json', not {!r}."
 NOT_OBJECT = "The body must be a JSON object, not {}."
 BAD_AUTH = "The Authorization header must be 'Bearer <token>'."
+BAD_BOOL = "The field {!r} must be true or false, not {!r}."
 
 
 def json_body(content_type: str, raw: bytes) -> dict[str, Any]:
@@ -85,6 +87,15 @@ def identifier_field(
 
 MAX_WHOLE = 10**18 - 1
 """The largest whole number a field or parameter takes (18 digits: far beyond any match)."""
+
+
+def bool_field(body: dict[str, Any], key: str, default: bool | None = None) -> bool:
+    """Returns a true-or-false field (`default` when it is absent and one is given); raises
+    request/invalid for anything else."""
+    value = body.get(key, default)
+    if not isinstance(value, bool):
+        raise RelayError("request/invalid", BAD_BOOL.format(key, value))
+    return value
 
 
 def int_field(body: dict[str, Any], key: str) -> int:

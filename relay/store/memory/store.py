@@ -169,22 +169,21 @@ class MemoryStore:
         """Returns the events above after once there are any; with a table version, ([],
         True) once the table is above it; else ([], False) after timeout: watch() awaited."""
         loop = self._running_loop()
-        future: asyncio.Future[list[Event] | None] = loop.create_future()
+        future: asyncio.Future[tuple[list[Event] | None, int]] = loop.create_future()
 
-        def wake(events: list[Event] | None, _: int) -> None:
+        def wake(events: list[Event] | None, table: int) -> None:
             if not future.done():
-                future.set_result(events)
+                future.set_result((events, table))
 
         held = self.watch(match, after, timeout, wake, version)
         try:
-            events = await future
+            events, table = await future
         finally:
             if held is not None:
                 held.cancel()
         if events is None:
             raise RelayError("match/expired")
-        moved = not events and version is not None and self._get(match).table.version > version
-        return Waited(events, moved)
+        return Waited(events, not events and version is not None and table > version)
 
     def watch(
         self, match: str, after: int, timeout: float, wake: Wake, version: int | None = None
