@@ -33,18 +33,20 @@ async def play(store: Store, matches: int, now: float) -> None:
     for n in range(matches):
         keys = (secrets.token_urlsafe(32), secrets.token_urlsafe(32))
         room = secrets.token_hex(6)
-        one = await store.seek("size", "", room, now, player=keys[0], name=f"Ann{n}")
-        two = await store.seek("size", "", room, now, player=keys[1], name=f"Bob{n}")
+        one = await store.matches.seek("size", "", room, now, player=keys[0], name=f"Ann{n}")
+        two = await store.matches.seek("size", "", room, now, player=keys[1], name=f"Bob{n}")
         for seat, key in enumerate(keys):
-            await store.claim_name(skeletons(("Ann", "Bob")[seat] + str(n)), key, now)
-        _, events = await store.poll(one.match, None, 0, now)
+            await store.players.claim_name(skeletons(("Ann", "Bob")[seat] + str(n)), key, now)
+        _, events = await store.matches.poll(one.match, None, 0, now)
         first = json.loads(events[0])["first"]
         movers = (one, two) if one.seat == first else (two, one)
         for after in range(1, 13):
             mover = movers[(after - 1) % 2]
-            await store.act(one.match, mover.token, Action("move", after, f"{after:02d}"), now)
-        await store.act(one.match, one.token, Action("resign"), now)
-    await store.reap(now + 2)
+            await store.matches.act(
+                one.match, mover.token, Action("move", after, f"{after:02d}"), now
+            )
+        await store.matches.act(one.match, one.token, Action("resign"), now)
+    await store.matches.reap(now + 2)
 
 
 def _kind(key: str) -> str:
@@ -95,10 +97,10 @@ async def full_history(url: str) -> int:
         main_key, now = secrets.token_urlsafe(32), time.time()
         for _ in range(HISTORY):
             room = secrets.token_hex(6)
-            one = await store.seek("size", "", room, now, player=secrets.token_urlsafe(32))
-            await store.seek("size", "", room, now, player=main_key)
-            await store.act(one.match, one.token, Action("resign"), now)
-        await store.reap(now + 2)
+            one = await store.matches.seek("size", "", room, now, player=secrets.token_urlsafe(32))
+            await store.matches.seek("size", "", room, now, player=main_key)
+            await store.matches.act(one.match, one.token, Action("resign"), now)
+        await store.matches.reap(now + 2)
         client = await store.link.client()
         digest = hash_token(main_key)
         total = 0

@@ -129,14 +129,16 @@ class Api:
 
     async def healthz(self, call: Call) -> Reply:
         """GET /healthz: 200 while the relay and its store answer."""
-        await self.store.counts()
+        await self.store.matches.counts()
         return 200, b'{"ok":true}'
 
     async def metrics_text(self, call: Call) -> Reply:
         """GET /metrics: Prometheus text format."""
         store = self.store
         self.metrics.referee_over_budget = self.verdicts.over_budget
-        return 200, self.metrics.render(await store.counts(), store.notices, await store.endings())
+        return 200, self.metrics.render(
+            await store.matches.counts(), store.heard, await store.matches.endings()
+        )
 
     async def openapi(self, call: Call) -> Reply:
         """GET /v1/openapi.json: the OpenAPI document of protocol v1."""

@@ -2,7 +2,7 @@
 
 An event poll, a move post with ?wait= and their table-aware forms all hold the same way:
 counted against their seat's --polls-per-seat (a spectator's and a lobby watcher's against
-their address), then answered by the store's wait (Store.wait), or on a store that answers
+their address), then answered by the store's wait (Matches.wait), or on a store that answers
 at once by the same wait through a callback (Immediate.watch), with no coroutine. The count is
 released once, when the wait ends or its client goes away; a seat's client leaving is told to
 the store, so that its partner sees it away (presence)."""
@@ -113,12 +113,12 @@ class Holds:
         version: int | None, started: float, key: Key | None = None,
     ) -> Waited:  # fmt: skip
         """Holds the call until the log passes after (or, given a table version, the table may
-        be above it), or timeout: Store.wait, counted under key (taken here when None, and
+        be above it), or timeout: Matches.wait, counted under key (taken here when None, and
         released either way). A seat's client leaving meanwhile is told to the store."""
         if key is None:
             key = self.take_seat(call, seat)
         try:
-            return await self.store.wait(call.match, after, timeout, version)
+            return await self.store.matches.wait(call.match, after, timeout, version)
         except (asyncio.CancelledError, GeneratorExit):
             if seat is not None:
                 self.client_left(call, started)
@@ -147,7 +147,9 @@ class Holds:
         token = bearer(call.authorization)
         if token is None:
             return
-        note = asyncio.ensure_future(self.store.left(call.match, token, started, time.time()))
+        note = asyncio.ensure_future(
+            self.store.matches.left(call.match, token, started, time.time())
+        )
         self._leaving.add(note)
         note.add_done_callback(self._left_done)
 

@@ -45,7 +45,7 @@ class LobbyEndpoints:
         hold = self.config.hold
         if "wait" in query:
             hold = min(hold, query_seconds(query["wait"], "wait"))
-        lobby = await self.store.lobby(game)
+        lobby = await self.store.lobbies.read(game)
         if after is not None and lobby.version <= after and hold > 0 and not self.holds.closing:
             key = self.holds.take("lobby", call.client, self._lobby_polls())
             try:
@@ -54,8 +54,8 @@ class LobbyEndpoints:
                     left = deadline - time.monotonic()
                     if left <= 0:
                         break
-                    await self.store.lobby_wait(game, after, min(left, LOBBY_RECHECK))
-                    lobby = await self.store.lobby(game)
+                    await self.store.lobbies.wait(game, after, min(left, LOBBY_RECHECK))
+                    lobby = await self.store.lobbies.read(game)
             finally:
                 self.holds.release(key)
         answer: dict[str, object] = {"game": game, "version": lobby.version}
@@ -73,7 +73,7 @@ class LobbyEndpoints:
         for entry in entries:
             shown = None
             if self.config.store.ratings is not None:
-                shown = await self.store.seeker_rating(game, str(entry["match"]), now)
+                shown = await self.store.players.seeker_rating(game, str(entry["match"]), now)
             entry["rating"] = shown
 
     def _lobby_polls(self) -> int:

@@ -71,14 +71,14 @@ class MatchEndpoints:
         now = time.time()
         token = bearer(call.authorization)
         if version is None:
-            seat, found = await store.poll(call.match, token, after, now)
+            seat, found = await store.matches.poll(call.match, token, after, now)
             current = 0
         else:
-            seat, found, current = await store.poll_table(call.match, token, after, now)
+            seat, found, current = await store.tables.poll(call.match, token, after, now)
         if not found and (version is None or current <= version) and hold > 0:
             found, moved = await self.holds.wait(call, seat, after, hold, version, now)
             if moved:
-                _, found, current = await store.poll_table(call.match, None, after, now)
+                _, found, current = await store.tables.poll(call.match, None, after, now)
         if version is None:
             return 200, EVENTS + b",".join(found) + b"]}"
         return 200, await self.tables.answer(call, EVENTS, found, current, version, seat)
@@ -111,7 +111,7 @@ class MatchEndpoints:
 
     async def match_info(self, call: Call) -> Reply:
         """GET /v1/matches/{match}: the match's game, status, turn and last event number."""
-        info = await self.store.info(call.match)
+        info = await self.store.matches.info(call.match)
         clock = info.clock
         return 200, orjson.dumps(
             {
@@ -137,8 +137,8 @@ class MatchEndpoints:
         header (the game, its version, the time control, the result once it ended, the
         names), then each event of the log, as the events endpoint sends them, then each line
         of its chat the reader may read."""
-        info = await self.store.info(call.match)
-        _, events = await self.store.poll(call.match, None, 0, time.time())
+        info = await self.store.matches.info(call.match)
+        _, events = await self.store.matches.poll(call.match, None, 0, time.time())
         chat = await self.tables.record_chat(call)
         result = None
         if events and info.status.value == "finished":
@@ -173,13 +173,13 @@ class MatchEndpoints:
         hold = self.config.hold
         if "wait" in query:
             hold = min(hold, query_seconds(query["wait"], "wait"))
-        current = await self.store.rematch(call.match, token, "read", time.time())
+        current = await self.store.rematches.step(call.match, token, "read", time.time())
         holds = self.holds
         if after is None or current.version > after or hold <= 0 or holds.closing:
             return 200, rematch_body(current)
         key = holds.take_seat(call, None if token is None else 0)
         try:
-            current = await self.store.rematch_wait(call.match, after, hold, time.time())
+            current = await self.store.rematches.wait(call.match, after, hold, time.time())
         finally:
             holds.release(key)
         return 200, rematch_body(current)
@@ -191,6 +191,8 @@ class MatchEndpoints:
         op: RematchOp = "offer" if offer else "decline"
         if offer:  # a rematch is a new match: refused when a ban covers either seat
             now = time.time()
-            info = await self.store.info(call.match)
+            info = await self.store.matches.info(call.match)
             await check_ban(self.store, info.keys, call.client, now, REMATCH_BANNED)
-        return 200, rematch_body(await self.store.rematch(call.match, token, op, time.time()))
+        return 200, rematch_body(
+            await self.store.rematches.step(call.match, token, op, time.time())
+        )

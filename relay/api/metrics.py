@@ -43,7 +43,7 @@ class RelayMetrics(Collector):
         """Error answers by this process, by code."""
         self.matches: dict[Status, int] = {}
         """Matches in the store by status, as of the last scrape."""
-        self.notices = 0
+        self.heard = 0
         """Event notices this process heard from the store, as of the last scrape."""
         self.endings: dict[str, int] = {}
         """Matches the store ended by reason, as of the last scrape."""
@@ -83,7 +83,7 @@ class RelayMetrics(Collector):
             "relay_store_notices",
             "Notices of new events this process heard from the store (Redis): one per event "
             "per process that waits for an event of its parity in its match.",
-            value=self.notices,
+            value=self.heard,
         )
         errors = CounterMetricFamily(
             "relay_errors", "Error answers by this process, by code.", labels=["code"]
@@ -116,11 +116,11 @@ class RelayMetrics(Collector):
         yield build
 
     def render(
-        self, counts: dict[Status, int], notices: int = 0, endings: dict[str, int] | None = None
+        self, counts: dict[Status, int], heard: int = 0, endings: dict[str, int] | None = None
     ) -> bytes:
         """Returns the metrics in Prometheus text format, with the store's counts, the
         notices this process heard from it, and the store's endings by reason."""
         self.matches = counts
-        self.notices = notices
+        self.heard = heard
         self.endings = endings or {}
         return generate_latest(self.registry)

@@ -54,7 +54,7 @@ class MoveEndpoints:
             action = await self.verdicts.on_end(call.match, token, action)
         store = self.store
         if not wait:
-            seq = await store.act(call.match, token, action, time.time())
+            seq = await store.matches.act(call.match, token, action, time.time())
             self.metrics.moves += 1
             return 200, b'{"seq":%d}' % seq if wait is None else b'{"seq":%d,"events":[]}' % seq
         version = self._version(call)
@@ -63,9 +63,9 @@ class MoveEndpoints:
         started = time.time()
         try:
             if version is None:
-                seq, current = await store.act(call.match, token, action, started), 0
+                seq, current = await store.matches.act(call.match, token, action, started), 0
             else:
-                seq, current = await store.act_table(call.match, token, action, started)
+                seq, current = await store.tables.act(call.match, token, action, started)
         except BaseException:
             holds.release(key)
             raise
@@ -75,7 +75,7 @@ class MoveEndpoints:
         if version is None:
             return 200, head + b",".join(found) + b"]}"
         if moved:
-            _, found, current = await store.poll_table(call.match, None, seq, started)
+            _, found, current = await store.tables.poll(call.match, None, seq, started)
         return 200, await self.tables.answer(call, head, found, current, version, 0)
 
     def move_now(self, store: Immediate, call: Call, answer: Answer) -> Pending | None:
@@ -149,7 +149,7 @@ class MoveEndpoints:
         """POST /v1/matches/{match}/pass: gives the turn back to the partner."""
         token = require_bearer(call.authorization)
         after = int_field(json_body(call.content_type, call.body), "after")
-        seq = await self.store.act(call.match, token, Action("pass", after), time.time())
+        seq = await self.store.matches.act(call.match, token, Action("pass", after), time.time())
         self.metrics.moves += 1
         return 200, b'{"seq":%d}' % seq
 
@@ -164,18 +164,18 @@ class MoveEndpoints:
         if self.verdicts:
             ending = await self.verdicts.on_confirm(call.match, token, after, agree)
         action = Action("confirm", after, "" if agree else reason, False, agree, ending)
-        seq = await self.store.act(call.match, token, action, time.time())
+        seq = await self.store.matches.act(call.match, token, action, time.time())
         return 200, b'{"seq":%d}' % seq
 
     async def resign(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/resign: ends the match at once; the partner wins."""
         token = require_bearer(call.authorization)
         json_body(call.content_type, call.body)
-        seq = await self.store.act(call.match, token, Action("resign"), time.time())
+        seq = await self.store.matches.act(call.match, token, Action("resign"), time.time())
         return 200, b'{"seq":%d}' % seq
 
     async def cancel(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/cancel: withdraws a seek nobody has joined yet."""
         token = require_bearer(call.authorization)
-        await self.store.act(call.match, token, Action("cancel"), time.time())
+        await self.store.matches.act(call.match, token, Action("cancel"), time.time())
         return 200, b'{"cancelled":true}'

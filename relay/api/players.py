@@ -75,17 +75,19 @@ class PlayerEndpoints:
         if rating_range is not None and self.config.store.ratings is None:
             raise RelayError("request/invalid", NO_RATINGS)
         await check_ban(self.store, (hash_token(player) if player else "",), call.client, now)
-        if name is not None and not await self.store.claim_name(skeletons(name), player, now):
+        if name is not None and not await self.store.players.claim_name(
+            skeletons(name), player, now
+        ):
             raise RelayError("name/taken", NAME_TAKEN.format(name))
-        ticket = await self.store.seek(
+        ticket = await self.store.matches.seek(
             game, version, room, now, token, control, player, contact, name, rating_range
         )
         # The lobby is kept by calls of its own, after the seek's: a lost one only leaves the
         # lobby behind until a reader heals it.
         if ticket.seat == 0 and public:
-            await self.store.lobby_add(game, "open", ticket.match, now)
+            await self.store.lobbies.add(game, "open", ticket.match, now)
         elif ticket.seat == 1:
-            await self.store.lobby_promote(game, ticket.match, now)
+            await self.store.lobbies.promote(game, ticket.match, now)
         return 201, orjson.dumps(
             {"match": ticket.match, "seat": ticket.seat, "token": ticket.token}
         )
@@ -96,7 +98,7 @@ class PlayerEndpoints:
         if PLAYER.fullmatch(player) is None:
             raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
         now = time.time()
-        found = await self.store.player_matches(player, now)
+        found = await self.store.players.matches(player, now)
         return 200, orjson.dumps({"matches": listing(found, now)})
 
     async def player_ratings(self, call: Call) -> Reply:
@@ -107,7 +109,7 @@ class PlayerEndpoints:
         game = identifier_field(dict(call.query), "game", required=False)
         found: list[Any] = []
         if self.config.store.ratings is not None:
-            found = await self.store.player_ratings(player, game, time.time())
+            found = await self.store.players.ratings(player, game, time.time())
         return 200, orjson.dumps({"ratings": found})
 
     async def leaderboard(self, call: Call) -> Reply:
@@ -124,7 +126,7 @@ class PlayerEndpoints:
             )
         rows: list[Any] = []
         if self.config.store.ratings is not None:
-            rows = await self.store.leaderboard(game, limit, time.time())
+            rows = await self.store.players.leaderboard(game, limit, time.time())
             if not self.config.names:
                 for row in rows:
                     row["name"] = None

@@ -51,7 +51,7 @@ class TableAnswers:
         body = head + b",".join(found) + b"]"
         if current > version:
             chat_after = query_int(call.query.get("chat"), "chat", 0)
-            _, table = await self.store.table(call.match, None, chat_after, time.time())
+            _, table = await self.store.tables.read(call.match, None, chat_after, time.time())
             body += b',"table":' + self.body(table, seat)
         return body + b"}"
 
@@ -94,7 +94,7 @@ class TableAnswers:
         token = bearer(call.authorization)
         if config.chat == "off" or (config.chat == "seats" and token is None):
             return []
-        seat, table = await self.store.table(call.match, token, 0, time.time())
+        seat, table = await self.store.tables.read(call.match, token, 0, time.time())
         if config.chat == "seats" and seat is None:
             return []
         return [
@@ -134,7 +134,7 @@ class TableEndpoints:
         if "wait" in query:
             hold = min(hold, query_seconds(query["wait"], "wait"))
         now = time.time()
-        seat, table = await store.table(call.match, token, chat_after, now)
+        seat, table = await store.tables.read(call.match, token, chat_after, now)
         if after is None or table.version > after or hold <= 0 or holds.closing:
             # Closing: answered at once, as a hold that ended, never refused.
             return 200, self.answers.body(table, seat)
@@ -144,9 +144,9 @@ class TableEndpoints:
             if left <= 0:
                 break
             # Woken by the table, or by an event of the log (then it looks again).
-            last = (await store.info(call.match)).last
+            last = (await store.matches.info(call.match)).last
             await holds.wait(call, seat, last, left, after, now)
-            seat, table = await store.table(call.match, token, chat_after, time.time())
+            seat, table = await store.tables.read(call.match, token, chat_after, time.time())
         return 200, self.answers.body(table, seat)
 
     async def offer(self, call: Call) -> Reply:
@@ -155,7 +155,7 @@ class TableEndpoints:
         body = json_body(call.content_type, call.body)
         kind = offer_kind_field(body)
         after = int_field(body, "after")
-        table = await self.store.offer(call.match, token, kind, after, time.time())
+        table = await self.store.tables.offer(call.match, token, kind, after, time.time())
         return 200, self.answers.body(table, 0)
 
     async def answer(self, call: Call) -> Reply:
@@ -166,18 +166,18 @@ class TableEndpoints:
         accept = bool_field(body, "accept")
         store = self.store
         if not accept:
-            table = await store.decline(call.match, token, time.time())
+            table = await store.tables.decline(call.match, token, time.time())
             return 200, b'{"seq":null,"table":' + self.answers.body(table, 0) + b"}"
         after = int_field(body, "after")
-        seq = await store.act(call.match, token, Action("accept", after), time.time())
-        _, table = await store.table(call.match, None, 0, time.time())
+        seq = await store.matches.act(call.match, token, Action("accept", after), time.time())
+        _, table = await store.tables.read(call.match, None, 0, time.time())
         return 200, b'{"seq":%d,"table":%b}' % (seq, self.answers.body(table, 0))
 
     async def claim(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/claim: claims the win from a partner that stalls."""
         token = require_bearer(call.authorization)
         after = int_field(json_body(call.content_type, call.body), "after")
-        seq = await self.store.act(call.match, token, Action("claim", after), time.time())
+        seq = await self.store.matches.act(call.match, token, Action("claim", after), time.time())
         return 200, b'{"seq":%d}' % seq
 
     async def chat(self, call: Call) -> Reply:
@@ -188,5 +188,5 @@ class TableEndpoints:
         token = require_bearer(call.authorization)
         text = chat_text_field(json_body(call.content_type, call.body))
         # The store counts the seat's lines (StoreSettings.chat_per_minute): chat/too_fast.
-        n = await self.store.chat(call.match, token, text, time.time())
+        n = await self.store.tables.chat(call.match, token, text, time.time())
         return 200, b'{"n":%d}' % n

@@ -116,7 +116,7 @@ class Verdicts:
         play, not the seat's turn): the store answers it as without one. Raises, having read
         nothing else, when the token opens no seat of the match."""
         after = -1 if action.after is None else action.after
-        found = await self.store.judged(match, token, after, self.referees)
+        found = await self.store.matches.judged(match, token, after, self.referees)
         if found is None or found.status is not Status.PLAYING:
             return action
         events = found.events
@@ -132,7 +132,7 @@ class Verdicts:
         None when the game has no referee, the referee failed, or there is nothing to judge
         (the store then answers the confirm as without one). Raises, having read nothing
         else, when the token opens no seat of the match."""
-        found = await self.store.judged(match, token, after, self.referees)
+        found = await self.store.matches.judged(match, token, after, self.referees)
         if found is None:
             return None
         if found.status is Status.ENDING:

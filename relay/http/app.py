@@ -147,7 +147,7 @@ async def _reaper(app: web.Application) -> AsyncIterator[None]:
         while True:
             await asyncio.sleep(every)
             try:
-                await store.reap(time.time())
+                await store.matches.reap(time.time())
             except RelayError as error:
                 log.warning("housekeeping skipped: %s", error)
             except Exception:
@@ -165,11 +165,11 @@ async def _webhook(app: web.Application) -> AsyncIterator[None]:
     """Sends your-turn notices of the store's correspondence matches to the webhook."""
     config, store = app[CONFIG], app[STORE]
     settings = HookSettings(config.webhook_url, config.webhook_keys, config.webhook_every)
-    sender = Webhook(settings, store.hook_state(), app[METRICS].webhooks)
+    sender = Webhook(settings, store.hooks.state(), app[METRICS].webhooks)
     await sender.start()
-    store.turns = sender
+    store.hooks.turns = sender
     yield
-    store.turns = None
+    store.hooks.turns = None
     await sender.close()
 
 

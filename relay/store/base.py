@@ -23,7 +23,7 @@ __all__ = [
 
 
 class Judged(NamedTuple):
-    """What a referee judges of a seat's write, read at once (Store.judged)."""
+    """What a referee judges of a seat's write, read at once (Matches.judged)."""
 
     game: str
     status: Status
@@ -35,7 +35,7 @@ class Judged(NamedTuple):
 
 
 class Waited(NamedTuple):
-    """What Store.wait returns."""
+    """What Matches.wait returns."""
 
     events: list[Event]
     """The events above the wait's cursor ([] when its time ran out or the table moved)."""
@@ -52,29 +52,29 @@ version of the match's table then (so that a table-aware answer needs no second 
 
 class Immediate(Protocol):
     """What a store that needs no waiting to read or write (the memory store) offers besides
-    Store: a move applied and its reply awaited through callbacks, with no coroutine."""
+    its parts: a move applied and its reply awaited through callbacks, with no coroutine."""
 
     def poll_now(
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[Seat | None, list[Event]]:
-        """Store.poll, at once."""
+        """Matches.poll, at once."""
 
     def act_hashed(self, match: str, digest: str, action: Action, now: float) -> int:
-        """Store.act, at once, for a token already hashed (hash_token)."""
+        """Matches.act, at once, for a token already hashed (hash_token)."""
 
     def watch(
         self, match: str, after: int, timeout: float, wake: Wake, version: int | None = None
     ) -> Any:
-        """Store.wait through a callback: calls wake with the events above after once there
+        """Matches.wait through a callback: calls wake with the events above after once there
         are any, or with [] after timeout: at once (returning None) when there are some
         already, else later (returning the wait, whose cancel() ends it without calling
         wake). With a table version, a table above it ends the wait too."""
 
     def table_version(self, match: str) -> int:
-        """Store.poll_table's version, at once."""
+        """Tables.poll's version, at once."""
 
     def table_now(self, match: str, chat_after: int) -> Table:
-        """Store.table's table, at once (read as a spectator)."""
+        """Tables.read's table, at once (read as a spectator)."""
 
 
 class Matches(Protocol):
@@ -106,7 +106,7 @@ class Matches(Protocol):
         key is a second key to the seat, the seat is listed under it (player_matches), and a
         seek never joins a seek of the same key (in a room: room/same_player); a key with
         relay.players.LISTED matches not finished is refused (player/too_many). A contact is
-        kept for the seat's turn notices (see turns). A name is the seat's display name (see
+        kept for the seat's turn notices (see Hooks.turns). A name is the seat's display name (see
         relay.core.table), kept with the match and copied to its rematches."""
 
     async def poll(
@@ -169,27 +169,25 @@ class Matches(Protocol):
 class Tables(Protocol):
     """The table around each match (relay.core.table): names, presence, offers and chat."""
 
-    async def table(
+    async def read(
         self, match: str, token: str | None, chat_after: int, now: float
     ) -> tuple[Seat | None, Table]:
         """Returns the reader's seat (None for a spectator) and the match's table, with the
         chat lines numbered above chat_after."""
 
-    async def poll_table(
+    async def poll(
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[Seat | None, list[Event], int]:
-        """poll(), and the version of the match's table, read at once (a table-aware poll
-        reads the table itself only when its version is newer than the reader's)."""
+        """Matches.poll, and the version of the match's table, read at once (a table-aware
+        poll reads the table itself only when its version is newer than the reader's)."""
 
-    async def act_table(
-        self, match: str, token: str, action: Action, now: float
-    ) -> tuple[int, int]:
-        """act(), and the version of the match's table (as poll_table reads it), at once."""
+    async def act(self, match: str, token: str, action: Action, now: float) -> tuple[int, int]:
+        """Matches.act, and the version of the match's table (as poll reads it), at once."""
 
     async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
         """Has the token's seat offer a draw or ask a takeback at the position after event
         `after` (which must be the last), and returns the table; repeating a standing offer
-        changes nothing. The partner accepts it with act(kind 'accept')."""
+        changes nothing. The partner accepts it with Matches.act (kind 'accept')."""
 
     async def decline(self, match: str, token: str, now: float) -> Table:
         """Has the token's seat decline the partner's standing offer, or withdraw its own, and
@@ -203,35 +201,35 @@ class Tables(Protocol):
 class Lobbies(Protocol):
     """Each game's lobby: the open and live matches a page lists."""
 
-    async def lobby_add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+    async def add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
         """Lists a match in a game's lobby (newest first, at most lobby_size per kind)."""
 
-    async def lobby_promote(self, game: str, match: str, now: float) -> None:
+    async def promote(self, game: str, match: str, now: float) -> None:
         """Moves a match from the game's open list to its live list, if it is listed."""
 
-    async def lobby(self, game: str) -> Lobby:
+    async def read(self, game: str) -> Lobby:
         """Reads a game's lobby, dropping or moving entries whose match changed."""
 
-    async def lobby_wait(self, game: str, after: int, timeout: float) -> None:
+    async def wait(self, game: str, after: int, timeout: float) -> None:
         """Returns once the game's lobby version may be above after, or after timeout."""
 
 
 class Rematches(Protocol):
     """The rematch of each finished match."""
 
-    async def rematch(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+    async def step(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
         """Reads the rematch of a match (any reader; a token, if given, must be a seat's), or
         has the token's seat offer or decline one (relay.rematch.step). When both seats
         offered, the new match exists by the time this returns."""
 
-    async def rematch_wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+    async def wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
         """Returns the rematch once its version is above after, or as it is after timeout."""
 
 
 class Players(Protocol):
     """What the store keeps of each player key: its matches, its name's look, its ratings."""
 
-    async def player_matches(self, player: str, now: float) -> list[PlayerMatch]:
+    async def matches(self, player: str, now: float) -> list[PlayerMatch]:
         """Returns every match the player key seated that the store still holds (but
         cancelled or dropped seeks), in no order; [] for a key it does not know."""
 
@@ -240,7 +238,7 @@ class Players(Protocol):
         key for StoreSettings.name_hold, or with no key only checks them; returns False,
         binding nothing, when another key holds one of them."""
 
-    async def player_ratings(self, player: str, game: str | None, now: float) -> list[Any]:
+    async def ratings(self, player: str, game: str | None, now: float) -> list[Any]:
         """Returns the player key's ratings, one per game it has rated matches in (only
         `game`, if given), each with its history newest first, as GET /v1/player/ratings
         answers them (relay.core.standings.standing_answer); [] for a key it does not know."""
@@ -262,26 +260,52 @@ class Hooks(Protocol):
     """Told of each turn given to a seat with a contact in a per-move-deadline match (see
     relay.core.turns); None (the default) tells nobody."""
 
-    def hook_state(self) -> HookState:
+    def state(self) -> HookState:
         """Returns the state the your-turn webhook keeps in this store, shared by every relay
         process on it (the same object each call)."""
 
 
-class Store(Matches, Tables, Lobbies, Rematches, Players, Hooks, Protocol):
+class Store(Protocol):
     """Holds every match; every relay process sharing a store may answer any request. It is made
-    of parts, each a small protocol: Matches, Tables, Lobbies, Rematches, Players and Hooks,
-    with its moderation beside them."""
+    of parts, each a small protocol, as centrifuge sets a Broker beside a PresenceManager:
+    a call names its part (store.matches.act, store.tables.offer, store.lobbies.read)."""
+
+    @property
+    def matches(self) -> Matches:
+        """The matches and their logs."""
+
+    @property
+    def tables(self) -> Tables:
+        """The table around each match."""
+
+    @property
+    def lobbies(self) -> Lobbies:
+        """Each game's lobby."""
+
+    @property
+    def rematches(self) -> Rematches:
+        """The rematch of each finished match."""
+
+    @property
+    def players(self) -> Players:
+        """What the store keeps of each player key."""
+
+    @property
+    def hooks(self) -> Hooks:
+        """What the your-turn notices need."""
 
     @property
     def moderation(self) -> Moderation:
         """Bans, reports, blocks, voided ratings and erased names (relay.store.moderation)."""
 
-    immediate: Immediate | None
-    """The store itself when it can answer at once (its coroutines then also finish at once,
-    or wait on plain futures only, and need no task); None for a store that waits on I/O."""
+    @property
+    def immediate(self) -> Immediate | None:
+        """The part that answers at once when the store can (its coroutines then also finish
+        at once, or wait on plain futures only, and need no task); None for a store that
+        waits on I/O."""
 
     @property
-    def notices(self) -> int:
+    def heard(self) -> int:
         """Notices of new events this process heard from a shared store (0 for a store of
         one process): with the Redis store, one per event per process waiting on its match."""
 

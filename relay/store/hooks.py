@@ -1,7 +1,7 @@
 """What every relay process sending your-turn webhooks must agree on: which turns were
 already handled, and each contact's throttle window and the turns held for its next digest.
 
-A store keeps this state (Store.hook_state): the memory store in its process, the Redis store
+A store keeps this state (Hooks.state): the memory store in its process, the Redis store
 in Redis, under its prefix, where a contact is known only by a digest of it."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The store's moderation part: a host's bans, voided ratings and erased names, and players'
 reports and blocks, on every relay process sharing the store (docs/fair-play.md#moderation).
 
-Pairing reads the blocks itself (Store.seek never pairs two keys one of which blocked the
+Pairing reads the blocks itself (Matches.seek never pairs two keys one of which blocked the
 other); everything else is here."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ a player with a contact handle the turn.
 
 The store tells the sender of each such turn (relay.core.turns); the sender only queues it, so a
 receiver that is down or slow never slows a move. Behind the queue, each turn is claimed once
-for the whole fleet (in the store's Store.hook_state), then sent at once or, within the
+for the whole fleet (in the store's Hooks.state), then sent at once or, within the
 contact's throttle window, held for the digest sent when the window ends. Each delivery is
 retried with growing, jittered pauses while the receiver fails, under the same delivery id
 (each attempt signed anew, at its own time). A redirect is never followed (it would re-send

@@ -143,7 +143,7 @@ async def test_a_store_with_a_wrong_password_answers_503() -> None:
         assert isinstance(store, RedisStore)
         try:
             with pytest.raises(RelayError) as refused:
-                await store.seek("dial", "1", None, time.time())
+                await store.matches.seek("dial", "1", None, time.time())
             assert refused.value.status == 503
         finally:
             await store.close()

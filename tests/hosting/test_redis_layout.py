@@ -50,9 +50,9 @@ async def test_every_key_of_a_match_is_in_one_slot(
 ) -> None:
     store = make_store()
     t = time.time()
-    a = await store.seek("slots", "1", None, t)
-    b = await store.seek("slots", "1", None, t)
-    await store.act(b.match, b.token, Action("resign"), t)
+    a = await store.matches.seek("slots", "1", None, t)
+    b = await store.matches.seek("slots", "1", None, t)
+    await store.matches.act(b.match, b.token, Action("resign"), t)
     client = aioredis.Redis.from_url(redis_server.url)
     try:
         keys = [key async for key in client.scan_iter(match=f"{store.prefix}*{a.match}")]
@@ -71,28 +71,28 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
 ) -> None:
     one, two, three = make_store(linger=0.3), make_store(linger=0.3), make_store(linger=0.3)
     t = time.time()
-    a = await one.seek("heard-by", "1", None, t)
-    b = await one.seek("heard-by", "1", None, t)
-    c = await three.seek("heard-by", "1", None, t)
-    await three.seek("heard-by", "1", None, t)
+    a = await one.matches.seek("heard-by", "1", None, t)
+    b = await one.matches.seek("heard-by", "1", None, t)
+    c = await three.matches.seek("heard-by", "1", None, t)
+    await three.matches.seek("heard-by", "1", None, t)
     layout = redis_keys.Layout(one.prefix)
-    first = (await one.info(a.match)).first
+    first = (await one.matches.info(a.match)).first
     mover = a if first == a.seat else b
     async with asyncio.timeout(10):
         waits = [asyncio.create_task(waited(store, a.match, 1, 10)) for store in (one, two)]
         other = asyncio.create_task(waited(three, c.match, 1, 10))
         await until_subscribers(redis_server.url, layout.channel(a.match, 2), 2)
         assert await subscribers(redis_server.url, layout.channel(c.match, 2)) == 1
-        await three.act(mover.match, mover.token, Action("move", 1, "e4"), t)
+        await three.matches.act(mover.match, mover.token, Action("move", 1, "e4"), t)
         assert [len(await wait) for wait in waits] == [1, 1]
         assert not other.done()  # the third process heard nothing of this match
-        assert one.notices >= 1 and two.notices >= 1 and three.notices == 0
+        assert one.heard >= 1 and two.heard >= 1 and three.heard == 0
         other.cancel()
         # Nobody waits any more: each process drops the channel after its linger (its
         # housekeeping sweeps the channels nobody waits on).
         await asyncio.sleep(1.1)
         for store in (one, two, three):
-            await store.reap(time.time())
+            await store.matches.reap(time.time())
         await until_subscribers(redis_server.url, layout.channel(a.match, 2), 0)
 
 
@@ -103,9 +103,9 @@ async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
     heard by its partner's process, not by its mover's, which waits for the next event."""
     one, two, writer = make_store(), make_store(), make_store()
     t = time.time()
-    a = await writer.seek("parity", "1", None, t)
-    b = await writer.seek("parity", "1", None, t)
-    first = (await writer.info(a.match)).first
+    a = await writer.matches.seek("parity", "1", None, t)
+    b = await writer.matches.seek("parity", "1", None, t)
+    first = (await writer.matches.info(a.match)).first
     x, o = (a, b) if first == a.seat else (b, a)
     layout = redis_keys.Layout(writer.prefix)
     async with asyncio.timeout(10):
@@ -115,7 +115,7 @@ async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
         waits_o = asyncio.create_task(waited(one, a.match, 1, 10))
         await until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
         await until_subscribers(redis_server.url, layout.channel(a.match, 3), 1)
-        await writer.act(x.match, x.token, Action("move", 1, "e4"), t)
+        await writer.matches.act(x.match, x.token, Action("move", 1, "e4"), t)
         assert len(await waits_o) == 1
         # x's post held for the reply (event 3), on two: waiting once its waiter is set.
         waits_x = asyncio.create_task(waited(two, a.match, 2, 10))
@@ -127,11 +127,11 @@ async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
                 break
             await asyncio.sleep(0.01)
         assert odd.waiters, "x's held post never waited"
-        await writer.act(o.match, o.token, Action("move", 2, "e5"), t)
+        await writer.matches.act(o.match, o.token, Action("move", 2, "e5"), t)
         assert [orjson.loads(event)["seq"] for event in await waits_x] == [3]
         # Redis sends a connection its messages in order: had two heard x's move, it would
         # have heard it before o's.
-        assert (one.notices, two.notices) == (1, 1)
+        assert (one.heard, two.heard) == (1, 1)
 
 
 async def test_waits_begun_while_the_store_connects_are_all_subscribed(
@@ -141,8 +141,8 @@ async def test_waits_begun_while_the_store_connects_are_all_subscribed(
     t = time.time()
     tickets = []
     for index in range(20):
-        a = await writer.seek("at-once", "1", f"room{index}", t)
-        tickets.append((a, await writer.seek("at-once", "1", f"room{index}", t)))
+        a = await writer.matches.seek("at-once", "1", f"room{index}", t)
+        tickets.append((a, await writer.matches.seek("at-once", "1", f"room{index}", t)))
     layout = redis_keys.Layout(writer.prefix)
     async with asyncio.timeout(10):
         # All at once on a store that has not connected yet: the first wait connects it.
@@ -150,8 +150,8 @@ async def test_waits_begun_while_the_store_connects_are_all_subscribed(
         for a, _ in tickets:
             await until_subscribers(redis_server.url, layout.channel(a.match, 2), 1)
         for a, b in tickets:
-            mover = a if (await writer.info(a.match)).first == a.seat else b
-            await writer.act(mover.match, mover.token, Action("move", 1, "go"), t)
+            mover = a if (await writer.matches.info(a.match)).first == a.seat else b
+            await writer.matches.act(mover.match, mover.token, Action("move", 1, "go"), t)
         assert [len(await wait) for wait in waits] == [1] * 20
 
 
@@ -162,12 +162,12 @@ async def test_a_seek_cut_between_its_two_steps_is_queued_by_its_seekers_next_po
     t = time.time()
     token = new_token()
     # The seek's first step ran (the match is open), its second (queueing it) never did.
-    match = await store.seeks.open("cut", "1", "", t, hash_token(token), ("", ""))  # no clock
-    assert (await store.info(match)).status == Status.WAITING
+    match = await store.matches.open("cut", "1", "", t, hash_token(token), ("", ""))  # no clock
+    assert (await store.matches.info(match)).status == Status.WAITING
     # Its seeker polls as it waits; a while after the opening, that queues the match again.
-    seat, events = await store.poll(match, token, 0, t + 6)
+    seat, events = await store.matches.poll(match, token, 0, t + 6)
     assert (seat, events) == (0, [])
-    joined = await store.seek("cut", "1", None, t + 7)
+    joined = await store.matches.seek("cut", "1", None, t + 7)
     assert (joined.match, joined.seat) == (match, 1)
 
 
@@ -177,7 +177,7 @@ async def test_a_player_list_cut_between_the_seeks_steps_heals(
     store = make_store()
     t = time.time()
     token, player = new_token(), "P" * 40
-    a = await store.seek("cut", "1", None, t, token, None, player)
+    a = await store.matches.seek("cut", "1", None, t, token, None, player)
     key = store.link.layout.player(hash_token(player))
     assert key.startswith(f"{store.prefix}{{p:") and key_slot(key.encode()) != key_slot(
         store.link.layout.match(a.match).encode()
@@ -186,15 +186,15 @@ async def test_a_player_list_cut_between_the_seeks_steps_heals(
     try:
         # The match's steps ran; the list's step (its own slot) never did.
         await client.delete(key)
-        assert await store.player_matches(player, t + 1) == []
+        assert await store.players.matches(player, t + 1) == []
         # The seeker, given no answer, seeks again with its own token: the same seat, listed.
-        again = await store.seek("cut", "1", None, t + 1, token, None, player)
+        again = await store.matches.seek("cut", "1", None, t + 1, token, None, player)
         assert (again.match, again.seat) == (a.match, 0)
-        listed = await store.player_matches(player, t + 2)
+        listed = await store.players.matches(player, t + 2)
         assert [(row.info.match, row.seat) for row in listed] == [(a.match, 0)]
         # An entry whose match is gone (a lost unlisting by the reaper) is dropped at reading.
         await client.zadd(key, {"gone" + a.match[4:]: t})
-        assert len(await store.player_matches(player, t + 3)) == 1
+        assert len(await store.players.matches(player, t + 3)) == 1
         assert await client.zcard(key) == 1
     finally:
         await client.aclose()
@@ -206,8 +206,8 @@ async def test_no_key_of_a_correspondence_match_expires_between_moves(
     store = make_store()
     t = float(int(time.time()))
     control = TimeControl("deadline", 3 * 86400)
-    a = await store.seek("mail", "1", "den", t, new_token(), control, "P" * 40, "c")
-    b = await store.seek("mail", "1", "den", t, new_token(), control, "Q" * 40, "d")
+    a = await store.matches.seek("mail", "1", "den", t, new_token(), control, "P" * 40, "c")
+    b = await store.matches.seek("mail", "1", "den", t, new_token(), control, "Q" * 40, "d")
     client = aioredis.Redis.from_url(redis_server.url)
     try:
         keys = [key async for key in client.scan_iter(match=f"{store.prefix}*")]
@@ -218,11 +218,11 @@ async def test_no_key_of_a_correspondence_match_expires_between_moves(
             key for key in keys if b"}t:" in key or b"{i:" in key
         }
         # Two days on, nobody polling, the reaper looks and leaves every key be.
-        assert await store.reap(t + 2 * 86400) == 0
+        assert await store.matches.reap(t + 2 * 86400) == 0
         for key, ttl in ttls.items():
             if ttl == -1:
                 assert await client.exists(key), key
-        assert (await store.info(a.match)).status == Status.PLAYING
+        assert (await store.matches.info(a.match)).status == Status.PLAYING
         assert a.match == b.match
     finally:
         await client.aclose()
@@ -232,17 +232,17 @@ async def test_a_primary_short_of_replicas_is_503_until_they_are_back(
     make_store: StoreMaker, redis_server: RedisServer
 ) -> None:
     store = make_store()
-    a = await store.seek("noreplicas", "1", None, time.time())
+    a = await store.matches.seek("noreplicas", "1", None, time.time())
     client = aioredis.Redis.from_url(redis_server.url)
     try:
         await client.config_set("min-replicas-to-write", 1)  # and there is no replica
         with pytest.raises(RelayError) as refused:
-            await store.seek("noreplicas", "1", None, time.time())
+            await store.matches.seek("noreplicas", "1", None, time.time())
         assert refused.value.code == "server/unavailable"
         await client.config_set("min-replicas-to-write", 0)
     finally:
         await client.aclose()
-    b = await store.seek("noreplicas", "1", None, time.time())
+    b = await store.matches.seek("noreplicas", "1", None, time.time())
     assert (b.match, b.seat) == (a.match, 1)
 
 
@@ -251,13 +251,13 @@ async def test_a_hung_redis_gets_503_within_seconds_and_then_recovers(
 ) -> None:
     store = make_store()
     t = time.time()
-    a = await store.seek("hung", "1", None, t)
+    a = await store.matches.seek("hung", "1", None, t)
     assert redis_server.proc is not None
     os.kill(redis_server.proc.pid, signal.SIGSTOP)
     try:
         started = time.monotonic()
         with pytest.raises(RelayError) as refused:
-            await asyncio.wait_for(store.poll(a.match, a.token, 0, t), 15)
+            await asyncio.wait_for(store.matches.poll(a.match, a.token, 0, t), 15)
         assert refused.value.code == "server/unavailable"
         assert time.monotonic() - started < 12
     finally:
@@ -265,7 +265,7 @@ async def test_a_hung_redis_gets_503_within_seconds_and_then_recovers(
     async with asyncio.timeout(10):
         while True:
             try:
-                seat, _ = await store.poll(a.match, a.token, 0, time.time())
+                seat, _ = await store.matches.poll(a.match, a.token, 0, time.time())
                 break
             except RelayError as error:
                 assert error.code == "server/unavailable"

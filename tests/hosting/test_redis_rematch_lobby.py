@@ -21,9 +21,9 @@ from tests.support.redis_server import RedisServer
 
 async def finished(store: RedisStore, game: str) -> tuple[Ticket, Ticket]:
     """Pairs two seekers and ends their match by a resignation."""
-    a = await store.seek(game, "1", None, time.time())
-    b = await store.seek(game, "1", None, time.time())
-    await store.act(a.match, a.token, Action("resign"), time.time())
+    a = await store.matches.seek(game, "1", None, time.time())
+    b = await store.matches.seek(game, "1", None, time.time())
+    await store.matches.act(a.match, a.token, Action("resign"), time.time())
     return a, b
 
 
@@ -33,10 +33,10 @@ async def test_a_rematch_wait_in_one_process_wakes_at_an_offer_in_another(
     one, two = make_store(), make_store()
     a, b = await finished(one, "x-wake")
     async with asyncio.timeout(5):
-        waiting = asyncio.create_task(one.rematch_wait(a.match, 0, 10, time.time()))
+        waiting = asyncio.create_task(one.rematches.wait(a.match, 0, 10, time.time()))
         await asyncio.sleep(0.2)  # subscribed by now
         sent = time.monotonic()
-        await two.rematch(b.match, b.token, "offer", time.time())
+        await two.rematches.step(b.match, b.token, "offer", time.time())
         heard = await waiting
     assert heard.state == "offered" and heard.offers[b.seat]
     assert time.monotonic() - sent < 1.0  # from the notification, not a recheck
@@ -47,14 +47,14 @@ async def test_acceptances_in_two_processes_at_once_start_one_match(
 ) -> None:
     one, two = make_store(), make_store()
     a, b = await finished(one, "x-race")
-    await one.rematch(a.match, a.token, "offer", time.time())
+    await one.rematches.step(a.match, a.token, "offer", time.time())
     both = await asyncio.gather(
-        one.rematch(b.match, b.token, "offer", time.time()),
-        two.rematch(b.match, b.token, "offer", time.time()),
+        one.rematches.step(b.match, b.token, "offer", time.time()),
+        two.rematches.step(b.match, b.token, "offer", time.time()),
     )
     new = both[0].match
     assert new is not None and both[1].match == new
-    info = await two.info(new)
+    info = await two.matches.info(new)
     assert info.status.value == "playing" and info.last == 1
 
 
@@ -63,7 +63,7 @@ async def test_an_acceptance_left_half_done_is_finished_by_the_next_reader(
 ) -> None:
     crashing, other = make_store(), make_store()
     a, b = await finished(crashing, "x-half")
-    await crashing.rematch(a.match, a.token, "offer", time.time())
+    await crashing.rematches.step(a.match, a.token, "offer", time.time())
 
     call = crashing.link.call
 
@@ -75,11 +75,11 @@ async def test_an_acceptance_left_half_done_is_finished_by_the_next_reader(
     # Only the old match's script runs: the new match is not created.
     monkeypatch.setattr(crashing.link, "call", crash)
     with pytest.raises(RelayError) as caught:
-        await crashing.rematch(b.match, b.token, "offer", time.time())
+        await crashing.rematches.step(b.match, b.token, "offer", time.time())
     assert caught.value.code == "server/unavailable"
-    read = await other.rematch(a.match, None, "read", time.time())
+    read = await other.rematches.step(a.match, None, "read", time.time())
     assert read.state == "accepted" and read.match is not None
-    seat, events = await other.poll(read.match, a.token, 0, time.time())
+    seat, events = await other.matches.poll(read.match, a.token, 0, time.time())
     assert seat == a.seat and len(events) == 1
 
 
@@ -88,10 +88,10 @@ async def test_rematch_and_lobby_keys_are_their_own(
 ) -> None:
     store = make_store()
     a, b = await finished(store, "x-keys")
-    await store.rematch(a.match, a.token, "offer", time.time())
-    accepted = await store.rematch(b.match, b.token, "offer", time.time())
-    listed = await store.seek("x-keys", "1", "den", time.time())
-    await store.lobby_add("x-keys", "open", listed.match, time.time())
+    await store.rematches.step(a.match, a.token, "offer", time.time())
+    accepted = await store.rematches.step(b.match, b.token, "offer", time.time())
+    listed = await store.matches.seek("x-keys", "1", "den", time.time())
+    await store.lobbies.add("x-keys", "open", listed.match, time.time())
     p = store.prefix
     layout = Layout(p)
     rematch = f"{layout.tagged(a.match)}x:{a.match}"
@@ -118,14 +118,14 @@ async def test_a_lobby_wait_in_one_process_wakes_at_a_listing_in_another(
     make_store: StoreMaker,
 ) -> None:
     one, two = make_store(), make_store()
-    version = (await one.lobby("x-lobby")).version
+    version = (await one.lobbies.read("x-lobby")).version
     async with asyncio.timeout(5):
-        waiting = asyncio.create_task(one.lobby_wait("x-lobby", version, 10))
+        waiting = asyncio.create_task(one.lobbies.wait("x-lobby", version, 10))
         await asyncio.sleep(0.2)
-        seek = await two.seek("x-lobby", "1", "den", time.time())
+        seek = await two.matches.seek("x-lobby", "1", "den", time.time())
         sent = time.monotonic()
-        await two.lobby_add("x-lobby", "open", seek.match, time.time())
+        await two.lobbies.add("x-lobby", "open", seek.match, time.time())
         await waiting
     assert time.monotonic() - sent < 1.0
-    lobby = await one.lobby("x-lobby")
+    lobby = await one.lobbies.read("x-lobby")
     assert lobby.version > version and [e.info.match for e in lobby.entries] == [seek.match]

@@ -100,16 +100,16 @@ class Differential:
             pair = rng.choice(self.tickets)
             self.log.append(f"info {pair[0].match}")
             self.same(
-                await outcome(self.memory.info(pair[0].match)),
-                await outcome(self.redis.info(pair[1].match)),
+                await outcome(self.memory.matches.info(pair[0].match)),
+                await outcome(self.redis.matches.info(pair[1].match)),
             )
         elif choice < 0.95:
             self.log.append(f"reap {self.now}")
             self.same(
-                await outcome(self.memory.reap(self.now)),
-                await outcome(self.redis.reap(self.now)),
+                await outcome(self.memory.matches.reap(self.now)),
+                await outcome(self.redis.matches.reap(self.now)),
             )
-            self.same((await self.memory.counts(),), (await self.redis.counts(),))
+            self.same((await self.memory.matches.counts(),), (await self.redis.matches.counts(),))
         else:
             pair = rng.choice(self.tickets)
             after = rng.randint(0, 4)
@@ -129,8 +129,12 @@ class Differential:
         self.log.append(f"seek {game} {version} {room} {control} coin={coin} at {self.now}")
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr("relay.core.model.draw_first", lambda: coin)
-            mine = await outcome(self.memory.seek(game, version, room, self.now, None, control))
-            theirs = await outcome(self.redis.seek(game, version, room, self.now, None, control))
+            mine = await outcome(
+                self.memory.matches.seek(game, version, room, self.now, None, control)
+            )
+            theirs = await outcome(
+                self.redis.matches.seek(game, version, room, self.now, None, control)
+            )
         assert mine[0] == theirs[0], (mine, theirs, self.log[-15:])
         if mine[0] == "error":
             self.same(mine, theirs)
@@ -161,8 +165,8 @@ class Differential:
         after = self.rng.randint(0, 6)
         self.log.append(f"poll {pair[0].match} after={after} token={mine_token is not None}")
         self.same(
-            await outcome(self.memory.poll(pair[0].match, mine_token, after, self.now)),
-            await outcome(self.redis.poll(pair[1].match, their_token, after, self.now)),
+            await outcome(self.memory.matches.poll(pair[0].match, mine_token, after, self.now)),
+            await outcome(self.redis.matches.poll(pair[1].match, their_token, after, self.now)),
         )
 
     async def act(self) -> None:
@@ -173,7 +177,7 @@ class Differential:
             mine_token, their_token = pair[0].token, pair[1].token
         assert their_token is not None
         last = 0
-        with_info = await outcome(self.memory.info(pair[0].match))
+        with_info = await outcome(self.memory.matches.info(pair[0].match))
         if with_info[0] == "ok":
             last = with_info[1].last
         kind = rng.choice(KINDS)
@@ -187,8 +191,8 @@ class Differential:
         )
         self.log.append(f"act {pair[0].match} {action!r} at {self.now}")
         self.same(
-            await outcome(self.memory.act(pair[0].match, mine_token, action, self.now)),
-            await outcome(self.redis.act(pair[1].match, their_token, action, self.now)),
+            await outcome(self.memory.matches.act(pair[0].match, mine_token, action, self.now)),
+            await outcome(self.redis.matches.act(pair[1].match, their_token, action, self.now)),
         )
 
 
@@ -203,21 +207,23 @@ async def test_redis_store_answers_exactly_like_the_memory_store(
     # Every match, read in full by a spectator, is byte-identical.
     for mine, theirs in differential.tickets:
         differential.same(
-            await outcome(differential.memory.poll(mine.match, None, 0, differential.now)),
-            await outcome(differential.redis.poll(theirs.match, None, 0, differential.now)),
+            await outcome(differential.memory.matches.poll(mine.match, None, 0, differential.now)),
+            await outcome(differential.redis.matches.poll(theirs.match, None, 0, differential.now)),
         )
 
 
 async def test_move_events_are_byte_identical_to_the_builders(make_store: StoreMaker) -> None:
     store = make_store()
-    a = await store.seek("bytes", "1", None, time.time())
-    b = await store.seek("bytes", "1", None, time.time())
-    first = orjson.loads((await store.poll(a.match, None, 0, time.time()))[1][0])["first"]
+    a = await store.matches.seek("bytes", "1", None, time.time())
+    b = await store.matches.seek("bytes", "1", None, time.time())
+    first = orjson.loads((await store.matches.poll(a.match, None, 0, time.time()))[1][0])["first"]
     seats = (a, b) if first == 0 else (b, a)
     for index, text in enumerate(TEXTS):
         seat = seats[index % 2]
-        await store.act(seat.match, seat.token, Action("move", index + 1, text), time.time())
-    _, events = await store.poll(a.match, None, 1, time.time())
+        await store.matches.act(
+            seat.match, seat.token, Action("move", index + 1, text), time.time()
+        )
+    _, events = await store.matches.poll(a.match, None, 1, time.time())
     expected = [
         move_event(index + 2, seats[index % 2].seat, text, False)
         for index, text in enumerate(TEXTS)
@@ -229,8 +235,8 @@ async def test_tokens_are_kept_only_as_digests(
     make_store: StoreMaker, redis_server: RedisServer
 ) -> None:
     store = make_store()
-    a = await store.seek("secret", "1", None, time.time())
-    b = await store.seek("secret", "1", None, time.time())
+    a = await store.matches.seek("secret", "1", None, time.time())
+    b = await store.matches.seek("secret", "1", None, time.time())
     client = aioredis.Redis.from_url(redis_server.url)
     try:
         dump = []
@@ -257,7 +263,7 @@ async def test_two_processes_never_pair_one_seeker_twice(make_store: StoreMaker)
     now = time.time()
     async with asyncio.timeout(30):
         tickets = await asyncio.gather(
-            *(stores[index % 2].seek("race", "1", None, now) for index in range(120))
+            *(stores[index % 2].matches.seek("race", "1", None, now) for index in range(120))
         )
     seats: dict[str, list[int]] = {}
     for ticket in tickets:
@@ -268,9 +274,11 @@ async def test_two_processes_never_pair_one_seeker_twice(make_store: StoreMaker)
 
 async def test_two_processes_never_accept_two_moves_for_one_turn(make_store: StoreMaker) -> None:
     stores = [make_store(), make_store()]
-    a = await stores[0].seek("turns", "1", None, time.time())
-    b = await stores[1].seek("turns", "1", None, time.time())
-    first = orjson.loads((await stores[0].poll(a.match, None, 0, time.time()))[1][0])["first"]
+    a = await stores[0].matches.seek("turns", "1", None, time.time())
+    b = await stores[1].matches.seek("turns", "1", None, time.time())
+    first = orjson.loads((await stores[0].matches.poll(a.match, None, 0, time.time()))[1][0])[
+        "first"
+    ]
     mover = a if first == 0 else b
     partner = b if first == 0 else a
     async with asyncio.timeout(30):
@@ -279,7 +287,9 @@ async def test_two_processes_never_accept_two_moves_for_one_turn(make_store: Sto
             action = [Action("move", turn, f"{turn}.{i}") for i in range(8)]
             results = await asyncio.gather(
                 *(
-                    outcome(stores[i % 2].act(seat.match, seat.token, action[i], time.time()))
+                    outcome(
+                        stores[i % 2].matches.act(seat.match, seat.token, action[i], time.time())
+                    )
                     for i in range(8)
                 )
             )
@@ -287,7 +297,9 @@ async def test_two_processes_never_accept_two_moves_for_one_turn(make_store: Sto
             refused = [result for result in results if result[0] == "error"]
             assert len(accepted) == 1 and len(refused) == 7
             assert {result[1] for result in refused} == {"turn/stale"}
-    events = [orjson.loads(event) for event in (await stores[1].poll(a.match, None, 0, 0))[1]]
+    events = [
+        orjson.loads(event) for event in (await stores[1].matches.poll(a.match, None, 0, 0))[1]
+    ]
     assert [event["seq"] for event in events] == list(range(1, 22))
 
 
@@ -295,15 +307,15 @@ async def test_a_poll_held_in_one_process_wakes_on_a_move_in_another(
     make_store: StoreMaker,
 ) -> None:
     one, other = make_store(), make_store()
-    a = await one.seek("wake", "1", None, time.time())
-    b = await other.seek("wake", "1", None, time.time())
-    first = orjson.loads((await one.poll(a.match, None, 0, time.time()))[1][0])["first"]
+    a = await one.matches.seek("wake", "1", None, time.time())
+    b = await other.matches.seek("wake", "1", None, time.time())
+    first = orjson.loads((await one.matches.poll(a.match, None, 0, time.time()))[1][0])["first"]
     mover = a if first == 0 else b
     waiter = asyncio.create_task(waited(one, a.match, 1, 20))
     await asyncio.sleep(0.2)
     assert not waiter.done()
     sent = time.monotonic()
-    await other.act(mover.match, mover.token, Action("move", 1, "hello"), time.time())
+    await other.matches.act(mover.match, mover.token, Action("move", 1, "hello"), time.time())
     async with asyncio.timeout(3):
         events = await waiter
     assert time.monotonic() - sent < 0.5
@@ -323,10 +335,10 @@ async def test_a_lost_notification_only_delays_the_event(
         recheck=0.5,
     )
     try:
-        a = await writer.seek("deaf", "1", None, time.time())
+        a = await writer.matches.seek("deaf", "1", None, time.time())
         waiter = asyncio.create_task(waited(deaf, a.match, 0, 20))
         await asyncio.sleep(0.1)
-        await writer.seek("deaf", "1", None, time.time())
+        await writer.matches.seek("deaf", "1", None, time.time())
         async with asyncio.timeout(3):
             events = await waiter
         assert orjson.loads(events[0])["type"] == "started"
@@ -339,22 +351,24 @@ async def test_reaping_in_every_process_changes_each_match_once(make_store: Stor
     t = time.time()
     matches = []
     for index in range(30):
-        a = await stores[0].seek("reap", "1", None, t)
-        await stores[1].seek("reap", "1", None, t)
+        a = await stores[0].matches.seek("reap", "1", None, t)
+        await stores[1].matches.seek("reap", "1", None, t)
         matches.append(a.match)
-        await stores[2].seek("reap-alone", str(index), None, t)
+        await stores[2].matches.seek("reap-alone", str(index), None, t)
     async with asyncio.timeout(30):
-        changed = await asyncio.gather(*(store.reap(t + ROOMY.grace + 1) for store in stores))
+        changed = await asyncio.gather(
+            *(store.matches.reap(t + ROOMY.grace + 1) for store in stores)
+        )
     assert sum(changed) == 60
     for match in matches:
-        events = [orjson.loads(e) for e in (await stores[0].poll(match, None, 0, t))[1]]
+        events = [orjson.loads(e) for e in (await stores[0].matches.poll(match, None, 0, t))[1]]
         assert [event["type"] for event in events] == ["started", "ended"]
         assert events[1]["reason"] == "abandoned"
-    counts = await stores[0].counts()
+    counts = await stores[0].matches.counts()
     assert (counts[Status.FINISHED], counts[Status.EXPIRED], counts[Status.WAITING]) == (30, 30, 0)
     later = t + ROOMY.grace + ROOMY.keep + 2
-    assert sum(await asyncio.gather(*(store.reap(later) for store in stores))) == 60
-    assert await stores[0].counts() == dict.fromkeys(Status, 0)
+    assert sum(await asyncio.gather(*(store.matches.reap(later) for store in stores))) == 60
+    assert await stores[0].matches.counts() == dict.fromkeys(Status, 0)
 
 
 async def test_forgotten_matches_leave_no_keys_behind(
@@ -362,14 +376,14 @@ async def test_forgotten_matches_leave_no_keys_behind(
 ) -> None:
     store = make_store()
     t = time.time()
-    a = await store.seek("tidy", "1", "room", t)
-    b = await store.seek("tidy", "1", "room", t)
-    await store.act(b.match, b.token, Action("resign"), t)
-    await store.seek("tidy", "1", None, t)
-    lone = await store.seek("tidy", "2", None, t)
-    await store.act(lone.match, lone.token, Action("cancel"), t)
-    assert await store.reap(t + SETTINGS.grace + 1) == 1  # the silent seeker is dropped
-    assert await store.reap(t + SETTINGS.grace + SETTINGS.keep + 5) == 3
+    a = await store.matches.seek("tidy", "1", "room", t)
+    b = await store.matches.seek("tidy", "1", "room", t)
+    await store.matches.act(b.match, b.token, Action("resign"), t)
+    await store.matches.seek("tidy", "1", None, t)
+    lone = await store.matches.seek("tidy", "2", None, t)
+    await store.matches.act(lone.match, lone.token, Action("cancel"), t)
+    assert await store.matches.reap(t + SETTINGS.grace + 1) == 1  # the silent seeker is dropped
+    assert await store.matches.reap(t + SETTINGS.grace + SETTINGS.keep + 5) == 3
     client = aioredis.Redis.from_url(redis_server.url)
     try:
         left = sorted([key.decode() async for key in client.scan_iter(match=f"{store.prefix}*")])
@@ -378,7 +392,7 @@ async def test_forgotten_matches_leave_no_keys_behind(
     # Only the shards' status counts stay (a count per shard that held a match).
     shards = [key[len(store.prefix) :] for key in left]
     assert shards and all(re.fullmatch(r"\{s\d+\}counts", key) for key in shards), left
-    await _expect(store.info(a.match), "match/unknown")
+    await _expect(store.matches.info(a.match), "match/unknown")
 
 
 async def _expect(call: Awaitable[Any], code: str) -> RelayError:
@@ -392,18 +406,18 @@ async def test_unreachable_redis_is_503_and_the_store_recovers_by_itself(
     make_store: StoreMaker, redis_server: RedisServer
 ) -> None:
     store = make_store()
-    a = await store.seek("outage", "1", None, time.time())
-    b = await store.seek("outage", "1", None, time.time())
+    a = await store.matches.seek("outage", "1", None, time.time())
+    b = await store.matches.seek("outage", "1", None, time.time())
     redis_server.stop()
     started = time.monotonic()
     calls: list[Awaitable[Any]] = [
-        store.poll(a.match, a.token, 0, time.time()),
+        store.matches.poll(a.match, a.token, 0, time.time()),
         waited(store, a.match, 1, 5),
-        store.act(b.match, b.token, Action("resign"), time.time()),
-        store.seek("outage", "1", None, time.time()),
-        store.info(a.match),
-        store.counts(),
-        store.reap(time.time()),
+        store.matches.act(b.match, b.token, Action("resign"), time.time()),
+        store.matches.seek("outage", "1", None, time.time()),
+        store.matches.info(a.match),
+        store.matches.counts(),
+        store.matches.reap(time.time()),
     ]
     for call in calls:
         error = await _expect(call, "server/unavailable")
@@ -411,25 +425,25 @@ async def test_unreachable_redis_is_503_and_the_store_recovers_by_itself(
         assert "Redis" in error.message
     assert time.monotonic() - started < 10
     redis_server.start()
-    seat, events = await store.poll(a.match, a.token, 0, time.time())
+    seat, events = await store.matches.poll(a.match, a.token, 0, time.time())
     assert seat == 0 and len(events) == 1
-    assert await store.act(b.match, b.token, Action("resign"), time.time()) == 2
+    assert await store.matches.act(b.match, b.token, Action("resign"), time.time()) == 2
 
 
 async def test_a_held_poll_hears_of_moves_after_redis_restarts(
     make_store: StoreMaker, redis_server: RedisServer
 ) -> None:
     one, other = make_store(recheck=30.0), make_store()
-    a = await one.seek("restart", "1", None, time.time())
-    b = await other.seek("restart", "1", None, time.time())
-    first = orjson.loads((await one.poll(a.match, None, 0, time.time()))[1][0])["first"]
+    a = await one.matches.seek("restart", "1", None, time.time())
+    b = await other.matches.seek("restart", "1", None, time.time())
+    first = orjson.loads((await one.matches.poll(a.match, None, 0, time.time()))[1][0])["first"]
     mover = a if first == 0 else b
     waiter = asyncio.create_task(waited(one, a.match, 1, 20))
     await asyncio.sleep(0.2)
     redis_server.restart()
     async with asyncio.timeout(10):
         await asyncio.sleep(1.0)  # the listener resubscribes
-        await other.act(mover.match, mover.token, Action("move", 1, "after"), time.time())
+        await other.matches.act(mover.match, mover.token, Action("move", 1, "after"), time.time())
         events = await _settle(one, waiter, a.match)
     assert [orjson.loads(event)["move"] for event in events] == ["after"]
 
@@ -449,7 +463,7 @@ async def test_open_store_reads_redis_and_unix_urls(redis_server: RedisServer) -
         store = open_store(url, StoreSettings())
         assert isinstance(store, RedisStore)
         try:
-            tickets.append(await store.seek("urls", "1", None, time.time()))
+            tickets.append(await store.matches.seek("urls", "1", None, time.time()))
         finally:
             await store.close()
     # Both URLs reach the same Redis: the second seeker joins the first.
@@ -464,13 +478,13 @@ async def test_clocked_events_are_byte_identical_to_the_builders(make_store: Sto
     store = make_store()
     control = TimeControl("fischer", 60, 2)
     t = float(int(time.time()))
-    a = await store.seek("clock-bytes", "1", None, t, None, control)
-    b = await store.seek("clock-bytes", "1", None, t, None, control)
-    first = orjson.loads((await store.poll(a.match, None, 0, t))[1][0])["first"]
+    a = await store.matches.seek("clock-bytes", "1", None, t, None, control)
+    b = await store.matches.seek("clock-bytes", "1", None, t, None, control)
+    first = orjson.loads((await store.matches.poll(a.match, None, 0, t))[1][0])["first"]
     x, o = (a, b) if first == 0 else (b, a)
-    await store.act(x.match, x.token, Action("move", 1, "e4"), t + 1.25)
-    await store.act(o.match, o.token, Action("pass", 2), t + 61)
-    _, events = await store.poll(a.match, None, 0, t + 62)
+    await store.matches.act(x.match, x.token, Action("move", 1, "e4"), t + 1.25)
+    await store.matches.act(o.match, o.token, Action("pass", 2), t + 61)
+    _, events = await store.matches.poll(a.match, None, 0, t + 62)
     assert events == [
         started_event(1, first, control),
         move_event(2, x.seat, "e4", False, 60750),
@@ -487,16 +501,20 @@ async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
         other = open_store(server.tls_url, StoreSettings())
         assert isinstance(one, RedisStore) and isinstance(other, RedisStore)
         try:
-            a = await one.seek("tls", "1", None, time.time())
-            b = await other.seek("tls", "1", None, time.time())
-            first = orjson.loads((await one.poll(a.match, None, 0, time.time()))[1][0])["first"]
+            a = await one.matches.seek("tls", "1", None, time.time())
+            b = await other.matches.seek("tls", "1", None, time.time())
+            first = orjson.loads((await one.matches.poll(a.match, None, 0, time.time()))[1][0])[
+                "first"
+            ]
             mover, waiting = (a, b) if first == 0 else (b, a)
             waiting_store = other if waiting is b else one
             mover_store = one if waiting is b else other
             waiter = asyncio.create_task(waited(waiting_store, a.match, 1, 20))
             # The wait subscribed over TLS: the move reaches it as a notice.
             await until_subscribers(server.url, Layout(one.prefix).channel(a.match, 2), 1)
-            await mover_store.act(mover.match, mover.token, Action("move", 1, "e4"), time.time())
+            await mover_store.matches.act(
+                mover.match, mover.token, Action("move", 1, "e4"), time.time()
+            )
             async with asyncio.timeout(3):
                 assert orjson.loads((await waiter)[0])["move"] == "e4"
             # Every client connection is dropped (over TLS: the relay's pipes and links).
@@ -508,7 +526,7 @@ async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
             waiter = asyncio.create_task(waited(mover_store, a.match, 2, 20))
             reply = Action("move", 2, "e5")
             for _ in range(50):  # the first call may meet the dropped connection: 503
-                if (await outcome(waiting_store.act(waiting.match, waiting.token, reply,
+                if (await outcome(waiting_store.matches.act(waiting.match, waiting.token, reply,
                                                     time.time())))[0] == "ok":  # fmt: skip
                     break
                 await asyncio.sleep(0.1)
@@ -538,10 +556,10 @@ async def test_a_ban_or_a_block_made_through_one_process_holds_in_another(
         found = await other.moderation.banned((ann_id,), None, time.time())
         assert found is not None and found.reason == "farming"
         # Ann blocks Bob through one process; their seeks through the other never meet.
-        first = await other.seek("g", "1", None, now, player=ann)
-        second = await other.seek("g", "1", None, now, player=bob)
+        first = await other.matches.seek("g", "1", None, now, player=ann)
+        second = await other.matches.seek("g", "1", None, now, player=bob)
         assert second.match == first.match
         await one.moderation.block(ann, first.match, "block", now)
-        again = await other.seek("g", "1", None, now, player=bob)
-        mine = await one.seek("g", "1", None, now, player=ann)
+        again = await other.matches.seek("g", "1", None, now, player=bob)
+        mine = await one.matches.seek("g", "1", None, now, player=ann)
         assert mine.match != again.match and mine.seat == 0

@@ -1,4 +1,5 @@
-"""The webhook state of one relay process (the memory store's): see relay.store.hooks."""
+"""The memory store's Hooks part: its turn sink, and the webhook state of one relay process
+(see relay.store.hooks)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
+from relay.core.turns import TurnSink
 from relay.store.hooks import CLAIM_FOR, CLAIMS, HELD
+from relay.store.memory.registry import Registry
 
-__all__ = ["MemoryHookState"]
+__all__ = ["MemoryHookState", "MemoryHooks"]
 
 
 class MemoryHookState:
@@ -61,3 +64,27 @@ class MemoryHookState:
         held.extendleft(reversed(turns[-HELD:]))
         while len(held) > HELD:  # extendleft on a full deque drops from the right
             held.pop()
+
+
+class MemoryHooks:
+    """The Hooks part of the memory store: its turn sink, kept in the registry the writes
+    read, and the webhook's state in this process."""
+
+    def __init__(self, reg: Registry) -> None:
+        self._reg = reg
+        self._state: MemoryHookState | None = None
+
+    @property
+    def turns(self) -> TurnSink | None:
+        """Told of turns given in correspondence matches (see Hooks.turns)."""
+        return self._reg.turns
+
+    @turns.setter
+    def turns(self, sink: TurnSink | None) -> None:
+        self._reg.turns = sink
+
+    def state(self) -> MemoryHookState:
+        """Returns the webhook's state, in this process (see Hooks.state)."""
+        if self._state is None:
+            self._state = MemoryHookState()
+        return self._state

@@ -1,12 +1,13 @@
-"""The memory store's lobby lists: per game and kind, the newest listed matches."""
+"""The memory store's lobby lists, its Lobbies part: per game and kind, the newest listed
+matches (the twin of relay.store.redis.lobby)."""
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 
 from relay.core.lobby import KINDS, Lobby, LobbyEntry, LobbyKind, heal
 from relay.core.model import MatchInfo
+from relay.store.memory.registry import Registry
 
 __all__ = ["MemoryLobbies"]
 
@@ -26,9 +27,9 @@ class _Lists:
 class MemoryLobbies:
     """Every game's lobby lists; entries point to matches, looked up when read."""
 
-    def __init__(self, size: int, notify: Callable[[str], None]) -> None:
-        self._size = size
-        self._notify = notify
+    def __init__(self, reg: Registry) -> None:
+        self.reg = reg
+        self._size = reg.settings.lobby_size
         self._games: dict[str, _Lists] = {}
 
     def _lists(self, game: str) -> _Lists:
@@ -39,9 +40,9 @@ class MemoryLobbies:
 
     def _changed(self, game: str, lists: _Lists) -> None:
         lists.version += 1
-        self._notify(lobby_key(game))
+        self.reg.wakes.notify(lobby_key(game))
 
-    def add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
+    async def add(self, game: str, kind: LobbyKind, match: str, now: float) -> None:
         """Lists match first in the game's list of that kind (once)."""
         lists = self._lists(game)
         entries = lists.kinds[kind]
@@ -50,7 +51,7 @@ class MemoryLobbies:
         entries.appendleft((match, now))
         self._changed(game, lists)
 
-    def promote(self, game: str, match: str, now: float) -> None:
+    async def promote(self, game: str, match: str, now: float) -> None:
         """Moves match from the open list to the live list, if it is on the open list."""
         lists = self._games.get(game)
         if lists is None:
@@ -61,9 +62,9 @@ class MemoryLobbies:
             lists.kinds["live"].appendleft((match, now))
             self._changed(game, lists)
 
-    def read(self, game: str, look: Callable[[str], MatchInfo | None]) -> Lobby:
-        """Returns the game's lobby, each entry's match looked up with look (None: gone);
-        drops entries whose match is gone and moves those that changed list."""
+    async def read(self, game: str) -> Lobby:
+        """Returns the game's lobby; drops entries whose match is gone and moves those that
+        changed list."""
         lists = self._games.get(game)
         if lists is None:
             return Lobby(game, 0, ())
@@ -71,7 +72,7 @@ class MemoryLobbies:
         read: list[LobbyEntry] = []
         for kind in KINDS:
             for match, since in list(lists.kinds[kind]):
-                info = look(match)
+                info = self._look(match)
                 now_kind = heal(kind, info)
                 if now_kind == kind and info is not None:
                     read.append(LobbyEntry(kind, since, info))
@@ -85,7 +86,17 @@ class MemoryLobbies:
             self._changed(game, lists)
         return Lobby(game, lists.version, tuple(read))
 
+    def _look(self, match: str) -> MatchInfo | None:
+        """Returns a listed match's summary, or None when it is forgotten."""
+        state = self.reg.matches.get(match)
+        return None if state is None else self.reg.summary(state)
+
+    async def wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns at the next change of the game's lobby, or after timeout."""
+        if not self.reg.closing:
+            await self.reg.wakes.wait(lobby_key(game), timeout)
+
 
 def lobby_key(game: str) -> str:
-    """Returns the notice key of a game's lobby."""
+    """Returns the wake key of a game's lobby."""
     return f"lobby:{game}"

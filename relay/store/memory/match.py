@@ -1,5 +1,5 @@
-"""A match of the memory store, with its log and table, and the waits held on it: what the
-store's every write and poll touches (the store itself is relay.store.memory.store)."""
+"""A match of the memory store, with its log and table, and the waits held on it: what every
+write and poll of the store's parts (relay.store.memory.registry) touches."""
 
 from __future__ import annotations
 

@@ -26,9 +26,9 @@ from relay.core.moderation import (
 )
 from relay.core.standings import DAY, public_id, seat_id
 from relay.core.text_policy import skeletons
+from relay.store.memory.key_lists import KeyLists
 from relay.store.memory.match import EXPIRED, Match
 from relay.store.memory.names import MemoryNames
-from relay.store.memory.players import MemoryPlayers
 from relay.store.memory.ratings import MemoryRatings
 from relay.store.moderation import Admit
 
@@ -45,7 +45,7 @@ class MemoryModeration:
         self,
         settings: StoreSettings,
         matches: dict[str, Match],
-        players: MemoryPlayers,
+        players: KeyLists,
         names: MemoryNames,
         ratings: MemoryRatings,
         changed: Callable[[Match], None],

@@ -1,51 +1,63 @@
-"""Player keys in the memory store: the matches each key seated, and when."""
+"""What the memory store keeps of each player key, its Players part: the key's matches, its
+display name's look, its ratings and the leaderboard (the twin of relay.store.redis.players)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
-from relay.core.model import Status
-from relay.core.players import over_limit, too_many
+import orjson
+
+from relay.core.model import hash_token
+from relay.core.players import PlayerMatch
+from relay.core.verdicts import result_of
+from relay.store.memory.match import EXPIRED, FINISHED
+from relay.store.memory.registry import Registry
 
 __all__ = ["MemoryPlayers"]
 
 
 class MemoryPlayers:
-    """The matches each player key (by its digest) seated, with when its seek took the seat."""
+    """The Players part of the memory store."""
 
-    def __init__(self) -> None:
-        self._lists: dict[str, dict[str, float]] = {}
+    def __init__(self, reg: Registry) -> None:
+        self.reg = reg
 
-    def add(self, digest: str, match: str, now: float) -> None:
-        """Lists a match under a player key (a repeat keeps the first time; '' lists none)."""
-        if digest:
-            self._lists.setdefault(digest, {}).setdefault(match, now)
+    async def matches(self, player: str, now: float) -> list[PlayerMatch]:
+        """Returns the matches the player key seated that the store still holds."""
+        reg = self.reg
+        digest = hash_token(player)
+        listed: list[PlayerMatch] = []
+        for match, opened in reg.keys.listed(digest):
+            state = reg.matches.get(match)
+            if state is None or state.status is EXPIRED:
+                continue
+            seat = 0 if state.players[0] == digest else 1
+            result = None
+            if state.status is FINISHED:
+                result = result_of(orjson.loads(state.events[-1]))
+            rated = reg.ratings.of_match(match)
+            change = None if rated is None else rated.pairs()[seat]
+            listed.append(
+                PlayerMatch(reg.summary(state), seat, opened, state.since, result, change)
+            )
+        return listed
 
-    def listed(self, digest: str) -> list[tuple[str, float]]:
-        """Returns the key's matches and when each was listed."""
-        return list(self._lists.get(digest, {}).items())
+    async def claim_name(self, skeletons: tuple[str, ...], player: str | None, now: float) -> bool:
+        """Binds a display name's skeletons to the player key, or checks them (Players)."""
+        digest = "" if player is None else hash_token(player)
+        return self.reg.names.claim(skeletons, digest, now, self.reg.settings.name_hold)
 
-    def check(self, digest: str, status: Callable[[str], Status | None]) -> None:
-        """Refuses a seek by a key with LISTED matches not finished (player/too_many);
-        status tells a match's status, None for one gone (whose entry is dropped)."""
-        entries = self._lists.get(digest) if digest else None
-        if not entries:
-            return
-        statuses = []
-        for match in list(entries):
-            found = status(match)
-            if found is None:
-                del entries[match]
-            else:
-                statuses.append(found)
-        if over_limit(statuses):
-            raise too_many()
+    async def ratings(self, player: str, game: str | None, now: float) -> list[Any]:
+        """Returns the key's ratings, with their histories (see Players.ratings)."""
+        return self.reg.ratings.player(hash_token(player), game, now)
 
-    def forget(self, match: str, digests: list[str]) -> None:
-        """Unlists a match the store forgot from its seats' player keys ('' for none)."""
-        for digest in digests:
-            entries = self._lists.get(digest) if digest else None
-            if entries is not None:
-                entries.pop(match, None)
-                if not entries:
-                    del self._lists[digest]
+    async def leaderboard(self, game: str, limit: int, now: float) -> list[Any]:
+        """Returns the game's leaderboard rows (see Players.leaderboard)."""
+        return self.reg.ratings.board(game, limit, now)
+
+    async def seeker_rating(self, game: str, match: str, now: float) -> str | None:
+        """Returns the rating of the key that opened the match (see Players.seeker_rating)."""
+        state = self.reg.matches.get(match)
+        if state is None or not state.players[0]:
+            return None
+        return self.reg.ratings.shown_of(game, state.players[0], now)

@@ -1,4 +1,5 @@
-"""The webhook state shared by the relay processes on one Redis: see relay.store.hooks."""
+"""The Redis store's Hooks part: its turn sink, and the webhook state shared by the relay
+processes on one Redis (see relay.store.hooks)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
+from relay.core.turns import TurnSink
 from relay.store.hooks import CLAIM_FOR, HELD
 
-__all__ = ["RedisHookState"]
+__all__ = ["RedisHookState", "RedisHooks"]
 
 
 class RedisHookState:
@@ -68,3 +70,21 @@ class RedisHookState:
 
 def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
+
+
+class RedisHooks:
+    """The Hooks part of the Redis store."""
+
+    def __init__(self, client: Callable[[], Awaitable[Any]], prefix: str) -> None:
+        """client: returns the store's redis-py client (one Redis or a RedisCluster)."""
+        self.turns: TurnSink | None = None
+        """Told of turns given in correspondence matches (see Hooks.turns)."""
+        self._client = client
+        self._prefix = prefix
+        self._state: RedisHookState | None = None
+
+    def state(self) -> RedisHookState:
+        """Returns the webhook's state, in Redis under the store's prefix (see Hooks.state)."""
+        if self._state is None:
+            self._state = RedisHookState(self._client, self._prefix)
+        return self._state

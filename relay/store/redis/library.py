@@ -10,7 +10,7 @@ The keys are laid out in `relay.store.redis.keys`. A match script is given the m
 as its one key (which routes it to the right node of a Redis Cluster) and builds the other keys of
 the same shard from the shard's tagged prefix, so it touches one slot. A game script touches
 one game's waiting matches. No script touches two slots: a seek without a room is a game
-script that picks a waiting match, then a match script that joins it (see RedisStore.seek).
+script that picks a waiting match, then a match script that joins it (see relay.store.redis.seeks).
 
 Every match script takes ARGV[1..5] = the shard's tagged prefix, the match id, now, grace,
 keep (read by MATCH_PRELUDE's begin_match); a game script takes KEYS[1..2] = the game's

@@ -20,15 +20,16 @@ from typing import cast
 from relay.core.lobby import KINDS, Lobby, LobbyEntry, LobbyKind, heal
 from relay.core.model import MatchInfo, Status
 from relay.store.redis import keys as redis_keys
-from relay.store.redis.link import Link
+from relay.store.redis.connection import Connection
+from relay.store.redis.waits import wait_notice
 
 __all__ = ["RedisLobbies"]
 
 
 class RedisLobbies:
-    """The Redis store's lobby calls (the store delegates to it)."""
+    """The Lobbies part of the Redis store."""
 
-    def __init__(self, store: Link) -> None:
+    def __init__(self, store: Connection) -> None:
         self.store = store
         self.layout = redis_keys.Layout(store.prefix)
 
@@ -44,6 +45,18 @@ class RedisLobbies:
         keys = [self._key(game, kind), self._key(game, "t"), self._key(game, "v")]
         args = [match, repr(float(now)), self.store.settings.lobby_size, self.channel(game), game]
         await self.store.call("LOBBY_ADD", keys, args)
+
+    async def promote(self, game: str, match: str, now: float) -> None:
+        """Moves a listed open seek to the live list."""
+        await self.move(game, match, "open", "live", repr(float(now)))
+
+    async def wait(self, game: str, after: int, timeout: float) -> None:
+        """Returns once the game's lobby version is above after, or after timeout."""
+
+        async def ready() -> bool:
+            return await self.version(game) > after
+
+        await wait_notice(self.store, self.channel(game), ready, timeout)
 
     async def move(
         self, game: str, match: str, old: LobbyKind, new: LobbyKind | None, since: str

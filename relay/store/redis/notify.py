@@ -98,7 +98,7 @@ class Notifier:
         self._links: dict[str, _Link] = {}
         self._closing = False
         self._swept = 0.0
-        self.notices = 0
+        self.messages = 0
         """Messages heard on the channels followed (one per event of a followed match)."""
 
     # -- following channels ----------------------------------------------------------------
@@ -182,7 +182,7 @@ class Notifier:
         if channel is None or channel.link != link.name:
             return
         if kind == b"smessage":
-            self.notices += 1
+            self.messages += 1
             if data == b"t":
                 channel.tables += 1
             elif channel.live and data != b"x":

@@ -29,12 +29,14 @@ from relay.core.model import (
 )
 from relay.core.players import same_player
 from relay.core.reasons import Reason
+from relay.core.table import not_stalled
 
 __all__ = [
     "DOWN",
     "UNAVAILABLE",
     "Refusal",
     "act_error",
+    "claim_error",
     "loading",
     "read_error",
     "refusal_of",
@@ -130,3 +132,12 @@ def act_error(refusal: Refusal, match: str, after: int, settings: StoreSettings)
     if refusal.code == "match/finished":
         return finished(refusal.detail == Reason.TIMEOUT)
     return read_error(refusal, match)
+
+
+def claim_error(detail: str | int | None) -> RelayError:
+    """Returns the error of a refused claim, from the detail ACT answered: 'yours', '' (no
+    claim in this match now) or the seconds until one."""
+    text = "" if detail is None else str(detail)
+    if text == "yours":
+        return not_stalled(None, True)
+    return not_stalled(float(text) if text else None, False)

@@ -16,24 +16,28 @@ calls leaves nothing half done."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from relay.core.rematch import NONE, Rematch, RematchOp, RematchState
+from relay.core.errors import RelayError
+from relay.core.model import hash_token
+from relay.core.rematch import NONE, Rematch, RematchOp, RematchState, lapse_at
 from relay.store.redis import keys as redis_keys
-from relay.store.redis.link import Link
-from relay.store.redis.players import RedisPlayers
-from relay.store.redis.replies import Tell, notice_of
+from relay.store.redis.connection import Connection
+from relay.store.redis.key_lists import RedisKeyLists
+from relay.store.redis.replies import Tell, turn_given
+from relay.store.redis.waits import wait_notice
 
 __all__ = ["RedisRematches"]
 
 
 class RedisRematches:
-    """The Redis store's rematch calls (the store delegates to it): scripts through `store`,
-    a new match listed under its players' keys, its first mover's notice told."""
+    """The Rematches part of the Redis store: scripts through `store`, a new match listed
+    under its players' keys, its first mover's turn told."""
 
-    def __init__(self, store: Link, players: RedisPlayers, tell: Tell) -> None:
+    def __init__(self, store: Connection, keys: RedisKeyLists, tell: Tell) -> None:
         self.store = store
-        self.players = players
+        self.keys = keys
         self.tell = tell
         self.layout = redis_keys.Layout(store.prefix)
 
@@ -41,7 +45,39 @@ class RedisRematches:
         """Returns the channel on which changes to the match's rematch are announced."""
         return f"{self.layout.tagged(match)}wx:{match}"
 
-    async def rematch(self, match: str, digest: str, op: RematchOp, now: float) -> Rematch:
+    async def step(self, match: str, token: str | None, op: RematchOp, now: float) -> Rematch:
+        """Reads a match's rematch, or has the token's seat offer or decline one."""
+        if op != "read" and token is None:
+            raise RelayError("auth/required")
+        return await self._run(match, "" if token is None else hash_token(token), op, now)
+
+    async def wait(self, match: str, after: int, timeout: float, now: float) -> Rematch:
+        """Returns the rematch once its version is above after, or as it is after timeout."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        seen: list[Rematch] = []
+
+        async def ready() -> bool:
+            at = now + loop.time() - start
+            current = await self.step(match, None, "read", at)
+            seen[:] = [current]
+            due = lapse_at(current, self.store.settings.grace)
+            return current.version > after or (due is not None and due < at)
+
+        left = timeout
+        while True:
+            await wait_notice(self.store, self.channel(match), ready, left)
+            current = seen[-1]
+            due = lapse_at(current, self.store.settings.grace)
+            left = timeout - (loop.time() - start)
+            if current.version > after or due is None or left <= 0:
+                return current
+            # An offer stands that lapses before the wait is over: wait until then.
+            left = min(left, due - (now + loop.time() - start) + 0.05)
+            if left <= 0:
+                return await self.step(match, None, "read", now + loop.time() - start)
+
+    async def _run(self, match: str, digest: str, op: RematchOp, now: float) -> Rematch:
         """Runs REMATCH on the match's keys, then, when accepted, REMATCH_START on the new
         match's keys."""
         store = self.store
@@ -75,8 +111,8 @@ class RedisRematches:
                 # The new match is listed under its players' keys in a step of its own.
                 for player in (p0, p1):
                     if player:
-                        await self.players.add(_text(player), new, now)
-                self.tell(new, notice_of(started[2:]), 1)
+                        await self.keys.add(_text(player), new, now)
+                self.tell(new, turn_given(started[2:]), 1)
         return found
 
 

@@ -6,15 +6,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-__all__ = ["Acted", "Joined", "Notice", "Picked", "Polled", "Reaped", "Roomed", "Tell", "notice_of"]
+__all__ = [
+    "Acted", "Joined", "Picked", "Polled", "Reaped", "Roomed", "Tell", "TurnGiven", "turn_given",
+]  # fmt: skip
 
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-class Notice(NamedTuple):
-    """The turn notice of a seat given the turn in a correspondence match (it has a contact)."""
+class TurnGiven(NamedTuple):
+    """A turn a script gave to a seat with a contact in a correspondence match: what its turn
+    notice (relay.core.turns.TurnNotice) needs beside the match and the event."""
 
     seat: int
     contact: str
@@ -23,17 +26,17 @@ class Notice(NamedTuple):
     """When the seat's time runs out, in seconds since the epoch."""
 
 
-Tell = Callable[[str, Notice | None, int], None]
-"""Tells the turn sink of a match's turn notice (if any), for its event seq."""
+Tell = Callable[[str, "TurnGiven | None", int], None]
+"""Tells the turn sink of the turn a script gave (if any), for its event seq."""
 
 
-def notice_of(tail: list[Any]) -> Notice | None:
-    """Returns the notice a reply's tail carries ({'n', seat, contact, game, due in ms}), or
+def turn_given(tail: list[Any]) -> TurnGiven | None:
+    """Returns the turn a reply's tail gives ({'n', seat, contact, game, due in ms}), or
     None for an empty tail (no contact, or no per-move deadline)."""
     if len(tail) != 5 or tail[0] != b"n":
         return None
     seat, contact, game, due = (_text(value) for value in tail[1:])
-    return Notice(int(seat), contact, game, int(due) / 1000)
+    return TurnGiven(int(seat), contact, game, int(due) / 1000)
 
 
 class Polled(NamedTuple):
@@ -60,13 +63,13 @@ class Acted(NamedTuple):
     seq: int
     expired: tuple[str, str] | None
     """The game and queue of a waiting match the cancel expired (to unlist it)."""
-    notice: Notice | None
+    turn: TurnGiven | None
 
     @classmethod
     def of(cls, answer: list[Any]) -> Acted:
         """Decodes ACT's answer (asked without the table's changes)."""
         expired = (_text(answer[2]), _text(answer[3])) if len(answer) == 4 else None
-        return cls(int(answer[1]), expired, notice_of(answer[2:]))
+        return cls(int(answer[1]), expired, turn_given(answer[2:]))
 
     @classmethod
     def with_table(cls, answer: list[Any]) -> tuple[Acted, int]:
@@ -81,7 +84,7 @@ class Joined(NamedTuple):
     kind: str
     """'ok', 'skip' or 'same'."""
     seat: int
-    notice: Notice | None
+    turn: TurnGiven | None
 
     @classmethod
     def of(cls, answer: list[Any]) -> Joined:
@@ -89,7 +92,7 @@ class Joined(NamedTuple):
         kind = _text(answer[0])
         if kind != "ok":
             return cls(kind, -1, None)
-        return cls(kind, int(answer[1]), notice_of(answer[2:]))
+        return cls(kind, int(answer[1]), turn_given(answer[2:]))
 
 
 class Picked(NamedTuple):
@@ -116,7 +119,7 @@ class Roomed(NamedTuple):
     kind: str
     match: str
     seat: int
-    notice: Notice | None
+    turn: TurnGiven | None
     dropped: str
 
     @classmethod
@@ -125,7 +128,7 @@ class Roomed(NamedTuple):
         dropped = _text(answer[-1])
         if answer[0] == b"open":
             return cls("open", "", -1, None, dropped)
-        return cls("ok", _text(answer[1]), int(answer[2]), notice_of(answer[3:-1]), dropped)
+        return cls("ok", _text(answer[1]), int(answer[2]), turn_given(answer[3:-1]), dropped)
 
 
 class Reaped(NamedTuple):

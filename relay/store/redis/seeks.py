@@ -8,13 +8,15 @@ from relay.core.clock import TimeControl
 from relay.core.model import Ticket, hash_token, new_token
 from relay.core.players import patience
 from relay.core.rated import RatingRange
+from relay.core.turns import TurnNotice
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import SCRIPTS, Connection
+from relay.store.redis.hooks import RedisHooks
+from relay.store.redis.key_lists import RedisKeyLists
 from relay.store.redis.keys import GameKeys
 from relay.store.redis.moderation import RedisModeration
-from relay.store.redis.players import RedisPlayers
 from relay.store.redis.refusals import DOWN, Refusal, seek_error
-from relay.store.redis.replies import Joined, Picked, Roomed, Tell
+from relay.store.redis.replies import Joined, Picked, Roomed, TurnGiven
 
 __all__ = ["Seeker", "Seeks"]
 
@@ -35,12 +37,19 @@ class Seeks:
     """The seeks of a Redis store: pairs seekers, opens matches, keeps the queues right."""
 
     def __init__(
-        self, link: Connection, players: RedisPlayers, tell: Tell, moderation: RedisModeration
+        self, link: Connection, keys: RedisKeyLists, moderation: RedisModeration, hooks: RedisHooks
     ) -> None:
         self.link = link
-        self.players = players
-        self.tell = tell
+        self.keys = keys
+        """The lists of matches per player key."""
         self.moderation = moderation
+        self.hooks = hooks
+
+    def tell(self, match: str, given: TurnGiven | None, seq: int) -> None:
+        """Tells the turn sink of the turn a write gave, if it gave one, for event seq."""
+        sink = self.hooks.turns
+        if sink is not None and given is not None:
+            sink(TurnNotice(match, given.game, given.seat, seq, given.contact, given.due))
 
     async def seek(
         self,
@@ -66,7 +75,7 @@ class Seeks:
         blocks = await self.moderation.blocking(key)
         seeker = (digest, key, contact or "", name or "", blocks)
         if seeker[1]:
-            await self.players.check(seeker[1], digest)
+            await self.keys.check(seeker[1], digest)
         try:
             if room:
                 ticket = await self._room(game, version, room, now, token, seeker, own, clock)
@@ -77,7 +86,7 @@ class Seeks:
             settings = self.link.settings
             raise seek_error(refusal, game, version, room, settings, control) from None
         if seeker[1]:
-            await self.players.add(seeker[1], ticket.match, now)
+            await self.keys.add(seeker[1], ticket.match, now)
             await self.moderation.know(seeker[1])
         return ticket
 
@@ -201,7 +210,7 @@ class Seeks:
             return _SAME
         if joined.kind != "ok":
             return None
-        self.tell(match, joined.notice, 1)
+        self.tell(match, joined.turn, 1)
         return joined.seat
 
     async def unlist(self, keys: GameKeys, match: str, *, queued: bool = True) -> None:
@@ -254,7 +263,7 @@ class Seeks:
                 await link.run(SCRIPTS["RESERVE"], [game_keys.waiting], reserve)
                 may_open = "1"
                 continue
-            self.tell(answer.match, answer.notice, 1)
+            self.tell(answer.match, answer.turn, 1)
             if answer.seat == 1:
                 await self.unlist(game_keys, answer.match, queued=False)
             if may_open == "1" and answer.match != match:

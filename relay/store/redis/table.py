@@ -6,13 +6,12 @@ the wait a poll holds anyway hears it."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any, cast
 
 import orjson
 
 from relay.core.errors import RelayError
-from relay.core.model import StoreSettings, hash_token
+from relay.core.model import Action, Event, StoreSettings, hash_token
 from relay.core.table import (
     CHAT_KEEP,
     CHAT_SAME,
@@ -21,14 +20,14 @@ from relay.core.table import (
     OfferKind,
     OfferState,
     Table,
-    not_stalled,
     settle,
 )
 from relay.store.redis.connection import Connection
 from relay.store.redis.keys import Layout
+from relay.store.redis.matches import RedisMatches
 from relay.store.redis.refusals import Refusal, act_error, read_error
 
-__all__ = ["RedisTables", "claim_error"]
+__all__ = ["RedisTables"]
 
 
 def _text(value: Any) -> str:
@@ -40,21 +39,24 @@ def too_fast(refusal: Refusal) -> RelayError:
     return RelayError(refusal.code, retry_after=float(refusal.detail or 1.0))
 
 
-def claim_error(detail: str | int | None) -> RelayError:
-    """Returns the error of a refused claim, from the detail ACT answered: 'yours', '' (no
-    claim in this match now) or the seconds until one."""
-    text = "" if detail is None else str(detail)
-    if text == "yours":
-        return not_stalled(None, True)
-    return not_stalled(float(text) if text else None, False)
-
-
 class RedisTables:
-    """The Redis store's table calls (the store delegates to it)."""
+    """The Tables part of the Redis store; its table-aware poll and write are the match's
+    POLL and ACT scripts, asked for the table's version too."""
 
-    def __init__(self, link: Connection) -> None:
+    def __init__(self, link: Connection, matches: RedisMatches) -> None:
         self.link = link
         self.layout = Layout(link.prefix)
+        self._matches = matches
+
+    async def poll(
+        self, match: str, token: str | None, after: int, now: float
+    ) -> tuple[int | None, list[Event], int]:
+        """Matches.poll, and the table's version (one script call)."""
+        return await self._matches.polled(match, token, after, now)
+
+    async def act(self, match: str, token: str, action: Action, now: float) -> tuple[int, int]:
+        """Matches.act, and the table's version (one script call)."""
+        return await self._matches.acted(match, token, action, now, True)
 
     @property
     def settings(self) -> StoreSettings:
@@ -112,7 +114,17 @@ class RedisTables:
             settings.claim_after if not tc and settings.claim_after > 0 else None,
         )
 
-    async def offer(
+    async def offer(self, match: str, token: str, kind: OfferKind, after: int, now: float) -> Table:
+        """Has the token's seat offer a draw or ask a takeback; returns the table."""
+        await self._offer(match, token, "offer", kind, after, now)
+        return (await self.read(match, None, 0, now))[1]
+
+    async def decline(self, match: str, token: str, now: float) -> Table:
+        """Has the token's seat decline the partner's offer or withdraw its own."""
+        await self._offer(match, token, "decline", "", 0, now)
+        return (await self.read(match, None, 0, now))[1]
+
+    async def _offer(
         self, match: str, token: str, op: str, kind: str, after: int, now: float
     ) -> None:
         """Runs OFFER: the token's seat offers (op 'offer') or declines (op 'decline')."""
@@ -138,8 +150,3 @@ class RedisTables:
                 raise too_fast(refusal) from None
             raise read_error(refusal, match) from None
         return int(answer[1])
-
-    async def left(self, match: str, token: str, started: float, now: float) -> None:
-        """Runs LEFT: a held request of the token's seat, begun at started, lost its client."""
-        with contextlib.suppress(Refusal):
-            await self.link.on_match("LEFT", match, now, hash_token(token), repr(float(started)))

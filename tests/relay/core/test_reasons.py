@@ -48,8 +48,10 @@ def test_the_lua_writes_the_reasons_the_memory_store_writes() -> None:
     }
     # A referee's verdicts (over, illegal, and disputed with a verdict) come from Python.
     assert written | {Reason.OVER, Reason.ILLEGAL} == set(ENDED_REASONS)
-    memory = (ROOT / "relay" / "store" / "memory" / "store.py").read_text()
-    assert set(re.findall(r"_finish\(\s*\w+, Reason\.([A-Z]+)", memory)) == {
+    memory = "".join(
+        path.read_text() for path in (ROOT / "relay" / "store" / "memory").glob("*.py")
+    )
+    assert set(re.findall(r"\bfinish\(\s*reg, \w+, Reason\.([A-Z]+)", memory)) == {
         reason.name for reason in Reason if reason not in (Reason.OVER, Reason.ILLEGAL)
     }
 

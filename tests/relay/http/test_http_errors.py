@@ -13,6 +13,8 @@ from pytest_aiohttp import AiohttpClient
 
 from relay import CODES, Config, MemoryStore, RelayError, create_app
 from relay.core.model import Event
+from relay.store.memory.matches import MemoryMatches
+from relay.store.memory.registry import Registry
 from tests.relay.conftest import Make
 from tests.relay.http.client import JSON, Client, auth, expect
 
@@ -458,17 +460,25 @@ async def test_a_full_log_refuses_moves_and_the_match_can_still_be_resigned(make
 # -- server/... ----------------------------------------------------------------------------
 
 
-class _FailingStore(MemoryStore):
-    """A store whose reads fail as a store server gone away would, or break unexpectedly."""
+class _FailingMatches(MemoryMatches):
+    """Matches whose reads fail as a store server gone away would, or break unexpectedly."""
 
-    def __init__(self, error: Exception) -> None:
-        super().__init__()
+    def __init__(self, registry: Registry, error: Exception) -> None:
+        super().__init__(registry)
         self.error = error
 
     def poll_now(
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[int | None, list[Event]]:
         raise self.error
+
+
+class _FailingStore(MemoryStore):
+    """A memory store whose reads fail (_FailingMatches)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.matches = self.immediate = _FailingMatches(self.registry, error)
 
 
 async def test_unreachable_store_is_503_with_retry_after(aiohttp_client: AiohttpClient) -> None:

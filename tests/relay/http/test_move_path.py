@@ -28,8 +28,9 @@ SHARED = {"api/routes.py", "api/calls.py"}
 """The vocabulary the front and the Api share (the route table, the call record): read by
 both, a layer of neither."""
 LAYERS = {"http": "front", "api": "Api", "store": "store"}
-MOST_FILES = 17
-"""Files the way touches at most (16 today, with core's helpers)."""
+MOST_FILES = 20
+"""Files the way touches at most (20 today, with core's helpers; the memory store's part is
+5 of them: matches, act, waits, registry and match)."""
 
 
 def layer(path: str) -> str | None:

@@ -36,15 +36,15 @@ def parse(events: list[bytes]) -> list[dict[str, object]]:
 
 async def pair(store: Store, game: str = "xand0", version: str = "1") -> tuple[Ticket, Ticket]:
     """Seeks twice and returns both tickets (seat 0's first)."""
-    first = await store.seek(game, version, None, now())
-    second = await store.seek(game, version, None, now())
+    first = await store.matches.seek(game, version, None, now())
+    second = await store.matches.seek(game, version, None, now())
     assert (first.match, first.seat, second.seat) == (second.match, 0, 1)
     return first, second
 
 
 async def mover(store: Store, a: Ticket, b: Ticket) -> tuple[Ticket, Ticket]:
     """Returns the tickets as (seat to move first, the other)."""
-    _, events = await store.poll(a.match, None, 0, now())
+    _, events = await store.matches.poll(a.match, None, 0, now())
     first = parse(events)[0]["first"]
     return (a, b) if first == a.seat else (b, a)
 

@@ -10,9 +10,9 @@ from relay import Action, MemoryStore, StoreSettings
 
 async def test_a_logged_move_costs_hundreds_of_bytes_not_kilobytes() -> None:
     store = MemoryStore(StoreSettings(max_events=5000))
-    a = await store.seek("memory", "", "log", time.time())
-    b = await store.seek("memory", "", "log", time.time())
-    _, started = await store.poll(a.match, None, 0, time.time())
+    a = await store.matches.seek("memory", "", "log", time.time())
+    b = await store.matches.seek("memory", "", "log", time.time())
+    _, started = await store.matches.poll(a.match, None, 0, time.time())
     first = int(started[0].split(b'"first":')[1][0:1])
     tokens = {a.seat: a.token, b.seat: b.token}
     moves = 2000
@@ -22,7 +22,7 @@ async def test_a_logged_move_costs_hundreds_of_bytes_not_kilobytes() -> None:
         for after in range(1, moves + 1):
             seat = (first + after - 1) % 2
             move = Action("move", after, f"move {after:05d}")
-            assert await store.act(a.match, tokens[seat], move, time.time()) == after + 1
+            assert await store.matches.act(a.match, tokens[seat], move, time.time()) == after + 1
         grown = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()

@@ -40,10 +40,10 @@ async def play_rated(store: Store, now: float) -> list[str]:
     for n in range(MATCHES):
         pair = (secrets.token_urlsafe(32), secrets.token_urlsafe(32))
         room = secrets.token_hex(6)
-        one = await store.seek("grow", "", room, now, player=pair[0], name=f"Ann{n}")
-        await store.seek("grow", "", room, now, player=pair[1], name=f"Bob{n}")
-        assert await store.claim_name(skeletons(f"Ann{n}"), pair[0], now)
-        await store.act(one.match, one.token, Action("resign"), now)
+        one = await store.matches.seek("grow", "", room, now, player=pair[0], name=f"Ann{n}")
+        await store.matches.seek("grow", "", room, now, player=pair[1], name=f"Bob{n}")
+        assert await store.players.claim_name(skeletons(f"Ann{n}"), pair[0], now)
+        await store.matches.act(one.match, one.token, Action("resign"), now)
         keys += pair
     return keys
 
@@ -52,13 +52,13 @@ async def test_the_memory_store_forgets_idle_ratings_and_old_matches() -> None:
     store = MemoryStore(SHORT)
     now = time.time()
     keys = await play_rated(store, now)
-    (found,) = await store.player_ratings(keys[0], None, now)
+    (found,) = await store.players.ratings(keys[0], None, now)
     assert found["games"] == 1
     later = now + 3600 + KEEP + 1  # past the keep, and past the reaper's hourly sweep
-    await store.reap(later)
-    assert [await store.player_ratings(key, None, later) for key in keys[:10]] == [[]] * 10
-    assert store._ratings._standings == {} and store._ratings._games == {}
-    assert store._matches == {}
+    await store.matches.reap(later)
+    assert [await store.players.ratings(key, None, later) for key in keys[:10]] == [[]] * 10
+    assert store.registry.ratings._standings == {} and store.registry.ratings._games == {}
+    assert store.registry.matches == {}
 
 
 async def test_the_redis_store_holds_a_few_kilobytes_a_rated_match_and_then_nothing(
@@ -71,16 +71,16 @@ async def test_the_redis_store_holds_a_few_kilobytes_a_rated_match_and_then_noth
         before = (await client.info("memory"))["used_memory"]
         now = time.time()
         keys = await play_rated(store, now)
-        await store.reap(now + 1.5)  # settles the ratings the enders left
+        await store.matches.reap(now + 1.5)  # settles the ratings the enders left
         grown = (await client.info("memory"))["used_memory"] - before
         per_match = grown / MATCHES
         assert per_match < 12_000, per_match  # both ratings, histories, the match itself
         assert await client.dbsize() > before_keys + MATCHES
-        (found,) = await store.player_ratings(keys[-1], None, now + 1.6)  # the last, unexpired
+        (found,) = await store.players.ratings(keys[-1], None, now + 1.6)  # the last, unexpired
         assert found["games"] == 1
         # After the keep: the matches forgotten by the reaper, every rating key expired.
         await asyncio.sleep(KEEP + 0.5)
-        await store.reap(time.time() + KEEP)
+        await store.matches.reap(time.time() + KEEP)
         mine = store.prefix  # other tests' keys on this redis-server are theirs
         left = [key async for key in client.scan_iter(match=f"{mine}{{g:grow}}*")]
         left += [key async for key in client.scan_iter(match=f"{mine}{{n:*")]
@@ -92,7 +92,7 @@ async def test_the_redis_store_holds_a_few_kilobytes_a_rated_match_and_then_noth
         for key in left:
             most = 7 * 86_400 if b"}void:" in key else 86_400
             assert 0 < await client.ttl(key) <= most, key
-        assert await store.player_ratings(keys[0], None, time.time()) == []
-        assert await store.leaderboard("grow", 10, time.time()) == []
+        assert await store.players.ratings(keys[0], None, time.time()) == []
+        assert await store.players.leaderboard("grow", 10, time.time()) == []
     finally:
         await store.close()

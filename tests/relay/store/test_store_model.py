@@ -210,11 +210,15 @@ class StoreMachine(RuleBasedStateMachine):
         busy = [m for m in candidates if m.status in ("playing", "ending")]
         control = CONTROLS[game]
         if room is not None and busy:
-            self.expect(self.store.seek(game, "1", room, self.now, None, control), "room/full")
+            self.expect(
+                self.store.matches.seek(game, "1", room, self.now, None, control), "room/full"
+            )
             return
         if waiting:
             m = waiting[0]
-            ticket = self.expect(self.store.seek(game, "1", room, self.now, None, control), None)
+            ticket = self.expect(
+                self.store.matches.seek(game, "1", room, self.now, None, control), None
+            )
             assert isinstance(ticket, Ticket)
             assert (ticket.match, ticket.seat) == (m.id, 1)
             m.tokens.append(ticket.token)
@@ -224,10 +228,12 @@ class StoreMachine(RuleBasedStateMachine):
             m.start(started["first"], self.now)
             return
         if self._waiting(game) >= MODEL_SETTINGS.max_waiting:
-            call = self.store.seek(game, "1", room, self.now, None, control)
+            call = self.store.matches.seek(game, "1", room, self.now, None, control)
             self.expect(call, "limit/waiting")
             return
-        ticket = self.expect(self.store.seek(game, "1", room, self.now, None, control), None)
+        ticket = self.expect(
+            self.store.matches.seek(game, "1", room, self.now, None, control), None
+        )
         assert isinstance(ticket, Ticket) and ticket.seat == 0
         assert ticket.match not in {m.id for m in self.matches}
         opened = Model(ticket.match, game, room, [ticket.token], self.now, control=control)
@@ -236,7 +242,7 @@ class StoreMachine(RuleBasedStateMachine):
     # -- reading ---------------------------------------------------------------------------
 
     def _read(self, match: str, token: str | None, after: int = 0) -> list[dict[str, Any]]:
-        _, events = self.run(self.store.poll(match, token, after, self.now))
+        _, events = self.run(self.store.matches.poll(match, token, after, self.now))
         return [orjson.loads(event) for event in events]
 
     @precondition(lambda self: self.live())
@@ -244,7 +250,7 @@ class StoreMachine(RuleBasedStateMachine):
     def poll(self, data: st.DataObject, reader: int | None) -> None:
         m = data.draw(st.sampled_from(self.live()))
         if m.status == "expired":
-            self.expect(self.store.poll(m.id, None, 0, self.now), "match/expired")
+            self.expect(self.store.matches.poll(m.id, None, 0, self.now), "match/expired")
             return
         if reader is not None and reader >= len(m.tokens):
             reader = None
@@ -325,7 +331,7 @@ class StoreMachine(RuleBasedStateMachine):
         code, repeat = self._write_error(m, seat, kind, after, write)
         if m.status not in ("expired",):
             m.seen[seat] = self.now
-        seq = self.expect(self.store.act(m.id, m.tokens[seat], action, self.now), code)
+        seq = self.expect(self.store.matches.act(m.id, m.tokens[seat], action, self.now), code)
         if code is not None:
             return
         if repeat is not None:
@@ -364,7 +370,10 @@ class StoreMachine(RuleBasedStateMachine):
 
         async def at_once() -> list[int]:
             return await asyncio.gather(
-                *(self.store.act(m.id, m.tokens[seat], action, self.now) for _ in range(copies))
+                *(
+                    self.store.matches.act(m.id, m.tokens[seat], action, self.now)
+                    for _ in range(copies)
+                )
             )
 
         answers = self.run(at_once())
@@ -375,7 +384,7 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def resign(self, data: st.DataObject) -> None:
         m, seat = self._seated(data)
-        call = self.store.act(m.id, m.tokens[seat], Action("resign"), self.now)
+        call = self.store.matches.act(m.id, m.tokens[seat], Action("resign"), self.now)
         m.settle(self.now)
         if m.status in ("waiting", "expired"):
             self.expect(call, "match/not_started" if m.status == "waiting" else "match/expired")
@@ -396,7 +405,7 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def cancel(self, data: st.DataObject) -> None:
         m, seat = self._seated(data)
-        call = self.store.act(m.id, m.tokens[seat], Action("cancel"), self.now)
+        call = self.store.matches.act(m.id, m.tokens[seat], Action("cancel"), self.now)
         if m.status in ("waiting", "expired"):
             assert self.expect(call, None) == 0
             if m.status == "waiting":
@@ -413,7 +422,9 @@ class StoreMachine(RuleBasedStateMachine):
         others = [t for o in self.matches for t in o.tokens if t not in m.tokens] + ["forged"]
         token = data.draw(st.sampled_from(others))
         code = "auth/bad_token"
-        self.expect(self.store.act(m.id, token, Action("move", len(m.log), "x"), self.now), code)
+        self.expect(
+            self.store.matches.act(m.id, token, Action("move", len(m.log), "x"), self.now), code
+        )
 
     @precondition(lambda self: self.live())
     @rule(data=st.data(), offer=st.booleans(), over=st.sampled_from([True, True, True, False]))
@@ -423,7 +434,9 @@ class StoreMachine(RuleBasedStateMachine):
             m, seat = data.draw(st.sampled_from(finished)), data.draw(st.sampled_from([0, 1]))
         else:
             m, seat = self._seated(data)
-        call = self.store.rematch(m.id, m.tokens[seat], "offer" if offer else "decline", self.now)
+        call = self.store.rematches.step(
+            m.id, m.tokens[seat], "offer" if offer else "decline", self.now
+        )
         if m.status != "finished":
             code = "match/expired" if m.status == "expired" else "rematch/not_finished"
             self.expect(call, code)
@@ -474,7 +487,7 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(seconds=st.sampled_from([1.0, GRACE / 2, GRACE + 1, KEEP + 1]))
     def time_passes(self, seconds: float) -> None:
         self.now += seconds
-        self.run(self.store.reap(self.now))
+        self.run(self.store.matches.reap(self.now))
         for m in self.live():
             if m.status == "waiting" and m.seen[0] + m.patience < self.now:
                 m.status, m.since = "expired", self.now
@@ -495,7 +508,7 @@ class StoreMachine(RuleBasedStateMachine):
                     m.finish("unconfirmed", partner, (), self.now)
             elif m.status in ("finished", "expired") and m.since + KEEP < self.now:
                 self.forgotten.add(m.id)
-                self.expect(self.store.info(m.id), "match/unknown")
+                self.expect(self.store.matches.info(m.id), "match/unknown")
 
     # -- invariants ------------------------------------------------------------------------
 
@@ -514,7 +527,7 @@ class StoreMachine(RuleBasedStateMachine):
         for m in self.live():
             if m.status == "expired":
                 continue
-            info = self.run(self.store.info(m.id))
+            info = self.run(self.store.matches.info(m.id))
             assert info.status.value == m.status
             assert info.turn == (m.turn if m.status == "playing" else None)
             assert info.last == len(m.log)

@@ -33,8 +33,10 @@ async def paired(
 ) -> tuple[str, str, str]:
     """Pairs two keys in a game; returns the match and both seat tokens (one's first)."""
     now = time.time()
-    first = await store.seek("g", "", None, now, player=first_key, name=names.get("one"))
-    second = await store.seek("g", "", None, now, player=second_key, name=names.get("other"))
+    first = await store.matches.seek("g", "", None, now, player=first_key, name=names.get("one"))
+    second = await store.matches.seek(
+        "g", "", None, now, player=second_key, name=names.get("other")
+    )
     assert second.match == first.match
     return first.match, first.token, second.token
 
@@ -63,8 +65,8 @@ async def test_a_seat_reports_its_partner_once_with_its_name_and_last_lines(stor
     ann, bob = key(), key()
     match, ann_token, bob_token = await paired(store, ann, bob, one="Ann", other="Bob")
     now = time.time()
-    await store.chat(match, bob_token, "you are bad", now)
-    await store.chat(match, ann_token, "gg", now)
+    await store.tables.chat(match, bob_token, "you are bad", now)
+    await store.tables.chat(match, ann_token, "gg", now)
     admitted: list[str] = []
     admit = lambda: admitted.append("new")  # noqa: E731
     filed = await store.moderation.report(match, ann_token, "chat", "rude", now, admit)
@@ -90,23 +92,23 @@ async def test_a_blocked_key_is_never_paired_with_its_blocker(store: Store) -> N
     ann, bob, cid = key(), key(), key()
     match, ann_token, _ = await paired(store, ann, bob, one="Ann", other="Bob")
     now = time.time()
-    await store.act(match, ann_token, Action("resign"), now)
+    await store.matches.act(match, ann_token, Action("resign"), now)
     blocks = await store.moderation.block(ann, match, "block", now)
     assert [(entry.id, entry.name, entry.kind) for entry in blocks] == [(pid(bob), "Bob", "block")]
     # Either one seeking first: the other is not paired with it, but with the next key.
     for first, second in ((ann, bob), (bob, ann)):
-        one = await store.seek("g", "", None, now, player=first)
-        two = await store.seek("g", "", None, now, player=second)
+        one = await store.matches.seek("g", "", None, now, player=first)
+        two = await store.matches.seek("g", "", None, now, player=second)
         assert two.match != one.match and one.seat == 0 and two.seat == 0
-        three = await store.seek("g", "", None, now, player=cid)
+        three = await store.matches.seek("g", "", None, now, player=cid)
         assert three.match == one.match and three.seat == 1
-        await store.act(two.match, two.token, Action("cancel"), now)
-        await store.act(one.match, one.token, Action("resign"), now)
+        await store.matches.act(two.match, two.token, Action("cancel"), now)
+        await store.matches.act(one.match, one.token, Action("resign"), now)
     with pytest.raises(RelayError) as refused:
-        waiting = await store.seek("g", "", "den", now, player=ann)
-        await store.seek("g", "", "den", now, player=bob)
+        waiting = await store.matches.seek("g", "", "den", now, player=ann)
+        await store.matches.seek("g", "", "den", now, player=bob)
     assert refused.value.code == "room/blocked"
-    await store.act(waiting.match, waiting.token, Action("cancel"), now)
+    await store.matches.act(waiting.match, waiting.token, Action("cancel"), now)
     # A mute only hides the chat: the keys are paired again; lifting it leaves no entry.
     assert [e.kind for e in await store.moderation.block(ann, match, "mute", now)] == ["mute"]
     again = await paired(store, ann, bob)
@@ -119,8 +121,8 @@ async def test_a_blocked_key_is_never_paired_with_its_blocker(store: Store) -> N
 
 async def test_a_partner_without_a_key_cannot_be_blocked(store: Store) -> None:
     ann, now = key(), time.time()
-    first = await store.seek("g", "", None, now, player=ann)
-    await store.seek("g", "", None, now)
+    first = await store.matches.seek("g", "", None, now, player=ann)
+    await store.matches.seek("g", "", None, now)
     with pytest.raises(RelayError) as refused:
         await store.moderation.block(ann, first.match, "block", now)
     assert refused.value.code == "block/no_key"
@@ -128,16 +130,16 @@ async def test_a_partner_without_a_key_cannot_be_blocked(store: Store) -> None:
 
 async def ratings_of(store: Store, player: str) -> dict[str, Any] | None:
     """Returns the key's rating in 'g' as GET /v1/player/ratings answers it (None: none)."""
-    found = await store.player_ratings(player, "g", time.time())
+    found = await store.players.ratings(player, "g", time.time())
     return found[0] if found else None
 
 
 async def resign(store: Store, loser: str, winner: str) -> str:
     """Plays a rated match the loser resigns; returns its id."""
     match, token, _ = await paired(store, loser, winner)
-    await store.act(match, token, Action("resign"), time.time())
-    await store.reap(time.time())  # a Redis rating left pending is settled
-    assert (await store.info(match)).rated is True
+    await store.matches.act(match, token, Action("resign"), time.time())
+    await store.matches.reap(time.time())  # a Redis rating left pending is settled
+    assert (await store.matches.info(match)).rated is True
     return match
 
 
@@ -155,7 +157,7 @@ async def test_a_voided_rating_is_restored_exactly_for_both_seats(store: Store) 
         assert {k: v for k, v in now.items() if k != "deviation"} == {
             k: v for k, v in was.items() if k != "deviation"
         }
-    assert (await store.info(farmed)).rated == "voided"
+    assert (await store.matches.info(farmed)).rated == "voided"
     assert (await store.moderation.void(farmed, None, time.time())).state == "already"
 
 
@@ -190,21 +192,21 @@ async def test_an_erased_key_loses_its_name_and_chat_and_its_look_is_withheld(
     store: Store,
 ) -> None:
     ann, bob = key(), key()
-    assert await store.claim_name(skeletons("Spammer"), bob, time.time())
+    assert await store.players.claim_name(skeletons("Spammer"), bob, time.time())
     match, ann_token, bob_token = await paired(store, ann, bob, one="Ann", other="Spammer")
     now = time.time()
-    await store.chat(match, bob_token, "buy gold", now)
-    await store.chat(match, ann_token, "no", now)
-    await store.chat(match, bob_token, "buy more gold", now + 1)
+    await store.tables.chat(match, bob_token, "buy gold", now)
+    await store.tables.chat(match, ann_token, "no", now)
+    await store.tables.chat(match, bob_token, "buy more gold", now + 1)
     erased = await store.moderation.erase(pid(bob), now + 2)
     assert (erased.matches, erased.lines) == (1, 2)
-    _, table = await store.table(match, ann_token, 0, now + 3)
+    _, table = await store.tables.read(match, ann_token, 0, now + 3)
     assert table.names == ("Ann", None)
     assert [(line.n, line.seat, line.text) for line in table.chat] == [
         (1, 1, ""), (2, 0, "no"), (3, 1, ""),
     ]  # fmt: skip
-    assert not await store.claim_name(skeletons("Spammer"), bob, now + 4)
-    assert not await store.claim_name(skeletons("Spammer"), key(), now + 4)
+    assert not await store.players.claim_name(skeletons("Spammer"), bob, now + 4)
+    assert not await store.players.claim_name(skeletons("Spammer"), key(), now + 4)
     unknown = await store.moderation.erase("ZZZZZZZZZZZZ", now)
     assert (unknown.matches, unknown.lines, unknown.ratings) == (0, 0, 0)
 

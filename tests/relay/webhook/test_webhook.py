@@ -151,7 +151,7 @@ def test_the_verify_function_the_hosting_docs_quote_is_the_relays() -> None:
 async def test_a_turn_is_delivered_signed_with_the_contact_as_given(
     store: Store, receiver: Receiver
 ) -> None:
-    hook = await sender(receiver.url, store.hook_state())
+    hook = await sender(receiver.url, store.hooks.state())
     try:
         hook(notice(contact="mailto:ann@example.org?x=1 2"))
         got = await settle(receiver, 1)
@@ -170,7 +170,7 @@ async def test_a_turn_is_delivered_signed_with_the_contact_as_given(
 async def test_a_turn_is_delivered_once_however_many_processes_are_told(
     store: Store, receiver: Receiver
 ) -> None:
-    state = store.hook_state()
+    state = store.hooks.state()
     hooks = [await sender(receiver.url, state) for _ in range(2)]
     try:
         for hook in hooks:
@@ -187,7 +187,7 @@ async def test_a_turn_is_delivered_once_however_many_processes_are_told(
 async def test_turns_within_a_window_go_out_as_one_digest_when_it_ends(
     store: Store, receiver: Receiver
 ) -> None:
-    state = store.hook_state()
+    state = store.hooks.state()
     hooks = [await sender(receiver.url, state, every=1.5) for _ in range(2)]
     try:
         hooks[0](notice("m1", seq=2))

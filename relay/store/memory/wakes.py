@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-__all__ = ["Notices"]
+__all__ = ["Wakes"]
 
 
-class Notices:
+class Wakes:
     """Waits by key, each answered at the next notify of its key or at its timeout.
 
     They wait on plain futures with a timer, never a task, as the memory store's waits must
