@@ -16,19 +16,20 @@ from tests.support.waits import waited
 
 
 class CountingStore:
-    """Counts the log reads (poll calls) a store makes while a test watches."""
+    """Counts the log reads (RedisMatches.polled, which every poll and wait reads through) a
+    store makes while a test watches."""
 
     def __init__(self, store: RedisStore, monkeypatch: pytest.MonkeyPatch) -> None:
         self.reads = 0
-        read = store.matches.poll
+        read = store.matches.polled
 
         async def counted(
             match: str, token: str | None, after: int, now: float
-        ) -> tuple[int | None, list[Event]]:
+        ) -> tuple[int | None, list[Event], int]:
             self.reads += 1
             return await read(match, token, after, now)
 
-        monkeypatch.setattr(store, "poll", counted)
+        monkeypatch.setattr(store.matches, "polled", counted)
 
 
 async def test_wait_for_the_next_event_is_answered_from_its_notification(
@@ -55,6 +56,9 @@ async def test_wait_for_the_next_event_is_answered_from_its_notification(
         await other.matches.act(x.match, x.token, Action("move", 3, 'say "hi"\n'), time.time())
         heard = await waiting
     assert counting.reads == 0
+    # A wait whose cursor is behind what was heard reads the log, and is counted.
+    assert len(await waited(store, a.match, 1, 10)) == 3
+    assert counting.reads == 1
     logged = (await other.matches.poll(a.match, None, 3, time.time()))[1]
     assert heard == logged  # byte for byte what the log holds
 

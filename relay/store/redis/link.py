@@ -14,7 +14,7 @@ _T = TypeVar("_T")
 
 
 class Link(Protocol):
-    """The store as its helpers see it (RedisStore is one)."""
+    """The store's connection as its parts see it (Connection is one)."""
 
     settings: StoreSettings
     prefix: str
