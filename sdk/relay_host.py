@@ -1,4 +1,7 @@
-"""RelayHost: the GameHost that plays one match through a relay by long-polling its event log."""
+"""RelayHost: the GameHost that plays one match through a relay by long-polling its event log.
+
+A front over its parts in sdk.host: what it shows (view), its calls from its seat (seated),
+the thread bridge (controls), the polling loop (driver) and the state machine (machine)."""
 
 from __future__ import annotations
 
@@ -13,17 +16,19 @@ import aiohttp
 
 from sdk import rematch as rematches
 from sdk.client import RelayClient
-from sdk.clock import Clock, TimeControl
+from sdk.clock import TimeControl
 from sdk.errors import HostStateError
-from sdk.game import NO_UNDO, Game, GameFactory, GameHost, can_undo
+from sdk.game import GameFactory, GameHost
 from sdk.host.controls import Controls
 from sdk.host.driver import Driver
 from sdk.host.machine import Machine
-from sdk.moderation import Blocked, BlockKind, ReportAbout
+from sdk.host.seated import NO_OFFER as NO_OFFER  # importable from here, as before
+from sdk.host.seated import NO_PLAYER_KEY as NO_PLAYER_KEY  # likewise
+from sdk.host.seated import NOT_SEATED, SeatedCalls
 from sdk.outcome import Outcome
 from sdk.ratings import RatingChange, RatingRange
 from sdk.state import State
-from sdk.table import ChatLine, Table
+from sdk.table import Table
 from sdk.ticket import Ticket
 from sdk.timing import Timing
 
@@ -38,16 +43,12 @@ TicketSink = Callable[[Ticket], None]
 TableSink = Callable[[Table], None]
 """Told each newer table of the match (names, presence, the last offer, new chat lines)."""
 
-NOT_SEATED = "{what} needs a match in play through this host's play(), not state {state!r}"
-NO_PLAYER_KEY = "{what} needs the host's player key (RelayHost(player=...))"
-NO_OFFER = "no offer of the partner stands to answer"
-
 NOT_TEXT = "a move must be a str that UTF-8 can encode, not {move!r}"
 NOT_KEPT = "the game data kept must be a str, not {text!r}"
 PLAYED_TWICE = "a RelayHost plays one match; make another (or use RelayHost.resume)"
 
 
-class RelayHost(GameHost):
+class RelayHost(SeatedCalls, GameHost):
     """Plays one match through a relay: seeks, long-polls the match log, and drives a Game.
 
     The host calls the game from the task running `play()`, one call at a time, in log order.
@@ -160,35 +161,7 @@ class RelayHost(GameHost):
     def __repr__(self) -> str:
         return f"<RelayHost {self.relay_url!r} {self.game_key!r} state={self.state!r}>"
 
-    # -- what a game and a UI see ----------------------------------------------------------
-
-    @property
-    def state(self) -> State:
-        """Returns the host's current state."""
-        return self._machine.state
-
-    @property
-    def game(self) -> Game | None:
-        """Returns the game, once the match has started (and still once it is over)."""
-        return self._machine.game
-
-    @property
-    def ticket(self) -> Ticket | None:
-        """Returns this side's seat (match id, seat, token) once seated; keep it to resume."""
-        return self._machine.ticket
-
-    @property
-    def kept(self) -> str | None:
-        """Returns the game data last kept with this side's seat (`keep()`; after a resume, what
-        the ticket kept), or None."""
-        ticket = self._machine.ticket
-        return None if ticket is None else ticket.kept
-
-    @property
-    def end_claimed(self) -> bool:
-        """Returns, while the game's `receive_move()` runs, whether the partner's move said the
-        game is over (sent with `end_game=True`); False at any other time."""
-        return self._machine.end_claimed
+    # -- what a game and a UI do (what they see: sdk.host.view) ----------------------------
 
     def keep(self, text: str) -> None:
         """Keeps the game's private data for this match with this side's seat: the ticket
@@ -204,34 +177,6 @@ class RelayHost(GameHost):
             ticket = self._machine.ticket = dataclasses.replace(ticket, kept=text)
         if self._driver.on_ticket is not None:
             self._driver.on_ticket(ticket)
-
-    @property
-    def clock(self) -> Clock | None:
-        """Returns the seats' clocks once a match with a time control started (see
-        GameHost.clock), else None."""
-        return self._machine.clock
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """Returns how the match ended, once it has."""
-        return self._machine.outcome
-
-    @property
-    def table(self) -> Table | None:
-        """Returns the match's table as last reported: names, presence, the last offer, the
-        chat lines of that report, when a staller may be claimed against (None before)."""
-        return self._machine.table
-
-    @property
-    def chat(self) -> list[ChatLine]:
-        """Returns every chat line heard so far, in order (show them as text)."""
-        return list(self._machine.chat)
-
-    @property
-    def retries(self) -> int:
-        """Returns how many requests were sent again after a transient fault."""
-        client = self._driver.client
-        return client.retries if client is not None else 0
 
     def move(self, move: str, end_game: bool = False) -> None:
         """Sends this side's move; `end_game` says the game is over with it.
@@ -284,7 +229,7 @@ class RelayHost(GameHost):
         """
         self._controls.close()
 
-    # -- the match -------------------------------------------------------------------------
+    # -- the match (the calls from its seat at the table: sdk.host.seated) ----------------
 
     async def play(self) -> Outcome:
         """Plays the match to its end and returns the Outcome; one call per host.
@@ -322,86 +267,6 @@ class RelayHost(GameHost):
             return
         async with aiohttp.ClientSession() as session:
             yield RelayClient(session, self.relay_url, self.timing, self._rng)
-
-    # -- the table (docs/protocol.md, "The table") -------------------------------------------
-
-    def _seated(self, what: str) -> tuple[RelayClient, Ticket]:
-        """Returns the client and seat of the match in play, or raises HostStateError."""
-        client, ticket = self._driver.client, self._machine.ticket
-        if client is None or ticket is None or self._machine.game is None:
-            raise HostStateError(NOT_SEATED.format(what=what, state=self.state))
-        return client, ticket
-
-    async def say(self, text: str) -> int:
-        """Says a line of chat to the partner; returns its number (raises RelayRefusedError
-        `chat/off`, `chat/too_fast`... when the relay refuses it)."""
-        client, ticket = self._seated("say()")
-        return await client.say(ticket, text)
-
-    async def report(self, about: ReportAbout, text: str = "") -> int:
-        """Reports the partner of the match in play to the host (its play, name or chat);
-        returns the report's number."""
-        client, ticket = self._seated("report()")
-        return await client.report(ticket, about, text)
-
-    async def block(self, kind: BlockKind = "block") -> list[Blocked]:
-        """Blocks (never paired again, chat hidden) or mutes (chat hidden) the partner of the
-        match in play; needs the host's player key. Returns the key's blocks."""
-        client, ticket = self._seated("block()")
-        if self.player is None:
-            raise HostStateError(NO_PLAYER_KEY.format(what="block()"))
-        return await client.block(self.player, ticket.match, kind)
-
-    async def partner_muted(self) -> bool:
-        """Returns whether the host's player key blocked or muted the partner of the match in
-        play (its chat is then not shown); False without a player key."""
-        client, ticket = self._seated("partner_muted()")
-        if self.player is None:
-            return False
-        ids = await client.seat_ids(ticket.match)
-        partner = ids[1 - ticket.seat]
-        return partner is not None and any(
-            entry.id == partner for entry in await client.blocks(self.player)
-        )
-
-    async def offer_draw(self) -> Table:
-        """Offers the partner a draw at the position this side has; returns the table. The
-        match ends `drawn` if the partner accepts (play() then returns)."""
-        client, ticket = self._seated("offer_draw()")
-        table = await client.offer(ticket, "draw", self._machine.cursor)
-        self._machine.table_news(table)
-        return table
-
-    async def ask_takeback(self) -> Table:
-        """Asks the partner to take back this side's last move (with the partner's reply, if
-        it made one); on acceptance the game's `undo()` is called. Raises HostStateError for
-        a game that cannot undo."""
-        client, ticket = self._seated("ask_takeback()")
-        game = self._machine.game
-        if game is not None and not can_undo(game):
-            raise HostStateError(NO_UNDO.format(name=type(game).__name__))
-        table = await client.offer(ticket, "takeback", self._machine.cursor)
-        self._machine.table_news(table)
-        return table
-
-    async def answer_offer(self, accept: bool) -> int | None:
-        """Accepts or declines the partner's standing offer, or withdraws this side's own
-        (accept False); returns the event an acceptance appended (None otherwise)."""
-        client, ticket = self._seated("answer_offer()")
-        table = self._machine.table
-        offer = None if table is None else table.offer
-        if offer is None or not offer.standing:
-            raise HostStateError(NO_OFFER)
-        game = self._machine.game
-        if accept and offer.kind == "takeback" and game is not None and not can_undo(game):
-            raise HostStateError(NO_UNDO.format(name=type(game).__name__))
-        return await client.answer(ticket, accept, offer.at)
-
-    async def claim(self) -> int:
-        """Claims the win from a partner that stalled on its turn past the relay's claim time
-        (a match without a clock); returns the `ended` event's number."""
-        client, ticket = self._seated("claim()")
-        return await client.claim(ticket, self._machine.cursor)
 
     async def rating_change(self, wait: float = 3.0) -> RatingChange | None:
         """Returns how the finished match moved this side's rating (before, after), waiting up

@@ -1,0 +1,59 @@
+"""PlayerCalls: the protocol calls of a player key: its matches, its ratings and the
+leaderboards, and the keys it blocked or muted (`/v1/player/...`, `/v1/games/.../leaderboard`)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from sdk.errors import ProtocolError
+from sdk.moderation import Blocked, BlockKind, parse_blocks
+from sdk.players import PlayerMatch
+from sdk.ratings import Leaderboard, PlayerRating, parse_leaderboard, parse_ratings
+from sdk.transport import NOT_AN_ANSWER, Transport
+
+__all__ = ["PlayerCalls"]
+
+
+class PlayerCalls(Transport):
+    """The calls of a player key, each retried through transient faults (RelayClient has
+    them, with the match's calls)."""
+
+    async def player_matches(self, player: str) -> list[PlayerMatch]:
+        """Returns the matches a player key seated that the relay still holds: the key's
+        turn first (least time left first), then the partner's, waiting seeks, finished."""
+        answer = await self._call("GET", "/v1/player/matches", player, None)
+        try:
+            return [PlayerMatch.from_json(row) for row in answer["matches"]]
+        except (KeyError, TypeError, ValueError):
+            raise ProtocolError(NOT_AN_ANSWER.format(what="player matches", body=answer)) from None
+
+    async def leaderboard(self, game: str, limit: int | None = None) -> Leaderboard:
+        """Returns the game's leaderboard: its established ratings, best first (at most
+        `limit`; the relay's default without)."""
+        path = f"/v1/games/{quote(game, safe='')}/leaderboard"
+        if limit is not None:
+            path += f"?limit={limit}"
+        return parse_leaderboard(await self._call("GET", path, None, None))
+
+    async def ratings(self, player: str, game: str | None = None) -> list[PlayerRating]:
+        """Returns a player key's rating in each game it played rated (in `game` only, when
+        given), each with its latest rated matches, newest first; none for an unknown key."""
+        path = "/v1/player/ratings"
+        if game is not None:
+            path += f"?game={quote(game, safe='')}"
+        return parse_ratings(await self._call("GET", path, player, None))
+
+    async def blocks(self, player: str) -> list[Blocked]:
+        """Returns the keys a player key blocked or muted, newest first."""
+        return parse_blocks(await self._call("GET", "/v1/player/blocks", player, None))
+
+    async def block(self, player: str, match: str, kind: BlockKind = "block") -> list[Blocked]:
+        """Blocks (never paired again, chat hidden) or mutes (chat hidden) the partner of a
+        match the player key sat in; returns the key's blocks."""
+        body = {"kind": kind, "match": match}
+        return parse_blocks(await self._call("POST", "/v1/player/blocks", player, body))
+
+    async def unblock(self, player: str, public_id: str) -> list[Blocked]:
+        """Lifts a block or mute of a public id; returns the key's blocks."""
+        body = {"kind": "none", "id": public_id}
+        return parse_blocks(await self._call("POST", "/v1/player/blocks", player, body))
