@@ -22,6 +22,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILED = (
     "relay/http/front.py",
+    "relay/http/front_state.py",
     "relay/http/reader.py",
     "relay/api/endpoints.py",
     "relay/api/calls.py",

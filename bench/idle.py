@@ -29,7 +29,7 @@ __all__ = ["OPEN_PER_SECOND", "IdleResult", "hold_polls", "idle_row", "room_for_
 
 OPEN_PER_SECOND = 4000
 """Connections opened a second, all load-generator processes together (the relay's accept
-queue, BACKLOG in relay/__main__.py, is never near full)."""
+queue, BACKLOG in relay/http/serve.py, is never near full)."""
 
 SPARE_FILES = 500
 """Open files a server keeps for other than idle polls: listeners, the paced matches' own."""

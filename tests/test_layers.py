@@ -29,9 +29,13 @@ LAYERS: dict[str, set[str]] = {
     "relay.box": {"relay.api"},
     "relay.workers": {"relay.config", "relay.box"},
     "relay.admin": {"relay.config"},
+    "relay.options": {"relay.core", "relay.config"},
+    "relay.cli": {
+        "relay.core", "relay.store", "relay.config", "relay.games", "relay.http", "relay.options",
+    },
     "relay.__main__": {
         "relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook",
-        "relay.http", "relay.workers", "relay.games", "relay.admin",
+        "relay.http", "relay.workers", "relay.games", "relay.admin", "relay.cli", "relay.options",
     },
     "relay": {"relay.core", "relay.store", "relay.config", "relay.http"},
 }  # fmt: skip
