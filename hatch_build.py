@@ -53,12 +53,26 @@ setup(
     name="movewire-hot-path",
     ext_modules=mypycify(
         ["--ignore-missing-imports", *{modules!r}],
-        opt_level="3",
+        opt_level={opt_level!r},
         debug_level="0",
         group_name="relay._compiled",  # its runtime inside relay/, not at the top level
     ),
 )
 """
+
+
+OPT_LEVEL = "MOVEWIRE_OPT_LEVEL"
+"""The environment variable that sets mypyc's optimisation level (0 to 3; 3 when unset). The
+test suite builds at 0: the same compiled code, a third less build time (docs/performance.md);
+what ships and what the bench measures is built at 3."""
+
+
+def opt_level() -> str:
+    """Returns mypyc's optimisation level for this build (OPT_LEVEL, else '3')."""
+    level = os.environ.get(OPT_LEVEL, "3")
+    if level not in ("0", "1", "2", "3"):
+        raise RuntimeError(f"{OPT_LEVEL} must be 0, 1, 2 or 3, not {level!r}")
+    return level
 
 
 def compiler_missing() -> str:
@@ -76,7 +90,8 @@ def compile_hot_path(root: Path, work: Path) -> list[Path]:
     """Compiles COMPILED from a copy of root's relay package in work; returns the extension
     files built, relative to work (relay/**/*.so and mypyc's shared runtime beside relay/)."""
     shutil.copytree(root / "relay", work / "relay", ignore=shutil.ignore_patterns("*.so"))
-    (work / "setup.py").write_text(SETUP.format(modules=list(COMPILED)))
+    setup = SETUP.format(modules=list(COMPILED), opt_level=opt_level())
+    (work / "setup.py").write_text(setup)
     done = subprocess.run(
         [sys.executable, "setup.py", "build_ext", "--inplace"],
         cwd=work,

@@ -25,6 +25,9 @@ __all__ = ["BuildError", "build_wheel", "file_lock", "installed_tree", "relay_co
 
 ROOT = Path(__file__).resolve().parents[1]
 
+OPT_LEVEL = "MOVEWIRE_OPT_LEVEL"
+"""The environment variable hatch_build.py reads mypyc's optimisation level from."""
+
 SOURCES = ("relay", "sdk", "examples")
 """The packages the wheel carries; with pyproject.toml and hatch_build.py, what it is built of."""
 
@@ -34,7 +37,8 @@ class BuildError(RuntimeError):
 
 
 def _fingerprint() -> str:
-    digest = hashlib.sha256(sys.version.encode())
+    # The optimisation level the wheel is built at (hatch_build.OPT_LEVEL) is part of its state.
+    digest = hashlib.sha256(sys.version.encode() + os.environ.get(OPT_LEVEL, "3").encode())
     files = [ROOT / "pyproject.toml", ROOT / "hatch_build.py"]
     for package in SOURCES:
         files += sorted(p for p in (ROOT / package).rglob("*") if p.is_file() and _kept(p))

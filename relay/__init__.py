@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-try:  # the relay's own dependencies come with the `relay` extra, not with the SDK
-    import httptools  # noqa: F401
-    import prometheus_client  # noqa: F401
-except ModuleNotFoundError as missing:
-    raise ModuleNotFoundError(
-        f"the relay needs its own dependencies ({missing.name} is missing): "
-        "pip install 'movewire[relay]'",
-        name=missing.name,
-    ) from missing
-
+from relay import extra  # noqa: F401  (first: the relay's own dependencies are there)
 from relay.config import Config
 from relay.core.errors import CODES, RelayError
 from relay.core.model import Action, MatchInfo, Status, StoreSettings, Ticket

@@ -25,6 +25,12 @@ from tests.support.relay_process import RelayProcess, quick_flags
 # own (each worker's), never in the user's ~/.config/movewire.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="movewire-tests-config-")
 
+# The suite builds the compiled wheel at mypyc's optimisation level 0 (hatch_build.OPT_LEVEL):
+# the same compiled code, half a minute less of a 2-core machine's build; set it to 3 to test
+# the wheel exactly as it ships. The bench processes the tests start inherit it, and so use
+# the same build.
+os.environ.setdefault("MOVEWIRE_OPT_LEVEL", "0")
+
 
 @pytest.fixture(scope="session")
 def relay_url() -> Iterator[str]:

@@ -1,18 +1,19 @@
 """Prometheus metrics of one relay process.
 
 The hot path only adds to plain integers; prometheus-client reads them when /metrics is
-scraped (a custom collector), so no lock is taken per move or poll."""
+scraped (a custom collector), so no lock is taken per move or poll. prometheus-client itself
+is imported at the first scrape, not at the relay's start (it costs a tenth of a start)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-
-from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
-from prometheus_client.registry import Collector
+from typing import TYPE_CHECKING, Any
 
 from relay.core.model import Status
+
+if TYPE_CHECKING:
+    from prometheus_client.core import Metric
 
 __all__ = ["SHARED", "RelayMetrics", "hot_path"]
 
@@ -31,8 +32,9 @@ def hot_path() -> str:
     return "pure Python" if calls.__file__.endswith(".py") else "compiled"
 
 
-class RelayMetrics(Collector):
-    """The counters and gauges a relay process exports at /metrics."""
+class RelayMetrics:
+    """The counters and gauges a relay process exports at /metrics (a prometheus-client
+    collector)."""
 
     def __init__(self) -> None:
         self.moves = 0
@@ -51,11 +53,14 @@ class RelayMetrics(Collector):
         """Your-turn webhook deliveries by outcome: sent, retried, failed, dropped."""
         self.referee_over_budget = 0
         """Referees' judgements given up at --referee-budget, as of the last scrape."""
-        self.registry = CollectorRegistry()
-        self.registry.register(self)
+        self._registry: Any = None
+        """The prometheus-client registry that reads this collector (made at the first
+        scrape)."""
 
     def collect(self) -> Iterator[Metric]:
         """Yields the metrics (prometheus-client calls this at each scrape)."""
+        from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
         matches = GaugeMetricFamily(
             "relay_matches", "Matches in the store, by status.", labels=["status"]
         )
@@ -123,4 +128,10 @@ class RelayMetrics(Collector):
         self.matches = counts
         self.heard = heard
         self.endings = endings or {}
-        return generate_latest(self.registry)
+        from prometheus_client import CollectorRegistry, generate_latest
+
+        if self._registry is None:
+            self._registry = CollectorRegistry()
+            self._registry.register(self)
+        rendered: bytes = generate_latest(self._registry)
+        return rendered

@@ -132,6 +132,11 @@ def load_pages(root: Path = PAGES_DIR, warn: bool = True) -> dict[str, StaticFil
     return pages
 
 
+def _urls(root: Path) -> set[str]:
+    """Returns the URL paths of the servable files under root, but '/', reading none."""
+    return {"/" + path.relative_to(root).as_posix() for path in _files(root, False)}
+
+
 def _matches(if_none_match: str, etag: str) -> bool:
     tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
     return "*" in tags or etag in tags
@@ -167,9 +172,9 @@ def check_pages(games: Iterable[Game], folders: Iterable[str] = ()) -> None:
     """Raises ValueError unless each pages folder is one, and no file of a game package or a
     folder is served already by the relay, a game package or an earlier folder; a game
     package's clash is a GamePackageError naming both sides."""
-    taken = dict.fromkeys(load_pages(warn=False), RELAY)
+    taken = dict.fromkeys(_urls(PAGES_DIR) | {"/"}, RELAY)
     for game in sorted(games, key=lambda game: game.name):
-        urls = set(load_pages(game.pages, warn=False)) - {"/"}
+        urls = _urls(game.pages)
         if urls & taken.keys():
             url = min(urls & taken.keys())
             owner = taken[url]
@@ -179,7 +184,7 @@ def check_pages(games: Iterable[Game], folders: Iterable[str] = ()) -> None:
         root = Path(folder)
         if not root.is_dir():
             raise ValueError(NOT_A_FOLDER.format(root=folder))
-        urls = set(load_pages(root, warn=False)) - {"/"}
+        urls = _urls(root)
         if urls & taken.keys():
             url = min(urls & taken.keys())
             raise ValueError(TAKEN.format(url=url, root=folder, owner=taken[url]))

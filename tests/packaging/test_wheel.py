@@ -11,6 +11,7 @@ import sysconfig
 import types
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,12 +61,9 @@ class _Said:
         self.lines.append(text)
 
 
-def test_without_a_c_compiler_the_hook_builds_pure_python_and_says_why(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The hook's own branch, run alone: the same pure wheel as MOVEWIRE_PURE's (built above),
-    # told apart only by what it says. hatchling lives in the build's environment, not here,
-    # so its base class is stood in for.
+def _hook_module(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Returns hatch_build.py loaded as a module. hatchling lives in the build's environment,
+    not here, so its base class is stood in for."""
     interface = types.ModuleType("hatchling.builders.hooks.plugin.interface")
     base = type("BuildHookInterface", (), {"__class_getitem__": classmethod(lambda c, _: c)})
     interface.BuildHookInterface = base  # type: ignore[attr-defined]
@@ -77,6 +75,30 @@ def test_without_a_c_compiler_the_hook_builds_pure_python_and_says_why(
     assert spec is not None and spec.loader is not None
     hook_module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook_module)
+    return hook_module
+
+
+def test_the_optimisation_level_is_3_unless_the_environment_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hook_module = _hook_module(monkeypatch)
+    monkeypatch.delenv("MOVEWIRE_OPT_LEVEL", raising=False)
+    assert hook_module.opt_level() == "3"
+    monkeypatch.setenv("MOVEWIRE_OPT_LEVEL", "0")
+    assert hook_module.opt_level() == "0"
+    setup = hook_module.SETUP.format(modules=["relay/core/model.py"], opt_level="0")
+    assert 'opt_level="0"' in setup.replace("'", '"')
+    monkeypatch.setenv("MOVEWIRE_OPT_LEVEL", "fast")
+    with pytest.raises(RuntimeError, match="MOVEWIRE_OPT_LEVEL must be 0, 1, 2 or 3"):
+        hook_module.opt_level()
+
+
+def test_without_a_c_compiler_the_hook_builds_pure_python_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The hook's own branch, run alone: the same pure wheel as MOVEWIRE_PURE's (built above),
+    # told apart only by what it says.
+    hook_module = _hook_module(monkeypatch)
     monkeypatch.delenv("MOVEWIRE_PURE", raising=False)
     monkeypatch.setenv("CC", "/nonexistent/cc")
     hook = hook_module.CompileHotPath()
