@@ -2,7 +2,8 @@
 
 The relay's compiled wheel takes a minute or two to build. In a parallel run the
 coordinating process starts building it as soon as the workers have collected tests that
-need it, while the workers run the rest; the files that need it run last."""
+need it, while the workers run other files; the files that need it start a while later, and
+run the tests that need it last."""
 
 from __future__ import annotations
 
@@ -81,17 +82,31 @@ the longest first: with --dist loadfile a long file begun last keeps the run wai
 alone. Refresh it from `pytest --durations=0` now and then; an unlisted file counts 1 s."""
 
 
+HEAD_START = 600
+"""Seconds of files (by DURATIONS) that run before the first file needing the compiled wheel:
+about two minutes of four workers, the time the wheel takes to build beside them."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Runs the files that need the compiled wheel last, so that it is built meanwhile, and
-    within each part the longest files first (the order is the same in every worker, as
-    pytest-xdist requires)."""
+    """Runs the longest files first, but the files that need the compiled wheel only after
+    HEAD_START seconds of others, so that it is built meanwhile; within a file, the tests that
+    need the wheel last. The order is the same in every worker, as pytest-xdist requires."""
     late = {item.path for item in items if _needs_installed(item)}
     root = Path(__file__).resolve().parents[1]
     took = json.loads(DURATIONS.read_text())
-    weight = {
-        path: took.get(path.relative_to(root).as_posix(), 1) for path in {i.path for i in items}
-    }
-    items.sort(key=lambda item: (item.path in late, -weight[item.path], str(item.path)))
+    paths = {item.path for item in items}
+    weight = {path: took.get(path.relative_to(root).as_posix(), 1) for path in paths}
+    longest = sorted(paths, key=lambda path: (-weight[path], str(path)))
+    ahead: list[Path] = []
+    for path in longest:
+        if sum(weight[p] for p in ahead) >= HEAD_START:
+            break
+        if path not in late:
+            ahead.append(path)
+    order = ahead + [path for path in longest if path not in ahead]
+    rank = {path: n for n, path in enumerate(order)}
+    index = {id(item): n for n, item in enumerate(items)}
+    items.sort(key=lambda item: (rank[item.path], _needs_installed(item), index[id(item)]))
 
 
 def pytest_xdist_node_collection_finished(node: object, ids: Sequence[str]) -> None:

@@ -25,7 +25,7 @@ def test_the_installed_tree_runs_the_hot_path_compiled(installed: Path) -> None:
     compiled = {
         path.relative_to(installed).as_posix() for path in installed.rglob(f"relay/**/*{SUFFIX}")
     }
-    wanted = ("relay/http/front", "relay/api/endpoints", "relay/store/memory/store")
+    wanted = ("relay/http/front", "relay/api/endpoints", "relay/store/memory/matches")
     assert {f"{name}{SUFFIX}" for name in wanted} <= compiled
     run = subprocess.run(
         [sys.executable, "-P", "-c", "from relay.api.metrics import hot_path; print(hot_path())"],
