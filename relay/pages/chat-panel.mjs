@@ -14,6 +14,9 @@ export const CHAT_REFUSALS = Object.freeze({
   "match/finished": "The match is over: the chat is closed.",
 });
 
+/** How near the newest line (in CSS pixels) a reader counts as following the chat. */
+const FOLLOW_PX = 24;
+
 /** What a line erased by the relay's host (its text "") reads, in place of its words. */
 export const ERASED = "(removed by the host)";
 
@@ -44,6 +47,7 @@ export class ChatPanel {
   #off = false;
   #hiding = ""; // whose lines are hidden, and why ("1:muted"; "" for nobody's)
   #hidden = 0; // how many lines are hidden
+  #sent = false; // whether this page sent a line not shown yet: its list goes to the newest
 
   constructor(element, send = null) {
     this.#element = element;
@@ -59,8 +63,10 @@ export class ChatPanel {
         if (text === "") return;
         this.say("");
         this.#input.value = "";
+        this.#sent = true;
         send(text).catch((error) => {
           // Not said: the words come back to the field, to send again.
+          this.#sent = false;
           if (this.#input.value === "" && error?.code !== "chat/off") this.#input.value = text;
           this.refused(error);
         });
@@ -88,6 +94,11 @@ export class ChatPanel {
       this.#hidden = 0;
       this.#hiding = hiding;
     }
+    const list = this.#list;
+    // A reader at the newest line (or who just sent one) follows the new ones; one who
+    // scrolled back to read stays where they are.
+    const following = this.#sent || list.scrollHeight - list.scrollTop - list.clientHeight < FOLLOW_PX;
+    const before = list.children.length;
     for (const line of lines.slice(this.#shown)) {
       if (hide !== null && line.seat === hide.seat) {
         this.#hidden += 1;
@@ -107,6 +118,10 @@ export class ChatPanel {
     }
     this.#shown = Math.max(this.#shown, lines.length);
     this.#list.hidden = this.#off || this.#list.children.length === 0;
+    if (list.children.length > before) {
+      this.#sent = false;
+      if (following) list.scrollTop = list.scrollHeight;
+    }
     if (this.#hiddenNote !== null) {
       const why = hide?.why ?? null;
       this.#hiddenNote.textContent = why !== null && this.#hidden > 0 ? hiddenWords(this.#hidden, why) : "";

@@ -9,13 +9,14 @@ finds no serious or critical violation with the chat, an offer and a presence sh
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Dialog, Locator, expect
 
 from tests.browser.axe import no_severe_violations
-from tests.browser.conftest import MakePlayer
+from tests.browser.conftest import WAIT_MS, MakePlayer
 from tests.browser.faults import expect_reconnecting, forgive_failed_loads, kill
 from tests.browser.keyboard import press, say, tab_to
 from tests.browser.players import PHONE, Player, Viewport
@@ -271,6 +272,45 @@ def test_a_staller_is_claimed_against_after_the_countdown(
         "reason": "stalled",
         "seat": 1 - int((x.saved_match() or {})["seat"]),
     }
+
+
+AT_END = "list => list.scrollHeight - list.scrollTop - list.clientHeight <= 1"
+"""Whether a chat list shows its newest line (scrolled to its end)."""
+
+
+def expect_at_end(lines: Locator) -> None:
+    """Waits until the chat list shows its newest line, WAIT_MS at most (polled from here:
+    the pages' CSP refuses the evaluated strings of Playwright's wait_for_function)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not lines.evaluate(AT_END):
+        assert time.monotonic() < deadline, "the chat list does not show its newest line"
+        lines.page.wait_for_timeout(50)
+
+
+def test_a_long_chat_follows_its_newest_line_unless_its_reader_scrolled_back(
+    player: MakePlayer, relay: RelayProcess
+) -> None:
+    ann, bob = player("ann"), player("bob")
+    start_named_room(ann, bob)
+    for n in range(13):
+        say(ann, f"line {n}")
+    for side in (ann, bob):
+        lines = side.page.locator("#chat .chat-lines")
+        expect(lines.locator("li")).to_have_count(13)
+        # The list overflows its height, and shows its newest line, to sender and reader.
+        assert lines.evaluate("list => list.scrollHeight > list.clientHeight")
+        expect_at_end(lines)
+    # A reader who scrolled back to read stays there as a line comes in...
+    lines = bob.page.locator("#chat .chat-lines")
+    lines.evaluate("list => { list.scrollTop = 0; }")
+    say(ann, "one more")
+    expect(lines.locator("li")).to_have_count(14)
+    assert lines.evaluate("list => list.scrollTop") == 0
+    # ...and is taken to the newest line by one of their own.
+    say(bob, "back to it")
+    expect(lines.locator("li")).to_have_count(15)
+    expect_at_end(lines)
+    bob.shot("chat-followed")
 
 
 @pytest.mark.parametrize("relay", [("--chat", "off")], indirect=True)
