@@ -6,6 +6,8 @@ import gzip
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
+from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from aiohttp import web
@@ -191,3 +193,33 @@ def test_accept_encoding_is_read_with_its_weights() -> None:
     assert not accepts_gzip("gzip;q=0.000, *")
     assert not accepts_gzip("*;q=0")
     assert not accepts_gzip("gzip;q=nope")
+
+
+class _Head(HTMLParser):
+    """Reads a page's meta description (html.parser, the standard library's HTML reader)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.description: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "meta" and found.get("name") == "description":
+            self.description = found.get("content")
+
+
+ROOT = PAGES_DIR.parents[1]
+HTML_PAGES = sorted(
+    [*PAGES_DIR.glob("*.html"), *ROOT.glob("examples/*/page/*.html"),
+     ROOT / "sdk" / "skeleton" / "page.html.tmpl"]
+)  # fmt: skip
+"""The relay's pages, the example games' and the one a new game's skeleton writes."""
+
+
+@pytest.mark.parametrize("page", HTML_PAGES, ids=lambda path: path.name)
+def test_every_page_says_what_it_is_for_to_search_engines(page: Path) -> None:
+    head = _Head()
+    head.feed(page.read_text())
+    # A meta description of the length search engines show whole (about 50 to 160 characters).
+    assert head.description is not None, f"{page} has no meta description"
+    assert 50 <= len(head.description) <= 160, head.description
