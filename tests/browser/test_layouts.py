@@ -10,7 +10,7 @@ from playwright.sync_api import Locator, expect
 
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import PHONE, Player, Viewport
-from tests.browser.relay_api import WIN, xand0_match
+from tests.browser.relay_api import WIN, call, xand0_match
 from tests.support.relay_process import RelayProcess
 
 LAPTOP = Viewport(1280, 800)
@@ -114,3 +114,27 @@ def test_after_a_clocked_connect4_match_on_a_laptop_rematch_shows_unscrolled_as_
         assert (shown["y"], shown["x"]) < (box_of(again)["y"], box_of(again)["x"])
         expect(side.page.locator("#clocks")).to_be_visible()
         side.shot("ended")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "desktop"])
+def test_a_long_name_stays_inside_its_lobby_row_beside_the_watch_button(
+    player: MakePlayer, relay: RelayProcess, viewport: Viewport
+) -> None:
+    # Two seekers of the longest names a relay takes, with no space to break them at.
+    opened = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "public": True,
+                                      "name": "W" * 32})  # fmt: skip
+    call(relay, "/v1/seek", {"game": "xand0", "version": "1", "name": "M" * 32})
+    viewer = player("viewer", viewport)
+    viewer.open("/")
+    row = viewer.page.locator(f"#game-xand0 .live-list li[data-match='{opened['match']}']")
+    watch = box_of(row.locator("a"))
+    line = box_of(row)
+    # The names wrap inside the row: nothing spills out of it, or under its button.
+    assert row.evaluate("li => li.scrollWidth <= li.clientWidth")
+    assert watch["x"] + watch["width"] <= line["x"] + line["width"] + 0.5
+    text_right = row.evaluate(
+        """li => { const range = document.createRange(); range.selectNodeContents(li.firstChild);
+                   return Math.max(...[...range.getClientRects()].map((r) => r.right)); }"""
+    )
+    assert text_right <= watch["x"] + 0.5
+    viewer.shot("lobby-long-names")
