@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,17 @@ class Player:
         )
         raw = self.page.evaluate(f"sessionStorage.getItem('movewire.match.{key}')")
         return None if raw is None else dict(json.loads(raw))
+
+    def match_id(self) -> str:
+        """Returns the id of this tab's match once the page has saved it (sessionStorage), ten
+        seconds at most: a page shows its state a moment before it saves its match."""
+        deadline = time.monotonic() + 10.0
+        while True:
+            match = (self.saved_match() or {}).get("match")
+            if match is not None:
+                return str(match)
+            assert time.monotonic() < deadline, f"{self.name}'s page saved no match"
+            self.page.wait_for_timeout(50)
 
     def cell(self, move: str) -> Locator:
         """Returns an X and 0 cell by its move text ("ij": column i, row j)."""

@@ -20,5 +20,4 @@ def start_room(ann: Player, bob: Player) -> tuple[Player, Player, str]:
     link = ann.page.locator("#share-link").input_value()
     bob.open("/xand0.html#" + link.split("#", 1)[1])
     x, o = seated(ann, bob)
-    match = (x.saved_match() or {})["match"]
-    return x, o, str(match)
+    return x, o, x.match_id()

@@ -79,8 +79,8 @@ def seat_rated(relay: RelayProcess, ann: Player, bob: Player) -> tuple[str, list
     ann.open(RATED)
     bob.open(RATED)
     seated(ann, bob)
-    match = str((ann.saved_match() or {})["match"])
-    assert (bob.saved_match() or {})["match"] == match
+    match = ann.match_id()
+    assert bob.match_id() == match
     status, info = call(relay, "GET", f"/v1/matches/{match}")
     assert status == 200, info
     players: list[str] = info["players"]
@@ -250,7 +250,7 @@ def test_a_blocked_opponent_is_not_met_again_and_a_ban_is_told_on_rematch_and_se
     ann.expect_state("LISTENING")
     press(bob, "Play again")
     bob.expect_state("LISTENING")
-    waiting = {str((side.saved_match() or {})["match"]) for side in (ann, bob)}
+    waiting = {side.match_id() for side in (ann, bob)}
     assert len(waiting) == 2, waiting
     bob.page.wait_for_timeout(1500)  # a pairing would have come at the second seek
     for side in (ann, bob):

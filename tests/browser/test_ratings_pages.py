@@ -77,7 +77,7 @@ def test_a_rated_match_shows_each_players_rating_and_its_history_in_your_games(
         expect(other.cell(move)).to_have_text("X0"[i % 2])
     x.expect_status("You win!")
     o.expect_status("You lose.")
-    match = (x.saved_match() or {})["match"]
+    match = x.match_id()
     # Two new players: the winner goes to 1741.6, the loser to 1258.4 (relay.core.ratings),
     # both still provisional ("?"); ratings are shown in whole points, rounded down.
     for side, shown, said in ((x, "1741?", "Won"), (o, "1258?", "Lost")):

@@ -47,7 +47,7 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
     reach_by_tab(host, host.page.locator("#game-xand0 button[data-public]"))
     host.expect_state("LISTENING")
     expect(host.page).to_have_url(re.compile(r"/xand0\.html#room=\w+&public$"))
-    match = (host.saved_match() or {})["match"]
+    match = host.match_id()
     guest.open("/")
     join = guest.page.locator(f"[data-lobby='xand0'] .open-list li[data-match='{match}'] a")
     expect(join).to_have_text("Join")

@@ -100,4 +100,4 @@ def test_a_reload_while_waiting_keeps_waiting(player: MakePlayer, relay: RelayPr
 
     bob.open("/xand0.html#" + link.split("#", 1)[1])
     seated(ann, bob)
-    assert (ann.saved_match() or {})["match"] == (bob.saved_match() or {})["match"] == again
+    assert ann.match_id() == bob.match_id() == again

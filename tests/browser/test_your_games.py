@@ -128,7 +128,7 @@ def test_a_correspondence_game_sought_on_a_page_is_in_that_browsers_games(
     link = ann.page.locator("#share-link").input_value()
     bob.open("/xand0.html#" + link.split("#", 1)[1])
     expect(bob.page.locator("body")).to_have_attribute("data-state", re.compile("^PLAYING_"))
-    match = (ann.saved_match() or {})["match"]
+    match = ann.match_id()
     for side in (ann, bob):  # each browser drew a player key of its own at its seek
         side.open("/")
         row = side.page.locator(f"#your-games .mine-list li[data-match='{match}']")
