@@ -1,0 +1,22 @@
+"""A Redis store on a Redis Cluster follows the store model (tests.support.store_model), as the
+memory store does."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis.stateful import run_state_machine_as_test
+
+from relay import Store
+from tests.support.store_model import MODEL_SETTINGS, REDIS_SETTINGS, StoreMachine
+
+pytestmark = pytest.mark.usefixtures("pinned_coin")
+
+
+def test_redis_store_on_a_cluster_follows_the_model(request: pytest.FixtureRequest) -> None:
+    from tests.support.redis_cluster import fresh_cluster_store
+
+    async def make() -> Store:
+        return await fresh_cluster_store(request, MODEL_SETTINGS)
+
+    machine = type("ClusterMachine", (StoreMachine,), {"make_store": staticmethod(make)})
+    run_state_machine_as_test(machine, settings=REDIS_SETTINGS)
