@@ -98,11 +98,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     weight = {path: took.get(path.relative_to(root).as_posix(), 1) for path in paths}
     longest = sorted(paths, key=lambda path: (-weight[path], str(path)))
     ahead: list[Path] = []
+    begun = 0
     for path in longest:
-        if sum(weight[p] for p in ahead) >= HEAD_START:
+        if begun >= HEAD_START:
             break
         if path not in late:
             ahead.append(path)
+            begun += weight[path]
     order = ahead + [path for path in longest if path not in ahead]
     rank = {path: n for n, path in enumerate(order)}
     index = {id(item): n for n, item in enumerate(items)}

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from relay.core.model import Status
 
 if TYPE_CHECKING:
+    from prometheus_client import CollectorRegistry
     from prometheus_client.core import Metric
 
 __all__ = ["SHARED", "RelayMetrics", "hot_path"]
@@ -53,7 +54,7 @@ class RelayMetrics:
         """Your-turn webhook deliveries by outcome: sent, retried, failed, dropped."""
         self.referee_over_budget = 0
         """Referees' judgements given up at --referee-budget, as of the last scrape."""
-        self._registry: Any = None
+        self._registry: CollectorRegistry | None = None
         """The prometheus-client registry that reads this collector (made at the first
         scrape)."""
 
@@ -132,6 +133,5 @@ class RelayMetrics:
 
         if self._registry is None:
             self._registry = CollectorRegistry()
-            self._registry.register(self)
-        rendered: bytes = generate_latest(self._registry)
-        return rendered
+            self._registry.register(self)  # a collector by its collect()
+        return generate_latest(self._registry)
