@@ -5,7 +5,10 @@ finishes requests in progress before the store closes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import select
 import signal
 from collections.abc import Callable
 from typing import Any
@@ -19,10 +22,14 @@ from relay.http.front_state import SWEEP
 from relay.http.server import Connections
 from relay.http.state import API
 
-__all__ = ["BACKLOG", "LINGER", "serve"]
+__all__ = ["BACKLOG", "LINGER", "serve", "stop_listening"]
 
 BACKLOG = 2048
 """Connections the kernel queues before the relay accepts them (bursts of players)."""
+
+DRAIN = 100
+"""Turns of the loop a process shutting down gives to accepting the connections already
+queued (asyncio accepts up to BACKLOG of them in one turn)."""
 
 LINGER = 3.0
 """Seconds a process shutting down keeps its trusted proxies' idle connections open (see
@@ -59,7 +66,7 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
     protocol: Callable[[], asyncio.BaseProtocol] = front.protocol
     if not config.front:
         protocol = front.aiohttp_protocol  # aiohttp answers everything itself
-    server: asyncio.AbstractServer
+    server: asyncio.Server
     if unix:
         server = await loop.create_unix_server(protocol, unix, backlog=BACKLOG)
     else:
@@ -79,11 +86,40 @@ async def serve(app: web.Application, config: Config, unix: str | None) -> None:
     try:
         await stop.wait()
     finally:
-        server.close()
-        api.lifecycle.closing = True
+        api.lifecycle.closing = True  # what the queue still holds is answered and closed
+        await stop_listening(server, unix)
         await api.store.wake_all()
         await front.linger(LINGER)
         front.close_idle()
         await front.drain(config.hold + 5)
         sweeper.cancel()
         await runner.cleanup()
+
+
+async def stop_listening(server: asyncio.Server, unix: str | None) -> None:
+    """Stops taking connections without dropping one the kernel has already queued.
+
+    Closing a listener resets every connection still in its queue, and a proxy that had
+    written a POST on one answers 502 (it never resends a POST). So a unix socket's path is
+    removed first (a proxy's next connect fails at once and goes to another process), the
+    connections already queued are accepted (in at most DRAIN turns of the loop), and only
+    then does the listener close. A TCP port has no path to remove: its queue is drained
+    the same way."""
+    if unix:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(unix)
+    for _ in range(DRAIN):
+        if not any(_queued(sock) for sock in server.sockets):
+            break
+        await asyncio.sleep(0)
+    # asyncio makes the transport of a connection it accepted one turn of the loop later, and
+    # refuses to if the server has closed meanwhile: two turns before it closes.
+    for _ in range(2):
+        await asyncio.sleep(0)
+    server.close()
+
+
+def _queued(sock: Any) -> bool:
+    """Returns whether a listening socket has a connection waiting to be accepted."""
+    readable, _, _ = select.select([sock.fileno()], [], [], 0)
+    return bool(readable)
