@@ -111,6 +111,10 @@ async def farm(
             mine, theirs = tickets
             base = f"{url}/v1/matches/{mine['match']}"
             http = session(next(sources))
+            # Seat 0 polls again, as a live client does: that starts the paired match.
+            start = {"Authorization": f"Bearer {mine['token']}"}
+            async with http.get(f"{base}/events?after=0&wait=0", headers=start) as answer:
+                assert answer.status == 200, await answer.text()
             if draws and n % 2:
                 await _post(http, f"{base}/offer", {"kind": "draw", "after": 1}, theirs["token"])
                 await _post(http, f"{base}/answer", {"accept": True, "after": 1}, mine["token"])

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from bench.http import Connection, HttpError
+from bench.http import Connection, HttpError, start_match
 from bench.players import Tally
 from bench.soak import MatchError, Plan, measure_and_print, play_match
 
@@ -104,6 +104,7 @@ async def flood(
         if status != 201:
             raise HttpError(f"flood seek: {status} {data!r}")
         tickets.append(orjson.loads(data))
+    await start_match(setup, tickets[0])
     setup.close()
     match, auth = tickets[0]["match"], f"Authorization: Bearer {tickets[0]['token']}\r\n"
     seek = orjson.dumps({"game": "flood"})

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-__all__ = ["Connection", "HttpError"]
+__all__ = ["Connection", "HttpError", "start_match"]
 
 
 class HttpError(Exception):
@@ -72,3 +73,13 @@ class Connection:
         if self.writer is not None:
             self.writer.close()
             self.writer = None
+
+
+async def start_match(conn: Connection, ticket: dict[str, Any]) -> None:
+    """Polls seat 0 of a match just paired once, at once, as a live client does: a pairing
+    starts only when its waiting seat polls again (docs/protocol.md#seek)."""
+    auth = f"Authorization: Bearer {ticket['token']}\r\n"
+    path = f"/v1/matches/{ticket['match']}/events?after=0&wait=0"
+    status, _, data = await conn.request("GET", path, headers=auth)
+    if status != 200:
+        raise HttpError(f"seat 0's poll of a paired match: {status} {data!r}")

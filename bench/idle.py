@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from bench.holders import Tally, open_pollers, poll_request
-from bench.http import Connection
+from bench.http import Connection, start_match
 from bench.procstat import rss_mb
 from bench.run import Result
 from bench.targets import Target
@@ -96,10 +96,14 @@ async def _seek(target: Target, port: int, name: str, pairs: range) -> list[byte
         for number in numbers:
             body = orjson.dumps({"game": "bench", "room": f"{name}n{number}"})
             found[number] = []
+            tickets: list[dict[str, Any]] = []
             for _ in range(2):
                 status, _, data = await conn.request("POST", "/v1/seek", body, JSON)
                 assert status == 201, data
                 ticket = orjson.loads(data)
+                if ticket["seat"] == 1:
+                    await start_match(conn, tickets[0])
+                tickets.append(ticket)
                 path = f"/v1/matches/{ticket['match']}/events?after=1"
                 auth = f"Authorization: Bearer {ticket['token']}\r\n"
                 found[number].append(poll_request(path, auth))

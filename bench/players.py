@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from bench.http import Connection
+from bench.http import Connection, start_match
 
 __all__ = ["Tally", "ceiling_player", "nchan_player", "relay_player", "relay_tickets"]
 
@@ -40,6 +40,7 @@ async def relay_tickets(
         status, _, data = await conn.request("POST", "/v1/seek", body, JSON)
         assert status == 201, data
         tickets.append(orjson.loads(data))
+    await start_match(conn, tickets[0])
     conn.close()
     return tickets
 

@@ -100,7 +100,9 @@ async def prepare(
                 raise HttpError(f"stranger's seek: {status} {data!r}")
             tickets.append(orjson.loads(data))
         match = tickets[0]["match"]
-        status, _, data = await conn.request("GET", f"/v1/matches/{match}/events?after=0")
+        auth0 = f"Authorization: Bearer {tickets[0]['token']}\r\n"
+        path = f"/v1/matches/{match}/events?after=0"
+        status, _, data = await conn.request("GET", path, headers=auth0)  # starts the match
         first = orjson.loads(data)["events"][0]["first"]
         tokens = {t["seat"]: t["token"] for t in tickets}
         last, seat = 1, first

@@ -46,6 +46,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
                 offers_per_minute=a.offers_per_minute,
                 lobby_size=a.lobby_size,
                 seek_grace=a.seek_grace,
+                pair_window=a.pair_window,
                 claim_after=a.claim_after,
                 ratings=None
                 if a.no_ratings

@@ -220,6 +220,8 @@ class Config:
                 f"seek_grace must be > 0 and claim_after >= 0, not {self.store.seek_grace!r} "
                 f"and {self.store.claim_after!r}"
             )
+        if self.store.pair_window <= 0:
+            raise ValueError(f"pair_window must be > 0, not {self.store.pair_window!r}")
         if self.chat not in CHAT_READERS:
             raise ValueError(f"chat must be one of {', '.join(CHAT_READERS)}, not {self.chat!r}")
         if self.store.hold != self.hold:

@@ -42,6 +42,13 @@ def parser() -> argparse.ArgumentParser:
         " long) keeps its seek before it is dropped, never paired",
     )
     p.add_argument(
+        "--pair-window",
+        type=float,
+        default=s.pair_window,
+        help="seconds a waiting seeker has to poll again once paired: one that does not (a"
+        " crashed browser, a dead network) is never played",
+    )
+    p.add_argument(
         "--claim-after",
         type=float,
         default=s.claim_after,

@@ -118,7 +118,8 @@ class Holds:
         if key is None:
             key = self.take_seat(call, seat)
         try:
-            return await self.store.matches.wait(call.match, after, timeout, version)
+            pairable = seat == 0 and after == 0  # a waiting seeker's poll
+            return await self.store.matches.wait(call.match, after, timeout, version, pairable)
         except (asyncio.CancelledError, GeneratorExit):
             if seat is not None:
                 self.client_left(call, started)

@@ -66,6 +66,8 @@ def heal(kind: LobbyKind, info: MatchInfo | None) -> LobbyKind | None:
     live, then recent): an entry whose match would go back to an earlier list is stale, and
     is dropped. Both stores heal their lists by this rule as they read them."""
     now = None if info is None else kind_of(info.status)
+    if kind == "live" and now == "open":
+        return kind  # paired, and it starts at seat 0's next poll (Matches.seek)
     if now is not None and KINDS.index(now) < KINDS.index(kind):
         return None
     return now

@@ -141,6 +141,10 @@ class StoreSettings:
     """Seconds a seeker (without a per-move deadline) may go without a poll held once its
     last one ended with its client gone, or once it began no poll for hold + this long,
     before its seek is dropped and never paired."""
+    pair_window: float = 3.0
+    """Seconds a paired match waits for its waiting seat to poll again before it starts: a
+    seat that does not (its browser crashed, its network died) is a ghost, and the match
+    expires unstarted. The partner's seek is its own proof of life."""
     claim_after: float = 300.0
     """Seconds the seat to move of a match without a clock may think before its partner may
     claim the win (0: never)."""

@@ -155,6 +155,10 @@ export class PageMatch {
     const computer = this.computer;
     if (computer?.host.state === State.LISTENING && computer.host.ticket !== null) seats.push(computer.host.ticket);
     leaveSeeks(this.#parts.client, seats);
+    // Stopped too: its poll, answered "expired" by the withdrawal, must not seek afresh from
+    // a page that is going away (a seek nobody would ever play).
+    this.host.close();
+    if (seats.length > 1) computer.host.close();
     this.keep({ ...saved, withdrawn: true });
   }
 

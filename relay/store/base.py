@@ -117,12 +117,15 @@ class Matches(Protocol):
         A seat's poll also marks it present (see reap)."""
 
     async def wait(
-        self, match: str, after: int, timeout: float, version: int | None = None
-    ) -> Waited:
+        self, match: str, after: int, timeout: float, version: int | None = None,
+        pairable: bool = False,
+    ) -> Waited:  # fmt: skip
         """The one wait of every held request (a poll, a move post's ?wait=, a table-aware
         one): returns the events numbered above after once there are any; given the version
         of the match's table the reader has, returns ([], table=True) once the table may be
-        above it; else ([], False) after timeout."""
+        above it; else ([], False) after timeout. A pairable wait (seat 0's, which starts a
+        paired match by polling again) also returns ([], False) once the match is paired,
+        even by a join made before the wait began."""
 
     async def act(self, match: str, token: str, action: Action, now: float) -> int:
         """Applies a seat's action once and returns the number of its event.

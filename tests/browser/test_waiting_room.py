@@ -4,11 +4,12 @@ withdrawn when its page is left, so that nobody is paired with a player who has 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import MakePlayer
+from tests.browser.conftest import ARTIFACTS, MakePlayer
 from tests.browser.players import Player
 from tests.browser.relay_api import match_status, moves_of, until_status
 from tests.browser.seating import seated
@@ -101,3 +102,39 @@ def test_a_reload_while_waiting_keeps_waiting(player: MakePlayer, relay: RelayPr
     bob.open("/xand0.html#" + link.split("#", 1)[1])
     seated(ann, bob)
     assert ann.match_id() == bob.match_id() == again
+
+
+CLOSES = 50
+"""Waiting pages closed in the phantom-seek test, 10 at a time."""
+
+
+def test_a_waiting_page_closed_50_times_never_seeks_after_its_cancel(
+    browser: Browser, relay: RelayProcess
+) -> None:
+    # A closing page withdraws its seek; its held poll, answered "expired" by that, must not
+    # make the page seek afresh as it dies (a seek nobody would ever play). Each page has a
+    # context of its own: a context's six connections would not hold ten pages' polls.
+    matches: list[str] = []
+    for _ in range(CLOSES // 10):
+        contexts = [browser.new_context(base_url=relay.url) for _ in range(10)]
+        try:
+            pages = [context.new_page() for context in contexts]
+            for page in pages:  # loaded side by side
+                page.goto("/xand0.html", wait_until="commit")
+            for page in pages:  # private rooms: the pages must not meet each other
+                page.get_by_role("button", name="Create a private room").click()
+            for page in pages:
+                matches.append(waiting_match(Player(page, "ann", ARTIFACTS)))
+            for page in pages:
+                page.close(run_before_unload=True)
+        finally:
+            for context in contexts:
+                context.close()
+    assert len(set(matches)) == CLOSES
+    for match in matches:
+        until_status(relay, match, "match/expired")
+    # A seek sent after its page's cancel would show here, at once or a moment later.
+    time.sleep(1.0)
+    log = relay.log()
+    seeks, cancels = log.count('"POST /v1/seek '), log.count("/cancel HTTP/1.1")
+    assert (seeks, cancels) == (CLOSES, CLOSES), log[-3000:]

@@ -18,6 +18,7 @@ from relay.core.errors import RelayError
 from relay.core.model import ID_FIRST, Action, Status, hash_token, new_match_id, new_token
 from relay.store.redis import keys as redis_keys
 from tests.hosting.conftest import StoreMaker
+from tests.relay.store.calls import start
 from tests.support.redis_server import RedisServer, subscribers, until_subscribers
 from tests.support.waits import waited
 
@@ -52,6 +53,7 @@ async def test_every_key_of_a_match_is_in_one_slot(
     t = time.time()
     a = await store.matches.seek("slots", "1", None, t)
     b = await store.matches.seek("slots", "1", None, t)
+    await start(store, a, at=t)
     await store.matches.act(b.match, b.token, Action("resign"), t)
     client = aioredis.Redis.from_url(redis_server.url)
     try:
@@ -75,6 +77,8 @@ async def test_a_move_is_heard_only_by_the_processes_waiting_on_its_match(
     b = await one.matches.seek("heard-by", "1", None, t)
     c = await three.matches.seek("heard-by", "1", None, t)
     await three.matches.seek("heard-by", "1", None, t)
+    await start(one, a, at=t)
+    await start(three, c, at=t)
     layout = redis_keys.Layout(one.prefix)
     first = (await one.matches.info(a.match)).first
     mover = a if first == a.seat else b
@@ -105,6 +109,7 @@ async def test_each_move_is_heard_by_the_one_process_waiting_for_it(
     t = time.time()
     a = await writer.matches.seek("parity", "1", None, t)
     b = await writer.matches.seek("parity", "1", None, t)
+    await start(writer, a, at=t)
     first = (await writer.matches.info(a.match)).first
     x, o = (a, b) if first == a.seat else (b, a)
     layout = redis_keys.Layout(writer.prefix)
@@ -143,6 +148,7 @@ async def test_waits_begun_while_the_store_connects_are_all_subscribed(
     for index in range(20):
         a = await writer.matches.seek("at-once", "1", f"room{index}", t)
         tickets.append((a, await writer.matches.seek("at-once", "1", f"room{index}", t)))
+        await start(writer, a, at=t)
     layout = redis_keys.Layout(writer.prefix)
     async with asyncio.timeout(10):
         # All at once on a store that has not connected yet: the first wait connects it.

@@ -16,13 +16,16 @@ from relay.core.model import Action, Ticket, hash_token
 from relay.store.redis.keys import Layout
 from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import SETTINGS, StoreMaker
+from tests.relay.store.calls import start
 from tests.support.redis_server import RedisServer
 
 
 async def finished(store: RedisStore, game: str) -> tuple[Ticket, Ticket]:
-    """Pairs two seekers and ends their match by a resignation."""
+    """Pairs two seekers (seat 0 polls again, which starts the match) and ends their match
+    by a resignation."""
     a = await store.matches.seek(game, "1", None, time.time())
     b = await store.matches.seek(game, "1", None, time.time())
+    await start(store, a)
     await store.matches.act(a.match, a.token, Action("resign"), time.time())
     return a, b
 

@@ -6,6 +6,7 @@ import asyncio
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Awaitable
 from typing import Any
 
@@ -23,6 +24,7 @@ from relay.store.open import open_store
 from relay.store.redis.keys import Layout
 from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import SETTINGS, StoreMaker
+from tests.relay.store.calls import start
 from tests.support.components import require_binary
 from tests.support.redis_server import RedisServer, redis_binary, until_subscribers
 from tests.support.waits import waited
@@ -66,7 +68,11 @@ async def outcome(call: Awaitable[Any]) -> tuple[Any, ...]:
 
 
 class Differential:
-    """Runs the same random calls against a memory store and a Redis store, and compares."""
+    """Runs the same random calls against a memory store and a Redis store, and compares.
+
+    A pairing starts play as a live client does: seat 0 polls again. Mostly at once (the seek
+    that takes seat 1 is followed by that poll); else later, perhaps past the pair window; or
+    never (a ghost: only the random polls may still start it), and the reaper expires it."""
 
     def __init__(self, memory: MemoryStore, redis: RedisStore, seed: int) -> None:
         self.memory = memory
@@ -76,6 +82,20 @@ class Differential:
         self.ids: dict[str, str] = {}
         self.now = time.time()
         self.log: list[str] = []
+        self.seats0: dict[str, tuple[Ticket, Ticket]] = {}
+        """Seat 0's tickets, by the memory store's match id."""
+        self.seeks: dict[str, tuple[str, str, str | None, TimeControl | None]] = {}
+        """The seek (game, version, room, control) that opened each match, by its id."""
+        self.paired: set[str] = set()
+        """The matches whose seat 1 was taken."""
+        self.slow: list[tuple[tuple[Ticket, Ticket], float]] = []
+        """Seat 0's tickets of the pairings whose seat 0 polls again later, and when each was
+        paired."""
+        self.ghosts: list[tuple[Ticket, Ticket]] = []
+        """Seat 0's tickets of the pairings whose seat 0 never polls again on purpose."""
+        self.seen: Counter[str] = Counter()
+        """What the pairings went through (the statuses around seat 0's poll, the reaper's
+        expiries), so that a test can check the run reached each path."""
 
     def same(self, mine: tuple[Any, ...], theirs: tuple[Any, ...]) -> None:
         """Asserts both stores answered alike (Redis match ids read as the memory ones)."""
@@ -93,7 +113,12 @@ class Differential:
         if choice < 0.2 or not self.tickets:
             await self.seek()
         elif choice < 0.4:
-            await self.poll()
+            if self.slow and rng.random() < 0.6:
+                waiting, paired = self.slow.pop(rng.randrange(len(self.slow)))
+                lapsed = self.now - paired > SETTINGS.pair_window
+                await self.start(waiting, "past the window" if lapsed else "late")
+            else:
+                await self.poll()
         elif choice < 0.85:
             await self.act()
         elif choice < 0.9:
@@ -105,10 +130,15 @@ class Differential:
             )
         elif choice < 0.95:
             self.log.append(f"reap {self.now}")
+            unstarted = [waiting for waiting, _ in self.slow] + self.ghosts
+            before = [await self.status(mine.match) for mine, _ in unstarted]
             self.same(
                 await outcome(self.memory.matches.reap(self.now)),
                 await outcome(self.redis.matches.reap(self.now)),
             )
+            for was, (mine, _) in zip(before, unstarted, strict=True):
+                if was == Status.WAITING.value:
+                    self.seen[f"reap: waiting->{await self.status(mine.match)}"] += 1
             self.same((await self.memory.matches.counts(),), (await self.redis.matches.counts(),))
         else:
             pair = rng.choice(self.tickets)
@@ -125,6 +155,10 @@ class Differential:
         version = rng.choice(["1", "2"])
         room = rng.choice([None, None, None, "r1", "r2"])
         control = rng.choice(CONTROLS)
+        # Half the time, a seek like one still waiting alone: pairings are frequent.
+        alone = [match for match in self.seats0 if await self.alone(match)]
+        if alone and rng.random() < 0.5:
+            game, version, room, control = self.seeks[rng.choice(alone)]
         coin = rng.randrange(2)
         self.log.append(f"seek {game} {version} {room} {control} coin={coin} at {self.now}")
         with pytest.MonkeyPatch.context() as patch:
@@ -147,6 +181,44 @@ class Differential:
             assert r.match not in self.ids.values()
             self.ids[m.match] = r.match
         self.tickets.append((m, r))
+        if m.seat == 0:
+            self.seats0[m.match] = (m, r)
+            self.seeks[m.match] = (game, version, room, control)
+            return
+        self.paired.add(m.match)
+        waiting, live = self.seats0[m.match], rng.random()
+        if live < 0.6:
+            await self.start(waiting, "at once")
+        elif live < 0.8:
+            self.slow.append((waiting, self.now))
+        else:
+            self.ghosts.append(waiting)
+
+    async def alone(self, match: str) -> bool:
+        """Whether the match waits with seat 1 free (as the memory store tells)."""
+        if match in self.paired:
+            return False
+        info = await outcome(self.memory.matches.info(match))
+        return info[0] == "ok" and info[1].status is Status.WAITING
+
+    async def start(self, waiting: tuple[Ticket, Ticket], when: str) -> None:
+        """Seat 0 of a paired match polls again with its own token, as a live seeker does:
+        the poll that starts play, unless the pairing lapsed or play started already."""
+        mine, theirs = waiting
+        before = await self.status(mine.match)
+        self.log.append(f"start {mine.match} ({when}, {before}) at {self.now}")
+        self.same(
+            await outcome(self.memory.matches.poll(mine.match, mine.token, 0, self.now)),
+            await outcome(self.redis.matches.poll(theirs.match, theirs.token, 0, self.now)),
+        )
+        self.seen[f"start {when}: {before}->{await self.status(mine.match)}"] += 1
+
+    async def status(self, match: str) -> str:
+        """Returns the status of the match (by its memory store id), or the code its summary
+        is refused with; both stores' summaries compared."""
+        mine = await outcome(self.memory.matches.info(match))
+        self.same(mine, await outcome(self.redis.matches.info(self.ids[match])))
+        return str(mine[1].status.value) if mine[0] == "ok" else str(mine[1])
 
     def token(self, pair: tuple[Ticket, Ticket]) -> tuple[str | None, str | None]:
         kind = self.rng.choice(["own", "own", "own", "spectator", "other", "forged"])
@@ -204,6 +276,13 @@ async def test_redis_store_answers_exactly_like_the_memory_store(
     async with asyncio.timeout(60):
         for _ in range(500):
             await differential.step()
+    # The run went through the pairing rule: play started by seat 0's poll again, at once and
+    # later, and pairings whose seat 0 never polled again expired by the reaper.
+    seen = differential.seen
+    assert seen["start at once: waiting->playing"], seen
+    late = ("late", "past the window")
+    assert sum(seen[f"start {when}: waiting->playing"] for when in late), seen
+    assert seen["reap: waiting->match/expired"], seen
     # Every match, read in full by a spectator, is byte-identical.
     for mine, theirs in differential.tickets:
         differential.same(
@@ -216,6 +295,7 @@ async def test_move_events_are_byte_identical_to_the_builders(make_store: StoreM
     store = make_store()
     a = await store.matches.seek("bytes", "1", None, time.time())
     b = await store.matches.seek("bytes", "1", None, time.time())
+    await start(store, a)
     first = orjson.loads((await store.matches.poll(a.match, None, 0, time.time()))[1][0])["first"]
     seats = (a, b) if first == 0 else (b, a)
     for index, text in enumerate(TEXTS):
@@ -237,6 +317,7 @@ async def test_tokens_are_kept_only_as_digests(
     store = make_store()
     a = await store.matches.seek("secret", "1", None, time.time())
     b = await store.matches.seek("secret", "1", None, time.time())
+    await start(store, a)
     client = aioredis.Redis.from_url(redis_server.url)
     try:
         dump = []
@@ -276,6 +357,7 @@ async def test_two_processes_never_accept_two_moves_for_one_turn(make_store: Sto
     stores = [make_store(), make_store()]
     a = await stores[0].matches.seek("turns", "1", None, time.time())
     b = await stores[1].matches.seek("turns", "1", None, time.time())
+    await start(stores[0], a)
     first = orjson.loads((await stores[0].matches.poll(a.match, None, 0, time.time()))[1][0])[
         "first"
     ]
@@ -309,6 +391,7 @@ async def test_a_poll_held_in_one_process_wakes_on_a_move_in_another(
     one, other = make_store(), make_store()
     a = await one.matches.seek("wake", "1", None, time.time())
     b = await other.matches.seek("wake", "1", None, time.time())
+    await start(one, a)
     first = orjson.loads((await one.matches.poll(a.match, None, 0, time.time()))[1][0])["first"]
     mover = a if first == 0 else b
     waiter = asyncio.create_task(waited(one, a.match, 1, 20))
@@ -323,7 +406,7 @@ async def test_a_poll_held_in_one_process_wakes_on_a_move_in_another(
 
 
 async def test_a_lost_notification_only_delays_the_event(
-    make_store: StoreMaker, redis_server: RedisServer
+    make_store: StoreMaker, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     writer = make_store()
     # This process never hears a notification: its listener's Redis is not there.
@@ -334,13 +417,32 @@ async def test_a_lost_notification_only_delays_the_event(
         prefix=writer.prefix,
         recheck=0.5,
     )
+    read = asyncio.Event()
+    link = deaf.matches.link
+    run = link.on_match
+
+    async def reading(name: str, match: str, now: float, *rest: object) -> Any:
+        answer = await run(name, match, now, *rest)
+        if name == "POLL":
+            read.set()
+        return answer
+
+    monkeypatch.setattr(link, "on_match", reading)
     try:
         a = await writer.matches.seek("deaf", "1", None, time.time())
         waiter = asyncio.create_task(waited(deaf, a.match, 0, 20))
-        await asyncio.sleep(0.1)
-        await writer.matches.seek("deaf", "1", None, time.time())
         async with asyncio.timeout(3):
-            events = await waiter
+            await read.wait()  # the wait read the log: the seeker still waits alone
+        b = await writer.matches.seek("deaf", "1", None, time.time())
+        # The pairing's notice is lost: a later read finds the pairing and answers the wait
+        # empty, so that seat 0 polls again.
+        async with asyncio.timeout(3):
+            assert await waiter == []
+        partner = asyncio.create_task(waited(deaf, b.match, 0, 20))
+        await asyncio.sleep(0.1)
+        await start(writer, a)  # seat 0 polls again: the start, whose notice deaf never hears
+        async with asyncio.timeout(3):
+            events = await partner
         assert orjson.loads(events[0])["type"] == "started"
     finally:
         await deaf.close()
@@ -353,6 +455,7 @@ async def test_reaping_in_every_process_changes_each_match_once(make_store: Stor
     for index in range(30):
         a = await stores[0].matches.seek("reap", "1", None, t)
         await stores[1].matches.seek("reap", "1", None, t)
+        await start(stores[0], a, at=t)
         matches.append(a.match)
         await stores[2].matches.seek("reap-alone", str(index), None, t)
     async with asyncio.timeout(30):
@@ -378,6 +481,7 @@ async def test_forgotten_matches_leave_no_keys_behind(
     t = time.time()
     a = await store.matches.seek("tidy", "1", "room", t)
     b = await store.matches.seek("tidy", "1", "room", t)
+    await start(store, a, at=t)
     await store.matches.act(b.match, b.token, Action("resign"), t)
     await store.matches.seek("tidy", "1", None, t)
     lone = await store.matches.seek("tidy", "2", None, t)
@@ -408,6 +512,7 @@ async def test_unreachable_redis_is_503_and_the_store_recovers_by_itself(
     store = make_store()
     a = await store.matches.seek("outage", "1", None, time.time())
     b = await store.matches.seek("outage", "1", None, time.time())
+    await start(store, a)
     redis_server.stop()
     started = time.monotonic()
     calls: list[Awaitable[Any]] = [
@@ -436,6 +541,7 @@ async def test_a_held_poll_hears_of_moves_after_redis_restarts(
     one, other = make_store(recheck=30.0), make_store()
     a = await one.matches.seek("restart", "1", None, time.time())
     b = await other.matches.seek("restart", "1", None, time.time())
+    await start(one, a)
     first = orjson.loads((await one.matches.poll(a.match, None, 0, time.time()))[1][0])["first"]
     mover = a if first == 0 else b
     waiter = asyncio.create_task(waited(one, a.match, 1, 20))
@@ -480,6 +586,7 @@ async def test_clocked_events_are_byte_identical_to_the_builders(make_store: Sto
     t = float(int(time.time()))
     a = await store.matches.seek("clock-bytes", "1", None, t, None, control)
     b = await store.matches.seek("clock-bytes", "1", None, t, None, control)
+    await start(store, a, at=t)
     first = orjson.loads((await store.matches.poll(a.match, None, 0, t))[1][0])["first"]
     x, o = (a, b) if first == 0 else (b, a)
     await store.matches.act(x.match, x.token, Action("move", 1, "e4"), t + 1.25)
@@ -503,6 +610,7 @@ async def test_a_store_over_tls_relays_moves_and_reconnects_by_itself() -> None:
         try:
             a = await one.matches.seek("tls", "1", None, time.time())
             b = await other.matches.seek("tls", "1", None, time.time())
+            await start(one, a)
             first = orjson.loads((await one.matches.poll(a.match, None, 0, time.time()))[1][0])[
                 "first"
             ]
@@ -559,6 +667,7 @@ async def test_a_ban_or_a_block_made_through_one_process_holds_in_another(
         first = await other.matches.seek("g", "1", None, now, player=ann)
         second = await other.matches.seek("g", "1", None, now, player=bob)
         assert second.match == first.match
+        await start(other, first, at=now)
         await one.moderation.block(ann, first.match, "block", now)
         again = await other.matches.seek("g", "1", None, now, player=bob)
         mine = await one.matches.seek("g", "1", None, now, player=ann)

@@ -12,6 +12,7 @@ import orjson
 from relay.core.model import Action
 from relay.core.table import AWAY
 from tests.hosting.conftest import StoreMaker
+from tests.relay.store.calls import start as start_match
 
 
 async def test_a_chat_line_through_one_process_wakes_a_wait_in_another(
@@ -48,6 +49,7 @@ async def test_presence_noted_by_one_process_is_shown_by_the_reaper_of_another(
     start = time.time()
     a = await here.matches.seek("tables", "1", None, start)
     b = await there.matches.seek("tables", "1", None, start)
+    await start_match(here, a, at=start)
     await there.matches.poll(b.match, b.token, 1, start)
     await there.matches.left(b.match, b.token, start, start + 0.5)
     await here.matches.reap(start + 0.5 + AWAY + 0.5)

@@ -5,31 +5,33 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import orjson
 import pytest
 
-from relay.core.model import Action, Event
+from relay.core.model import Action
 from relay.store.redis.store import RedisStore
 from tests.hosting.conftest import StoreMaker
+from tests.relay.store.calls import start
 from tests.support.waits import waited
 
 
 class CountingStore:
-    """Counts the log reads (RedisMatches.polled, which every poll and wait reads through) a
+    """Counts the log reads (the POLL script, which every poll and wait reads the log with) a
     store makes while a test watches."""
 
     def __init__(self, store: RedisStore, monkeypatch: pytest.MonkeyPatch) -> None:
         self.reads = 0
-        read = store.matches.polled
+        link = store.matches.link
+        run = link.on_match
 
-        async def counted(
-            match: str, token: str | None, after: int, now: float
-        ) -> tuple[int | None, list[Event], int]:
-            self.reads += 1
-            return await read(match, token, after, now)
+        async def counted(name: str, match: str, now: float, *rest: object) -> Any:
+            if name == "POLL":
+                self.reads += 1
+            return await run(name, match, now, *rest)
 
-        monkeypatch.setattr(store.matches, "polled", counted)
+        monkeypatch.setattr(link, "on_match", counted)
 
 
 async def test_wait_for_the_next_event_is_answered_from_its_notification(
@@ -38,6 +40,7 @@ async def test_wait_for_the_next_event_is_answered_from_its_notification(
     store, other = make_store(), make_store()
     a = await store.matches.seek("heard", "1", None, time.time())
     b = await store.matches.seek("heard", "1", None, time.time())
+    await start(store, a)
     first = orjson.loads((await store.matches.poll(a.match, None, 0, time.time()))[1][0])["first"]
     x, o = (a, b) if first == a.seat else (b, a)
     async with asyncio.timeout(5):
@@ -67,6 +70,7 @@ async def test_events_from_before_the_store_listened_are_read(make_store: StoreM
     writer = make_store()
     a = await writer.matches.seek("before", "1", None, time.time())
     await writer.matches.seek("before", "1", None, time.time())
+    await start(writer, a)
     late = make_store()  # a process started after the match began
     async with asyncio.timeout(5):
         events = await waited(late, a.match, 0, 10)
@@ -80,6 +84,7 @@ async def test_two_quick_events_are_both_delivered(make_store: StoreMaker) -> No
     store, other = make_store(), make_store()
     a = await store.matches.seek("quick", "1", None, time.time())
     b = await store.matches.seek("quick", "1", None, time.time())
+    await start(store, a)
     first = orjson.loads((await store.matches.poll(a.match, None, 0, time.time()))[1][0])["first"]
     x, o = (a, b) if first == a.seat else (b, a)
     async with asyncio.timeout(5):

@@ -101,7 +101,9 @@ class Seats:
         """Returns (seat to move, partner) of a started match."""
         room = secrets.token_hex(6)
         a, b = await self.seek(game, room), await self.seek(game, room)
-        [log] = await pipeline(self.port, [request("GET", f"/v1/matches/{a['match']}/events")])
+        # Seat 0 polls again, as a live client does: that starts the paired match.
+        poll = request("GET", f"/v1/matches/{a['match']}/events", token=a["token"].encode())
+        [log] = await pipeline(self.port, [poll])
         first = orjson.loads(log[2])["events"][0]["first"]
         return (a, b) if first == a["seat"] else (b, a)
 

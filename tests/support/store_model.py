@@ -4,9 +4,12 @@ interleavings of every store operation on a real store, checked against a small 
 Seeks, polls, moves, retries, passes, confirms, resigns, cancels and grace expiries run over
 several matches; the model predicts each answer, and invariants hold after every step: every
 reader sees the same log, numbers are consecutive, each accepted move is in the log once, the
-turn rule holds, and finished matches accept nothing. One game is played with a time control,
-so clocks, increments and timeouts are in the mix. Each store's test is a file of its own, so
-that a parallel run spreads them over its workers."""
+turn rule holds, and finished matches accept nothing. A second seeker pairs with a waiting
+one at once, and play starts when the waiting seat polls again: mostly at once, as a live
+client does, else at a later poll, unless the pair window lapses first (a correspondence
+pairing starts at once). One game is played with a time control, so clocks, increments and
+timeouts are in the mix. Each store's test is a file of its own, so that a parallel run
+spreads them over its workers."""
 
 from __future__ import annotations
 
@@ -43,6 +46,7 @@ MODEL_SETTINGS = StoreSettings(
     grace=10.0, keep=30.0, max_waiting=3, ratings=RatingRules(unrefereed=True)
 )
 GRACE, KEEP = MODEL_SETTINGS.grace, MODEL_SETTINGS.keep
+PAIR_WINDOW = MODEL_SETTINGS.pair_window
 GAMES = ("go", "chess", "mail")
 ROOMS = (None, None, "den", "attic")
 CONTROLS = {
@@ -78,6 +82,9 @@ class Model:
     """Each seat's milliseconds left when its turn last started or ended."""
     turn_at: int = 0
     """When the current turn started (ms)."""
+    paired: float | None = None
+    """When a second seeker took seat 1 of this waiting match: play starts once seat 0 polls
+    again, unless the pair window lapses first (None: not paired, or started)."""
 
     def start(self, first: int, now: float) -> None:
         """Opens play as the store is expected to: the started event, clocks full."""
@@ -112,6 +119,19 @@ class Model:
         kept = self.control.base * 1000 if self.control.kind == "deadline" else left
         self.clock[seat], self.turn_at = kept, millis(now)
         event["left"] = left / 1000
+
+    @property
+    def correspondence(self) -> bool:
+        """Whether the match has a per-move deadline (its pairing starts play at once)."""
+        return self.control is not None and self.control.kind == "deadline"
+
+    def lapsed(self, now: float) -> bool:
+        """Whether a waiting match is dropped by now: its seeker silent past its patience, or
+        paired and its seat 0 not polling again within the pair window."""
+        if self.status != "waiting":
+            return False
+        unpaired = self.paired is not None and self.paired + PAIR_WINDOW < now
+        return self.seen[0] + self.patience < now or unpaired
 
     @property
     def patience(self) -> float:
@@ -187,28 +207,39 @@ class StoreMachine(RuleBasedStateMachine):
 
     # -- pairing ---------------------------------------------------------------------------
 
-    def _stale(self, m: Model) -> bool:
-        return m.status == "waiting" and m.seen[0] + m.patience < self.now
-
     def _waiting(self, game: str) -> int:
-        return sum(1 for m in self.live() if m.game == game and m.status == "waiting")
+        """Returns how many of the game's matches wait for a second seeker (a paired match,
+        its seat 1 taken, waits for no one: it counts no more)."""
+        return sum(
+            1 for m in self.live() if m.game == game and m.status == "waiting" and m.paired is None
+        )
 
     @initialize()
     def start(self) -> None:
         self.matches = []
 
-    @rule(game=st.sampled_from(GAMES), room=st.sampled_from(ROOMS))
-    def seek(self, game: str, room: str | None) -> None:
+    @rule(
+        game=st.sampled_from(GAMES),
+        room=st.sampled_from(ROOMS),
+        polls_again=st.sampled_from([True, True, True, False]),
+    )
+    def seek(self, game: str, room: str | None, polls_again: bool) -> None:
+        """Seeks; a seeker that pairs with a waiting one is answered at once, and the waiting
+        seat mostly polls again at once (polls_again), starting play."""
         candidates = [
             m
             for m in self.live()
-            if m.game == game and m.room == room and m.status in ("waiting", "playing", "ending")
+            if m.game == game
+            and m.room == room
+            and m.status in ("waiting", "playing", "ending")
+            # A public pairing has left its waiting list; a room's match is its room's.
+            and not (room is None and m.paired is not None)
         ]
         for m in candidates:
-            if self._stale(m):
+            if m.lapsed(self.now):
                 m.status, m.since = "expired", self.now
-        waiting = [m for m in candidates if m.status == "waiting"]
-        busy = [m for m in candidates if m.status in ("playing", "ending")]
+        waiting = [m for m in candidates if m.status == "waiting" and m.paired is None]
+        busy = [m for m in candidates if m.status in ("playing", "ending") or m.paired is not None]
         control = CONTROLS[game]
         if room is not None and busy:
             self.expect(
@@ -224,9 +255,13 @@ class StoreMachine(RuleBasedStateMachine):
             assert (ticket.match, ticket.seat) == (m.id, 1)
             m.tokens.append(ticket.token)
             m.seen[1] = self.now
-            m.status, m.since = "playing", self.now
-            started = self._read(m.id, None)[0]
-            m.start(started["first"], self.now)
+            if m.correspondence:
+                self._started(m, self._read(m.id, None))
+            else:
+                m.paired = self.now
+                assert self._read(m.id, None) == []
+                if polls_again:
+                    self._poll_again(m)
             return
         if self._waiting(game) >= MODEL_SETTINGS.max_waiting:
             call = self.store.matches.seek(game, "1", room, self.now, None, control)
@@ -239,6 +274,21 @@ class StoreMachine(RuleBasedStateMachine):
         assert ticket.match not in {m.id for m in self.matches}
         opened = Model(ticket.match, game, room, [ticket.token], self.now, control=control)
         self.matches.append(opened)
+
+    def _started(self, m: Model, events: list[dict[str, Any]]) -> None:
+        """Starts play in the model as the store did, its first mover read from the store's
+        started event (the store drew it)."""
+        assert [event["type"] for event in events] == ["started"]
+        m.status, m.since, m.paired = "playing", self.now, None
+        m.start(events[0]["first"], self.now)
+
+    def _poll_again(self, m: Model) -> None:
+        """Seat 0 of a paired match polls again: its read starts play and answers the
+        started event."""
+        events = self._read(m.id, m.tokens[0])
+        m.seen[0] = self.now
+        self._started(m, events)
+        assert events == m.log
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -255,6 +305,9 @@ class StoreMachine(RuleBasedStateMachine):
             return
         if reader is not None and reader >= len(m.tokens):
             reader = None
+        if reader == 0 and m.status == "waiting" and m.paired is not None:
+            self._poll_again(m)
+            return
         token = None if reader is None else m.tokens[reader]
         assert self._read(m.id, token) == m.log
         if reader is not None:
@@ -490,15 +543,14 @@ class StoreMachine(RuleBasedStateMachine):
         self.now += seconds
         self.run(self.store.matches.reap(self.now))
         for m in self.live():
-            if m.status == "waiting" and m.seen[0] + m.patience < self.now:
+            if m.lapsed(self.now):
                 m.status, m.since = "expired", self.now
             elif m.status == "playing":
                 absent = min((0, 1), key=lambda seat: m.seen[seat])
                 m.settle(self.now)  # a clock that ran out ends the match first
-                correspondence = m.control is not None and m.control.kind == "deadline"
                 if (
                     m.status == "playing"
-                    and not correspondence
+                    and not m.correspondence
                     and m.seen[absent] + GRACE < self.now
                 ):
                     m.finish("abandoned", absent, (), self.now)

@@ -101,6 +101,7 @@ class Match:
         "hashes",
         "id",
         "move_bytes",
+        "paired",
         "players",
         "rating_range",
         "room",
@@ -147,6 +148,9 @@ class Match:
         """The waiting seeker's rating range (None: any opponent)."""
         self.claim: str | None = None
         """The game-ending move's claim, if its mover made one (rated once agreed)."""
+        self.paired: tuple[float, int] | None = None
+        """When a second seeker took seat 1 of the waiting match, and the first mover drawn
+        then: the match starts once seat 0 polls again (StoreSettings.pair_window)."""
         self.waiters: list[Held] = []
 
     def seat_of(self, digest: str) -> int:

@@ -58,10 +58,14 @@ class MemoryMatches(Reaper):
         return seat, events
 
     async def wait(
-        self, match: str, after: int, timeout: float, version: int | None = None
-    ) -> Waited:
+        self, match: str, after: int, timeout: float, version: int | None = None,
+        pairable: bool = False,
+    ) -> Waited:  # fmt: skip
         """Returns the events above after once there are any; with a table version, ([],
-        True) once the table is above it; else ([], False) after timeout."""
+        True) once the table is above it; else ([], False) after timeout, or once the match
+        is paired (at once if it is already, for a pairable wait: Matches.wait)."""
+        if pairable and self.reg.get(match).paired is not None:
+            return Waited([], False)
         return await waits.wait(self.reg, match, after, timeout, version)
 
     def watch(

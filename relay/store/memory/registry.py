@@ -15,7 +15,7 @@ from relay.core.players import patience
 from relay.core.rematch import Rematch
 from relay.core.turns import TurnNotice, TurnSink
 from relay.store.memory.key_lists import KeyLists
-from relay.store.memory.match import EXPIRED, PLAYING, Held, Match
+from relay.store.memory.match import EXPIRED, PLAYING, WAITING, Held, Match
 from relay.store.memory.moderation import MemoryModeration
 from relay.store.memory.names import MemoryNames
 from relay.store.memory.ratings import MemoryRatings
@@ -83,6 +83,8 @@ class Registry:
         if token is not None:
             seat = state.seat_of(hash_token(token))
             self.mark_present(state, seat, now)
+            if seat == 0 and state.paired is not None and state.status is WAITING:
+                self.start(state, state.paired[1], now)  # the waiting seat is live
         if after > len(state.events):
             raise behind(after, len(state.events))
         return state, seat, state.events[after:]
@@ -142,6 +144,19 @@ class Registry:
         if state.table.away[seat] is not None and state.table.back(seat):
             self.table_changed(state)
 
+    def start(self, state: Match, first: int, now: float) -> None:
+        """Starts a waiting match whose seat 1 is taken: first moves first."""
+        state.paired = None
+        state.since = now
+        state.start(first, now)
+        self.tell_start(state)
+
+    def is_unpaired(self, state: Match, now: float) -> bool:
+        """Whether a paired match's seat 0 did not poll again within the pair window (a
+        ghost: the match expires unstarted)."""
+        paired = state.paired
+        return paired is not None and paired[0] + self.settings.pair_window < now
+
     def tell(self, state: Match, seat: int, seq: int, due: float) -> None:
         """Tells the turn sink that event seq gave seat the turn, if the seat has a contact."""
         sink, contact = self.turns, state.contacts[seat]
@@ -170,9 +185,10 @@ class Registry:
 
     def expire(self, state: Match, now: float) -> None:
         """Ends a waiting seek unpaired, freeing its room and answering its waits."""
+        if state.paired is None:  # a paired match no longer counts as waiting (seeks._join)
+            self.waiting[state.game] -= 1
         state.status = EXPIRED
         state.since = now
-        self.waiting[state.game] -= 1
         self.free_room(state)
         state.wake_all()
 

@@ -94,9 +94,10 @@ def _room(
 ) -> Ticket:
     """Joins the match waiting in the room, or opens the room's match."""
     held = reg.rooms.get((game, room))
-    if held is not None and held.status is WAITING and reg.is_stale(held, now):
+    stale = held is not None and (reg.is_stale(held, now) or reg.is_unpaired(held, now))
+    if held is not None and held.status is WAITING and stale:
         reg.expire(held, now)
-    if held is not None and held.status is WAITING:
+    if held is not None and held.status is WAITING and held.paired is None:
         if seeker.player and held.players[0] == seeker.player:
             raise same_player(room)
         if reg.moderation.refuses(seeker.player, held.players[0]):
@@ -109,7 +110,7 @@ def _room(
         if held.control != control:
             raise control_mismatch(room, held.control, control)
         return _join(reg, held, now, seeker)
-    if held is not None and held.status in (PLAYING, ENDING):
+    if held is not None and held.status in (WAITING, PLAYING, ENDING):  # WAITING: paired
         raise RelayError("room/full", f"Room {room!r} of {game!r} is full.")
     opened = _open(reg, game, version, room, now, seeker, control)
     reg.rooms[(game, room)] = opened
@@ -206,14 +207,20 @@ def _rating(reg: Registry, game: str, digest: str) -> float | None:
 
 
 def _join(reg: Registry, state: Match, now: float, seeker: Seeker) -> Ticket:
-    """Seats the seeker in the waiting match's seat 1 and starts the match."""
+    """Seats the seeker in the waiting match's seat 1 and draws the first mover. A match with
+    a per-move deadline starts at once (its waiting seeker may be away for days); any other
+    starts once seat 0 polls again (Registry.read), and its held polls are answered empty now
+    so that a live client does at once (a ghost never does: the reaper expires the match)."""
     state.hashes[1] = hash_token(seeker.token)
     state.players[1] = seeker.player
     state.contacts[1] = seeker.contact
     state.table.names[1] = seeker.name
     state.seen[1] = now
-    state.since = now
     reg.waiting[state.game] -= 1
-    state.start(model.draw_first(), now)
-    reg.tell_start(state)
+    first = model.draw_first()
+    if state.is_correspondence():
+        reg.start(state, first, now)
+    else:
+        state.paired = (now, first)
+        state.wake_all()
     return Ticket(state.id, 1, seeker.token)

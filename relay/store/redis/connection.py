@@ -157,10 +157,11 @@ class Connection(Topology):
 
 def timings(settings: StoreSettings) -> str:
     """Returns the store's timings as a match script reads them (MATCH_PRELUDE's ARGV[4]):
-    'grace:hold:seek_grace:claim_after:away'."""
+    'grace:hold:seek_grace:claim_after:away:pair_window'."""
     return ":".join(
         repr(float(value))
         for value in (
-            settings.grace, settings.hold, settings.seek_grace, settings.claim_after, AWAY
+            settings.grace, settings.hold, settings.seek_grace, settings.claim_after, AWAY,
+            settings.pair_window,
         )
     )  # fmt: skip

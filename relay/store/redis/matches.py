@@ -72,34 +72,46 @@ class RedisMatches(Seeks):
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[int | None, list[Event], int]:
         """poll(), and the table's version (Tables.poll): one script call."""
-        digest = "" if token is None else hash_token(token)
-        try:
-            polled = Polled.of(await self.link.on_match("POLL", match, now, digest, after))
-        except Refusal as refusal:
-            raise read_error(refusal, match, after) from None
+        polled = await self._poll(match, token, after, now)
         if polled.seat == 0 and polled.status == b"waiting":
             await self.requeue(match, now)
         return polled.seat, polled.events, polled.table
 
+    async def _poll(self, match: str, token: str | None, after: int, now: float) -> Polled:
+        """Runs POLL: the reader's seat, the events above after, the status, the table's
+        version and when a waiting match was paired."""
+        digest = "" if token is None else hash_token(token)
+        try:
+            return Polled.of(await self.link.on_match("POLL", match, now, digest, after))
+        except Refusal as refusal:
+            raise read_error(refusal, match, after) from None
+
     async def wait(
-        self, match: str, after: int, timeout: float, version: int | None = None
-    ) -> Waited:
+        self, match: str, after: int, timeout: float, version: int | None = None,
+        pairable: bool = False,
+    ) -> Waited:  # fmt: skip
         """Returns the events above after once there are any; with a table version, ([],
-        True) once the table may be above it; else ([], False) after timeout. One subscription
-        serves both: the match's channel carries its events and its table's changes ('t')."""
+        True) once the table may be above it; else ([], False) after timeout, or at once when a
+        second seeker joins the waiting match ('p'; for a pairable wait, as soon as it finds
+        the match paired). One subscription serves all three: the match's channel carries its
+        events, its table's changes and its pairing."""
         link = self.link
         if timeout <= 0 or link.closing:
             return Waited((await self.polled(match, None, after, 0.0))[1], False)
         notes = await link.notes()
         channel = notes.follow(link.layout.channel(match, after + 1))
-        tables = channel.tables
+        tables, pairings = channel.tables, channel.pairings
         try:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout
             woken = True
+            # Whether the wait's first read found the match unpaired (None: not read yet).
+            unpaired: bool | None = None
             while True:
                 if version is not None and channel.tables != tables:
                     return Waited([], True)
+                if channel.pairings != pairings:  # seat 0 polls again: the pairing's start
+                    return Waited([], False)
                 # While the subscription is live, every event after the newest heard will be
                 # heard: the log needs reading only when something else may have happened.
                 heard = channel.heard
@@ -113,11 +125,15 @@ class RedisMatches(Seeks):
                     if read:
                         # Read after registering: an event appended before now is in this
                         # read, and the notification of any later one finds the waiter.
-                        _, events, table = await self.polled(match, None, after, 0.0)
-                        if events or link.closing:
-                            return Waited(events, False)
-                        if version is not None and table > version:
+                        polled = await self._poll(match, None, after, 0.0)
+                        if polled.events or link.closing:
+                            return Waited(polled.events, False)
+                        if version is not None and polled.table > version:
                             return Waited([], True)
+                        if polled.paired is not None and (pairable or unpaired):
+                            return Waited([], False)  # paired: its 'p' may not be heard
+                        if unpaired is None:
+                            unpaired = polled.paired is None
                     left = deadline - loop.time()
                     if left <= 0:
                         return Waited([], False)

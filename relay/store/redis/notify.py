@@ -49,7 +49,9 @@ Route = Callable[[bytes], tuple[str, Opener]]
 class Channel:
     """One match's channel, as this process follows it."""
 
-    __slots__ = ("heard", "idle_since", "link", "live", "name", "tables", "users", "waiters")
+    __slots__ = (
+        "heard", "idle_since", "link", "live", "name", "pairings", "tables", "users", "waiters",
+    )  # fmt: skip
 
     def __init__(self, name: bytes) -> None:
         self.name = name
@@ -66,6 +68,9 @@ class Channel:
         """The name of the node the channel is subscribed on."""
         self.tables = 0
         """Table changes heard on the channel ('t'), counted so that a wait can tell one came."""
+        self.pairings = 0
+        """Pairings heard on the channel ('p': a second seeker joined the waiting match),
+        counted so that a wait can tell one came and answer at once."""
 
     def wake(self) -> None:
         """Wakes every wait on the channel."""
@@ -185,6 +190,8 @@ class Notifier:
             self.messages += 1
             if data == b"t":
                 channel.tables += 1
+            elif data == b"p":
+                channel.pairings += 1
             elif channel.live and data != b"x":
                 seq, _, event = data.partition(b" ")
                 channel.heard = (int(seq), event)

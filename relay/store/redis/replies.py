@@ -40,20 +40,28 @@ def turn_given(tail: list[Any]) -> TurnGiven | None:
 
 
 class Polled(NamedTuple):
-    """POLL's answer {'ok', seat, events, status, tv}: the reader's seat (None for a
-    spectator), the events above its cursor, the match's status, and its table's version
-    (1 + the changes stored as 'tv')."""
+    """POLL's answer {'ok', seat, events, status, tv, pj}: the reader's seat (None for a
+    spectator), the events above its cursor, the match's status, its table's version (1 +
+    the changes stored as 'tv') and, for a waiting match whose seat 1 is taken, when it was
+    (None otherwise)."""
 
     seat: int | None
     events: list[bytes]
     status: bytes
     table: int
+    paired: float | None
 
     @classmethod
     def of(cls, answer: list[Any]) -> Polled:
         """Decodes POLL's answer."""
-        _, seat, events, status, changes = answer
-        return cls(None if seat < 0 else int(seat), list(events), status, int(changes) + 1)
+        _, seat, events, status, changes, paired = answer
+        return cls(
+            None if seat < 0 else int(seat),
+            list(events),
+            status,
+            int(changes) + 1,
+            float(paired) if paired else None,
+        )
 
 
 class Acted(NamedTuple):

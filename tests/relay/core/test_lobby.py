@@ -53,8 +53,9 @@ def test_the_lists_run_in_the_order_a_match_lives() -> None:
         ("live", Status.ENDING, "live"),
         ("live", Status.FINISHED, "recent"),
         ("recent", Status.FINISHED, "recent"),
+        # Listed live at its pairing, a match waits for seat 0 to poll again: still live.
+        ("live", Status.WAITING, "live"),
         # A match never goes back: an entry that would is stale, and is dropped.
-        ("live", Status.WAITING, None),
         ("recent", Status.PLAYING, None),
         ("recent", Status.WAITING, None),
         # A seek cancelled or dropped is listed nowhere.

@@ -31,7 +31,9 @@ async def pair(client: Client, **body: str) -> tuple[dict[str, Any], dict[str, A
     """Pairs two seekers; returns (seat to move, other seat, last event number)."""
     a = await seek(client, **body)
     b = await seek(client, **body)
-    events = await (await client.get(f"/v1/matches/{a['match']}/events?after=0")).json()
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    url = f"/v1/matches/{a['match']}/events?after=0"
+    events = await (await client.get(url, headers=auth(a["token"]))).json()
     first = events["events"][0]["first"]
     return (a, b, 1) if first == a["seat"] else (b, a, 1)
 

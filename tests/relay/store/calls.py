@@ -12,7 +12,7 @@ import pytest
 from relay import Action, RelayError, Store, Ticket
 from relay.core.clock import TimeControl
 
-__all__ = ["FISCHER", "expect_error", "move", "mover", "now", "pair", "parse", "whole_now"]
+__all__ = ["FISCHER", "expect_error", "move", "mover", "now", "pair", "parse", "start", "whole_now"]
 
 FISCHER = TimeControl("fischer", 300, 3)
 """A Fischer control of 5 minutes and 3 s a move."""
@@ -35,11 +35,19 @@ def parse(events: list[bytes]) -> list[dict[str, object]]:
 
 
 async def pair(store: Store, game: str = "xand0", version: str = "1") -> tuple[Ticket, Ticket]:
-    """Seeks twice and returns both tickets (seat 0's first)."""
+    """Seeks twice and returns both tickets (seat 0's first), the match started: seat 0
+    polls again once paired, as a live client does."""
     first = await store.matches.seek(game, version, None, now())
     second = await store.matches.seek(game, version, None, now())
     assert (first.match, first.seat, second.seat) == (second.match, 0, 1)
+    await start(store, first)
     return first, second
+
+
+async def start(store: Store, waiting: Ticket, at: float | None = None) -> None:
+    """Starts a paired match as a live waiting seeker does: seat 0 polls again (at `at`,
+    default now)."""
+    await store.matches.poll(waiting.match, waiting.token, 0, now() if at is None else at)
 
 
 async def mover(store: Store, a: Ticket, b: Ticket) -> tuple[Ticket, Ticket]:

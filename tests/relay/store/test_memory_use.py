@@ -6,12 +6,14 @@ import time
 import tracemalloc
 
 from relay import Action, MemoryStore, StoreSettings
+from tests.relay.store.calls import start
 
 
 async def test_a_logged_move_costs_hundreds_of_bytes_not_kilobytes() -> None:
     store = MemoryStore(StoreSettings(max_events=5000))
     a = await store.matches.seek("memory", "", "log", time.time())
     b = await store.matches.seek("memory", "", "log", time.time())
+    await start(store, a)
     _, started = await store.matches.poll(a.match, None, 0, time.time())
     first = int(started[0].split(b'"first":')[1][0:1])
     tokens = {a.seat: a.token, b.seat: b.token}

@@ -7,7 +7,7 @@ import pytest
 
 from relay import Action, Status, Store, Ticket
 from relay.core.clock import TimeControl
-from tests.relay.store.calls import FISCHER, expect_error, move, parse
+from tests.relay.store.calls import FISCHER, expect_error, move, parse, start
 from tests.relay.store.calls import whole_now as now
 
 DEADLINE = TimeControl("deadline", 60)
@@ -17,10 +17,12 @@ BLITZ = TimeControl("fischer", 5, 0)
 async def clocked(
     store: Store, control: TimeControl, t: float, game: str = "clocked"
 ) -> tuple[Ticket, Ticket]:
-    """Pairs two seekers of a control at time t; returns (seat to move first, the other)."""
+    """Pairs two seekers of a control at time t, seat 0 polling again then (a match with a
+    per-move deadline started at the join already); returns (seat to move first, the other)."""
     a = await store.matches.seek(game, "1", None, t, None, control)
     b = await store.matches.seek(game, "1", None, t, None, control)
     assert (a.match, a.seat, b.seat) == (b.match, 0, 1)
+    await start(store, a, at=t)
     _, events = await store.matches.poll(a.match, None, 0, t)
     return (a, b) if parse(events)[0]["first"] == 0 else (b, a)
 
@@ -67,6 +69,7 @@ async def test_started_announces_the_control_and_each_seats_time(store: Store) -
 async def test_unclocked_events_are_unchanged(store: Store) -> None:
     a = await store.matches.seek("plain", "1", None, now())
     b = await store.matches.seek("plain", "1", None, now())
+    await start(store, a)
     _, events = await store.matches.poll(a.match, None, 0, now())
     x = a if parse(events)[0]["first"] == a.seat else b
     await store.matches.act(x.match, x.token, move(1, "e4"), now())

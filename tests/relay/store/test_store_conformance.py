@@ -6,11 +6,23 @@ import asyncio
 import time
 
 from relay import Action, RelayError, Status, Store
+from relay.core.clock import TimeControl
 from tests.relay.conftest import SETTINGS
-from tests.relay.store.calls import expect_error, move, mover, now, pair, parse
+from tests.relay.store.calls import (
+    FISCHER,
+    expect_error,
+    move,
+    mover,
+    now,
+    pair,
+    parse,
+    start,
+    whole_now,
+)
 from tests.support.waits import waited
 
 GRACE = SETTINGS.grace
+PAIR_WINDOW = SETTINGS.pair_window
 
 
 # -- pairing -------------------------------------------------------------------------------
@@ -34,6 +46,101 @@ async def test_first_seeker_waits_until_a_second_arrives(store: Store) -> None:
     seat, events = await store.matches.poll(a.match, a.token, 0, now())
     assert (seat, events) == (0, [])
     assert (await store.matches.info(a.match)).status is Status.WAITING
+
+
+async def test_a_second_seeker_is_answered_at_once_and_play_starts_at_seat_0s_next_poll(
+    store: Store,
+) -> None:
+    t = whole_now()
+    a = await store.matches.seek("xand0", "1", None, t, control=FISCHER)
+    b = await store.matches.seek("xand0", "1", None, t + 1, control=FISCHER)
+    assert (b.match, b.seat) == (a.match, 1)
+    # Paired, not started: no events and no turn, whoever reads it (seat 1 too).
+    info = await store.matches.info(a.match)
+    assert (info.status, info.turn, info.first, info.last) == (Status.WAITING, None, None, 0)
+    assert await store.matches.poll(a.match, b.token, 0, t + 1) == (1, [])
+    assert await store.matches.poll(a.match, None, 0, t + 1) == (None, [])
+    await expect_error(
+        "match/not_started", store.matches.act(a.match, b.token, move(0, "11"), t + 1)
+    )
+    # Seat 0 polls again: that poll starts play and answers the started event.
+    seat, events = await store.matches.poll(a.match, a.token, 0, t + 2)
+    started = parse(events)
+    assert seat == 0 and [event["type"] for event in started] == ["started"]
+    first = started[0]["first"]
+    assert first in (0, 1)
+    info = await store.matches.info(a.match)
+    assert (info.status, info.turn, info.first, info.last) == (Status.PLAYING, first, first, 1)
+    # The clocks started at that poll, not at the join.
+    assert info.clock is not None
+    left = info.clock.left_at(info.turn, t + 9)
+    assert (left[first], left[1 - first]) == (FISCHER.base - 7, FISCHER.base)
+    # Polling again starts nothing more.
+    assert (await store.matches.poll(a.match, a.token, 0, t + 3))[1] == events
+
+
+async def test_a_held_wait_of_the_waiting_seeker_ends_at_once_when_it_is_paired(
+    store: Store,
+) -> None:
+    a = await store.matches.seek("xand0", "1", None, now())
+    waiter = asyncio.create_task(store.matches.wait(a.match, 0, 10.0))
+    await asyncio.sleep(0.05)
+    assert not waiter.done()
+    sent = time.monotonic()
+    b = await store.matches.seek("xand0", "1", None, now())
+    assert (b.match, b.seat) == (a.match, 1)
+    async with asyncio.timeout(2):
+        assert await waiter == ([], False)
+    # The probe that makes a live seeker poll again: answered well within a second.
+    assert time.monotonic() - sent < 0.5
+    assert (await store.matches.info(a.match)).status is Status.WAITING
+
+
+async def test_a_pairing_whose_seat_0_never_polls_again_expires_unstarted(store: Store) -> None:
+    t = now()
+    a = await store.matches.seek("xand0", "1", None, t)
+    b = await store.matches.seek("xand0", "1", None, t)
+    assert (b.match, b.seat) == (a.match, 1)
+    assert await store.matches.reap(t + PAIR_WINDOW - 1) == 0
+    assert (await store.matches.info(a.match)).status is Status.WAITING
+    later = t + PAIR_WINDOW + 1
+    assert await store.matches.reap(later) >= 1
+    for ticket in (a, b):
+        await expect_error("match/expired", store.matches.poll(a.match, ticket.token, 0, later))
+    c = await store.matches.seek("xand0", "1", None, later)
+    assert c.match != a.match and c.seat == 0
+
+
+async def test_a_room_is_full_while_its_pair_waits_and_free_once_the_pair_lapses(
+    store: Store,
+) -> None:
+    t = now()
+    a = await store.matches.seek("xand0", "1", "lapse", t)
+    await store.matches.seek("xand0", "1", "lapse", t)
+    await expect_error("room/full", store.matches.seek("xand0", "1", "lapse", t + 1))
+    # Seat 0 never polled again: past the pair window, even before a reap, the room is free.
+    later = t + PAIR_WINDOW + 1
+    c = await store.matches.seek("xand0", "1", "lapse", later)
+    assert c.match != a.match and c.seat == 0
+    await expect_error("match/expired", store.matches.poll(a.match, a.token, 0, later))
+
+
+async def test_a_correspondence_pairing_starts_at_once(store: Store) -> None:
+    t = whole_now()
+    control = TimeControl("deadline", 600)
+    a = await store.matches.seek("xand0", "1", None, t, control=control)
+    b = await store.matches.seek("xand0", "1", None, t, control=control)
+    assert (b.match, b.seat) == (a.match, 1)
+    info = await store.matches.info(a.match)
+    assert info.status is Status.PLAYING and info.last == 1 and info.turn in (0, 1)
+    _, events = await store.matches.poll(a.match, None, 0, t + 1)
+    started = parse(events)
+    assert [event["type"] for event in started] == ["started"]
+    assert started[0]["time_control"] == control.as_dict()
+    # Nobody polls past the pair window: the match plays on, and seat 0's poll adds nothing.
+    later = t + PAIR_WINDOW + 1
+    assert await store.matches.reap(later) == 0
+    assert (await store.matches.poll(a.match, a.token, 0, later))[1] == events
 
 
 async def test_other_games_and_versions_are_not_paired(store: Store) -> None:
@@ -62,6 +169,8 @@ async def test_room_pairs_exactly_the_two_who_name_it(store: Store) -> None:
     b = await store.matches.seek("xand0", "1", "friday", now())
     assert (b.match, b.seat) == (a.match, 1)
     await expect_error("room/full", store.matches.seek("xand0", "1", "friday", now()))
+    await start(store, a)
+    await expect_error("room/full", store.matches.seek("xand0", "1", "friday", now()))
     other = await store.matches.seek("connect4", "1", "friday", now())
     assert other.match != a.match
 
@@ -77,6 +186,7 @@ async def test_room_refuses_a_seeker_of_another_version(store: Store) -> None:
 async def test_room_is_free_again_after_its_match_ends(store: Store) -> None:
     a = await store.matches.seek("xand0", "1", "sunday", now())
     await store.matches.seek("xand0", "1", "sunday", now())
+    await start(store, a)
     await store.matches.act(a.match, a.token, Action("resign"), now())
     c = await store.matches.seek("xand0", "1", "sunday", now())
     assert c.match != a.match and c.seat == 0
@@ -210,9 +320,17 @@ async def test_wait_of_a_waiting_seeker_wakes_when_the_match_starts(store: Store
     a = await store.matches.seek("xand0", "1", None, now())
     waiter = asyncio.create_task(waited(store, a.match, 0, 30))
     await asyncio.sleep(0.05)
-    await store.matches.seek("xand0", "1", None, now())
+    b = await store.matches.seek("xand0", "1", None, now())
+    # The pairing answers the seeker's wait empty, so that it polls again; a wait held on the
+    # match meanwhile (its partner's) wakes with the start that poll makes.
     async with asyncio.timeout(2):
-        assert parse(await waiter)[0]["type"] == "started"
+        assert await waiter == []
+    partner = asyncio.create_task(waited(store, b.match, 0, 30))
+    await asyncio.sleep(0.05)
+    assert not partner.done()
+    await start(store, a)
+    async with asyncio.timeout(2):
+        assert parse(await partner)[0]["type"] == "started"
 
 
 async def test_wake_all_answers_held_waits(store: Store) -> None:
@@ -463,6 +581,7 @@ async def test_seat_silent_for_the_grace_period_abandons(store: Store) -> None:
     t = now()
     a = await store.matches.seek("xand0", "1", None, t)
     b = await store.matches.seek("xand0", "1", None, t)
+    await start(store, a, at=t)
     await store.matches.poll(a.match, a.token, 1, t + GRACE - 1)
     assert await store.matches.reap(t + GRACE - 0.5) == 0
     await store.matches.reap(t + GRACE + 1)
@@ -475,6 +594,7 @@ async def test_silent_partner_leaves_an_end_unconfirmed(store: Store) -> None:
     t = now()
     a = await store.matches.seek("xand0", "1", None, t)
     b = await store.matches.seek("xand0", "1", None, t)
+    await start(store, a, at=t)
     x, o = await mover(store, a, b)
     await store.matches.act(x.match, x.token, move(1, "22", end=True), t)
     await store.matches.poll(a.match, x.token, 2, t + GRACE - 1)
@@ -487,6 +607,7 @@ async def test_finished_match_is_readable_then_forgotten(store: Store) -> None:
     t = now()
     a = await store.matches.seek("xand0", "1", None, t)
     await store.matches.seek("xand0", "1", None, t)
+    await start(store, a, at=t)
     await store.matches.act(a.match, a.token, Action("resign"), t)
     await store.matches.reap(t + SETTINGS.keep - 1)
     assert len((await store.matches.poll(a.match, None, 0, t + SETTINGS.keep - 1))[1]) == 2
@@ -569,3 +690,26 @@ async def test_a_game_ending_move_that_fills_the_log_can_still_be_confirmed(stor
     )
     _, events = await store.matches.poll(a.match, None, most, now())
     assert parse(events)[0]["type"] == "ended" and parse(events)[0]["reason"] == "agreed"
+
+
+async def test_seat_0s_wait_begun_after_the_pairing_ends_at_once_and_seat_1s_holds(
+    store: Store,
+) -> None:
+    # Seat 0's held poll: its read (no events) came just before the join, its wait just
+    # after. Were it to hold, the pair window (3 s) would pass and a live seeker be dropped.
+    a = await store.matches.seek("xand0", "1", None, now())
+    assert (await store.matches.poll(a.match, a.token, 0, now()))[1] == []
+    b = await store.matches.seek("xand0", "1", None, now())
+    began = time.monotonic()
+    async with asyncio.timeout(10):
+        waited_for = await store.matches.wait(a.match, 0, 5.0, None, True)
+    assert waited_for.events == [] and time.monotonic() - began < 1.0
+    # Seat 1's wait is not pairable: it holds until the start, rather than answering at once
+    # again and again (a client polling in a loop).
+    assert (await store.matches.poll(b.match, b.token, 0, now()))[1] == []
+    held = asyncio.create_task(store.matches.wait(b.match, 0, 5.0))
+    await asyncio.sleep(0.3)
+    assert not held.done()
+    await start(store, a)
+    async with asyncio.timeout(5):
+        assert parse((await held).events)[0]["type"] == "started"

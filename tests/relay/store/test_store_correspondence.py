@@ -10,7 +10,7 @@ from relay.core.model import new_token
 from relay.core.players import LISTED, listing
 from relay.core.turns import TurnNotice
 from tests.relay.conftest import SETTINGS
-from tests.relay.store.calls import FISCHER, expect_error, move, parse
+from tests.relay.store.calls import FISCHER, expect_error, move, parse, start
 from tests.relay.store.calls import whole_now as now
 
 DAY = 86400
@@ -40,10 +40,13 @@ async def paired(
     players: tuple[str | None, str | None] = (None, None),
     contacts: tuple[str | None, str | None] = (None, None),
 ) -> tuple[Ticket, Ticket]:
-    """Pairs two seekers at time t; returns (seat to move first, the other)."""
+    """Pairs two seekers at time t; returns (seat to move first, the other). A match with a
+    per-move deadline starts at the join; any other once seat 0 polls again (at t)."""
     a = await store.matches.seek(game, "1", None, t, None, control, players[0], contacts[0])
     b = await store.matches.seek(game, "1", None, t, None, control, players[1], contacts[1])
     assert (a.match, a.seat, b.seat) == (b.match, 0, 1)
+    if control is None or control.kind != "deadline":
+        await start(store, a, at=t)
     _, events = await store.matches.poll(a.match, None, 0, t)
     return (a, b) if parse(events)[0]["first"] == 0 else (b, a)
 

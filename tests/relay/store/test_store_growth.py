@@ -18,6 +18,7 @@ from relay.core.rated import RatingRules
 from relay.core.text_policy import skeletons
 from relay.store.redis.store import RedisStore
 from tests.relay.conftest import SETTINGS
+from tests.relay.store.calls import start
 from tests.support.redis_server import fresh_redis_store
 
 MATCHES = 200
@@ -42,6 +43,7 @@ async def play_rated(store: Store, now: float) -> list[str]:
         room = secrets.token_hex(6)
         one = await store.matches.seek("grow", "", room, now, player=pair[0], name=f"Ann{n}")
         await store.matches.seek("grow", "", room, now, player=pair[1], name=f"Bob{n}")
+        await start(store, one, at=now)
         assert await store.players.claim_name(skeletons(f"Ann{n}"), pair[0], now)
         await store.matches.act(one.match, one.token, Action("resign"), now)
         keys += pair

@@ -16,6 +16,7 @@ from relay.core.model import Action, hash_token
 from relay.core.moderation import Ban
 from relay.core.standings import public_id
 from relay.core.text_policy import skeletons
+from tests.relay.store.calls import start
 
 
 def key() -> str:
@@ -31,13 +32,15 @@ def pid(player: str) -> str:
 async def paired(
     store: Store, first_key: str, second_key: str, **names: str
 ) -> tuple[str, str, str]:
-    """Pairs two keys in a game; returns the match and both seat tokens (one's first)."""
+    """Pairs two keys in a game, the match started (seat 0 polls again); returns the match
+    and both seat tokens (one's first)."""
     now = time.time()
     first = await store.matches.seek("g", "", None, now, player=first_key, name=names.get("one"))
     second = await store.matches.seek(
         "g", "", None, now, player=second_key, name=names.get("other")
     )
     assert second.match == first.match
+    await start(store, first, at=now)
     return first.match, first.token, second.token
 
 
@@ -102,6 +105,7 @@ async def test_a_blocked_key_is_never_paired_with_its_blocker(store: Store) -> N
         assert two.match != one.match and one.seat == 0 and two.seat == 0
         three = await store.matches.seek("g", "", None, now, player=cid)
         assert three.match == one.match and three.seat == 1
+        await start(store, one, at=now)
         await store.matches.act(two.match, two.token, Action("cancel"), now)
         await store.matches.act(one.match, one.token, Action("resign"), now)
     with pytest.raises(RelayError) as refused:

@@ -16,6 +16,7 @@ from relay.core.model import Action
 from relay.core.rated import RatingRules
 from relay.store.redis.store import RedisStore
 from tests.relay.conftest import SETTINGS, STORE_KINDS
+from tests.relay.store.calls import start
 from tests.support.redis_cluster import fresh_cluster_store
 from tests.support.redis_server import fresh_redis_store
 
@@ -31,6 +32,7 @@ async def resigned(store: Store, players: tuple[str, str]) -> tuple[str, str]:
     """Pairs the two keys and has the first resign; returns the match and the loser's key."""
     one = await store.matches.seek("g", "", None, NOW, player=players[0])
     await store.matches.seek("g", "", None, NOW, player=players[1])
+    await start(store, one, at=NOW)
     await store.matches.act(one.match, one.token, Action("resign"), NOW + 1)
     return one.match, players[0]
 
@@ -171,6 +173,7 @@ async def resign(store: Store, loser: str, winner: str, at: float, game: str = "
     room = secrets.token_hex(4)
     one = await store.matches.seek(game, "", room, at, player=loser)
     await store.matches.seek(game, "", room, at, player=winner)
+    await start(store, one, at=at)
     await store.matches.act(one.match, one.token, Action("resign"), at + 0.5)
     await store.matches.reap(at + 5)  # settles what the ender left (Redis)
     return one.match

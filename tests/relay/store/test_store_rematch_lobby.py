@@ -8,7 +8,7 @@ import time
 
 from relay import Action, Status, Store, Ticket
 from tests.relay.conftest import SETTINGS
-from tests.relay.store.calls import expect_error, move, mover, now, pair, parse
+from tests.relay.store.calls import expect_error, move, mover, now, pair, parse, start
 
 GRACE = SETTINGS.grace
 
@@ -159,6 +159,7 @@ async def test_lobby_lists_open_seeks_then_live_then_recent(store: Store) -> Non
     version = lobby.version
     b = await store.matches.seek("xand0", "1", "public-room", now())
     await store.lobbies.promote("xand0", b.match, now())
+    await start(store, a)  # the waiting seeker polls again: play starts
     lobby = await store.lobbies.read("xand0")
     assert lobby.version > version
     assert [(e.kind, e.info.status) for e in lobby.entries] == [("live", Status.PLAYING)]
@@ -200,3 +201,18 @@ async def test_lobby_wait_wakes_at_a_change(store: Store) -> None:
     async with asyncio.timeout(2):
         await waiter
     assert (await store.lobbies.read("xand0")).version > version
+
+
+async def test_a_live_entry_read_before_seat_0_polls_again_stays_listed(store: Store) -> None:
+    a = await store.matches.seek("xand0", "1", "public-room", now())
+    await store.lobbies.add("xand0", "open", a.match, now())
+    b = await store.matches.seek("xand0", "1", "public-room", now())
+    await store.lobbies.promote("xand0", b.match, now())  # what POST /v1/seek does
+    # A lobby reader woken by the promote reads at once, before play starts.
+    early = await store.lobbies.read("xand0")
+    assert [(e.kind, e.info.status) for e in early.entries] == [("live", Status.WAITING)]
+    await start(store, a)  # seat 0 polls again: play starts
+    lobby = await store.lobbies.read("xand0")
+    assert [(e.kind, e.info.match, e.info.status) for e in lobby.entries] == [
+        ("live", a.match, Status.PLAYING)
+    ]

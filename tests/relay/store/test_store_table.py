@@ -15,7 +15,7 @@ from relay.core.clock import TimeControl
 from relay.core.table import AWAY, CHAT_KEEP
 from relay.core.text_policy import skeletons
 from tests.relay.conftest import SETTINGS, STORE_KINDS
-from tests.relay.store.calls import expect_error, move, mover, now, parse
+from tests.relay.store.calls import expect_error, move, mover, now, parse, start
 from tests.support.redis_cluster import fresh_cluster_store
 from tests.support.redis_server import fresh_redis_store
 
@@ -23,9 +23,11 @@ HOLD = SETTINGS.hold
 
 
 async def playing(store: Store, **names: str) -> tuple[Ticket, Ticket]:
-    """Pairs two named seekers; returns (seat to move, the other)."""
+    """Pairs two named seekers, the match started (seat 0 polls again); returns (seat to
+    move, the other)."""
     a = await store.matches.seek("xand0", "1", None, now(), name=names.get("a"))
     b = await store.matches.seek("xand0", "1", None, now(), name=names.get("b"))
+    await start(store, a)
     return await mover(store, a, b)
 
 
@@ -43,6 +45,7 @@ async def test_names_are_kept_per_seat_and_follow_a_rematch(store: Store) -> Non
     assert (await store.matches.info(a.match)).names == ("Ann", "Bö <b>")
     _, table = await store.tables.read(a.match, None, 0, now())
     assert table.names == ("Ann", "Bö <b>")
+    await start(store, a)
     await store.matches.act(a.match, a.token, Action("resign"), now())
     await store.rematches.step(a.match, a.token, "offer", now())
     accepted = await store.rematches.step(b.match, b.token, "offer", now())
@@ -244,6 +247,7 @@ async def test_a_seat_chats_at_its_pace_in_the_store_whichever_key_it_writes_wit
 ) -> None:
     a = await store.matches.seek("xand0", "1", None, now(), player="p" * 43)
     b = await store.matches.seek("xand0", "1", None, now())
+    await start(store, a)
     x, y = await mover(store, a, b)
     t = now()
     most = SETTINGS.chat_per_minute
@@ -385,13 +389,14 @@ async def test_nothing_to_take_back_at_the_start(store: Store) -> None:
 
 async def test_a_takeback_with_a_clock_charges_the_seat_to_move(store: Store) -> None:
     control = TimeControl("fischer", 60, 2)
-    start = now()
-    a = await store.matches.seek("xand0", "1", None, start, control=control)
-    b = await store.matches.seek("xand0", "1", None, start, control=control)
+    t = now()
+    a = await store.matches.seek("xand0", "1", None, t, control=control)
+    b = await store.matches.seek("xand0", "1", None, t, control=control)
+    await start(store, a, at=t)
     x, y = await mover(store, a, b)
-    await store.matches.act(x.match, x.token, move(1, "11"), start + 10)
-    await store.tables.offer(x.match, x.token, "takeback", 2, start + 11)
-    await store.matches.act(x.match, y.token, Action("accept", 2), start + 15)
+    await store.matches.act(x.match, x.token, move(1, "11"), t + 10)
+    await store.tables.offer(x.match, x.token, "takeback", 2, t + 11)
+    await store.matches.act(x.match, y.token, Action("accept", 2), t + 15)
     undo = (await events(store, x, 2))[0]
     left = undo["left"]
     assert isinstance(left, list)
@@ -429,6 +434,7 @@ async def test_no_claim_in_a_match_with_a_clock(store: Store) -> None:
     control = TimeControl("fischer", 60000, 0)
     a = await store.matches.seek("xand0", "1", None, now(), control=control)
     b = await store.matches.seek("xand0", "1", None, now(), control=control)
+    await start(store, a)
     x, y = await mover(store, a, b)
     table = (await store.tables.read(x.match, None, 0, now()))[1]
     assert table.claim_at is None and table.claim_after is None

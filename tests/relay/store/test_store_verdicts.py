@@ -8,7 +8,7 @@ import asyncio
 
 from relay import Action, Status, Store
 from relay.core.verdicts import Ending
-from tests.relay.store.calls import expect_error, move, mover, now, pair, parse
+from tests.relay.store.calls import expect_error, move, mover, now, pair, parse, start
 from tests.support.waits import waited
 
 OVER = Ending("over", 0, 0, 2, "four in a row")
@@ -114,6 +114,7 @@ async def test_player_matches_show_the_verdict(store: Store) -> None:
     keys = ["k" * 40, "q" * 40]
     a = await store.matches.seek("c4", "1", None, now(), player=keys[0])
     b = await store.matches.seek("c4", "1", None, now(), player=keys[1])
+    await start(store, a)
     x, o = await mover(store, a, b)
     forged = Ending("illegal", x.seat, o.seat, 2, "not over")
     await store.matches.act(x.match, x.token, ending_move(1, "3", forged), now())

@@ -1,5 +1,6 @@
 -- Takes the second seat of a waiting match (or answers the seat this token already holds), then
--- the first mover's turn notice, if any; 'skip' when the match can no longer be joined, 'same'
+-- the first mover's turn notice, if any (the match starts at once only with a per-move deadline:
+-- see join); 'skip' when the match can no longer be joined, 'same'
 -- when its seat was taken with the seeker's own player key, or by a key that blocked the
 -- seeker's or that the seeker's blocks.
 -- ARGV[6..11] = token digest, first seat, player key digest, contact, display name and the
@@ -9,7 +10,7 @@ local f = redis.call('HMGET', KEYS[1], 'status', 'h0', 'h1', 'seen0', 'tc', 'p0'
 if not f[1] then return {'skip'} end
 if f[2] == ARGV[6] then return {'ok', 0} end
 if f[3] == ARGV[6] then return {'ok', 1} end
-if f[1] ~= 'waiting' then return {'skip'} end
+if f[1] ~= 'waiting' or f[3] then return {'skip'} end  -- seat 1 taken: paired already
 if seek_stale(KEYS[1], f[4], f[5]) then
   expire(ID)
   return {'skip'}

@@ -1,13 +1,15 @@
 -- Set at the start of each call (functions run one at a time). ARGV[4] is the store's
--- timings, 'grace:hold:seek_grace:claim_after:away' (relay.store.redis.connection.timings).
+-- timings, 'grace:hold:seek_grace:claim_after:away:pair_window'
+-- (relay.store.redis.connection.timings).
 local TAGGED, ID, NOW_TEXT, NOW, NOW_MS, GRACE, KEEP, DEADLINES, COUNTS
-local HOLD, SEEK_GRACE, CLAIM, AWAY
+local HOLD, SEEK_GRACE, CLAIM, AWAY, PAIR_WINDOW
 local function begin_match(ARGV)
   TAGGED, ID, NOW_TEXT = ARGV[1], ARGV[2], ARGV[3]
-  local grace, hold, seek, claim, away = string.match(ARGV[4],
-    '^([^:]+):([^:]+):([^:]+):([^:]+):([^:]+)$')
+  local grace, hold, seek, claim, away, pair = string.match(ARGV[4],
+    '^([^:]+):([^:]+):([^:]+):([^:]+):([^:]+):([^:]+)$')
   NOW, GRACE, KEEP = tonumber(NOW_TEXT), tonumber(grace), tonumber(ARGV[5])
   HOLD, SEEK_GRACE, CLAIM, AWAY = tonumber(hold), tonumber(seek), tonumber(claim), tonumber(away)
+  PAIR_WINDOW = tonumber(pair)
   NOW_MS = math.floor(NOW * 1000 + 0.5)
   DEADLINES, COUNTS = TAGGED .. 'deadlines', TAGGED .. 'counts'
 end
@@ -162,7 +164,11 @@ local function deadline(id)
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender', 'tc',
     'turn', 'l0', 'l1', 'tat', 'g0', 'g1', 'a0', 'a1')
   local status = f[1]
-  if status == 'waiting' then return seek_due(f[2], f[6], f[11]) end
+  if status == 'waiting' then
+    local at, paired = seek_due(f[2], f[6], f[11]), redis.call('HGET', mkey(id), 'pj')
+    if paired then at = math.min(at, tonumber(paired) + PAIR_WINDOW) end
+    return at
+  end
   -- A seat not shown away is looked at when it may be found absent.
   local presence = math.huge
   if status == 'playing' or status == 'ending' then
@@ -320,7 +326,9 @@ local function refuses(waiting, bk, seeker, blocks)
 end
 
 -- Takes the second seat and starts play; returns the first mover's turn notice (see notice).
-local function join(id, digest, first, player, contact, name)
+-- Starts a waiting match whose seat 1 is taken: `first` moves first. Answers the first
+-- mover's turn notice, if any.
+local function start(id, first)
   local m = mkey(id)
   local c = redis.call('HMGET', m, 'tc', 'tcj')
   local fields, tail = {'tat', int(NOW_MS)}, ''
@@ -329,17 +337,48 @@ local function join(id, digest, first, player, contact, name)
     fields, tail, due = clock_start(c[1], c[2], NOW_MS)
     schedule_lt(id, due)
   end
-  if name and name ~= '' then redis.call('HSET', m, 'n1', name) end
   -- The reaper looks at a match when a seat may first be found absent.
   schedule_lt(id, NOW + HOLD + AWAY)
-  redis.call('HSET', m, 'h1', digest, 'seen1', NOW_TEXT, 'status', 'playing',
-    'since', NOW_TEXT, 'first', first, 'turn', first, unpack(fields))
-  set_player(m, '1', player, contact)
+  redis.call('HDEL', m, 'pj', 'pf')
+  redis.call('HSET', m, 'status', 'playing', 'since', NOW_TEXT, 'first', first, 'turn', first,
+    unpack(fields))
   recount('waiting', 'playing')
   append(id, '{"seq":1,"type":"started","first":' .. first .. tail .. '}', '')
   if not c[1] then return {} end
   local _, base = control_of(c[1])
   return notice(m, c[1], first, NOW_MS + base)
+end
+
+-- Takes seat 1 of a waiting match; `first` is the first mover, drawn now. A match with a
+-- per-move deadline starts at once (its waiting seeker may be away for days). Any other
+-- starts when seat 0 polls again (started_by_poll), within the pair window or the reaper
+-- expires it: 'p' on both channels answers seat 0's held polls empty meanwhile, so that a
+-- live client polls again at once, and a ghost never does. Answers the turn notice, if any.
+local function join(id, digest, first, player, contact, name)
+  local m = mkey(id)
+  if name and name ~= '' then redis.call('HSET', m, 'n1', name) end
+  redis.call('HSET', m, 'h1', digest, 'seen1', NOW_TEXT)
+  set_player(m, '1', player, contact)
+  if is_deadline(redis.call('HGET', m, 'tc')) then return start(id, first) end
+  redis.call('HSET', m, 'pj', NOW_TEXT, 'pf', first)
+  schedule_lt(id, NOW + PAIR_WINDOW)
+  redis.call('SPUBLISH', wkey(id, 0), 'p')
+  redis.call('SPUBLISH', wkey(id, 1), 'p')
+  return {}
+end
+
+-- Starts a paired match at a poll of its seat 0 (see join); answers its status then.
+local function started_by_poll(m, id, seat, status)
+  if status ~= 'waiting' or seat ~= 0 then return status end
+  local first = redis.call('HGET', m, 'pf')
+  if not first then return status end
+  start(id, first)
+  return 'playing'
+end
+
+-- Whether a paired match's seat 0 did not poll again within the pair window (a ghost).
+local function unpaired(paired_at)
+  return paired_at ~= nil and paired_at ~= false and tonumber(paired_at) + PAIR_WINDOW < NOW
 end
 
 -- What a seeker's own token got, for a repeated seek: 'id:seat:until'.

@@ -1,5 +1,7 @@
--- Reads the log above `after`; a seat's read also marks it present. Answers the reader's seat
--- (-1 for a spectator), the events, the match's status and its table's changes so far ('tv').
+-- Reads the log above `after`; a seat's read also marks it present, and seat 0's starts a
+-- paired match (see join). Answers the reader's seat
+-- (-1 for a spectator), the events, the match's status, its table's changes so far ('tv') and
+-- when seat 1 of a waiting match was taken ('pj', '' for none).
 -- ARGV[6..7] = token digest ('' for a spectator), after
 local DIGEST = ARGV[6]
 local m = KEYS[1]
@@ -13,8 +15,13 @@ if DIGEST ~= '' then
   if not seat then return {'e', 'auth/bad_token'} end
   redis.call('HSET', m, SEEN[seat], NOW_TEXT)
   if f[5 + seat] then back(m, ID, seat) end
+  local was = status
+  status = started_by_poll(m, ID, seat, status)
+  if status ~= was then f[4] = redis.call('HGET', m, 'last') end
 end
 -- A reader past the log's end saw events the store has lost since (a failover).
 if tonumber(ARGV[7]) > tonumber(f[4]) then return {'e', 'match/behind', f[4]} end
 if status == 'finished' then mark_unrated(ID) end
-return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status, f[7] or '0'}
+local paired = ''
+if status == 'waiting' then paired = redis.call('HGET', m, 'pj') or '' end
+return {'ok', seat, redis.call('LRANGE', ekey(ID), ARGV[7], -1), status, f[7] or '0', paired}

@@ -1,4 +1,5 @@
--- Ends abandoned, timed-out and unconfirmed matches, drops silent seekers, forgets old matches,
+-- Ends abandoned, timed-out and unconfirmed matches, drops silent seekers and pairings whose
+-- seat 0 did not poll again, forgets old matches,
 -- in one shard; answers what it changed, how many it looked at, the dropped seeks (id, game,
 -- version), which the caller unlists, and the forgotten matches seated with player keys (id,
 -- digest of seat 0's key, of seat 1's, '' for none), which the caller unlists from their
@@ -9,7 +10,7 @@ local due = redis.call('ZRANGEBYSCORE', DEADLINES, '-inf', '(' .. NOW_TEXT,
 local changed, expired, gone = 0, {}, {}
 for _, id in ipairs(due) do
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender',
-    'tc', 'turn', 'l0', 'l1', 'tat', 'g0', 'g1', 'a0', 'a1')
+    'tc', 'turn', 'l0', 'l1', 'tat', 'g0', 'g1', 'a0', 'a1', 'pj')
   local status = f[1]
   local seen0, seen1, since = tonumber(f[2]), tonumber(f[3]), tonumber(f[4])
   local late = nil
@@ -30,7 +31,7 @@ for _, id in ipairs(due) do
   end
   if not status then
     redis.call('ZREM', DEADLINES, id)
-  elseif status == 'waiting' and seek_stale(mkey(id), f[2], f[6]) then
+  elseif status == 'waiting' and (seek_stale(mkey(id), f[2], f[6]) or unpaired(f[15])) then
     local game, version = expire(id)
     table.insert(expired, id)
     table.insert(expired, game)

@@ -20,12 +20,14 @@ end
 local dropped = ''
 local held = redis.call('GET', ROOM_KEY)
 if held then
-  local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version', 'tc', 'p0', 'bk')
+  local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version', 'tc', 'p0', 'bk',
+    'pj')
   local status = f[1]
-  if status == 'waiting' and seek_stale(mkey(held), f[2], f[4]) then
+  if status == 'waiting' and (seek_stale(mkey(held), f[2], f[4]) or unpaired(f[7])) then
     expire(held)
     dropped, status = held, 'expired'
   end
+  if status == 'waiting' and f[7] then return {'e', 'room/full'} end  -- paired already
   if status == 'waiting' then
     if PLAYER ~= '' and f[5] == PLAYER then return {'e', 'room/same_player'} end
     if refuses(f[5], f[6], PLAYER, BLOCKS) then return {'e', 'room/blocked'} end
