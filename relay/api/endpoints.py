@@ -81,7 +81,7 @@ class Api:
         self.players = PlayerEndpoints(config, store)
         self.moves = MoveEndpoints(config, store, self.holds, metrics, self.verdicts, answers)
         self.matches = MatchEndpoints(config, store, self.holds, answers)
-        self.lobby = LobbyEndpoints(config, store, self.holds)
+        self.lobby = LobbyEndpoints(config, store, self.holds, self.verdicts.referees)
         self.tables = TableEndpoints(config, store, self.holds, answers)
         self.moderation = ModerationEndpoints(config, store)
         parts = {

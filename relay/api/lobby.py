@@ -4,6 +4,7 @@ this relay hosts."""
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from typing import cast
 
 import orjson
@@ -29,11 +30,13 @@ that started or ended changes its lists only when a reader sees it)."""
 class LobbyEndpoints:
     """The lobby's endpoints, over one store, with the process's holds."""
 
-    def __init__(self, config: Config, store: Store, holds: Holds) -> None:
+    def __init__(
+        self, config: Config, store: Store, holds: Holds, refereed: Collection[str] = ()
+    ) -> None:
         self.config = config
         self.store = store
         self.holds = holds
-        self._games = games_json(config.games)
+        self._games = games_json(config.games, refereed)
         """The answer of GET /v1/games: the games are read once, at start."""
 
     async def lobby(self, call: Call) -> Reply:

@@ -7,7 +7,7 @@ one into a `Game`, or refuses it with a `GamePackageError` that names the packag
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -162,6 +162,10 @@ def check_names(games: Iterable[Game]) -> None:
         seen[game.name] = game
 
 
-def games_json(games: Iterable[Game]) -> bytes:
-    """Returns the body of `GET /v1/games`: every game hosted, by name."""
-    return orjson.dumps({"games": [game.json() for game in sorted(games, key=lambda g: g.name)]})
+def games_json(games: Iterable[Game], refereed: Collection[str] = ()) -> bytes:
+    """Returns the body of `GET /v1/games`: every game hosted, by name, each saying whether
+    this relay runs its referee (refereed: the games whose referee the host turned on)."""
+    ordered = sorted(games, key=lambda g: g.name)
+    return orjson.dumps(
+        {"games": [game.json() | {"refereed": game.name in refereed} for game in ordered]}
+    )

@@ -45,12 +45,21 @@ function lobbyList(kind, heading, name) {
 }
 
 /**
- * Returns the lobby card of a game of GET /v1/games ({name, title, summary, page, computer}):
+ * Returns the lobby card of a game of GET /v1/games ({name, title, summary, page, computer,
+ * refereed}):
  * play a random opponent, open a private or public room, play the computer (when its page
  * offers it), go back to a match, and its open games, live and finished matches.
  */
-export function gameCard({ name, title, summary, page, computer }) {
+export function gameCard({ name, title, summary, page, computer, refereed }) {
   const card = make("li", { class: "card", id: `game-${name}` }, make("h2", {}, title), make("p", {}, summary));
+  // Whether a result can be trusted: this relay checks every game-ending move by the rules.
+  card.append(
+    make(
+      "p",
+      { class: "checked" },
+      refereed ? "Results are checked by the rules." : "Results are as the players' games report them.",
+    ),
+  );
   const random = make("a", { class: "button primary", href: `${page}#play` }, "Play a random opponent");
   card.append(
     random,

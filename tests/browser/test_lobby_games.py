@@ -19,14 +19,16 @@ from tests.support.relay_process import RelayProcess, quick_flags
 
 @pytest.fixture
 def relay(tmp_path: Path) -> Iterator[RelayProcess]:
-    """Returns a relay with a game package 'fake' installed beside the examples."""
+    """Returns a relay with a game package 'fake' installed beside the examples, refereeing
+    Connect Four."""
     title = '"<b>Fake</b> & co"'
     module = package_module().replace('title="Fake"', f"title={title}")
     install(
         tmp_path, "fakegame", "fakegame", {"fake": "fakegame:PACKAGE"},
         {"__init__.py": module, "page/fake.html": PAGE},
     )  # fmt: skip
-    with RelayProcess(*quick_flags(), env=relay_env(tmp_path)) as process:
+    args = (*quick_flags(), "--referee", "connect4")
+    with RelayProcess(*args, env=relay_env(tmp_path)) as process:
         yield process
 
 
@@ -49,6 +51,12 @@ def test_the_lobby_shows_a_card_for_each_installed_game(player: MakePlayer) -> N
     xand0 = ann.page.locator("#game-xand0")
     expect(xand0.locator("a[data-computer=xand0]")).to_have_attribute(
         "href", re.compile(r"^xand0\.html#computer")
+    )
+    # Whether a result can be trusted: only the refereed game's are checked by the rules.
+    checked = ann.page.locator("#games > li.card > p.checked")
+    expect(checked).to_have_text(
+        ["Results are checked by the rules."]
+        + ["Results are as the players' games report them."] * 3
     )
     fake.get_by_role("button", name="Create a private room").click()
     expect(ann.page).to_have_url(re.compile(r"/fake\.html#room=[a-z0-9]+$"))

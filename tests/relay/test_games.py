@@ -55,6 +55,7 @@ def test_the_example_games_are_installed_listed_and_their_pages_served() -> None
             "view": "connect4-game.mjs",
             "computer": True,
             "referee": games["connect4"]["referee"],  # another part of the relay's work
+            "refereed": False,  # this relay runs no referee (no --referee)
         }
         assert games["dots"]["computer"] is False
         for name in EXAMPLES:
@@ -63,6 +64,20 @@ def test_the_example_games_are_installed_listed_and_their_pages_served() -> None
         _, page = get(f"{relay.url}/connect4.html")
         assert b'src="connect4-page.mjs"' in page  # beside ./movewire.mjs and the page kit
         assert "games: game package 'connect4'" in relay.log()
+
+
+def test_the_games_say_which_this_relay_referees() -> None:
+    with RelayProcess(*quick_flags(), "--referee", "connect4") as relay:
+        games = {
+            game["name"]: game for game in json.loads(get(f"{relay.url}/v1/games")[1])["games"]
+        }
+    assert {name: game["refereed"] for name, game in games.items()} == {
+        name: name == "connect4" for name in EXAMPLES
+    }
+    assert games["connect4"]["referee"] is True  # it ships one, and this relay runs it
+    shipped = [name for name, game in games.items() if game["referee"] and name != "connect4"]
+    assert shipped, games  # another game ships a referee this relay does not run
+    assert all(games[name]["refereed"] is False for name in shipped)
 
 
 def test_an_installed_package_is_served_and_listed_with_the_examples(tmp_path: Path) -> None:
@@ -77,7 +92,7 @@ def test_an_installed_package_is_served_and_listed_with_the_examples(tmp_path: P
         fake = next(game for game in games if game["name"] == "fake")
         assert fake == {
             "name": "fake", "title": "Fake", "summary": "A fake game.", "page": "fake.html",
-            "view": None, "computer": True, "referee": False,
+            "view": None, "computer": True, "referee": False, "refereed": False,
         }  # fmt: skip
         assert get(f"{relay.url}/fake.html")[1] == PAGE.encode()
         assert get(f"{relay.url}/movewire.mjs")[0] == 200

@@ -53,7 +53,16 @@ SCHEMAS: dict[str, Any] = {
     },
     "Game": {
         "type": "object",
-        "required": ["name", "title", "summary", "page", "view", "computer", "referee"],
+        "required": [
+            "name",
+            "title",
+            "summary",
+            "page",
+            "view",
+            "computer",
+            "referee",
+            "refereed",
+        ],
         "properties": {
             "name": {
                 "type": "string",
@@ -79,6 +88,12 @@ SCHEMAS: dict[str, Any] = {
                 "against the computer (<page>#computer).",
             },
             "referee": {"type": "boolean", "description": "Whether its package ships a referee."},
+            "refereed": {
+                "type": "boolean",
+                "description": "Whether this relay runs its referee (--referee): then every "
+                "game-ending move is checked against the rules, and a finished match's result "
+                "is the referee's.",
+            },
         },
     },
     "Games": {
