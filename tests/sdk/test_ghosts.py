@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 
 import aiohttp
 
@@ -48,10 +49,15 @@ async def test_a_seeker_at_once_never_plays_an_sdk_seeker_whose_network_died() -
 
             # 0 s later, a new seeker: seated in the ghost's match for a moment, never shown it.
             tasks.append(asyncio.create_task(bob.play()))
+            began, requeued = time.monotonic(), None
             seen = set()
             for _ in range(int(WATCHED_S / 0.1)):
                 seen.add(await status_of(relay.url, haunted))
+                if requeued is None and bob.ticket is not None and bob.ticket.match != haunted:
+                    requeued = time.monotonic() - began
                 await asyncio.sleep(0.1)
+            assert requeued is not None, "the live seeker never sought again"
+            print(f"\nthe live seeker waited again in a match of its own after {requeued:.1f} s")
             assert "playing" not in seen and await status_of(relay.url, haunted) == "match/expired"
             assert states["bob"] == [State.LISTENING], states["bob"]
             assert bob.ticket is not None and bob.ticket.match != haunted
