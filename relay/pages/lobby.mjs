@@ -1,7 +1,9 @@
 // The lobby: a card for each game the relay hosts (GET /v1/games: its installed game
 // packages), and in it a random opponent to play, open a private or public room, join
-// an open public game, watch a live match, or replay one just finished; and "Your games",
-// the correspondence matches of this browser's player key, each opened in one click. The lists follow the relay's lobby by
+// an open public game, watch a live match, or replay one just finished; "Your games",
+// the correspondence matches of this browser's player key, each opened in one click; and at the
+// top, a way back to each live match of that key still played (way-back.mjs), with the seconds
+// left to come back once the relay shows the seat away. The lists follow the relay's lobby by
 // long-polling it (GET /v1/lobby?game=G&after=V), never by reloading. While the relay does not
 // answer, a notice says so and the polls are sent again; they pick up where they were.
 // The player's name, typed here, is kept for every seek of the game pages; the lists show the
@@ -16,6 +18,7 @@ import { changeWords } from "./ratings.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
 import { RelayClient } from "./relay-client.mjs";
 import { boardList, nearChoice, refreshBoard, showRatings } from "./ratings-view.mjs";
+import { WayBack } from "./way-back.mjs";
 
 /** Each game's page by game key ("connect4.html"), as GET /v1/games names it. */
 const pages = new Map();
@@ -304,6 +307,15 @@ const client = new RelayClient({
 const gameList = document.getElementById("games");
 if (gameList !== null) await showGames(client, gameList);
 
+// The way back to a live match of the player key (a tab closed on it), read every few seconds.
+const wayBackBox = document.getElementById("way-back");
+const wayBackSaid = document.getElementById("way-back-said");
+const wayBack =
+  wayBackBox === null || wayBackSaid === null
+    ? null
+    : new WayBack(wayBackBox, wayBackSaid, { client, titleOf, pageOf: (game) => pages.get(game) });
+wayBack?.start();
+
 const mine = document.getElementById("your-games");
 if (mine !== null) {
   showMine(client, mine);
@@ -319,6 +331,7 @@ if (mine !== null) {
       input.setCustomValidity("");
       input.value = "";
       showMine(client, mine);
+      wayBack?.refresh();
     } catch (error) {
       input.setCustomValidity(error.message);
       input.reportValidity();

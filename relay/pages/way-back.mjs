@@ -1,0 +1,259 @@
+// The way back to a match left on (its tab closed, say): for each live match of this browser's
+// player key still played, a notice at the top of the lobby, "Your match of X and 0 is on: go
+// back", a link to the game page that takes the match up by the key (players.mjs resumeHref).
+// Once the relay shows the seat away, the notice counts down the seconds left before the seat
+// is ruled to have abandoned ("27 s left to come back"), each second, on this side's clock.
+//
+// It reads GET /v1/player/matches every few seconds, and the table of each match listed as a
+// spectator (no token), so that reading never shows the seat present. A correspondence match
+// (days a move) never abandons: "Your games" lists it, and it has no notice here. The words
+// are pure functions (node tests them); WayBack puts them on the page, as text, never markup.
+
+import { parsePlayerMatch, playerKey, resumeHref } from "./players.mjs";
+import { parseTable } from "./table.mjs";
+
+/** How often the lobby reads the player's matches and their tables again, in milliseconds. */
+export const WAY_BACK_EVERY_MS = 5000;
+
+/** How often a countdown is redrawn, in milliseconds (it shows whole seconds). */
+const TICK_MS = 250;
+
+/**
+ * Returns the matches of a player key to go back to, from its parsed rows
+ * (parsePlayerMatch): those being played or ending, but correspondence matches (a deadline a
+ * move), which never abandon.
+ * @param {readonly any[]} rows
+ * @returns {any[]}
+ */
+export function matchesOn(rows) {
+  return rows.filter(
+    (row) => (row.status === "playing" || row.status === "ending") && row.timeControl?.kind !== "deadline",
+  );
+}
+
+/**
+ * Returns the seconds a parsed table (parseTable) gives `seat` before it abandons: null when
+ * the seat is here, or away but never abandoning.
+ * @param {{presence: readonly {here: boolean, abandonIn: number | null}[]} | null} table
+ * @param {number} seat
+ * @returns {number | null}
+ */
+export function awaySeconds(table, seat) {
+  const presence = table?.presence?.[seat];
+  if (!presence || presence.here) return null;
+  return presence.abandonIn;
+}
+
+/**
+ * Returns the words of the time left to come back: "27 s left to come back" (whole seconds,
+ * rounded up, never below 0).
+ * @param {number} seconds
+ * @returns {string}
+ */
+export function leftWords(seconds) {
+  return `${Math.max(0, Math.ceil(seconds))} s left to come back`;
+}
+
+/**
+ * Returns the words of a match's way back, the link's text: "Your match of X and 0 is on: go back".
+ * @param {string} title the game's title
+ * @returns {string}
+ */
+export function wayBackWords(title) {
+  return `Your match of ${title} is on: go back`;
+}
+
+/**
+ * Returns what a screen reader is told, once, of a match to go back to: "Your match of X and 0
+ * is on." when it appears, with the time left when the seat is away ("Your match of X and 0
+ * is on: 27 s left to come back.").
+ * @param {string} title
+ * @param {number | null} seconds
+ * @returns {string}
+ */
+export function wayBackSaid(title, seconds) {
+  return seconds === null ? `Your match of ${title} is on.` : `Your match of ${title} is on: ${leftWords(seconds)}.`;
+}
+
+/**
+ * What a notice shows of one match: its list item, the countdown in it, and the moment its
+ * seat abandons on this side's clock (performance.now() milliseconds; null: no countdown).
+ * @typedef {{item: HTMLLIElement, left: HTMLElement, title: string, abandonAt: number | null}} Shown
+ */
+
+/**
+ * The lobby's notices of the matches to go back to, read again every few seconds.
+ *
+ * `section` holds a list (`.way-back-list`) and is hidden while there is no notice; `said` is
+ * a polite live region told of a notice when it appears and when its seat is first shown
+ * away (never each second). `client` is the lobby's RelayClient; `titleOf(game)` a game's
+ * title; `pageOf(game)` its page (undefined: GAME.html); `key()` the player key (null: none).
+ */
+export class WayBack {
+  #section;
+  #list;
+  #said;
+  #client;
+  #titleOf;
+  #pageOf;
+  #key;
+  #every;
+  /** @type {Map<string, Shown>} */
+  #shown = new Map();
+  /** @type {ReturnType<typeof setInterval> | null} */
+  #ticker = null;
+  /** @type {(() => void) | null} */
+  #wake = null;
+  /** Whether to read again as soon as the read under way is done. */
+  #again = false;
+
+  /**
+   * @param {HTMLElement} section
+   * @param {HTMLElement} said
+   * @param {{client: any, titleOf: (game: string) => string,
+   *   pageOf: (game: string) => string | undefined, key?: () => string | null, every?: number}} options
+   */
+  constructor(section, said, { client, titleOf, pageOf, key = () => playerKey(), every = WAY_BACK_EVERY_MS }) {
+    this.#section = section;
+    this.#list = /** @type {HTMLElement} */ (section.querySelector(".way-back-list"));
+    this.#said = said;
+    this.#client = client;
+    this.#titleOf = titleOf;
+    this.#pageOf = pageOf;
+    this.#key = key;
+    this.#every = every;
+  }
+
+  /** Reads the player's matches now, then every few seconds, for as long as the page lives. */
+  async start() {
+    for (;;) {
+      this.#again = false;
+      await this.#read();
+      if (this.#again) continue;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, this.#every);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        };
+      });
+      this.#wake = null;
+    }
+  }
+
+  /** Reads again at once (another player key was taken, say). */
+  refresh() {
+    if (this.#wake === null) this.#again = true;
+    else this.#wake();
+  }
+
+  /** Reads the key's matches and their tables, and shows them; a failed read changes nothing. */
+  async #read() {
+    const key = this.#key();
+    if (key === null) {
+      this.#show([], performance.now());
+      return;
+    }
+    let rows;
+    try {
+      rows = matchesOn((await this.#client.playerMatches(key)).map(parsePlayerMatch));
+    } catch {
+      // The relay did not answer (the lobby's notice says so) or refused the key: the
+      // notices stay as they were until the next read.
+      return;
+    }
+    // As a spectator: a read with the key would be the seat's, and the relay must not take
+    // the lobby for the player come back.
+    const tables = await Promise.all(
+      rows.map((row) =>
+        this.#client.table(row.match).then(
+          (/** @type {any} */ raw) => parseTable(raw),
+          () => null,
+        ),
+      ),
+    );
+    const at = performance.now();
+    this.#show(
+      rows.map((row, index) => ({ row, seconds: awaySeconds(tables[index], row.seat) })),
+      at,
+    );
+  }
+
+  /**
+   * Shows a notice for each match given (its row and the seconds its seat has left, null for
+   * no countdown), read at `at`; a notice already shown is kept (and its focus with it).
+   * @param {{row: any, seconds: number | null}[]} entries
+   * @param {number} at
+   */
+  #show(entries, at) {
+    const listed = new Set();
+    /** @type {string[]} */
+    const news = [];
+    for (const { row, seconds } of entries) {
+      listed.add(row.match);
+      const abandonAt = seconds === null ? null : at + seconds * 1000;
+      let shown = this.#shown.get(row.match);
+      if (shown === undefined) {
+        shown = this.#notice(row, abandonAt);
+        this.#shown.set(row.match, shown);
+        this.#list.append(shown.item);
+        news.push(wayBackSaid(shown.title, seconds));
+        continue;
+      }
+      if (shown.abandonAt === null && abandonAt !== null) news.push(wayBackSaid(shown.title, seconds));
+      shown.abandonAt = abandonAt;
+    }
+    for (const [match, shown] of this.#shown) {
+      if (!listed.has(match)) {
+        shown.item.remove();
+        this.#shown.delete(match);
+      }
+    }
+    this.#section.hidden = this.#shown.size === 0;
+    // Said once, all together (politely: after what the reader is saying), never each second.
+    if (news.length > 0) this.#said.textContent = news.join(" ");
+    this.#tick();
+    const counting = [...this.#shown.values()].some((shown) => shown.abandonAt !== null);
+    if (counting && this.#ticker === null) this.#ticker = setInterval(() => this.#tick(), TICK_MS);
+    if (!counting && this.#ticker !== null) {
+      clearInterval(this.#ticker);
+      this.#ticker = null;
+    }
+  }
+
+  /**
+   * Returns the notice of one match: its link back, and its countdown beside it.
+   * @param {any} row
+   * @param {number | null} abandonAt
+   * @returns {Shown}
+   */
+  #notice(row, abandonAt) {
+    const document = this.#list.ownerDocument;
+    const title = this.#titleOf(row.game);
+    const item = document.createElement("li");
+    item.dataset.match = row.match;
+    const link = document.createElement("a");
+    link.className = "button primary";
+    link.href = resumeHref(row, this.#pageOf(row.game));
+    // Titles come from the network: text, never markup.
+    link.textContent = wayBackWords(title);
+    const left = document.createElement("span");
+    left.className = "way-back-left";
+    // A timer is never read out by itself: the live region says the time left once.
+    left.setAttribute("role", "timer");
+    left.id = `way-back-left-${row.match}`;
+    link.setAttribute("aria-describedby", left.id);
+    item.append(link, " ", left);
+    return { item, left, title, abandonAt };
+  }
+
+  /** Redraws each countdown (whole seconds), and hides those of seats not shown away. */
+  #tick() {
+    const now = performance.now();
+    for (const shown of this.#shown.values()) {
+      const text = shown.abandonAt === null ? "" : leftWords((shown.abandonAt - now) / 1000);
+      if (shown.left.textContent !== text) shown.left.textContent = text;
+      shown.left.hidden = text === "";
+    }
+  }
+}
