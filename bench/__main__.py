@@ -25,6 +25,7 @@ from bench.cluster import Cluster, matches_per_master, redis_cluster
 from bench.connect4_match import CONNECT4, REFEREED
 from bench.idle import hold_polls, idle_row
 from bench.installed import BuildError, installed_tree
+from bench.presence_cost import measure_all
 from bench.report import ratios, table
 from bench.run import Result, measure
 
@@ -287,6 +288,17 @@ def main(argv: list[str] | None = None) -> int:
         help="turns of each of a pair measured in turns (a referee's cost: the relay "
         "refereeing Connect Four against not)",
     )
+    p.add_argument(
+        "--presence-matches",
+        type=int,
+        default=200,
+        help="idle matches of the presence-cost run, the hold before beside today's (0 skips it)",
+    )
+    p.add_argument(
+        "--only-presence",
+        action="store_true",
+        help="run the presence-cost run alone (requests and CPU per idle match per minute)",
+    )
     p.add_argument("--no-redis", action="store_true", help="skip the Redis targets")
     p.add_argument("--no-cluster", action="store_true", help="skip the Redis Cluster targets")
     p.add_argument(
@@ -307,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         help="where to write the figures as JSON",
     )
     a = p.parse_args(argv)
+    if a.only_presence:
+        return _presence(a.presence_matches or 200)
     started = time.monotonic()
     rows: list[dict[str, Any]] = []
     idle: list[dict[str, Any]] = []
@@ -322,6 +336,9 @@ def main(argv: list[str] | None = None) -> int:
         for entry in lineup(redis, tree, a.redis_processes, clusters, a.idle_polls):
             if entry.idle or not a.only_idle:
                 run_entry(entry, a, rows, idle)
+    presence = []
+    if a.presence_matches and not a.only_idle:
+        presence = [cost.row() for cost in measure_all(a.presence_matches)]
     side_by_side = ratios(rows)
     report = {
         "machine": machine(),
@@ -330,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         "runs": rows,
         "idle": idle,
         "ratios": side_by_side,
+        "presence": presence,
     }
     a.json.write_text(json.dumps(report, indent=2))
     print(f"# movewire relay benchmark ({machine()})\n")
@@ -347,10 +365,39 @@ def main(argv: list[str] | None = None) -> int:
         if "matches_per_master" in row:
             spread = ", ".join(str(count) for count in row["matches_per_master"])
             print(f"\n{row['target']}: matches held by each master so far: {spread}")
+    if presence:
+        print("\nPresence within 10 s, per idle match per minute (both seats polling):")
+        print(_presence_table(presence))
     load = f"{a.matches} matches x {a.moves} moves per run"
     if a.only_idle:
         load = f"the idle-capacity run alone, {a.idle_polls:,} polls asked for"
     print(f"\n{load}; took {report['seconds']} s; JSON in {a.json}")
+    return 0
+
+
+def _presence_table(rows: list[dict[str, Any]]) -> str:
+    """Returns the presence-cost rows as a markdown table, with today's over before's."""
+    lines = ["| hold | requests | relay CPU, ms |", "|---|---:|---:|"]
+    for row in rows:
+        lines.append(
+            f"| {row['config']} | {row['requests_per_match_minute']} "
+            f"| {row['cpu_ms_per_match_minute']} |"
+        )
+    if len(rows) == 2:
+        before, now = rows
+        requests = now["requests_per_match_minute"] / before["requests_per_match_minute"]
+        cpu = now["cpu_ms_per_match_minute"] / before["cpu_ms_per_match_minute"]
+        lines.append(f"| now over before | {requests:.2f}x | {cpu:.2f}x |")
+    return "\n".join(lines)
+
+
+def _presence(matches: int) -> int:
+    """Runs the presence-cost run alone and prints its table."""
+    print(f"machine: {machine()}", file=sys.stderr)
+    rows = [cost.row() for cost in measure_all(matches)]
+    print(f"# What presence within 10 s costs ({machine()})\n")
+    print(_presence_table(rows))
+    print(f"\n{matches} idle matches, both seats polling, 30 s each")
     return 0
 
 

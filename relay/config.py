@@ -125,8 +125,10 @@ class Config:
     """Address to listen on."""
     port: int = 8080
     """TCP port to listen on."""
-    hold: float = 25.0
-    """Seconds a poll is held open when there is nothing new (keep it below the proxy's)."""
+    hold: float = 6.0
+    """Seconds a poll is held open when there is nothing new (keep it below the proxy's).
+    Short enough that a seat whose network died silently, and so began no poll since, is
+    shown away within 10 s (hold + AWAY, and the reaper's turn)."""
     store: StoreSettings = field(default_factory=StoreSettings)
     """Grace, keep and waiting-match limit, enforced by the store."""
     max_move: int = 4096

@@ -24,7 +24,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=d.host, help="address to listen on")
     p.add_argument("--port", type=int, default=d.port, help="TCP port to listen on")
     p.add_argument("--unix", metavar="PATH", help="listen on this unix socket instead of TCP")
-    p.add_argument("--hold", type=float, default=d.hold, help="seconds a poll is held open")
+    p.add_argument(
+        "--hold",
+        type=float,
+        default=d.hold,
+        help="seconds a poll is held open: a seat that began no poll for this long and 3 s"
+        " more is shown away",
+    )
     p.add_argument(
         "--grace",
         type=float,

@@ -113,7 +113,7 @@ class RelayClient(TableCalls, PlayerCalls):
         timeout = self.timing.request_timeout
         if wait is not None:
             path += f"&wait={wait}"
-            timeout += wait
+            timeout = self.timing.poll_margin + wait
         if table is not None:
             path += f"&table={table}&chat={chat}"
         answer = await self._call("GET", path, token, None, timeout)
@@ -176,7 +176,7 @@ class RelayClient(TableCalls, PlayerCalls):
         if table is not None:
             path += f"&table={table}&chat={chat}"
         body = _move_body(after, move, end, claim)
-        timeout = self.timing.request_timeout + wait
+        timeout = self.timing.poll_margin + wait
         answer = await self._call("POST", path, ticket.token, body, timeout)
         try:
             seq, raw = answer["seq"], answer["events"]

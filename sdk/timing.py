@@ -12,10 +12,14 @@ __all__ = ["Timing"]
 class Timing:
     """The timings of a host's requests; the defaults suit the relay's defaults."""
 
-    poll_wait: int = 20
+    poll_wait: int = 6
     """Whole seconds the relay is asked to hold a poll (`wait=`); keep it under its grace."""
+    poll_margin: float = 3.0
+    """Seconds a held request's answer may come after its hold before the connection is
+    taken for dead and the request retried: with the default hold, a player whose network
+    died silently is told within 10 s."""
     request_timeout: float = 10.0
-    """Seconds a request may take (a poll: this beyond `poll_wait`) before it is retried."""
+    """Seconds any other request may take before it is retried."""
     backoff_base: float = 0.2
     """Seconds: the ceiling of the first retry's random delay; it doubles with each retry."""
     backoff_cap: float = 5.0
@@ -29,14 +33,15 @@ class Timing:
     def __post_init__(self) -> None:
         if type(self.poll_wait) is not int or self.poll_wait < 1:
             raise ValueError(f"poll_wait must be a whole number >= 1, not {self.poll_wait!r}")
-        for name in ("request_timeout", "backoff_base", "backoff_cap", "give_up", "first_contact"):
+        names = ("poll_margin", "request_timeout", "backoff_base", "backoff_cap", "give_up")
+        for name in (*names, "first_contact"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
 
     @property
     def poll_timeout(self) -> float:
         """Returns the seconds a poll may take before it is abandoned and retried."""
-        return self.poll_wait + self.request_timeout
+        return self.poll_wait + self.poll_margin
 
     def backoff(self, attempt: int, rng: random.Random, retry_after: float | None = None) -> float:
         """Returns the seconds to wait before retry number `attempt` (0 for the first).

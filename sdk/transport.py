@@ -59,7 +59,7 @@ class Transport:
         path += ("&" if "?" in path else "?") + f"after={after}"
         if wait is not None:
             path += f"&wait={wait}"
-        return path, self.timing.request_timeout + (wait or 0)
+        return path, self.timing.poll_margin + (wait or 0)
 
     async def _seq(self, ticket: Ticket, action: str, body: dict[str, Any]) -> int:
         """Posts a write to the match (`action`: its path's last part); returns the number

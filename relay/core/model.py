@@ -134,7 +134,7 @@ class StoreSettings:
     """Matches that may wait for a second player, per game key."""
     lobby_size: int = 50
     """Entries each lobby list keeps, per game (the newest)."""
-    hold: float = 25.0
+    hold: float = 6.0
     """The longest a poll is held (--hold): a seat that began no poll for this long and
     AWAY seconds more holds none, and is away."""
     seek_grace: float = 5.0

@@ -6,11 +6,12 @@ import { ClosedError } from "./errors.mjs";
 /** The timings of a host's requests, in seconds; the defaults suit the relay's defaults. */
 export class Timing {
   /**
-   * @param {{pollWait?: number, requestTimeout?: number, backoffBase?: number,
-   *   backoffCap?: number, giveUp?: number}} [timing] seconds each
+   * @param {{pollWait?: number, pollMargin?: number, requestTimeout?: number,
+   *   backoffBase?: number, backoffCap?: number, giveUp?: number}} [timing] seconds each
    */
   constructor({
-    pollWait = 20,
+    pollWait = 6,
+    pollMargin = 3,
     requestTimeout = 10,
     backoffBase = 0.2,
     backoffCap = 5,
@@ -19,12 +20,19 @@ export class Timing {
     if (!Number.isInteger(pollWait) || pollWait < 1) {
       throw new RangeError(`pollWait must be a whole number >= 1, not ${pollWait}`);
     }
-    for (const [name, value] of Object.entries({ requestTimeout, backoffBase, backoffCap, giveUp })) {
+    const positive = { pollMargin, requestTimeout, backoffBase, backoffCap, giveUp };
+    for (const [name, value] of Object.entries(positive)) {
       if (!(value > 0)) throw new RangeError(`${name} must be > 0, not ${value}`);
     }
     /** Whole seconds the relay is asked to hold a poll (`wait=`). */
     this.pollWait = pollWait;
-    /** Seconds a request may take (a poll: this beyond pollWait) before it is retried. */
+    /**
+     * Seconds a held request's answer may come after its hold before the connection is
+     * taken for dead and the request retried (the page then says it is reconnecting): with
+     * the default hold, a player whose network died silently is told within 10 s.
+     */
+    this.pollMargin = pollMargin;
+    /** Seconds any other request may take before it is retried. */
     this.requestTimeout = requestTimeout;
     /** Seconds: the ceiling of the first retry's random delay; it doubles with each retry. */
     this.backoffBase = backoffBase;
@@ -40,7 +48,7 @@ export class Timing {
    * @returns {number}
    */
   get pollTimeout() {
-    return this.pollWait + this.requestTimeout;
+    return this.pollWait + this.pollMargin;
   }
 
   /**

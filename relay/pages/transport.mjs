@@ -87,7 +87,7 @@ export class Transport {
       const plain = more ? `${path}${joint}${more.slice(1)}` : path;
       return { path: plain, quick, timeout: this.timing.requestTimeout };
     }
-    const timeout = this.timing.requestTimeout + wait;
+    const timeout = this.timing.pollMargin + wait;
     return { path: `${path}${joint}wait=${wait}${more}`, quick, timeout };
   }
 

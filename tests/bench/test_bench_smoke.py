@@ -30,7 +30,8 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
     out = tmp_path / "bench.json"
     result = subprocess.run(
         [sys.executable, "-m", "bench", "--matches", "4", "--moves", "10",
-         "--idle-polls", "200", "--rounds", "1", "--json", str(out)],
+         "--idle-polls", "200", "--rounds", "1", "--presence-matches", "0",
+         "--json", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]

@@ -1,7 +1,8 @@
 """No ghost at the table, in real Chromium: a waiting seeker whose renderer crashed, whose
 browser went offline or whose network died silently (packets dropped, no FIN) is never
 paired. A new seeker who comes at once is seated with it for a moment, never sees it, and is
-paired with the next live player instead."""
+paired with the next live player instead. In play, a silent cut is told to both sides within
+10 s."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import ARTIFACTS, MakePlayer
+from tests.browser.faults import RECONNECTING
 from tests.browser.players import Player
 from tests.browser.relay_api import match_status
 from tests.browser.seating import seated
@@ -83,3 +85,38 @@ def test_a_new_seeker_at_once_is_never_paired_with_a_ghost(
     assert bob.match_id() == cat.match_id() == mine
     x.play_cell("11")
     o.expect_state("PLAYING_TO_MOVE")
+
+
+PRESENCE_WITHIN_S = 10.0
+"""How soon after a silent cut both sides must be told: the partner that the player is
+away, the player that its own connection is lost."""
+
+
+def test_a_silent_cut_in_play_is_told_to_both_sides_within_10_s(
+    player: MakePlayer, ghost_side: tuple[Player, CutProxy]
+) -> None:
+    ann, proxy = ghost_side
+    bob = player("bob")
+    ann.open("/xand0.html#play")
+    waiting_match(ann)
+    bob.open("/xand0.html#play")
+    if seated(ann, bob)[0] is bob:  # ann's turn when her network dies
+        bob.play_cell("11")
+    ann.expect_state("PLAYING_TO_MOVE")
+    ann.expect_status("Your turn.")
+
+    proxy.cut()
+    cut = time.monotonic()
+    presence, status = bob.page.locator("#presence"), ann.status
+    away_after = told_after = None
+    while (away_after is None or told_after is None) and time.monotonic() - cut < 15:
+        now = time.monotonic() - cut
+        if away_after is None and "disconnected" in presence.inner_text():
+            away_after = now
+        if told_after is None and status.inner_text() == RECONNECTING:
+            told_after = now
+        bob.page.wait_for_timeout(100)
+    print(f"\nafter a silent cut: away for the partner after {away_after} s,", end=" ")
+    print(f"reconnecting for the player after {told_after} s")
+    assert away_after is not None and away_after <= PRESENCE_WITHIN_S
+    assert told_after is not None and told_after <= PRESENCE_WITHIN_S

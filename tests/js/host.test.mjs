@@ -265,7 +265,7 @@ describe("RelayHost", () => {
     // Held the first time; sent unheld (wait=0) while the relay was away, so that the post
     // that got through said so at once.
     const posts = relay.requests.filter((r) => r.line.endsWith("/moves"));
-    assert.equal(posts[0].wait, "20");
+    assert.equal(posts[0].wait, "6");
     assert.ok(posts.length > 2 && posts.slice(1).every((r) => r.wait === "0"));
     const log = relay.matches.get(a.ticket.match).log;
     assert.deepEqual(log.filter((e) => e.type === "move").map((e) => e.move), ["11"]);
@@ -294,7 +294,7 @@ describe("RelayHost", () => {
     assert.ok(timing.backoff(3, top) > 1.5 && timing.backoff(3, top) < 1.6);
     assert.ok(timing.backoff(30, top) <= timing.backoffCap);
     assert.ok(timing.backoff(0, () => 0, 3) >= 3);
-    assert.equal(timing.pollTimeout, 30);
+    assert.equal(timing.pollTimeout, 9); // the hold asked for (6 s), and 3 s for its answer
     assert.throws(() => new Timing({ pollWait: 0 }), RangeError);
   });
 
