@@ -80,7 +80,9 @@ def xand0_match(relay: RelayProcess, moves: list[str], *, end: bool) -> tuple[st
     a = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "room": "replayed"})
     b = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "room": "replayed"})
     match = a["match"]
-    first = call(relay, f"/v1/matches/{match}")["first"]
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    started = call(relay, f"/v1/matches/{match}/events?after=0&wait=0", token=a["token"])
+    first = started["events"][0]["first"]
     tokens = [a["token"], b["token"]] if first == a["seat"] else [b["token"], a["token"]]
     for index, move in enumerate(moves):
         last = end and index == len(moves) - 1

@@ -124,6 +124,8 @@ def test_a_long_name_stays_inside_its_lobby_row_beside_the_watch_button(
     opened = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "public": True,
                                       "name": "W" * 32})  # fmt: skip
     call(relay, "/v1/seek", {"game": "xand0", "version": "1", "name": "M" * 32})
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    call(relay, f"/v1/matches/{opened['match']}/events?after=0&wait=0", token=opened["token"])
     viewer = player("viewer", viewport)
     viewer.open("/")
     row = viewer.page.locator(f"#game-xand0 .live-list li[data-match='{opened['match']}']")
