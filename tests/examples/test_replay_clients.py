@@ -47,6 +47,8 @@ def finished_xand0(relay: str) -> str:
     a = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "room": room})
     b = call(relay, "/v1/seek", {"game": "xand0", "version": "1", "room": room})
     match = a["match"]
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    call(relay, f"/v1/matches/{match}/events?after=0", token=a["token"])
     first = call(relay, f"/v1/matches/{match}")["first"]
     tokens = [a["token"], b["token"]] if first == a["seat"] else [b["token"], a["token"]]
     for index, move in enumerate(WIN):

@@ -125,8 +125,11 @@ class Fuzzed:
             answer = requests.post(self.relay.url + "/v1/seek", json={"game": game}, timeout=10)
             assert answer.status_code == 201, answer.text
             tickets.append(answer.json())
+        # Seat 0 polls again, as a live client does: that starts the paired match.
         events = requests.get(
-            f"{self.relay.url}/v1/matches/{tickets[0]['match']}/events?after=0", timeout=10
+            f"{self.relay.url}/v1/matches/{tickets[0]['match']}/events?after=0",
+            headers={"Authorization": f"Bearer {tickets[0]['token']}"},
+            timeout=10,
         ).json()["events"]
         ticket: dict[str, Any] = tickets[events[0]["first"]]
         return ticket
@@ -267,7 +270,10 @@ async def seated_mover(
     seat to move, that seat's moves URL and its Authorization header."""
     client = await aiohttp_client(create_app(Config(hold=0.1)))
     seats = [await (await client.post("/v1/seek", json={"game": "g"})).json() for _ in range(2)]
-    events = await (await client.get(f"/v1/matches/{seats[0]['match']}/events?after=0")).json()
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    poll = f"/v1/matches/{seats[0]['match']}/events?after=0"
+    opener = {"Authorization": f"Bearer {seats[0]['token']}"}
+    events = await (await client.get(poll, headers=opener)).json()
     mover: dict[str, Any] = seats[events["events"][0]["first"]]
     headers = {"Authorization": f"Bearer {mover['token']}"}
     return client, mover, f"/v1/matches/{mover['match']}/moves", headers

@@ -153,7 +153,9 @@ async def test_client_that_never_reads_its_answers_costs_bounded_memory(
     tickets = [orjson.loads((await conn.request("POST", "/v1/seek", room, JSON))[2])]
     tickets.append(orjson.loads((await conn.request("POST", "/v1/seek", room, JSON))[2]))
     base = f"/v1/matches/{tickets[0]['match']}"
-    first = orjson.loads((await conn.request("GET", base + "/events?after=0"))[2])
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    opener = f"Authorization: Bearer {tickets[0]['token']}\r\n"
+    first = orjson.loads((await conn.request("GET", base + "/events?after=0", b"", opener))[2])
     mover = first["events"][0]["first"]
     for after in range(1, 151):  # a log of 600 KB
         auth = f"Authorization: Bearer {tickets[(mover + after - 1) % 2]['token']}\r\n"

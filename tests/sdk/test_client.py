@@ -156,6 +156,8 @@ async def test_spectators_read_the_log_without_a_token(
     client = RelayClient(session, relay, FAST)
     first = await client.seek("spectate", room="r")
     second = await client.seek("spectate", room="r")
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    assert [type(event) for event in await client.events(first, 0)] == [Started]
     [started] = await client.events(first.match, 0)
     assert isinstance(started, Started)
     mover = first if started.first == first.seat else second

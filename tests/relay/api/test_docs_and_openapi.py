@@ -141,6 +141,8 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
                 "POST", "/v1/seek", {"game": "openapi-rated", "player": rater * 40}
             )
             rated.append(Seat(body))
+        # Seat 0 polls again, as a live client does: that starts the paired match.
+        assert (await wire.events(rated[0].match, 0, rated[0]))[0]["type"] == "started"
         status, body = await wire.post(rated[0], "resign", {})
         checker.check(f"{m}/resign", "POST", status, body)
         raters = {"Authorization": "Bearer " + "Q" * 40}

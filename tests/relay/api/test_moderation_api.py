@@ -62,6 +62,8 @@ async def rated_match(wire: Wire, loser: str, winner: str, **names: str) -> tupl
     one = await wire.seek("moderated", player=loser, **({"name": names["one"]} if names else {}))
     two = await wire.seek("moderated", player=winner, **({"name": names["two"]} if names else {}))
     assert one.match == two.match
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    assert (await wire.events(one.match, 0, one))[0]["type"] == "started"
     status, body = await wire.post(one, "resign", {})
     assert status == 200, body
     return one, two
@@ -141,6 +143,7 @@ async def test_players_and_the_host_moderate_end_to_end(admin_relay: str) -> Non
         two = await wire.seek("moderated", player=bob)
         three = await wire.seek("moderated", player=cid)
         assert two.match != one.match and three.match == one.match
+        assert (await wire.events(one.match, 0, one))[0]["type"] == "started"  # Ann is live
         await wire.post(two, "cancel", None)
         await wire.post(one, "resign", {})
 

@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.relay.wire import Wire
+from tests.relay.wire import Seat, Wire
 from tests.support.redis_server import RedisServer, redis_binary
 from tests.support.relay_process import RelayProcess, quick_flags
 
@@ -106,6 +106,8 @@ async def test_a_clocked_match_records_its_control_and_info_tells_the_time_left(
         assert status == 201, body
         tickets.append(body)
     match = tickets[0]["match"]
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    assert (await wire.events(match, 0, Seat(tickets[0])))[0]["type"] == "started"
     header, events = await record(wire, match)
     assert header["time_control"] == control
     assert events[0]["time_control"] == control and events[0]["left"] == [600, 600]

@@ -107,9 +107,8 @@ async def seated(
         await conn.send(seek)
         tickets.append(json.loads((await conn.answer())[2]))
     match = tickets[0]["match"]
-    await conns[0].send(
-        f"GET /v1/matches/{match}/events?after=0 HTTP/1.1\r\nHost: relay\r\n\r\n".encode()
-    )
+    # Seat 0 polls again, as a live client does: that starts the paired match.
+    await conns[0].send(events_after(match, 0, tickets[0]))
     first = json.loads((await conns[0].answer())[2])["events"][0]["first"]
     return conns, tickets, match, first
 

@@ -105,7 +105,8 @@ async def test_held_polls_with_a_player_key_are_limited(make: Make) -> None:
     client: Client = await make(polls_per_seat=1, hold=5.0)
     a = await seek(client, game="mail", player=ANN)
     await seek(client, game="mail", player=BOB)
-    events = await client.get(f"/v1/matches/{a['match']}/events?after=0")
+    # Seat 0 polls again (with its player key), as a live client does: that starts the match.
+    events = await client.get(f"/v1/matches/{a['match']}/events?after=0", headers=auth(ANN))
     first = (await events.json())["events"][0]["first"]
     waiter, mover = (ANN, BOB) if first == 1 else (BOB, ANN)
     url = f"/v1/matches/{a['match']}/events?after=1"

@@ -96,7 +96,10 @@ async def test_a_move_reaches_the_partner_through_one_write_and_one_wait(
     b = await call(front, "POST", "/v1/seek", json={"game": "g"})
     path = f"/v1/matches/{a['match']}"
     seat = {0: a, 1: b}
-    first = (await call(front, "GET", f"{path}/events?after=0"))["events"][0]["first"]
+    # Seat 0 polls again, as a live client does: that starts the paired match (untraced).
+    opener = {"Authorization": f"Bearer {a['token']}"}
+    started = await call(front, "GET", f"{path}/events?after=0", headers=opener)
+    first = started["events"][0]["first"]
     mover, partner = seat[first], seat[1 - first]
     query = ""
     if table:

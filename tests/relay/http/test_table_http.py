@@ -423,8 +423,16 @@ async def _ghost_seek_is_dropped(relay: str, game: str) -> None:
         assert fresh.match != ghost.match and fresh.seat == 0
         status, found, _ = await ghost.call("GET", "events?after=0&wait=0")
         assert (status, found["error"]["code"]) == (410, "match/expired")
-        # A live seeker that keeps polling is met.
-        keep = asyncio.ensure_future(fresh.ok("GET", "events?after=0&wait=8"))
+
+        # A live seeker that keeps polling is met: its held poll is answered empty as the
+        # second seeker joins, and it polls again at once, which starts the match.
+        async def keep_polling() -> Any:
+            while not (found := await fresh.ok("GET", "events?after=0&wait=8"))["events"]:
+                pass
+            return found
+
+        keep = asyncio.ensure_future(keep_polling())
+        await asyncio.sleep(0.2)  # the poll is held
         async with client.post("/v1/seek", json={"game": game}) as answer:
             met = await answer.json()
         assert (met["match"], met["seat"]) == (fresh.match, 1)
