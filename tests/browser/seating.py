@@ -1,11 +1,11 @@
-"""Two players seated in a match in the browser tests: which of them moves first, and a
-private room they are seated in."""
+"""Two players seated in a match in the browser tests: which of them moves first, a private
+room they are seated in, and the match a waiting player's seek saved."""
 
 from __future__ import annotations
 
 from tests.browser.players import Player
 
-__all__ = ["seated", "start_room"]
+__all__ = ["seated", "start_room", "waiting_match"]
 
 
 def seated(a: Player, b: Player) -> tuple[Player, Player]:
@@ -21,3 +21,17 @@ def start_room(ann: Player, bob: Player) -> tuple[Player, Player, str]:
     bob.open("/xand0.html#" + link.split("#", 1)[1])
     x, o = seated(ann, bob)
     return x, o, x.match_id()
+
+
+def waiting_match(side: Player) -> str:
+    """Returns the match of a side's saved seek, once the seek has been answered."""
+    side.expect_state("LISTENING")
+    # Polled from here: wait_for_function would evaluate its string with eval() in the page
+    # after the first try, which the pages' Content-Security-Policy refuses.
+    for _ in range(100):
+        if side.saved_match() is not None:
+            break
+        side.page.wait_for_timeout(50)
+    saved = side.saved_match()
+    assert saved is not None, f"{side} keeps no seek"
+    return str(saved["match"])

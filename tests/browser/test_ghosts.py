@@ -17,8 +17,7 @@ from tests.browser.conftest import ARTIFACTS, MakePlayer
 from tests.browser.faults import RECONNECTING
 from tests.browser.players import Player
 from tests.browser.relay_api import match_status
-from tests.browser.seating import seated
-from tests.browser.test_waiting_room import waiting_match
+from tests.browser.seating import seated, waiting_match
 from tests.support.cut_proxy import CutProxy
 from tests.support.relay_process import RelayProcess
 
@@ -118,5 +117,6 @@ def test_a_silent_cut_in_play_is_told_to_both_sides_within_10_s(
         bob.page.wait_for_timeout(100)
     print(f"\nafter a silent cut: away for the partner after {away_after} s,", end=" ")
     print(f"reconnecting for the player after {told_after} s")
-    assert away_after is not None and away_after <= PRESENCE_WITHIN_S
-    assert told_after is not None and told_after <= PRESENCE_WITHIN_S
+    figures = f"away for the partner after {away_after} s, told the player after {told_after} s"
+    assert away_after is not None and away_after <= PRESENCE_WITHIN_S, figures
+    assert told_after is not None and told_after <= PRESENCE_WITHIN_S, figures

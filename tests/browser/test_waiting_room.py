@@ -12,25 +12,11 @@ from playwright.sync_api import Browser, expect
 from tests.browser.conftest import ARTIFACTS, MakePlayer
 from tests.browser.players import Player
 from tests.browser.relay_api import match_status, moves_of, until_status
-from tests.browser.seating import seated
+from tests.browser.seating import seated, waiting_match
 from tests.support.relay_process import RelayProcess
 
 CANCEL_WITHIN_MS = 2_000
 """How soon after the seek's answer the Cancel button must show."""
-
-
-def waiting_match(side: Player) -> str:
-    """Returns the match of a side's saved seek, once the seek has been answered."""
-    side.expect_state("LISTENING")
-    # Polled from here: wait_for_function would evaluate its string with eval() in the page
-    # after the first try, which the pages' Content-Security-Policy refuses.
-    for _ in range(100):
-        if side.saved_match() is not None:
-            break
-        side.page.wait_for_timeout(50)
-    saved = side.saved_match()
-    assert saved is not None, f"{side} keeps no seek"
-    return str(saved["match"])
 
 
 @pytest.mark.parametrize("how", ["random", "private"])

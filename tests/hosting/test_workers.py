@@ -76,7 +76,8 @@ async def test_workers_on_consecutive_ports_answer_any_request(
             a = await wires[0].seek("workers")
             b = await wires[1].seek("workers")
             assert (a.match, b.seat) == (b.match, 1)
-            first = (await wires[2].events(a.match, 0))[0]["first"]
+            # Seat 0 polls again, on the third, as a live client does: that starts the match.
+            first = (await wires[2].events(a.match, 0, a))[0]["first"]
             mover = a if first == a.seat else b
             held = asyncio.create_task(wires[2].events(a.match, 1, b if mover is a else a))
             await asyncio.sleep(0.2)
