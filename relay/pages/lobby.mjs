@@ -2,10 +2,11 @@
 // packages), and in it a random opponent to play, open a private or public room, join
 // an open public game, watch a live match, or replay one just finished; "Your games",
 // the correspondence matches of this browser's player key, each opened in one click; and at the
-// top, a way back to each live match of that key still played (way-back.mjs), with the seconds
-// left to come back once the relay shows the seat away. The lists follow the relay's lobby by
-// long-polling it (GET /v1/lobby?game=G&after=V), never by reloading. While the relay does not
-// answer, a notice says so and the polls are sent again; they pick up where they were.
+// top, a way back to each live match of this browser still played (way-back.mjs: the key's, and
+// those whose tickets the game pages keep), with the seconds left to come back once the relay
+// shows the seat away. The lists follow the relay's lobby by long-polling it
+// (GET /v1/lobby?game=G&after=V), never by reloading. While the relay does not answer, a notice
+// says so and the polls are sent again; they pick up where they were.
 // The player's name, typed here, is kept for every seek of the game pages; the lists show the
 // players' names, as text.
 
@@ -307,7 +308,7 @@ const client = new RelayClient({
 const gameList = document.getElementById("games");
 if (gameList !== null) await showGames(client, gameList);
 
-// The way back to a live match of the player key (a tab closed on it), read every few seconds.
+// The way back to a live match of this browser (a tab closed on it), read every few seconds.
 const wayBackBox = document.getElementById("way-back");
 const wayBackSaid = document.getElementById("way-back-said");
 const wayBack =

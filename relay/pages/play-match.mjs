@@ -1,5 +1,7 @@
 // A game page's seat and match (play.mjs): seeking or resuming one, the host and the computer
 // that play it, what the tab keeps of it, and how it ends. The page's other parts read its fields.
+// A live match against a person is kept in localStorage too, from its start to its end
+// (page-links.mjs keepLive), so that the lobby offers a way back once its tab is closed.
 
 import { BoardGame } from "./board-game.mjs";
 import { choiceOf, chosenControl } from "./clock-view.mjs";
@@ -8,7 +10,7 @@ import { endedHost, finishedGame, finishedRecord } from "./finished.mjs";
 import { BANNED, bannedNotice } from "./moderation-panel.mjs";
 import { Reason, RelayHost, State } from "./movewire.mjs";
 import { asOpponent, resignedWords } from "./opponent-words.mjs";
-import { newRoomName, relayBeside, save } from "./page-links.mjs";
+import { forgetLive, keepLive, liveTicket, newRoomName, pageName, relayBeside, save } from "./page-links.mjs";
 import { seatComputer } from "./play-computer.mjs";
 import { LOST, NO_PLAYER_KEY, REFUSALS, STATUS } from "./play-words.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
@@ -70,6 +72,8 @@ export class PageMatch {
   forgotten = false;
   /** Whether a match taken up again (a reload) is still on its first turn, which is not news. */
   quiet = false;
+  /** @type {string | null} the match whose ticket this page last kept in localStorage */
+  #kept = null;
   #parts;
 
   /** @param {MatchParts} parts */
@@ -105,8 +109,20 @@ export class PageMatch {
     save(this.#parts.page.key, saved);
   }
 
-  /** Takes up a match of this browser's player key, the key the seat's bearer. */
+  /**
+   * Takes up a match of this browser (the lobby's way back, "Your games"): by the seat's ticket
+   * this browser keeps (localStorage, page-links.mjs liveTicket), else its player key the
+   * seat's bearer. The link names only the match and the seat, never a token.
+   */
   resumeMine(/** @type {{match: string, seat: number}} */ want) {
+    const kept = liveTicket(want.match, want.seat);
+    if (kept !== null && kept.game === this.#parts.page.key) {
+      const { match, seat, token, room, clock } = kept;
+      this.keep({ match, seat, token, room, finished: false, level: null, clock });
+      history.replaceState(null, "", location.pathname + location.search);
+      this.play(room, this.saved, null, false, clock);
+      return;
+    }
     const key = playerKey();
     if (key === null) {
       this.notice = NO_PLAYER_KEY;
@@ -284,6 +300,7 @@ export class PageMatch {
         return this.game;
       },
       onState: (/** @type {number} */ state) => {
+        if (isCurrent() && (state === State.PLAYING_TO_MOVE || state === State.PLAYING_WAIT_MOVE)) this.#keepLive();
         if (isCurrent()) {
           if (state === State.PLAYING_TO_MOVE && !this.quiet) this.#parts.turnAlert.yourTurn();
           // The log read on taking the match up is handled at once (a partner's move not yet
@@ -315,9 +332,28 @@ export class PageMatch {
     };
   }
 
+  /**
+   * Keeps the started match's ticket in localStorage, once a page's match, for the lobby's way
+   * back: not a match against the computer (local to the page), nor a correspondence one (the
+   * player key lists it).
+   */
+  #keepLive() {
+    const ticket = this.host?.ticket ?? null;
+    if (ticket === null || this.level !== null || this.saved?.correspondence || this.#kept === ticket.match) return;
+    this.#kept = ticket.match;
+    const page = pageName(location.pathname);
+    if (page === null) return;
+    const { match, seat, token } = ticket;
+    keepLive({ game: this.#parts.page.key, match, seat, token, page, room: this.room, clock: this.clockChoice });
+  }
+
   /** Keeps what a match's end leaves: its record, a seat to retry, or nothing. */
   #finish(/** @type {any} */ current, /** @type {any} */ outcome) {
     if (current !== this.host || outcome === null) return;
+    // Over (or refused, or cancelled): no way back to it. A lost connection may come back.
+    if (outcome.reason !== Reason.CONNECTION_LOST && current.ticket !== null) {
+      forgetLive(current.ticket.match, current.ticket.seat);
+    }
     if (outcome.isFinished) {
       // A reload then shows this end, and nothing is seated again.
       if (this.saved !== null) this.keep({ ...this.saved, ...finishedRecord(this.game, this.endText()) });

@@ -1,14 +1,20 @@
-// The way back to a match left on (its tab closed, say): for each live match of this browser's
-// player key still played, a notice at the top of the lobby, "Your match of X and 0 is on: go
-// back", a link to the game page that takes the match up by the key (players.mjs resumeHref).
-// Once the relay shows the seat away, the notice counts down the seconds left before the seat
-// is ruled to have abandoned ("27 s left to come back"), each second, on this side's clock.
+// The way back to a match left on (its tab closed, say): for each live match of this browser
+// still played, a notice at the top of the lobby, "Your match of X and 0 is on: go back", a link
+// to the game page that takes the match up (players.mjs resumeHref: #resume=MATCH&seat=S, never
+// a token). Once the relay shows the seat away, the notice counts down the seconds left before
+// the seat is ruled to have abandoned ("27 s left to come back"), each second, on this side's clock.
 //
-// It reads GET /v1/player/matches every few seconds, and the table of each match listed as a
-// spectator (no token), so that reading never shows the seat present. A correspondence match
-// (days a move) never abandons: "Your games" lists it, and it has no notice here. The words
-// are pure functions (node tests them); WayBack puts them on the page, as text, never markup.
+// The matches are those of this browser's player key (GET /v1/player/matches: rated ones) and
+// those whose tickets this browser keeps (page-links.mjs liveTickets: casual ones too, kept by
+// the game page from the match's start to its end), one notice a match. It reads them every few
+// seconds: the key's list, each kept match as anyone (GET /v1/matches/{id}: a match ended or
+// unknown to the relay is forgotten), and the table of each as a spectator (no token), so that
+// reading never shows the seat present. A correspondence match (days a move) never abandons:
+// "Your games" lists it, and it has no notice here. The words are pure functions (node tests
+// them); WayBack puts them on the page, as text, never markup.
 
+import { TimeControl } from "./clock.mjs";
+import { forgetLive, liveTickets } from "./page-links.mjs";
 import { parsePlayerMatch, playerKey, resumeHref } from "./players.mjs";
 import { parseTable } from "./table.mjs";
 
@@ -29,6 +35,55 @@ export function matchesOn(rows) {
   return rows.filter(
     (row) => (row.status === "playing" || row.status === "ending") && row.timeControl?.kind !== "deadline",
   );
+}
+
+/**
+ * Returns the row of a kept live ticket (page-links.mjs LiveTicket), as parsePlayerMatch reads
+ * a row of the key's, from what the relay says of its match (GET /v1/matches/{id}); with the
+ * page that played it.
+ * @param {{game: string, match: string, seat: number, page: string}} ticket
+ * @param {any} info
+ * @returns {any}
+ */
+export function ticketRow(ticket, info) {
+  return Object.freeze({
+    match: ticket.match,
+    game: typeof info?.game === "string" ? info.game : ticket.game,
+    seat: ticket.seat,
+    status: String(info?.status),
+    timeControl: TimeControl.fromJson(info?.time_control ?? null),
+    page: ticket.page,
+  });
+}
+
+/**
+ * Returns whether a refusal of a kept match means it is gone for good: the relay forgot it
+ * (404) or it expired (410). Anything else (no answer) may pass.
+ * @param {unknown} error
+ * @returns {boolean}
+ */
+export function goneFor(error) {
+  const status = /** @type {any} */ (error)?.status;
+  return status === 404 || status === 410;
+}
+
+/**
+ * Returns the key's rows and the kept tickets' rows grouped by match, in order, the key's
+ * first; a seat listed twice (a rated match kept too) once, as the key lists it. Each group
+ * is one notice: a match one browser plays with itself has both its seats in one.
+ * @param {readonly any[]} keyRows
+ * @param {readonly any[]} keptRows
+ * @returns {any[][]}
+ */
+export function byMatch(keyRows, keptRows) {
+  /** @type {Map<string, any[]>} */
+  const rows = new Map();
+  for (const row of [...keyRows, ...keptRows]) {
+    const same = rows.get(row.match);
+    if (same === undefined) rows.set(row.match, [row]);
+    else if (!same.some((other) => other.seat === row.seat)) same.push(row);
+  }
+  return [...rows.values()];
 }
 
 /**
@@ -78,16 +133,18 @@ export function wayBackSaid(title, seconds) {
 /**
  * What a notice shows of one match: its list item, the countdown in it, and the moment its
  * seat abandons on this side's clock (performance.now() milliseconds; null: no countdown).
- * @typedef {{item: HTMLLIElement, left: HTMLElement, title: string, abandonAt: number | null}} Shown
+ * @typedef {{item: HTMLLIElement, link: HTMLAnchorElement, left: HTMLElement, title: string,
+ *   abandonAt: number | null}} Shown
  */
 
 /**
  * The lobby's notices of the matches to go back to, read again every few seconds.
  *
- * `section` holds a list (`.way-back-list`) and is hidden while there is no notice; `said` is
- * a polite live region told of a notice when it appears and when its seat is first shown
- * away (never each second). `client` is the lobby's RelayClient; `titleOf(game)` a game's
- * title; `pageOf(game)` its page (undefined: GAME.html); `key()` the player key (null: none).
+ * `section` holds a list (`.way-back-list`), is hidden while there is no notice, and has
+ * data-state "read" once the matches were read; `said` is a polite live region told of a
+ * notice when it appears and when its seat is first shown away (never each second). `client` is the lobby's RelayClient; `titleOf(game)` a game's
+ * title; `pageOf(game)` its page (undefined: GAME.html); `key()` the player key (null: none);
+ * `storage` where the live tickets are kept (localStorage).
  */
 export class WayBack {
   #section;
@@ -97,6 +154,7 @@ export class WayBack {
   #titleOf;
   #pageOf;
   #key;
+  #storage;
   #every;
   /** @type {Map<string, Shown>} */
   #shown = new Map();
@@ -111,9 +169,14 @@ export class WayBack {
    * @param {HTMLElement} section
    * @param {HTMLElement} said
    * @param {{client: any, titleOf: (game: string) => string,
-   *   pageOf: (game: string) => string | undefined, key?: () => string | null, every?: number}} options
+   *   pageOf: (game: string) => string | undefined, key?: () => string | null, storage?: Storage,
+   *   every?: number}} options
    */
-  constructor(section, said, { client, titleOf, pageOf, key = () => playerKey(), every = WAY_BACK_EVERY_MS }) {
+  constructor(
+    section,
+    said,
+    { client, titleOf, pageOf, key = () => playerKey(), storage = globalThis.localStorage, every = WAY_BACK_EVERY_MS },
+  ) {
     this.#section = section;
     this.#list = /** @type {HTMLElement} */ (section.querySelector(".way-back-list"));
     this.#said = said;
@@ -121,6 +184,7 @@ export class WayBack {
     this.#titleOf = titleOf;
     this.#pageOf = pageOf;
     this.#key = key;
+    this.#storage = storage;
     this.#every = every;
   }
 
@@ -147,25 +211,30 @@ export class WayBack {
     else this.#wake();
   }
 
-  /** Reads the key's matches and their tables, and shows them; a failed read changes nothing. */
+  /**
+   * Reads the key's matches, the kept ones and their tables, and shows them; a failed read
+   * changes nothing.
+   */
   async #read() {
     const key = this.#key();
-    if (key === null) {
-      this.#show([], performance.now());
-      return;
-    }
-    let rows;
+    const kept = liveTickets(this.#storage);
+    let keyRows = [];
+    let keptRows;
     try {
-      rows = matchesOn((await this.#client.playerMatches(key)).map(parsePlayerMatch));
+      [keyRows, keptRows] = await Promise.all([
+        key === null ? [] : this.#client.playerMatches(key).then((/** @type {any[]} */ raw) => raw.map(parsePlayerMatch)),
+        Promise.all(kept.map((ticket) => this.#keptRow(ticket))),
+      ]);
     } catch {
       // The relay did not answer (the lobby's notice says so) or refused the key: the
       // notices stay as they were until the next read.
       return;
     }
+    const groups = byMatch(matchesOn(keyRows), matchesOn(keptRows.filter((row) => row !== null)));
     // As a spectator: a read with the key would be the seat's, and the relay must not take
     // the lobby for the player come back.
     const tables = await Promise.all(
-      rows.map((row) =>
+      groups.map(([row]) =>
         this.#client.table(row.match).then(
           (/** @type {any} */ raw) => parseTable(raw),
           () => null,
@@ -174,9 +243,35 @@ export class WayBack {
     );
     const at = performance.now();
     this.#show(
-      rows.map((row, index) => ({ row, seconds: awaySeconds(tables[index], row.seat) })),
+      groups.map((rows, index) => {
+        // Of a match kept for both its seats (one browser playing itself), the seat away.
+        const row = rows.find((each) => awaySeconds(tables[index], each.seat) !== null) ?? rows[0];
+        return { row, seconds: awaySeconds(tables[index], row.seat) };
+      }),
       at,
     );
+    this.#section.dataset.state = "read"; // read at least once (the tests wait for it)
+  }
+
+  /**
+   * Returns the row of a kept ticket's match as the relay says it, or null when it has ended
+   * or is gone (the ticket is forgotten then); throws when the relay did not answer.
+   * @param {import("./page-links.mjs").LiveTicket} ticket
+   * @returns {Promise<any>}
+   */
+  async #keptRow(ticket) {
+    let info;
+    try {
+      info = await this.#client.matchInfo(ticket.match);
+    } catch (error) {
+      if (!goneFor(error)) throw error;
+      info = null;
+    }
+    if (info === null || info.status === "finished") {
+      forgetLive(ticket.match, null, this.#storage);
+      return null;
+    }
+    return ticketRow(ticket, info);
   }
 
   /**
@@ -202,6 +297,9 @@ export class WayBack {
       }
       if (shown.abandonAt === null && abandonAt !== null) news.push(wayBackSaid(shown.title, seconds));
       shown.abandonAt = abandonAt;
+      // Another seat of the match may be the one away now (a browser playing itself).
+      const href = this.#href(row);
+      if (shown.link.getAttribute("href") !== href) shown.link.href = href;
     }
     for (const [match, shown] of this.#shown) {
       if (!listed.has(match)) {
@@ -234,7 +332,7 @@ export class WayBack {
     item.dataset.match = row.match;
     const link = document.createElement("a");
     link.className = "button primary";
-    link.href = resumeHref(row, this.#pageOf(row.game));
+    link.href = this.#href(row);
     // Titles come from the network: text, never markup.
     link.textContent = wayBackWords(title);
     const left = document.createElement("span");
@@ -244,7 +342,17 @@ export class WayBack {
     left.id = `way-back-left-${row.match}`;
     link.setAttribute("aria-describedby", left.id);
     item.append(link, " ", left);
-    return { item, left, title, abandonAt };
+    return { item, link, left, title, abandonAt };
+  }
+
+  /**
+   * Returns the link that takes a match's seat up: on a kept ticket's own page, else on the
+   * page the relay names for the game.
+   * @param {any} row
+   * @returns {string}
+   */
+  #href(row) {
+    return resumeHref(row, row.page ?? this.#pageOf(row.game));
   }
 
   /** Redraws each countdown (whole seconds), and hides those of seats not shown away. */
