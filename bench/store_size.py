@@ -37,7 +37,8 @@ async def play(store: Store, matches: int, now: float) -> None:
         two = await store.matches.seek("size", "", room, now, player=keys[1], name=f"Bob{n}")
         for seat, key in enumerate(keys):
             await store.players.claim_name(skeletons(("Ann", "Bob")[seat] + str(n)), key, now)
-        _, events = await store.matches.poll(one.match, None, 0, now)
+        # Seat 0 polls again, as a live client does: that starts the paired match.
+        _, events = await store.matches.poll(one.match, one.token, 0, now)
         first = json.loads(events[0])["first"]
         movers = (one, two) if one.seat == first else (two, one)
         for after in range(1, 13):
@@ -99,6 +100,7 @@ async def full_history(url: str) -> int:
             room = secrets.token_hex(6)
             one = await store.matches.seek("size", "", room, now, player=secrets.token_urlsafe(32))
             await store.matches.seek("size", "", room, now, player=main_key)
+            await store.matches.poll(one.match, one.token, 0, now)  # starts it, as seat 0
             await store.matches.act(one.match, one.token, Action("resign"), now)
         await store.matches.reap(now + 2)
         client = await store.link.client()

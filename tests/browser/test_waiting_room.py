@@ -3,6 +3,7 @@ withdrawn when its page is left, so that nobody is paired with a player who has 
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -90,11 +91,13 @@ def test_a_reload_while_waiting_keeps_waiting(player: MakePlayer, relay: RelayPr
     assert ann.match_id() == bob.match_id() == again
 
 
-CLOSES = 50
-"""Waiting pages closed in the phantom-seek test, 10 at a time."""
+CLOSES = int(os.environ.get("MOVEWIRE_PHANTOM_CLOSES", "20"))
+"""Waiting pages closed in the phantom-seek test, 10 at a time: 20 in the suite, which must
+keep to its time on two cores (each page is a renderer of its own); 50 with
+MOVEWIRE_PHANTOM_CLOSES=50, as docs/reliability.md reports."""
 
 
-def test_a_waiting_page_closed_50_times_never_seeks_after_its_cancel(
+def test_a_waiting_page_closed_again_and_again_never_seeks_after_its_cancel(
     browser: Browser, relay: RelayProcess
 ) -> None:
     # A closing page withdraws its seek; its held poll, answered "expired" by that, must not

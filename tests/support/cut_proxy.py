@@ -44,6 +44,7 @@ class CutProxy:
         asyncio.run_coroutine_threadsafe(self._close(), self._loop).result(10)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
+        self._loop.close()
 
     def __enter__(self) -> CutProxy:
         return self.start()
@@ -68,6 +69,8 @@ class CutProxy:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._server.wait_closed()
+        await asyncio.sleep(0)  # the aborted transports' callbacks run before the loop stops
 
     async def _serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
