@@ -97,6 +97,17 @@ def seconds(left: Locator) -> int:
     return int(found.group(1))
 
 
+def plays_on(back: Player, other: Player, presence: Locator) -> None:
+    """Checks that a page took its match up as it was (X on 11, 0 on 00, X to move), that the
+    opponent sees it back, and that its next move reaches the opponent."""
+    back.expect_state("PLAYING_TO_MOVE")
+    expect(back.cell("11")).to_have_text("X")
+    expect(back.cell("00")).to_have_text("0")
+    expect(presence).to_have_text("Opponent is back")
+    back.play_cell("22")
+    expect(other.cell("22")).to_have_text("X")
+
+
 def test_a_closed_tab_goes_back_to_its_match_from_the_lobby(
     player: MakePlayer, relay: RelayProcess
 ) -> None:
@@ -165,12 +176,7 @@ def test_a_closed_tab_goes_back_to_its_match_from_the_lobby(
     # By keyboard to the game page, which takes the match up as it was: X to move.
     reach_by_tab(back, link)
     expect(back.page).to_have_url(re.compile(r"/xand0\.html"))
-    back.expect_state("PLAYING_TO_MOVE")
-    expect(back.cell("11")).to_have_text("X")
-    expect(back.cell("00")).to_have_text("0")
-    expect(presence).to_have_text("Opponent is back")
-    back.play_cell("22")
-    expect(o.cell("22")).to_have_text("X")
+    plays_on(back, o, presence)
     back.shot("taken-up")
     assert back.errors == []
 
@@ -241,12 +247,7 @@ def test_a_closed_tab_of_a_casual_match_goes_back_by_the_ticket_it_kept(
     # Followed: the game page takes the match up by the kept token, the board as it was.
     link.click()
     expect(back.page).to_have_url(re.compile(r"/xand0\.html$"))
-    back.expect_state("PLAYING_TO_MOVE")
-    expect(back.cell("11")).to_have_text("X")
-    expect(back.cell("00")).to_have_text("0")
-    expect(presence).to_have_text("Opponent is back")
-    back.play_cell("22")
-    expect(o.cell("22")).to_have_text("X")
+    plays_on(back, o, presence)
     o.play_cell("01")
     expect(back.cell("01")).to_have_text("0")
 
