@@ -16,11 +16,10 @@ import orjson
 
 from bench import targets
 from bench.http import Connection, start_match
+from bench.players import JSON
 from bench.procstat import cpu_seconds
 
 __all__ = ["HOLDS", "PresenceCost", "measure_all"]
-
-JSON = "Content-Type: application/json\r\n"
 
 HOLDS = (("before: --hold 25, wait=20", 25, 20), ("now: --hold 6, wait=6", 6, 6))
 """Each configuration measured: its name, the relay's --hold and the clients' wait."""

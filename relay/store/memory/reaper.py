@@ -54,7 +54,7 @@ def _reap_one(reg: Registry, state: Match, now: float) -> int:
     grace = reg.settings.grace
     status = state.status
     if status is WAITING:
-        if reg.is_stale(state, now) or reg.is_unpaired(state, now):
+        if reg.is_stale(state, now):
             reg.expire(state, now)
             return 1
     elif status is PLAYING:

@@ -151,12 +151,6 @@ class Registry:
         state.start(first, now)
         self.tell_start(state)
 
-    def is_unpaired(self, state: Match, now: float) -> bool:
-        """Whether a paired match's seat 0 did not poll again within the pair window (a
-        ghost: the match expires unstarted)."""
-        paired = state.paired
-        return paired is not None and paired[0] + self.settings.pair_window < now
-
     def tell(self, state: Match, seat: int, seq: int, due: float) -> None:
         """Tells the turn sink that event seq gave seat the turn, if the seat has a contact."""
         sink, contact = self.turns, state.contacts[seat]
@@ -170,11 +164,15 @@ class Registry:
             self.tell(state, first, 1, (state.turn_at + state.clock[first]) / 1000)
 
     def is_stale(self, state: Match, now: float) -> bool:
-        """Whether a waiting seek's seeker is gone: without a per-move deadline, its last held
-        poll ended with its client gone --seek-grace ago, or it began no poll for --hold and
-        --seek-grace (within the grace period in any case); with one, it began no poll for
-        the control's patience."""
+        """Whether a waiting seek's seeker is gone: paired, it did not poll again within the
+        pair window (a ghost: the match expires unstarted); without a per-move deadline, its
+        last held poll ended with its client gone --seek-grace ago, or it began no poll for
+        --hold and --seek-grace (within the grace period in any case); with one, it began no
+        poll for the control's patience."""
         settings = self.settings
+        paired = state.paired
+        if paired is not None and paired[0] + settings.pair_window < now:
+            return True
         seen = state.seen[0]
         if state.is_correspondence():
             return seen + patience(state.control, settings.grace) < now

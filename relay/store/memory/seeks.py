@@ -94,8 +94,7 @@ def _room(
 ) -> Ticket:
     """Joins the match waiting in the room, or opens the room's match."""
     held = reg.rooms.get((game, room))
-    stale = held is not None and (reg.is_stale(held, now) or reg.is_unpaired(held, now))
-    if held is not None and held.status is WAITING and stale:
+    if held is not None and held.status is WAITING and reg.is_stale(held, now):
         reg.expire(held, now)
     if held is not None and held.status is WAITING and held.paired is None:
         if seeker.player and held.players[0] == seeker.player:

@@ -136,10 +136,13 @@ local function absent_at(seen, gone)
   return at
 end
 
--- Whether a waiting seek's seeker is gone (relay.store.memory.store's _is_stale): with a
--- per-move deadline, it began no poll for its patience; else its last held poll ended with its
--- client gone SEEK_GRACE ago, or it began none for HOLD + SEEK_GRACE (within GRACE).
+-- Whether a waiting seek's seeker is gone (relay.store.memory.registry's is_stale): paired, it
+-- did not poll again within PAIR_WINDOW (a ghost); with a per-move deadline, it began no poll
+-- for its patience; else its last held poll ended with its client gone SEEK_GRACE ago, or it
+-- began none for HOLD + SEEK_GRACE (within GRACE).
 local function seek_stale(m, seen0, tc)
+  local paired = redis.call('HGET', m, 'pj')
+  if paired and tonumber(paired) + PAIR_WINDOW < NOW then return true end
   seen0 = tonumber(seen0)
   if is_deadline(tc) then return seen0 + patience(tc) < NOW end
   local gone = tonumber(redis.call('HGET', m, 'g0') or '0')
@@ -374,11 +377,6 @@ local function started_by_poll(m, id, seat, status)
   if not first then return status end
   start(id, first)
   return 'playing'
-end
-
--- Whether a paired match's seat 0 did not poll again within the pair window (a ghost).
-local function unpaired(paired_at)
-  return paired_at ~= nil and paired_at ~= false and tonumber(paired_at) + PAIR_WINDOW < NOW
 end
 
 -- What a seeker's own token got, for a repeated seek: 'id:seat:until'.

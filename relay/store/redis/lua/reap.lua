@@ -10,7 +10,7 @@ local due = redis.call('ZRANGEBYSCORE', DEADLINES, '-inf', '(' .. NOW_TEXT,
 local changed, expired, gone = 0, {}, {}
 for _, id in ipairs(due) do
   local f = redis.call('HMGET', mkey(id), 'status', 'seen0', 'seen1', 'since', 'ender',
-    'tc', 'turn', 'l0', 'l1', 'tat', 'g0', 'g1', 'a0', 'a1', 'pj')
+    'tc', 'turn', 'l0', 'l1', 'tat', 'g0', 'g1', 'a0', 'a1')
   local status = f[1]
   local seen0, seen1, since = tonumber(f[2]), tonumber(f[3]), tonumber(f[4])
   local late = nil
@@ -31,7 +31,7 @@ for _, id in ipairs(due) do
   end
   if not status then
     redis.call('ZREM', DEADLINES, id)
-  elseif status == 'waiting' and (seek_stale(mkey(id), f[2], f[6]) or unpaired(f[15])) then
+  elseif status == 'waiting' and seek_stale(mkey(id), f[2], f[6]) then
     local game, version = expire(id)
     table.insert(expired, id)
     table.insert(expired, game)

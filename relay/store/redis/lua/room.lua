@@ -23,7 +23,7 @@ if held then
   local f = redis.call('HMGET', mkey(held), 'status', 'seen0', 'version', 'tc', 'p0', 'bk',
     'pj')
   local status = f[1]
-  if status == 'waiting' and (seek_stale(mkey(held), f[2], f[4]) or unpaired(f[7])) then
+  if status == 'waiting' and seek_stale(mkey(held), f[2], f[4]) then
     expire(held)
     dropped, status = held, 'expired'
   end
