@@ -21,7 +21,7 @@ from relay.core.errors import RelayError
 from relay.core.model import Event, hash_token
 from relay.store.base import Immediate, Store, Waited, Wake
 
-__all__ = ["DIGESTS", "SPECTATOR_POLLS_PER_SEAT", "Holds", "Lifecycle"]
+__all__ = ["DIGESTS", "SPECTATOR_POLLS_PER_SEAT", "Held", "Holds", "Lifecycle"]
 
 log = logging.getLogger("relay")
 
@@ -135,12 +135,13 @@ class Holds:
         events once the wait ends (None when the match expired meanwhile) and the table's
         version then, the count under key released first. Returns what to cancel while it
         waits, else None."""
-        held = _Held(self, key, call, started, done)
-        waiting: Pending | None = store.watch(call.match, after, timeout, held.wake, version)
-        if waiting is None:
-            return None
-        held.waiting = waiting
-        return held
+        held = self.hold(call, key, started, done)
+        return held.held(store.watch(call.match, after, timeout, held.wake, version))
+
+    def hold(self, call: Call, key: Key, started: float, done: Wake) -> Held:
+        """Returns a request held under key, whose wake() (for the store) releases the count
+        and calls done; held() then gives it what the store holds."""
+        return Held(self, key, call, started, done)
 
     def client_left(self, call: Call, started: float) -> None:
         """Tells the store, in the background, that a held request of the call's seat begun
@@ -163,9 +164,9 @@ class Holds:
             log.info("could not note a client gone: %s", error)
 
 
-class _Held:
-    """A request held by Holds.watch: releases its count once, when answered or when its
-    client goes away (then also ending the wait)."""
+class Held:
+    """A request held (Holds.hold, Holds.watch): releases its count once, when answered or
+    when its client goes away (then also ending the wait)."""
 
     __slots__ = ("call", "done", "holds", "key", "started", "waiting")
 
@@ -180,6 +181,14 @@ class _Held:
         """When the request began (its seat marked present)."""
         self.done = done
         self.waiting: Pending | None = None
+
+    def held(self, waiting: Pending | None) -> Pending | None:
+        """Returns what to cancel while the store holds the wait (None: it was answered at
+        once)."""
+        if waiting is None:
+            return None
+        self.waiting = waiting
+        return self
 
     def wake(self, events: list[Event] | None, version: int) -> None:
         """Ends the hold with what the store has for it."""

@@ -15,14 +15,14 @@ from relay.api.fields.request import (
     query_seconds,
     require_bearer,
 )
-from relay.api.holds import Holds
+from relay.api.holds import Held, Holds
 from relay.api.metrics import RelayMetrics
 from relay.api.table import TableAnswers
 from relay.api.verdicts import Verdicts
 from relay.config import Config
 from relay.core.errors import RelayError
 from relay.core.model import Action, new_action
-from relay.store.base import Immediate, Store
+from relay.store.base import Immediate, Store, Wake
 
 __all__ = ["MoveEndpoints"]
 
@@ -99,16 +99,30 @@ class MoveEndpoints:
         version = self._version(call)
         key = holds.take(call.match, digest)
         started = time.time()
+        tables = self.tables
+        made: list[Held] = []
+
+        def hold(seq: int) -> Wake:
+            # The mover's own hold, from the event its write made: one entry into the store.
+            head = b'{"seq":%d,"events":[' % seq
+            held = holds.hold(
+                call, key, started, tables.replier(store, call, head, version, 0, answer)
+            )
+            made.append(held)
+            return held.wake
+
         try:
-            seq = store.act_hashed(call.match, digest, action, started)
+            _, waiting = store.act_watch(
+                call.match, digest, action, started, holds.seconds(wait), hold, version
+            )
         except BaseException:
-            holds.release(key)
+            if made:
+                made[0].cancel()
+            else:
+                holds.release(key)
             raise
         self.metrics.moves += 1
-        head = b'{"seq":%d,"events":[' % seq
-        done = self.tables.replier(store, call, head, version, 0, answer)
-
-        return holds.watch(store, call, key, seq, holds.seconds(wait), version, started, done)
+        return made[0].held(waiting)
 
     def _version(self, call: Call) -> int | None:
         """Returns the table version a held move post names (?table=), None when it names

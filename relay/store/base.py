@@ -70,6 +70,14 @@ class Immediate(Protocol):
         already, else later (returning the wait, whose cancel() ends it without calling
         wake). With a table version, a table above it ends the wait too."""
 
+    def act_watch(
+        self, match: str, digest: str, action: Action, now: float, timeout: float,
+        wake_for: Callable[[int], Wake], version: int | None = None,
+    ) -> tuple[int, Any]:  # fmt: skip
+        """act_hashed, then the writer's own wait from its new event, in one call (a held
+        move post): returns the event's number and what watch returns for the wake that
+        wake_for(number) gives. Nothing is waited on when the write is refused."""
+
     def table_version(self, match: str) -> int:
         """Tables.poll's version, at once."""
 

@@ -4,7 +4,7 @@ and its housekeeping, over the store's registry; also what the store answers at 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from relay.core.clock import TimeControl
 from relay.core.errors import RelayError
@@ -81,6 +81,15 @@ class MemoryMatches(Reaper):
     def act_hashed(self, match: str, digest: str, action: Action, now: float) -> int:
         """act() at once, for a token already hashed (see Immediate.act_hashed)."""
         return act_hashed(self.reg, match, digest, action, now)
+
+    def act_watch(
+        self, match: str, digest: str, action: Action, now: float, timeout: float,
+        wake_for: Callable[[int], Wake], version: int | None = None,
+    ) -> tuple[int, Held | None]:  # fmt: skip
+        """act_hashed(), then the writer's own watch() from its new event (see
+        Immediate.act_watch)."""
+        seq = act_hashed(self.reg, match, digest, action, now)
+        return seq, waits.watch(self.reg, match, seq, timeout, wake_for(seq), version)
 
     def table_version(self, match: str) -> int:
         """Returns the version of the match's table (see Immediate)."""

@@ -1,8 +1,8 @@
 """A move's way through the relay, traced: from the bytes the lean front reads to the partner's
-held poll answered, on the memory store. The mover's request goes into the store twice, for
-its write and for its own hold (the one wait, Immediate.watch); the write calls the partner's
-hold back, which schedules its answer; on the loop's next turn the Api writes that answer to
-the front, reading nothing more from the store."""
+held poll answered, on the memory store. The mover's request goes into the store once, for
+its write and its own hold (Immediate.act_watch; the one wait is Immediate.watch); the write
+calls the partner's hold back, which schedules its answer; on the loop's next turn the Api
+writes that answer to the front, reading nothing more from the store."""
 
 from __future__ import annotations
 
@@ -131,13 +131,20 @@ async def test_a_move_reaches_the_partner_through_one_write_and_one_wait(
     steps = trace.until_answer()
     files = {name for name, _ in steps}
     assert len(files) <= MOST_FILES, sorted(files)
-    # Into the store from the Api: the mover's one write, then its own hold (the one wait).
-    entered = [
-        function
+    # Into the store from the Api once, for the mover's write and its own hold (the one wait),
+    # and back once; on the way, the store only calls back: the partner's hold (woken) and
+    # the maker of the mover's hold (from the event its write made).
+    crossings = [
+        (layer(before), function)
         for (before, _), (name, function) in itertools.pairwise(steps)
-        if layer(before) == "Api" and layer(name) == "store" and function != "<-"
+        if {layer(before), layer(name)} == {"Api", "store"}
     ]
-    assert entered == ["act_hashed", "watch"], steps
+    entered = [function for side, function in crossings if side == "Api" and function != "<-"]
+    assert entered == ["act_watch"], steps
+    returned = [function for side, function in crossings if side == "store" and function == "<-"]
+    assert returned == ["<-"], steps
+    called_back = [function for side, function in crossings if side == "store" and function != "<-"]
+    assert called_back == ["wake", "hold"], steps
     # The write wakes the partner's hold, which only schedules its answer: the Api's hold,
     # called back from the match, never the front, never a task.
     wake = steps.index(("api/holds.py", "wake"))
