@@ -4,6 +4,14 @@
 // and field and says so. A line the relay's host erased (its text "") reads "(removed by the
 // host)"; the lines of an opponent this player muted or blocked are hidden, with a one-line note
 // ("2 lines hidden (muted)").
+//
+// The list follows its newest line unless its reader scrolled back to read; a line that comes
+// meanwhile shows a "New messages" button (announced politely) that takes them down, and goes
+// once they are at the newest line. The lines this player says wait in a ChatOutbox
+// (chat-outbox.mjs), sent in order, shown under the list as "sending…" until the table carries
+// them: a relay that paces the chat (429) keeps them waiting, never loses one.
+
+import { ChatOutbox, WAITING_SHOWN_MS, waitingWords } from "./chat-outbox.mjs";
 
 /** What the panel says when the relay refuses a line, by the relay's error code. */
 export const CHAT_REFUSALS = Object.freeze({
@@ -23,6 +31,11 @@ export const ERASED = "(removed by the host)";
 /** Returns the note of the lines hidden: "1 line hidden (muted)", "3 lines hidden (blocked)". */
 export function hiddenWords(count, why) {
   return `${count} ${count === 1 ? "line" : "lines"} hidden (${why})`;
+}
+
+/** Returns whether a list shows its newest line: its reader is within FOLLOW_PX of its end. */
+export function atNewest(scrollHeight, scrollTop, clientHeight) {
+  return scrollHeight - scrollTop - clientHeight < FOLLOW_PX;
 }
 
 /** Returns who said a line, as a page shows it: "You", the seat's name, or its side's word. */
@@ -48,6 +61,12 @@ export class ChatPanel {
   #hiding = ""; // whose lines are hidden, and why ("1:muted"; "" for nobody's)
   #hidden = 0; // how many lines are hidden
   #sent = false; // whether this page sent a line not shown yet: its list goes to the newest
+  #newest = 0; // the highest number of a line shown (or hidden)
+  #mark; // the "New messages" button
+  #outbox = null; // the lines said, waiting to be sent or shown (a player's page)
+  #waiting = null; // the list of those lines
+  #waitingNote = null; // "2 lines waiting to send…" (a polite live region)
+  #noteTimer = null;
 
   constructor(element, send = null) {
     this.#element = element;
@@ -56,7 +75,48 @@ export class ChatPanel {
     this.#input = element.querySelector("input");
     this.#note = element.querySelector(".chat-note");
     this.#hiddenNote = element.querySelector(".chat-hidden");
+    const document = element.ownerDocument;
+    // The list scrolls: a Tab stop of its own, so that the keyboard scrolls it too.
+    this.#list.tabIndex = 0;
+    // The mark sits in a live region of its own, kept in the page (an empty one, while hidden),
+    // so that screen readers hear it as it shows.
+    const markRegion = document.createElement("div");
+    markRegion.className = "chat-new-mark";
+    markRegion.setAttribute("aria-live", "polite");
+    this.#mark = document.createElement("button");
+    this.#mark.type = "button";
+    this.#mark.className = "chat-new";
+    this.#mark.hidden = true;
+    const arrow = document.createElement("span");
+    arrow.setAttribute("aria-hidden", "true");
+    arrow.textContent = " ↓";
+    this.#mark.append("New messages", arrow);
+    markRegion.append(this.#mark);
+    this.#list.after(markRegion);
+    this.#mark.addEventListener("click", () => this.#toNewest());
+    this.#list.addEventListener("scroll", () => {
+      const list = this.#list;
+      if (atNewest(list.scrollHeight, list.scrollTop, list.clientHeight)) this.#mark.hidden = true;
+      else this.#sent = false; // scrolled back after sending: they read, not follow
+    });
     if (this.#form !== null && send !== null) {
+      this.#waiting = document.createElement("ol");
+      this.#waiting.className = "chat-waiting";
+      this.#waiting.setAttribute("aria-label", "Your lines not yet sent");
+      this.#waiting.hidden = true;
+      this.#waitingNote = document.createElement("p");
+      this.#waitingNote.className = "chat-waiting-note";
+      this.#waitingNote.setAttribute("role", "status");
+      this.#form.before(this.#waiting, this.#waitingNote);
+      this.#outbox = new ChatOutbox(send, {
+        changed: () => this.#drawWaiting(),
+        failed: (error, line) => {
+          // Not said: the words come back to the field, to send again.
+          this.#sent = false;
+          if (this.#input.value === "" && error?.code !== "chat/off") this.#input.value = line.text;
+          this.refused(error);
+        },
+      });
       this.#form.addEventListener("submit", (event) => {
         event.preventDefault();
         const text = this.#input.value.trim();
@@ -64,12 +124,7 @@ export class ChatPanel {
         this.say("");
         this.#input.value = "";
         this.#sent = true;
-        send(text).catch((error) => {
-          // Not said: the words come back to the field, to send again.
-          this.#sent = false;
-          if (this.#input.value === "" && error?.code !== "chat/off") this.#input.value = text;
-          this.refused(error);
-        });
+        this.#outbox.add(text);
       });
     }
   }
@@ -97,7 +152,7 @@ export class ChatPanel {
     const list = this.#list;
     // A reader at the newest line (or who just sent one) follows the new ones; one who
     // scrolled back to read stays where they are.
-    const following = this.#sent || list.scrollHeight - list.scrollTop - list.clientHeight < FOLLOW_PX;
+    const following = this.#sent || atNewest(list.scrollHeight, list.scrollTop, list.clientHeight);
     const before = list.children.length;
     for (const line of lines.slice(this.#shown)) {
       if (hide !== null && line.seat === hide.seat) {
@@ -117,11 +172,15 @@ export class ChatPanel {
       this.#list.append(item);
     }
     this.#shown = Math.max(this.#shown, lines.length);
+    for (const line of lines) this.#newest = Math.max(this.#newest, Number(line.n) || 0);
     this.#list.hidden = this.#off || this.#list.children.length === 0;
     if (list.children.length > before) {
       this.#sent = false;
-      if (following) list.scrollTop = list.scrollHeight;
+      if (following) this.#toNewest(false);
+      else this.#mark.hidden = false; // said out of sight: the mark takes the reader down
     }
+    // The lines said here that the table now shows leave the waiting list.
+    this.#outbox?.shown(this.#newest);
     if (this.#hiddenNote !== null) {
       const why = hide?.why ?? null;
       this.#hiddenNote.textContent = why !== null && this.#hidden > 0 ? hiddenWords(this.#hidden, why) : "";
@@ -133,14 +192,61 @@ export class ChatPanel {
     }
   }
 
-  /** Starts afresh (a new match): no lines. */
+  /** Starts afresh (a new match): no lines, none waiting. */
   clear() {
     this.#list.replaceChildren();
     this.#shown = 0;
     this.#hidden = 0;
     this.#hiding = "";
+    this.#newest = 0;
+    this.#mark.hidden = true;
     if (this.#hiddenNote !== null) this.#hiddenNote.hidden = true;
+    this.#outbox?.clear();
     this.say("");
+  }
+
+  /** Shows the newest line; from the mark (`chosen`), the focus goes on to the field (or the list). */
+  #toNewest(chosen = true) {
+    const list = this.#list;
+    list.scrollTop = list.scrollHeight;
+    this.#mark.hidden = true;
+    if (!chosen) return;
+    // The mark is gone: the focus must not go with it.
+    if (this.#input !== null && !this.#input.disabled && this.#form?.hidden === false) this.#input.focus();
+    else list.focus();
+  }
+
+  /** Draws the lines waiting to be sent, and says how many wait once they wait a while. */
+  #drawWaiting() {
+    if (this.#outbox === null) return;
+    const document = this.#element.ownerDocument;
+    const items = this.#outbox.lines.map((line) => {
+      const item = document.createElement("li");
+      item.className = "chat-pending";
+      item.dataset.state = line.state;
+      const name = document.createElement("span");
+      name.className = "chat-who";
+      name.textContent = "You:";
+      const text = document.createElement("span");
+      text.className = "chat-text";
+      text.textContent = line.text;
+      const state = document.createElement("span");
+      state.className = "chat-sending";
+      state.textContent = { waiting: "sending…", sent: "sent", unsent: "not sent" }[line.state];
+      item.append(name, " ", text, " ", state);
+      return item;
+    });
+    this.#waiting.replaceChildren(...items);
+    this.#waiting.hidden = this.#off || items.length === 0;
+    clearTimeout(this.#noteTimer);
+    this.#noteTimer = null;
+    const overdue = this.#off ? 0 : this.#outbox.overdue();
+    const words = overdue > 0 ? waitingWords(overdue) : "";
+    if (this.#waitingNote.textContent !== words) this.#waitingNote.textContent = words;
+    // Not overdue yet: looked at again once the oldest line has waited long enough.
+    if (overdue === 0 && this.#outbox.waiting > 0) {
+      this.#noteTimer = setTimeout(() => this.#drawWaiting(), WAITING_SHOWN_MS / 4);
+    }
   }
 
   /** Shows or hides the whole panel (hidden for good once the relay said chat/off, but its note). */
@@ -154,6 +260,8 @@ export class ChatPanel {
     if (error?.code === "chat/off") {
       this.#off = true;
       this.#list.hidden = true;
+      this.#mark.hidden = true;
+      this.#drawWaiting();
       if (this.#hiddenNote !== null) this.#hiddenNote.hidden = true;
       if (this.#form !== null) this.#form.hidden = true;
     }

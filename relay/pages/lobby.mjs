@@ -13,7 +13,7 @@
 import { setUpLobbyChoices } from "./computer-choice.mjs";
 import { ConnectionNotice, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ConnectionLostError } from "./errors.mjs";
-import { nameField } from "./names.mjs";
+import { nameElement, nameField, shownName } from "./names.mjs";
 import { newRoomName, relayBeside, storageKey } from "./page-links.mjs";
 import { changeWords } from "./ratings.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
@@ -144,10 +144,35 @@ function items(list, entries, make) {
   }
 }
 
-/** Returns the players of a lobby entry as words: "Ann vs Bob", "Ann", or "" without names. */
-function playersOf(entry) {
-  const names = Array.isArray(entry.names) ? entry.names.filter((name) => typeof name === "string") : [];
-  return names.join(" vs ");
+/**
+ * Returns the names of a lobby entry's players (null for a player without one): an open game's
+ * seeker alone (seat 0: its seat 1 is empty, not nameless), a match's two; none from a relay
+ * whose entries carry no names.
+ */
+function namesOf(entry, open = false) {
+  if (!Array.isArray(entry.names)) return [];
+  return entry.names.slice(0, open ? 1 : 2).map((name) => (typeof name === "string" ? name : null));
+}
+
+/** Returns the players of a lobby entry as words: "Ann vs Bob", "Ann vs Anonymous" (names.mjs). */
+function playersOf(entry, open = false) {
+  return namesOf(entry, open).map(shownName).join(" vs ");
+}
+
+/**
+ * Returns a row's words: its players' names (each cut with an ellipsis when long, whole in its
+ * title: names.mjs), then `more` (words about them: "rated 1500?"), then `rest`.
+ */
+function rowWords(entry, open, more, rest) {
+  const words = document.createElement("span");
+  words.className = "entry-words";
+  const names = namesOf(entry, open);
+  names.forEach((name, index) => words.append(index > 0 ? " vs " : "", nameElement(document, name)));
+  // "Ann, rated 1500? · Opened at 14:05". Names are text (a string appended is a text node).
+  const lead = names.length > 0 ? more.map((part) => `, ${part}`).join("") : more.join(", ");
+  const joint = names.length > 0 || more.length > 0 ? " · " : "";
+  words.append(`${lead}${joint}${rest}`);
+  return words;
 }
 
 function openItem(game, entry) {
@@ -160,11 +185,11 @@ function openItem(game, entry) {
   link.textContent = "Join";
   // The waiting seeker's rating in the game, as shown ("1500?"), when it has one.
   const rating = typeof entry.rating === "string" && entry.rating ? entry.rating : null;
-  const who = [playersOf(entry), rating === null ? "" : `rated ${rating}`].filter(Boolean).join(", ");
+  const who = [playersOf(entry, true), rating === null ? "" : `rated ${rating}`].filter(Boolean).join(", ");
   const by = who ? ` by ${who}` : "";
   link.setAttribute("aria-label", `Join the game opened${by} at ${clockTime(entry.since)}`);
-  // Names are text (append() of a string is a text node): never markup.
-  li.append(`${who ? `${who} · ` : ""}Opened at ${clockTime(entry.since)} `, link);
+  const more = rating === null ? [] : [`rated ${rating}`];
+  li.append(rowWords(entry, true, more, `Opened at ${clockTime(entry.since)}`), " ", link);
   return li;
 }
 
@@ -182,7 +207,7 @@ function matchItem(entry, verb) {
     "aria-label",
     `${verb} the match${who ? ` of ${who}` : ""} started at ${clockTime(entry.since)}, ${moves}`,
   );
-  li.append(`${who ? `${who} · ` : ""}Started ${clockTime(entry.since)} · ${moves} `, link);
+  li.append(rowWords(entry, false, [], `Started ${clockTime(entry.since)} · ${moves}`), " ", link);
   return li;
 }
 

@@ -3,6 +3,7 @@
 // of opponents near one's rating for "Play a random opponent" (docs/ratings.md). Names and
 // ratings are text, never markup.
 
+import { nameElement } from "./names.mjs";
 import { changeWords, scoreWords } from "./ratings.mjs";
 
 /** How many players a card's leaderboard lists. */
@@ -100,7 +101,12 @@ export function boardItem(player) {
   const li = document.createElement("li");
   li.dataset.rank = String(player.rank);
   const games = player.games === 1 ? "1 game" : `${player.games} games`;
-  li.append(`${player.rank}. ${player.name || "Anonymous"} · ${player.shown} · ${games}`);
+  // A name as every page shows it (names.mjs): "Anonymous" for none, a long one cut. One
+  // span: the lobby's rows are flex boxes, whose items would be spread apart.
+  const words = document.createElement("span");
+  words.className = "entry-words";
+  words.append(`${player.rank}. `, nameElement(document, player.name || null), ` · ${player.shown} · ${games}`);
+  li.append(words);
   return li;
 }
 

@@ -5,6 +5,7 @@
 // Names are text: always set with textContent, never as markup.
 
 import { State } from "./movewire.mjs";
+import { nameElement, shownName } from "./names.mjs";
 
 /** How long "Opponent is back" shows once the opponent returns, in milliseconds. */
 export const BACK_SHOWN_MS = 4000;
@@ -200,7 +201,12 @@ export class TablePanel {
       el.spoken.textContent = `${name} disconnected.`;
     }
     this.#wasAway = away;
-    el.name.textContent = theirName === null || computer ? "" : `${label}: ${theirName}`;
+    // A person is always named: "Anonymous" without a name (names.mjs); the computer is not.
+    const named = table === null || computer ? "" : `${label}: ${shownName(theirName)}`;
+    if (el.name.textContent !== named) {
+      if (named === "") el.name.replaceChildren();
+      else el.name.replaceChildren(`${label}: `, nameElement(el.name.ownerDocument, theirName));
+    }
     el.presence.textContent = presenceWords(presence, label, now, this.#backAt);
     el.presence.dataset.here = String(!away);
     el.line.hidden = game === null || (el.name.textContent === "" && el.presence.textContent === "");

@@ -10,10 +10,12 @@
 // seconds: the key's list, each kept match as anyone (GET /v1/matches/{id}: a match ended or
 // unknown to the relay is forgotten), and the table of each as a spectator (no token), so that
 // reading never shows the seat present. A correspondence match (days a move) never abandons:
-// "Your games" lists it, and it has no notice here. The words are pure functions (node tests
-// them); WayBack puts them on the page, as text, never markup.
+// "Your games" lists it, and it has no notice here. Beside the link, the opponent's name, once
+// its table is read ("against Ann", "against Anonymous": names.mjs, a long one cut). The words
+// are pure functions (node tests them); WayBack puts them on the page, as text, never markup.
 
 import { TimeControl } from "./clock.mjs";
+import { nameElement, shownName } from "./names.mjs";
 import { forgetLive, liveTickets } from "./page-links.mjs";
 import { parsePlayerMatch, playerKey, resumeHref } from "./players.mjs";
 import { parseTable } from "./table.mjs";
@@ -131,10 +133,21 @@ export function wayBackSaid(title, seconds) {
 }
 
 /**
- * What a notice shows of one match: its list item, the countdown in it, and the moment its
- * seat abandons on this side's clock (performance.now() milliseconds; null: no countdown).
- * @typedef {{item: HTMLLIElement, link: HTMLAnchorElement, left: HTMLElement, title: string,
- *   abandonAt: number | null}} Shown
+ * Returns the words naming a match's opponent in its notice: "against Ann", "against
+ * Anonymous" for a player without a name.
+ * @param {string | null} name
+ * @returns {string}
+ */
+export function againstWords(name) {
+  return `against ${shownName(name)}`;
+}
+
+/**
+ * What a notice shows of one match: its list item, the opponent's name and the countdown in it,
+ * and the moment its seat abandons on this side's clock (performance.now() milliseconds; null:
+ * no countdown).
+ * @typedef {{item: HTMLLIElement, link: HTMLAnchorElement, who: HTMLElement, left: HTMLElement,
+ *   title: string, abandonAt: number | null}} Shown
  */
 
 /**
@@ -246,7 +259,7 @@ export class WayBack {
       groups.map((rows, index) => {
         // Of a match kept for both its seats (one browser playing itself), the seat away.
         const row = rows.find((each) => awaySeconds(tables[index], each.seat) !== null) ?? rows[0];
-        return { row, seconds: awaySeconds(tables[index], row.seat) };
+        return { row, seconds: awaySeconds(tables[index], row.seat), names: tables[index]?.names ?? null };
       }),
       at,
     );
@@ -275,21 +288,24 @@ export class WayBack {
   }
 
   /**
-   * Shows a notice for each match given (its row and the seconds its seat has left, null for
-   * no countdown), read at `at`; a notice already shown is kept (and its focus with it).
-   * @param {{row: any, seconds: number | null}[]} entries
+   * Shows a notice for each match given (its row, the seconds its seat has left, null for no
+   * countdown, and its seats' names, null while unread), read at `at`; a notice already shown
+   * is kept (and its focus with it).
+   * @param {{row: any, seconds: number | null, names: readonly (string | null)[] | null}[]} entries
    * @param {number} at
    */
   #show(entries, at) {
     const listed = new Set();
     /** @type {string[]} */
     const news = [];
-    for (const { row, seconds } of entries) {
+    for (const { row, seconds, names } of entries) {
       listed.add(row.match);
       const abandonAt = seconds === null ? null : at + seconds * 1000;
       let shown = this.#shown.get(row.match);
+      if (shown !== undefined && names !== null) this.#against(shown, names[1 - row.seat] ?? null);
       if (shown === undefined) {
         shown = this.#notice(row, abandonAt);
+        if (names !== null) this.#against(shown, names[1 - row.seat] ?? null);
         this.#shown.set(row.match, shown);
         this.#list.append(shown.item);
         news.push(wayBackSaid(shown.title, seconds));
@@ -335,14 +351,31 @@ export class WayBack {
     link.href = this.#href(row);
     // Titles come from the network: text, never markup.
     link.textContent = wayBackWords(title);
+    // The opponent, once the match's table is read: "against Ann".
+    const who = document.createElement("span");
+    who.className = "way-back-who";
+    who.id = `way-back-who-${row.match}`;
+    who.hidden = true;
     const left = document.createElement("span");
     left.className = "way-back-left";
     // A timer is never read out by itself: the live region says the time left once.
     left.setAttribute("role", "timer");
     left.id = `way-back-left-${row.match}`;
-    link.setAttribute("aria-describedby", left.id);
-    item.append(link, " ", left);
-    return { item, link, left, title, abandonAt };
+    link.setAttribute("aria-describedby", `${who.id} ${left.id}`);
+    item.append(link, " ", who, " ", left);
+    return { item, link, who, left, title, abandonAt };
+  }
+
+  /**
+   * Names a notice's opponent: "against Ann", the name cut when long and whole in its title.
+   * @param {Shown} shown
+   * @param {string | null} name
+   */
+  #against(shown, name) {
+    const words = againstWords(name);
+    if (shown.who.textContent === words) return;
+    shown.who.replaceChildren("against ", nameElement(shown.who.ownerDocument, name));
+    shown.who.hidden = false;
   }
 
   /**
