@@ -144,7 +144,9 @@ class MatchEndpoints:
         if events and info.status.value == "finished":
             last = orjson.loads(events[-1])
             if last.get("type") == "ended":
-                result = result_of(last)
+                # An agreed end's winner is what its game-ending move (the event before) claimed.
+                ender = orjson.loads(events[-2]) if len(events) > 1 else {}
+                result = result_of(last, ender.get("claim") if ender.get("end") else None)
         header = orjson.dumps(
             {
                 "record": RECORD_FORMAT,

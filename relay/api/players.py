@@ -99,7 +99,7 @@ class PlayerEndpoints:
             raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
         now = time.time()
         found = await self.store.players.matches(player, now)
-        return 200, orjson.dumps({"matches": listing(found, now)})
+        return 200, orjson.dumps({"matches": listing(found, now, self.config.names)})
 
     async def player_ratings(self, call: Call) -> Reply:
         """GET /v1/player/ratings[?game=G]: the bearer's player key's ratings and histories."""

@@ -101,9 +101,10 @@ class PlayerMatch:
     """The key's rating before and after the match, once it is rated."""
 
 
-def listing(found: list[PlayerMatch], now: float) -> list[dict[str, object]]:
+def listing(found: list[PlayerMatch], now: float, names: bool = True) -> list[dict[str, object]]:
     """Returns the answer's list: the key's turn first (least time left first), then the
-    partner's turn, then waiting, then finished (newest first); at most LISTED."""
+    partner's turn, then waiting, then finished (newest first); at most LISTED. Each entry
+    names its first mover and its seats' names (both null on a relay that keeps no names)."""
 
     def left(entry: PlayerMatch) -> list[float] | None:
         clock = entry.info.clock
@@ -136,6 +137,8 @@ def listing(found: list[PlayerMatch], now: float) -> list[dict[str, object]]:
             "time_control": None if clock is None else clock.control.as_dict(),
             "left": left(entry),
             "last": info.last,
+            "first": info.first,
+            "names": list(info.names) if names else [None, None],
         }
         if entry.result is not None:
             row["result"] = entry.result

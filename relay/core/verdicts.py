@@ -71,7 +71,16 @@ RESULT_FIELDS = ("reason", "seat", "winner", "at", "detail")
 """The fields of an `ended` event a result carries, in order, each when the event has it."""
 
 
-def result_of(ended: dict[str, Any]) -> dict[str, Any]:
+CLAIMED = frozenset({Reason.AGREED, Reason.UNCONFIRMED})
+"""The reasons whose result hangs on the game-ending move's claim: who won an agreed end (or
+says it won an unconfirmed one) is what its mover claimed."""
+
+
+def result_of(ended: dict[str, Any], claim: str | None = None) -> dict[str, Any]:
     """Returns the result a record's header or a player's match list shows for an `ended`
-    event: its reason and seat, and its winner, at and detail when it has them."""
-    return {name: ended[name] for name in RESULT_FIELDS if name in ended}
+    event: its reason and seat, and its winner, at and detail when it has them; for an agreed
+    or unconfirmed end, `claim`, the game-ending move's (what its mover said it ended in)."""
+    result = {name: ended[name] for name in RESULT_FIELDS if name in ended}
+    if claim and ended.get("reason") in CLAIMED:
+        result["claim"] = claim
+    return result

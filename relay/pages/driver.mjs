@@ -306,6 +306,7 @@ export class Driver {
       else if (write.kind === "move") {
         await this.#stopPolling();
         const [seq, replies, raw] = await this.#postHeld(write);
+        machine.turnTaken = true;
         /** @type {MoveEvent} */
         const own = { type: "move", seq, seat: ticket.seat, move: write.move, end: write.end, claim: write.claim ?? null };
         inbox.feed([own, ...replies]);
@@ -314,6 +315,7 @@ export class Driver {
       } else if (write.kind === "pass") {
         machine.heldSeq = write.after + 1;
         await client.passTurn(ticket, write.after);
+        machine.turnTaken = true;
       } else await client.confirm(ticket, write.after, write.agree, write.reason ?? "");
     } catch (error) {
       if (!(error instanceof RelayRefusedError) || error.status !== 409) throw error;
@@ -353,6 +355,7 @@ export class Driver {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const held = () => {
+      machine.turnTaken = true; // the relay holds the post: it has the move
       if (machine.state === State.WAITING_SERVER_RESPONSE) {
         machine.setState(end ? State.GAME_ENDED : State.PLAYING_WAIT_MOVE);
         // The partner's turn began with this move: when may it be claimed against?

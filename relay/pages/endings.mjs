@@ -300,3 +300,122 @@ export function moveNumber(events, at) {
   }
   return count;
 }
+
+/**
+ * How a finished match ended, as a record's header, a player's list of matches or the `ended`
+ * event gives it: the reason and the seat it is about, a referee's winner and words, and an
+ * agreed end's claim (what the game-ending move's mover said it ended in).
+ * @typedef {{reason: string, seat: number, winner?: number | null, refereed?: boolean,
+ *   detail?: string, claim?: string | null}} EndedResult
+ */
+
+/**
+ * Returns the seat that won a finished match by its result: null for a draw, undefined when
+ * nobody can say (a dispute without a referee, an end nobody confirmed, an agreed end whose
+ * mover claimed nothing).
+ * @param {EndedResult} result
+ * @returns {number | null | undefined}
+ */
+export function winnerOf(result) {
+  const { reason, seat } = result;
+  const refereed = result.refereed ?? "winner" in result;
+  if (refereed && result.winner !== undefined) return result.winner;
+  const other = 1 - seat;
+  switch (reason) {
+    case Reason.RESIGNED:
+    case Reason.ABANDONED:
+    case Reason.TIMEOUT:
+    case Reason.STALLED:
+    case Reason.ILLEGAL:
+      return other;
+    case Reason.DRAWN:
+      return null;
+    case Reason.AGREED:
+      // `seat` agreed to the game-ending move of the other seat, which claimed its own result.
+      if (result.claim === "win") return other;
+      if (result.claim === "loss") return seat;
+      return result.claim === "draw" ? null : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Returns what each seat is called in a match's words: its side ("X"), with its name when
+ * either player has one ("X (Ann)"; a nameless one by `nameless`'s word). `mine`, a seat of
+ * the reader's, is "X (you)".
+ * @param {readonly string[]} sides the game's sides, the first mover's first
+ * @param {number} first the seat that moved first
+ * @param {readonly (string | null)[] | null | undefined} names each seat's name
+ * @param {(name: string | null) => string} nameless the word shown for a name (null: none)
+ * @param {number | null} [mine]
+ * @returns {(seat: number) => string}
+ */
+export function seatWords(sides, first, names, nameless, mine = null) {
+  const named = Array.isArray(names) && names.some((name) => name !== null && name !== "");
+  return (seat) => {
+    const side = sides[(seat - first + 2) % 2];
+    if (seat === mine) return `${side} (you)`;
+    return named ? `${side} (${nameless(names?.[seat] ?? null)})` : side;
+  };
+}
+
+/** What the mover of an unconfirmed game-ending move said, by its claim. */
+const CLAIMED_WORDS = new Map([
+  ["win", "claimed the win"],
+  ["draw", "claimed a draw"],
+  ["loss", "conceded the game"],
+]);
+
+/**
+ * Returns how a finished match ended, in plain words for anyone (a replay, a list of
+ * matches): who won, as `who` names each seat ("X (Ann)"), and how. "X (Ann) won: 0 (Bob)
+ * resigned."; "A draw: the players agreed it."; "No result: 0 (Bob) disputed the last move
+ * (column 3 is full)." The one list of these words: the players' own dialogs are above.
+ * @param {EndedResult} result
+ * @param {(seat: number) => string} who
+ * @returns {string}
+ */
+export function endedWords(result, who) {
+  const { reason, seat } = result;
+  const by = who(seat);
+  const other = who(1 - seat);
+  const why = result.detail ? ` (${result.detail})` : "";
+  const winner = winnerOf(result);
+  const won = winner === null || winner === undefined ? "" : `${who(winner)} won`;
+  switch (reason) {
+    case Reason.RESIGNED:
+      return `${won}: ${by} resigned.`;
+    case Reason.ABANDONED:
+      return `${won}: ${by} left the match.`;
+    case Reason.TIMEOUT:
+      return `${won}: ${by} ran out of time.`;
+    case Reason.STALLED:
+      return `${won}: ${by} stopped moving, and the win was claimed.`;
+    case Reason.DRAWN:
+      return "A draw: the players agreed it.";
+    case Reason.AGREED:
+      if (winner === undefined) return `The game ended, and ${by} agreed it was over.`;
+      if (winner === null) return `A draw: ${by} agreed the game was over.`;
+      if (winner === seat) return `${won}: ${other} ended the game with a losing move, and ${by} agreed.`;
+      return `${won}: ${by} agreed the game was over.`;
+    case Reason.UNCONFIRMED: {
+      const claim = result.claim ?? "";
+      const claimed = CLAIMED_WORDS.get(claim);
+      return claimed === undefined
+        ? `No result: ${by} never confirmed the end.`
+        : `${other} ${claimed}: ${by} never confirmed the end.`;
+    }
+    case Reason.DISPUTED:
+      if (winner === null || winner === undefined) return `No result: ${by} disputed the last move${why}.`;
+      return `${won} by the rules: ${by} disputed the last move, and the referee found it legal.`;
+    case Reason.OVER:
+      if (winner === undefined) return `The referee found the game over${why}.`;
+      if (winner === null) return `A draw by the rules: the referee found the game drawn${why}.`;
+      return `${won} by the rules: the referee found the game over${why}.`;
+    case Reason.ILLEGAL:
+      return `${won} by the rules: the referee found a move of ${by} illegal${why}.`;
+    default:
+      return `Ended: ${reason}.`;
+  }
+}

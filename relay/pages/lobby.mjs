@@ -16,13 +16,16 @@ import { ConnectionLostError } from "./errors.mjs";
 import { nameElement, nameField, shownName } from "./names.mjs";
 import { newRoomName, relayBeside, storageKey } from "./page-links.mjs";
 import { changeWords } from "./ratings.mjs";
-import { describeMatch, parsePlayerMatch, playerKey, resumeHref, usePlayerKey } from "./players.mjs";
+import { describeMatch, parsePlayerMatch, playerKey, resumeHref, sidesOf, usePlayerKey } from "./players.mjs";
 import { RelayClient } from "./relay-client.mjs";
 import { boardList, nearChoice, refreshBoard, showRatings } from "./ratings-view.mjs";
 import { WayBack } from "./way-back.mjs";
 
 /** Each game's page by game key ("connect4.html"), as GET /v1/games names it. */
 const pages = new Map();
+
+/** Each game's view module by game key (GET /v1/games' `view`, null: none): its sides' words. */
+const views = new Map();
 
 /** Returns the page of a game: its package's, else `<game>.html`. */
 function pageOf(game) {
@@ -247,11 +250,14 @@ async function follow(client, box) {
   }
 }
 
-/** Returns the list item of one of the player's own matches, opening it on its page. */
-function mineItem(entry) {
+/**
+ * Returns the list item of one of the player's own matches, opening it on its page; a finished
+ * one says who won and how, by its game's sides (`sides`, by game key).
+ */
+function mineItem(entry, sides = new Map()) {
   const li = document.createElement("li");
   li.dataset.match = entry.match;
-  const summary = `${titleOf(entry.game)}: ${describeMatch(entry)}`;
+  const summary = `${titleOf(entry.game)}: ${describeMatch(entry, sides.get(entry.game))}`;
   if (entry.status === "waiting") {
     li.append(summary);
     return li;
@@ -290,7 +296,9 @@ async function showMine(client, section) {
   }
   try {
     const rows = (await client.playerMatches(key)).map(parsePlayerMatch);
-    items(list, rows, mineItem);
+    const finished = rows.filter((row) => row.status === "finished").map((row) => row.game);
+    const sides = await sidesOf(finished, (game) => views.get(game));
+    items(list, rows, (entry) => mineItem(entry, sides));
     section.dataset.state = "listed";
   } catch (error) {
     section.dataset.state = "offline";
@@ -314,6 +322,7 @@ async function showGames(client, list) {
     return;
   }
   for (const game of games) pages.set(game.name, game.page);
+  for (const game of games) views.set(game.name, game.view ? new URL(game.view, `${client.relay}/`).href : null);
   list.replaceChildren(...games.map(gameCard));
   if (games.length === 0) list.append(make("li", { class: "card empty" }, "This relay hosts no game yet."));
   wireCards(list);

@@ -90,6 +90,11 @@ export class Machine {
   voided = false;
   /** The event number of this side's move or pass last posted (applied as it arrives). */
   heldSeq = 0;
+  /** The event this side's last move or pass (by the game's move() or passTurn()) followed. */
+  /** @type {number | null} */
+  turnAfter = null;
+  /** Whether the relay took that move or pass: answered its post, or held it for the reply. */
+  turnTaken = false;
   /** The dialog of this side's own dispute, shown as it was made (null: none). */
   /** @type {string | null} */
   #disputeDialog = null;
@@ -126,6 +131,19 @@ export class Machine {
   }
 
   /**
+   * Returns whether this side's last move or pass never reached the relay: the relay neither
+   * answered nor held its post, and the log as read has nothing in its place (or the match's
+   * end: the relay refused it). While it is being sent, that is so too: asked once the match
+   * is over, it names a move the relay refused, or lost with the match.
+   * @returns {boolean}
+   */
+  get turnLost() {
+    if (this.turnAfter === null || this.turnTaken) return false;
+    const next = this.delivered.get(this.turnAfter + 1);
+    return next === undefined || next.type === "ended";
+  }
+
+  /**
    * Changes the state, telling onState of a change.
    * @param {StateValue} state
    * @returns {void}
@@ -151,6 +169,8 @@ export class Machine {
     /** @type {Write} */
     const write = kind === "pass" ? { kind, after: this.cursor } : { kind, after: this.cursor, move, end };
     this.write = write;
+    this.turnAfter = this.cursor;
+    this.turnTaken = false;
     this.clock = this.clock?.sent(this.seat, kind === "move" && end) ?? null;
     this.setState(State.WAITING_SERVER_RESPONSE);
     this.playing.disable();

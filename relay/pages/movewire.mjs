@@ -289,6 +289,17 @@ export class RelayHost extends GameHost {
   }
 
   /**
+   * Returns whether this side's last move or pass never reached the relay, once play() has
+   * resolved: the relay refused it, or lost the match before it took it (a relay restarted on
+   * its memory store answers match/unknown). The game played it already: a page takes it off
+   * its board (the game's undo(1)) and says so. (While a move is being sent, true as well.)
+   * @returns {boolean}
+   */
+  get turnLost() {
+    return this.#machine.turnLost;
+  }
+
+  /**
    * Returns the table around the match as last read (table.mjs's Table: names, presence, the
    * last offer, every chat line read so far, claimIn and claimAt: when the seat not to move
    * may claim the win from a staller, null when it may not or the turn changed since the

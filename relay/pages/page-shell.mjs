@@ -17,6 +17,7 @@ const LEVEL_OPTIONS = `
 const MAIN = `
   <p id="status" class="status" role="status" aria-live="polite" tabindex="-1">Loading...</p>
   <p id="you" class="you"></p>
+  <p id="rating-change" class="rating-change" role="status" aria-live="polite" hidden></p>
   <p id="table-line" class="table-line" hidden>
     <span id="opponent-name" class="opponent-name"></span>
     <span id="presence" class="presence"></span>

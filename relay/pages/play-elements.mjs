@@ -17,6 +17,8 @@ export function pageElements(document) {
   return {
     status: byId(document, "status"),
     you: byId(document, "you"),
+    // How a rated match moved this side's rating, once it is over and rated.
+    ratingChange: byId(document, "rating-change"),
     start: byId(document, "start"),
     random: byId(document, "play-random"),
     private: byId(document, "play-private"),

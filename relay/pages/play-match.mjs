@@ -12,17 +12,24 @@ import { Reason, RelayHost, State } from "./movewire.mjs";
 import { asOpponent, resignedWords } from "./opponent-words.mjs";
 import { forgetLive, keepLive, liveTicket, newRoomName, pageName, relayBeside, save } from "./page-links.mjs";
 import { seatComputer } from "./play-computer.mjs";
-import { LOST, NO_PLAYER_KEY, REFUSALS, STATUS } from "./play-words.mjs";
+import { FORGOTTEN_MOVE, LOST, NOT_RECEIVED, NO_PLAYER_KEY, REFUSALS, STATUS } from "./play-words.mjs";
 import { ensurePlayerKey, playerKey } from "./players.mjs";
 import { afterLeaving, leaveSeeks } from "./waiting-room.mjs";
 
 /**
  * What the tab keeps of its match (sessionStorage, page-links.mjs): the seat, and the choices it
- * was sought with; a finished match adds its end's words and moves (finished.mjs).
+ * was sought with; a finished match adds its end's words and moves (finished.mjs), and once
+ * rated, how it moved this side's rating.
  * @typedef {{match: string, seat: number, token: string, room: string | null, finished: boolean,
  *   level: string | null, listed?: boolean, clock?: string, correspondence?: boolean,
- *   withdrawn?: boolean, ended?: string, side?: number | null, moves?: unknown[]}} Saved
+ *   withdrawn?: boolean, ended?: string, side?: number | null, moves?: unknown[],
+ *   rating?: RatingChange | null}} Saved
  */
+
+/** @typedef {{before: number, after: number}} RatingChange a rating before and after a match */
+
+/** How long a finished match's rating is waited for while the relay rates it, in milliseconds. */
+export const RATING_WAIT_MS = 5000;
 
 /**
  * How the match was sought, to seek the same again on Retry.
@@ -72,6 +79,8 @@ export class PageMatch {
   forgotten = false;
   /** Whether a match taken up again (a reload) is still on its first turn, which is not news. */
   quiet = false;
+  /** @type {RatingChange | null} how the finished match moved this side's rating, once rated */
+  rating = null;
   /** @type {string | null} the match whose ticket this page last kept in localStorage */
   #kept = null;
   #parts;
@@ -209,6 +218,7 @@ export class PageMatch {
     this.host = endedHost(kept);
     this.game = finishedGame(kept, this.host, this.#parts.page.rules, this.#parts.view);
     this.notice = kept.ended ?? null;
+    this.rating = kept.rating ?? null;
     if (this.level === null) this.#parts.finished(this.host.ticket);
     this.#parts.changed();
   }
@@ -232,6 +242,7 @@ export class PageMatch {
     this.notice = null;
     this.lost = false;
     this.forgotten = false;
+    this.rating = null;
     this.game = null;
     this.room = roomName;
     // The computer plays with a Fischer clock or none (it keeps no seat for days).
@@ -350,6 +361,11 @@ export class PageMatch {
   /** Keeps what a match's end leaves: its record, a seat to retry, or nothing. */
   #finish(/** @type {any} */ current, /** @type {any} */ outcome) {
     if (current !== this.host || outcome === null) return;
+    // A move the relay never received (refused, or lost as the relay restarted) is taken off
+    // the board, and said so; one a lost connection may still send stays.
+    if (outcome.reason !== Reason.CONNECTION_LOST && current.turnLost && this.#takeBack()) {
+      this.notice = this.forgotten ? FORGOTTEN_MOVE : `${this.endText() ?? STATUS[State.GAME_ENDED]} ${NOT_RECEIVED}`;
+    }
     // Over (or refused, or cancelled): no way back to it. A lost connection may come back.
     if (outcome.reason !== Reason.CONNECTION_LOST && current.ticket !== null) {
       forgetLive(current.ticket.match, current.ticket.seat);
@@ -366,12 +382,41 @@ export class PageMatch {
       this.lost = true;
       this.notice = LOST(this.saved !== null);
     }
-    if (outcome.isFinished && this.level === null && current.ticket !== null) this.#parts.finished(current.ticket);
+    if (outcome.isFinished && this.level === null && current.ticket !== null) {
+      this.#parts.finished(current.ticket);
+      this.#readRating(current);
+    }
     if (outcome.reason === Reason.CANCELLED && !outcome.message) {
       this.host = null;
       this.room = null;
       history.replaceState(null, "", location.pathname + location.search);
     }
+    this.#parts.changed();
+  }
+
+  /** Takes this side's last move off the board (its game's undo); returns whether it did. */
+  #takeBack() {
+    const game = this.game;
+    if (game === null || game.plies.length === 0 || !game.plies.at(-1).mine) return false;
+    game.undo(1);
+    return true;
+  }
+
+  /**
+   * Shows how the finished match moved this side's rating, once the relay has rated it (it
+   * may take a moment: read again for RATING_WAIT_MS at most); nothing for a match not rated.
+   */
+  async #readRating(/** @type {any} */ current) {
+    if (playerKey() === null) return; // without a key in this browser, no seat of it is rated
+    let change = null;
+    try {
+      change = await current.ratingChange(RATING_WAIT_MS);
+    } catch {
+      return; // a relay away or without ratings: nothing to show
+    }
+    if (change === null || current !== this.host) return;
+    this.rating = { before: change.before, after: change.after };
+    if (this.saved?.finished) this.keep({ ...this.saved, rating: this.rating });
     this.#parts.changed();
   }
 }

@@ -4,9 +4,9 @@
 import { ClockView } from "./clock-view.mjs";
 import { LEVEL_NAMES } from "./computer.mjs";
 import { RECONNECTING, SENDING_OFFLINE } from "./connection.mjs";
-import { State } from "./movewire.mjs";
+import { State, changeWords } from "./movewire.mjs";
 import { roomFragment } from "./page-links.mjs";
-import { STATUS, THINKING } from "./play-words.mjs";
+import { RATING_CHANGE, STATUS, THINKING } from "./play-words.mjs";
 
 /** The status line, the buttons and the clocks of a game page, drawn from its match. */
 export class PageStatus {
@@ -57,6 +57,9 @@ export class PageStatus {
     el.computerAgain.hidden = host === null || !over || lost || level === null;
     el.retry.hidden = !lost;
     el.toLobby.hidden = !match.forgotten;
+    const rating = over ? match.rating : null;
+    el.ratingChange.hidden = rating === null;
+    el.ratingChange.textContent = rating === null ? "" : RATING_CHANGE(changeWords(rating.before, rating.after));
     el.board.hidden = !started;
     const against = level === null ? "" : ` against the computer (${/** @type {any} */ (LEVEL_NAMES)[level]})`;
     el.you.textContent = started

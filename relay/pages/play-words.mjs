@@ -23,6 +23,15 @@ export const REFUSALS = Object.freeze({
   "room/blocked": "You cannot play in this room: you or the player waiting in it blocked the other.",
 });
 
+/** What a page says when the relay restarted and lost the match before it took this side's move. */
+export const FORGOTTEN_MOVE = "The relay restarted and lost this match; your last move was not received.";
+
+/** What a page adds when the relay refused this side's last move, taken off the board. */
+export const NOT_RECEIVED = "Your last move was not received: it is taken off the board.";
+
+/** Returns how a rated match moved this side's rating: "Your rating: 1500 → 1741 (+241)". */
+export const RATING_CHANGE = (/** @type {string} */ change) => `Your rating: ${change}`;
+
 /** What a page says when "Your games" opens a match in a browser without the player key. */
 export const NO_PLAYER_KEY =
   "This browser has no player key: add yours under \"Your player key\" in the lobby.";

@@ -3,6 +3,8 @@
 // and takes any of them up again, the key being the seat's bearer. Mirrors sdk/players.py.
 
 import { TimeControl, formatLeft } from "./clock.mjs";
+import { endedWords, seatWords } from "./endings.mjs";
+import { shownName } from "./names.mjs";
 
 /** The localStorage key under which the page keeps the player key. */
 export const PLAYER_STORAGE = "movewire.player";
@@ -54,16 +56,28 @@ export function parsePlayerMatch(raw) {
     timeControl: TimeControl.fromJson(raw.time_control ?? null),
     left: Array.isArray(raw.left) ? raw.left : null,
     result: raw.result ?? null,
+    // Who moved first, and each seat's name: to say who won, by side and name.
+    first: Number.isInteger(raw.first) ? raw.first : null,
+    names: Array.isArray(raw.names) ? raw.names : [null, null],
     // Once rated, the key's rating before and after the match ({before, after}).
     rating: raw.rating ?? null,
   });
 }
 
-/** Returns what a player reads of one of its matches: "Your turn · 2 days 4 hours left". */
-export function describeMatch(entry) {
+/** The sides a finished match is told with when its game's are not known. */
+export const UNKNOWN_SIDES = Object.freeze(["First player", "Second player"]);
+
+/**
+ * Returns what a player reads of one of its matches: "Your turn · 2 days 4 hours left"; a
+ * finished one says who won and how, by the game's `sides`: "Finished · X (you) won: 0 (Bob)
+ * resigned" (endings.mjs endedWords, as the replay says it).
+ */
+export function describeMatch(entry, sides = UNKNOWN_SIDES) {
   if (entry.status === "waiting") return "Waiting for an opponent";
   if (entry.status === "finished") {
-    return entry.result ? `Finished (${entry.result.reason})` : "Finished";
+    if (!entry.result) return "Finished";
+    const who = seatWords(sides, entry.first ?? 0, entry.names, shownName, entry.seat);
+    return `Finished · ${endedWords(entry.result, who).replace(/\.$/, "")}`;
   }
   let text = entry.yourTurn ? "Your turn" : "Their turn";
   if (entry.status === "ending") text = entry.yourTurn ? "Confirm the end" : "Waiting for a confirm";
@@ -80,4 +94,27 @@ export function describeMatch(entry) {
 export function resumeHref(entry, page = `${encodeURIComponent(entry.game)}.html`) {
   const match = encodeURIComponent(entry.match);
   return `${page}#resume=${match}&seat=${entry.seat}`;
+}
+
+/**
+ * Returns the sides of each of `games` (["X", "0"]) as its package's view module says them
+ * (GET /v1/games names it; the replay page imports the same module), by game key; a game
+ * whose view cannot be read is left out (its matches are told with UNKNOWN_SIDES).
+ * @param {Iterable<string>} games
+ * @param {(game: string) => string | null | undefined} viewOf the view module's URL, or none
+ */
+export async function sidesOf(games, viewOf) {
+  const found = new Map();
+  const read = [...new Set(games)].map(async (game) => {
+    const view = viewOf(game);
+    if (!view) return;
+    try {
+      const { GAME } = await import(view);
+      if (Array.isArray(GAME?.sides)) found.set(game, GAME.sides);
+    } catch {
+      // Told with UNKNOWN_SIDES.
+    }
+  });
+  await Promise.all(read);
+  return found;
 }

@@ -7,6 +7,7 @@
 import { ConnectionNotice, FORGOTTEN, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ChatPanel, speaker } from "./chat-panel.mjs";
 import { ConnectionLostError, RelayRefusedError } from "./errors.mjs";
+import { nameElement, shownName } from "./names.mjs";
 import { relayBeside } from "./page-links.mjs";
 import { RelayClient } from "./relay-client.mjs";
 import { Replay, parseRecord, resultWords, sideOf } from "./replay.mjs";
@@ -60,9 +61,11 @@ function playersLine(element, spoken, sides, first) {
       if (away[seat] !== gone) spoken.textContent = `${name ?? side} ${gone ? "disconnected" : "is back"}.`;
       away[seat] = gone;
       const badge = presenceWords(here, null, now, back[seat]);
-      parts.push(`${name === null ? side : `${side}: ${name}`}${badge ? ` (${badge})` : ""}`);
+      // A nameless player by the pages' neutral word; a long name cut, whole in its title.
+      if (parts.length > 0) parts.push(" · ");
+      parts.push(`${side}: `, nameElement(document, name), badge ? ` (${badge})` : "");
     }
-    element.textContent = parts.join(" · ");
+    element.replaceChildren(...parts);
     element.hidden = !names?.some((name) => name !== null) && !away.some(Boolean);
     return away.some(Boolean) || back.some((at) => at !== null && now - at < BACK_SHOWN_MS);
   };
@@ -105,7 +108,8 @@ async function main() {
   const said = saidBy(game);
   board.hidden = false;
   let at = replay.moves;
-  let ended = resultWords(header, game.sides);
+  // How it ended: who won (by side and name) and how; an agreed end's winner from its claim.
+  let ended = resultWords(header, game.sides, shownName, replay);
   let last = events.length ? events[events.length - 1].seq : 0;
   const players = playersLine($("players"), $("presence-spoken"), game.sides, header.first);
   const names = Array.isArray(header.names) && header.names.some((name) => name !== null) ? header.names : null;
@@ -206,7 +210,8 @@ async function main() {
       if (end) {
         const { reason, seat, detail, winner, refereed } = end;
         const result = { reason, seat, detail, winner, refereed };
-        ended = resultWords({ result, first: header.first }, game.sides);
+        const named = { result, first: header.first, names: keeper.current?.names ?? header.names };
+        ended = resultWords(named, game.sides, shownName, replay);
         showTable(); // nobody is away from a match over
       }
       go(atEnd ? replay.moves : at);

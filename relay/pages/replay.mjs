@@ -1,5 +1,7 @@
 // A match's record, step by step: what the replay page shows, kept apart from the page.
 
+import { endedWords, seatWords } from "./endings.mjs";
+
 /**
  * Returns a record (JSON Lines) read into {header, events, chat}: the chat lines that follow
  * the events (when the reader may read them) are kept apart from the log.
@@ -61,31 +63,37 @@ export function sideOf(seat, first) {
 }
 
 /**
- * Returns the words for how a finished match ended, or null for one still played. The
- * result's `detail` (a dispute's reason, a referee's) and a referee's `winner` are told.
+ * Returns a finished match's result with the claim of its game-ending move, when an agreed or
+ * unconfirmed end's record gives none: the move's own, else the rules' verdict on the final
+ * position (a game-ending move sent without a claim), said as its mover's.
+ * @param {any} result the record's result
+ * @param {Replay} replay the match's positions, its log added
+ * @param {number} first the seat that moved first
  */
-export function resultWords(header, sides) {
+export function withClaim(result, replay, first) {
+  if (result.claim || (result.reason !== "agreed" && result.reason !== "unconfirmed")) return result;
+  const last = replay.positions[replay.positions.length - 1];
+  const event = last.event;
+  if (event === null || event.type !== "move" || !event.end) return result;
+  if (event.claim) return { ...result, claim: event.claim };
+  const outcome = replay.plies[replay.plies.length - 1].board.outcome();
+  if (outcome === null) return result;
+  const mover = sideOf(event.seat, first);
+  const claim = outcome.winner === null ? "draw" : outcome.winner === mover ? "win" : "loss";
+  return { ...result, claim };
+}
+
+/**
+ * Returns the words for how a finished match ended (endings.mjs endedWords: who won, by side
+ * and name, and how), or null for one still played.
+ * @param {any} header the record's header (its result, first mover and names)
+ * @param {string[]} sides the game's sides
+ * @param {(name: string | null) => string} nameless the word shown for a name (null: none)
+ * @param {Replay | null} [replay] the match's positions, to find an agreed end's winner
+ */
+export function resultWords(header, sides, nameless, replay = null) {
   const result = header.result;
   if (result === null || result === undefined) return null;
-  const seat = sides[sideOf(result.seat, header.first)];
-  const why = result.detail ? ` (${result.detail})` : "";
-  const refereed = result.refereed ?? "winner" in result;
-  const winner = refereed && result.winner !== null ? sides[sideOf(result.winner, header.first)] : null;
-  const words = {
-    agreed: `${seat} agreed the game was over.`,
-    disputed: refereed
-      ? `${seat} disputed the last move; the referee found it legal: ${winner} wins.`
-      : `${seat} disputed the last move${why}.`,
-    unconfirmed: `${seat} never confirmed the end.`,
-    resigned: `${seat} resigned.`,
-    abandoned: `${seat} left the match.`,
-    timeout: `${seat} ran out of time.`,
-    drawn: "The players agreed a draw.",
-    stalled: `${seat} stopped moving, and the win was claimed.`,
-    over: winner === null
-      ? `The referee found the game drawn${why}.`
-      : `The referee found the game over${why}: ${winner} wins.`,
-    illegal: `The referee found a move of ${seat} illegal${why}: ${winner ?? "the other side"} wins.`,
-  };
-  return words[result.reason] ?? `Ended: ${result.reason}.`;
+  const full = replay === null ? result : withClaim(result, replay, header.first);
+  return endedWords(full, seatWords(sides, header.first, header.names, nameless));
 }

@@ -81,7 +81,7 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
         expect(watcher.page.locator("#position")).to_contain_text(f"Move {i + 1} of {i + 1}")
     x.expect_status("You win!")
     o.expect_status("You lose.")
-    expect(watcher.page.locator("#status")).to_have_text("0 agreed the game was over.")
+    expect(watcher.page.locator("#status")).to_have_text("X won: 0 agreed the game was over.")
     watcher.shot("watched-to-the-end")
     # In every lobby the finished match moves on to the ones just finished, to replay.
     watcher.open("/")

@@ -20,7 +20,7 @@ def test_a_finished_match_is_stepped_through_by_keyboard(
     viewer = player("viewer", viewport)
     viewer.open(f"/replay.html#match={match}")
     expect(viewer.page.locator("#title")).to_have_text("Replay: X and 0")
-    expect(viewer.status).to_have_text("0 agreed the game was over.")
+    expect(viewer.status).to_have_text("X won: 0 agreed the game was over.")
     expect(viewer.page.locator(".x0-cell.win")).to_have_count(3)
     viewer.shot("end")
     viewer.page.keyboard.press("Home")
@@ -54,7 +54,7 @@ def test_a_live_match_is_followed_as_it_is_played(player: MakePlayer, relay: Rel
     expect(viewer.cell(WIN[2])).to_have_attribute("data-mark", "X")
     expect(viewer.page.locator("#position")).to_contain_text("Move 3 of 3")
     call(relay, f"/v1/matches/{match}/resign", {}, tokens[1])
-    expect(viewer.status).to_have_text("0 resigned.")
+    expect(viewer.status).to_have_text("X won: 0 resigned.")
     viewer.shot("followed")
 
 

@@ -143,15 +143,17 @@ describe("records and events with the table", () => {
     assert.deepEqual(header.names, ["Ann", "Bob"]);
     assert.deepEqual(events.map((e) => e.type), ["started", "ended"]);
     assert.deepEqual(chat.map((l) => l.text), ["<b>gg</b>"]);
-    assert.equal(resultWords({ result: { reason: "drawn", seat: 1 }, first: 0 }, ["X", "0"]), "The players agreed a draw.");
-    assert.equal(resultWords({ result: { reason: "stalled", seat: 1 }, first: 0 }, ["X", "0"]), "0 stopped moving, and the win was claimed.");
+    // How it ended, as anyone reads it (endings.mjs endedWords; tests/js/endings-shown.test.mjs).
+    const named = (name) => name ?? "Anonymous";
+    assert.equal(resultWords({ ...header, result: { reason: "drawn", seat: 1 } }, ["X", "0"], named), "A draw: the players agreed it.");
+    assert.equal(resultWords({ ...header, result: { reason: "stalled", seat: 1 } }, ["X", "0"], named), "X (Ann) won: 0 (Bob) stopped moving, and the win was claimed.");
     // Verdicts (issue 26): a dispute's reason, and a referee's.
-    const words = (result) => resultWords({ result, first: 0 }, ["X", "0"]);
-    assert.equal(words({ reason: "disputed", seat: 1, at: 4, detail: "column 3 is full" }), "0 disputed the last move (column 3 is full).");
-    assert.equal(words({ reason: "disputed", seat: 1, at: 4, detail: "", winner: 0 }), "0 disputed the last move; the referee found it legal: X wins.");
-    assert.equal(words({ reason: "over", seat: 0, at: 8, detail: "four in a row", winner: 0 }), "The referee found the game over (four in a row): X wins.");
-    assert.equal(words({ reason: "over", seat: 0, at: 8, winner: null }), "The referee found the game drawn.");
-    assert.equal(words({ reason: "illegal", seat: 0, at: 8, detail: "column 3 is full", winner: 1 }), "The referee found a move of X illegal (column 3 is full): 0 wins.");
+    const words = (result) => resultWords({ result, first: 0 }, ["X", "0"], named);
+    assert.equal(words({ reason: "disputed", seat: 1, at: 4, detail: "column 3 is full" }), "No result: 0 disputed the last move (column 3 is full).");
+    assert.equal(words({ reason: "disputed", seat: 1, at: 4, detail: "", winner: 0 }), "X won by the rules: 0 disputed the last move, and the referee found it legal.");
+    assert.equal(words({ reason: "over", seat: 0, at: 8, detail: "four in a row", winner: 0 }), "X won by the rules: the referee found the game over (four in a row).");
+    assert.equal(words({ reason: "over", seat: 0, at: 8, winner: null }), "A draw by the rules: the referee found the game drawn.");
+    assert.equal(words({ reason: "illegal", seat: 0, at: 8, detail: "column 3 is full", winner: 1 }), "0 won by the rules: the referee found a move of X illegal (column 3 is full).");
   });
 
   test("a replay steps back over an undo, passes counted", () => {

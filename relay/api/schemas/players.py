@@ -120,6 +120,8 @@ SCHEMAS: dict[str, Any] = {
             "time_control",
             "left",
             "last",
+            "first",
+            "names",
         ],
         "properties": {
             **MATCH_FIELDS,
@@ -128,9 +130,19 @@ SCHEMAS: dict[str, Any] = {
             "result": {
                 "type": "object",
                 "required": ["reason", "seat"],
-                "properties": {"reason": {"type": "string"}, "seat": SEAT, **VERDICT},
+                "properties": {
+                    "reason": {"type": "string"},
+                    "seat": SEAT,
+                    **VERDICT,
+                    "claim": {
+                        "enum": ["win", "draw", "loss"],
+                        "description": "An agreed or unconfirmed end's: what the game-ending "
+                        "move's mover claimed it ended in (absent: no claim).",
+                    },
+                },
                 "description": "Once finished: the ended event's reason and seat (and its "
-                "winner, at and detail when it has them).",
+                "winner, at and detail when it has them; an agreed or unconfirmed end's "
+                "claim).",
             },
             "rating": RATING_CHANGE,
         },

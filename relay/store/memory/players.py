@@ -34,7 +34,7 @@ class MemoryPlayers:
             seat = 0 if state.players[0] == digest else 1
             result = None
             if state.status is FINISHED:
-                result = result_of(orjson.loads(state.events[-1]))
+                result = result_of(orjson.loads(state.events[-1]), state.claim)
             rated = reg.ratings.of_match(match)
             change = None if rated is None else rated.pairs()[seat]
             listed.append(

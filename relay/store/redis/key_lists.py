@@ -22,11 +22,13 @@ from relay.store.redis.link import Link
 
 __all__ = ["RedisKeyLists"]
 
-_FIELDS = [*INFO_FIELDS, "h0", "h1", "since"]
-_STATUS, _SEATS = _FIELDS.index("status"), _FIELDS.index("h0")
-"""Where a row of _FIELDS holds the match's status, and its seats' token digests (two)."""
+_FIELDS = [*INFO_FIELDS, "h0", "h1", "claim", "since"]
+_STATUS, _SEATS, _CLAIM = _FIELDS.index("status"), _FIELDS.index("h0"), _FIELDS.index("claim")
+"""Where a row of _FIELDS holds the match's status, its seats' token digests (two), and the
+game-ending move's claim."""
 """The fields of a listed match's hash that a list reads: its summary (with its seats'
-player key digests, which tell the key's seat), the seat tokens' digests and since."""
+player key digests, which tell the key's seat), the seat tokens' digests, the game-ending
+move's claim and since."""
 
 
 class RedisKeyLists:
@@ -100,7 +102,8 @@ class RedisKeyLists:
                 last = await store.guard(client.lindex(log, -1))
                 if last is not None:
                     ended = orjson.loads(last)
-                    result = result_of(ended)
+                    claim = row[_CLAIM]
+                    result = result_of(ended, None if claim is None else claim.decode())
             change = None if info.ratings is None else info.ratings[seat]
             listed.append(PlayerMatch(info, seat, opened, float(since or 0), result, change))
         return listed

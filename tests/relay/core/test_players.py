@@ -108,6 +108,8 @@ def test_each_listed_match_says_whose_turn_and_the_time_left() -> None:
         "time_control": {"kind": "fischer", "base": 300, "increment": 3},
         "left": [300.0, 180.0],
         "last": 3,
+        "first": 0,
+        "names": [None, None],
     }
     assert (over["your_turn"], over["left"], over["result"]) == (False, None, result)
     assert over["rating"] == {"before": 1500.0, "after": 1523.5}

@@ -80,3 +80,12 @@ def test_a_result_keeps_the_ended_events_result_fields_in_order() -> None:
         "reason": "resigned",
         "seat": 1,
     }
+
+
+def test_an_agreed_or_unconfirmed_result_keeps_the_enders_claim_and_no_other_does() -> None:
+    for reason in ("agreed", "unconfirmed"):
+        ended = {"seq": 6, "type": "ended", "reason": reason, "seat": 1}
+        assert result_of(ended, "win") == {"reason": reason, "seat": 1, "claim": "win"}
+        assert result_of(ended) == {"reason": reason, "seat": 1}
+    resigned = {"seq": 6, "type": "ended", "reason": "resigned", "seat": 1}
+    assert result_of(resigned, "win") == {"reason": "resigned", "seat": 1}

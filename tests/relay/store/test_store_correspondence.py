@@ -192,6 +192,24 @@ async def test_player_matches_lists_the_keys_seats_in_order(store: Store) -> Non
     assert all("contact" not in row for row in rows)
 
 
+async def test_player_matches_say_who_moved_first_the_names_and_an_agreed_ends_claim(
+    store: Store,
+) -> None:
+    t = now()
+    a = await store.matches.seek("g6", "1", None, t, None, None, ANN, None, "Ann")
+    b = await store.matches.seek("g6", "1", None, t, None, None, BOB, None, "Bob")
+    await start(store, a, at=t)
+    _, events = await store.matches.poll(a.match, None, 0, t)
+    x, o = (a, b) if parse(events)[0]["first"] == 0 else (b, a)
+    await store.matches.act(x.match, x.token, Action("move", 1, "m", True, claim="win"), t + 1)
+    await store.matches.act(o.match, o.token, Action("confirm", 2), t + 2)
+    (row,) = listing(await store.players.matches(BOB, t + 3), t + 3)
+    assert row["first"] == x.seat and row["names"] == ["Ann", "Bob"]
+    assert row["result"] == {"reason": "agreed", "seat": o.seat, "claim": "win"}
+    (hidden,) = listing(await store.players.matches(ANN, t + 3), t + 3, names=False)
+    assert hidden["names"] == [None, None]
+
+
 async def test_a_player_key_with_too_many_matches_may_not_seek(store: Store) -> None:
     t = now()
     for index in range(LISTED - 1):
