@@ -21,7 +21,10 @@ CODES: dict[str, tuple[int, str]] = {
     # match/...: the match as a whole.
     "match/unknown": (404, "No match with this id (never existed, or expired after it ended)."),
     "match/expired": (410, "The seek was cancelled, or dropped as its seeker stopped polling."),
-    "match/not_started": (409, "The match is still waiting for a second player."),
+    "match/not_started": (
+        409,
+        "The match has not started: it waits for a second player, or for its first to poll again.",
+    ),
     "match/started": (409, "The match has started; a seek can be cancelled only while waiting."),
     "match/ending": (409, "The last move ended the game; only the partner's confirm is expected."),
     "match/finished": (409, "The match is over and accepts nothing more."),
