@@ -219,8 +219,11 @@ function failed(error) {
   return error instanceof ConnectionLostError ? lostFor() : `The lobby could not be read: ${error.message}`;
 }
 
-/** Follows one game's lobby, redrawing its lists at each change. */
-async function follow(client, box) {
+/** The longest the game cards wait for their lists' first read before they show, in ms. */
+const FIRST_READ_MS = 1000;
+
+/** Follows one game's lobby, redrawing its lists at each change; calls `read` after each read. */
+async function follow(client, box, read = () => {}) {
   const game = box.dataset.lobby;
   const open = box.querySelector(".open-list");
   const live = box.querySelector(".live-list");
@@ -234,6 +237,7 @@ async function follow(client, box) {
       // Given up after minutes of retries: Retry follows again from the lobby's start.
       box.dataset.state = "offline";
       notice.lost(failed(error), () => follow(client, box));
+      read();
       return;
     }
     delete box.dataset.state;
@@ -247,6 +251,7 @@ async function follow(client, box) {
     const board = box.querySelector(".board-list");
     if (board !== null) refreshBoard(client, board);
     box.dataset.version = String(version);
+    read();
   }
 }
 
@@ -326,8 +331,15 @@ async function showGames(client, list) {
   list.replaceChildren(...games.map(gameCard));
   if (games.length === 0) list.append(make("li", { class: "card empty" }, "This relay hosts no game yet."));
   wireCards(list);
-  list.dataset.state = "listed";
-  for (const box of list.querySelectorAll("[data-lobby]")) follow(client, box);
+  // The cards show whole, once each has read its lists (or after FIRST_READ_MS): lists filled
+  // in sight would move what follows them in their cards (a layout shift).
+  list.dataset.state = "reading";
+  const boxes = [...list.querySelectorAll("[data-lobby]")];
+  const reads = boxes.map((box) => new Promise((read) => follow(client, box, read)));
+  const late = new Promise((done) => setTimeout(done, FIRST_READ_MS));
+  Promise.race([Promise.all(reads), late]).then(() => {
+    list.dataset.state = "listed";
+  });
 }
 
 const notice = new ConnectionNotice(document.querySelector("main"));
