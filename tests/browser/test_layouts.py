@@ -131,12 +131,28 @@ def test_a_long_name_stays_inside_its_lobby_row_beside_the_watch_button(
     row = viewer.page.locator(f"#game-xand0 .live-list li[data-match='{opened['match']}']")
     watch = box_of(row.locator("a"))
     line = box_of(row)
-    # The names wrap inside the row: nothing spills out of it, or under its button.
+    # Nothing spills out of the row, or under its button: each name is cut with an ellipsis
+    # inside its own box, the whole name in its title.
     assert row.evaluate("li => li.scrollWidth <= li.clientWidth")
     assert watch["x"] + watch["width"] <= line["x"] + line["width"] + 0.5
+    names = row.locator(".shown-name")
+    assert names.count() == 2
+    for n, whole in enumerate(("W" * 32, "M" * 32)):
+        name = names.nth(n)
+        assert name.get_attribute("title") == whole
+        assert name.evaluate("span => getComputedStyle(span).textOverflow") == "ellipsis"
+        assert name.evaluate("span => span.scrollWidth > span.clientWidth")  # cut, not wrapped
+        assert box_of(name)["x"] + box_of(name)["width"] <= watch["x"] + 0.5
+    # The words beside the names (the start, the moves) end before the button too.
     text_right = row.evaluate(
-        """li => { const range = document.createRange(); range.selectNodeContents(li.firstChild);
-                   return Math.max(...[...range.getClientRects()].map((r) => r.right)); }"""
+        """li => { const words = li.querySelector('.entry-words');
+                   const range = document.createRange(); range.selectNodeContents(words);
+                   const shown = [...range.getClientRects()].filter((r) => r.width > 0);
+                   const boxes = [...words.querySelectorAll('.shown-name')]
+                     .map((span) => span.getBoundingClientRect());
+                   const inName = (r) => boxes.some(
+                     (b) => r.left >= b.left - 0.5 && r.left < b.right && r.top >= b.top - 0.5);
+                   return Math.max(...shown.filter((r) => !inName(r)).map((r) => r.right)); }"""
     )
     assert text_right <= watch["x"] + 0.5
     viewer.shot("lobby-long-names")
