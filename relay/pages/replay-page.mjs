@@ -62,8 +62,11 @@ function playersLine(element, spoken, sides, first) {
       away[seat] = gone;
       const badge = presenceWords(here, null, now, back[seat]);
       // A nameless player by the pages' neutral word; a long name cut, whole in its title.
+      // Each side is one item of the line's flex box, so its words keep their spaces.
+      const player = document.createElement("span");
+      player.append(`${side}: `, nameElement(document, name), badge ? ` (${badge})` : "");
       if (parts.length > 0) parts.push(" · ");
-      parts.push(`${side}: `, nameElement(document, name), badge ? ` (${badge})` : "");
+      parts.push(player);
     }
     element.replaceChildren(...parts);
     element.hidden = !names?.some((name) => name !== null) && !away.some(Boolean);
