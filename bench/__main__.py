@@ -126,7 +126,7 @@ def run_entry(
     again while holding `--idle-polls` polls; with --only-idle, the last alone."""
     mode, cluster = entry.mode, entry.cluster
     if entry.against is not None:
-        if not a.only_idle:
+        if not a.only_idle and a.rounds:
             run_pair(entry, a, rows)
         return
     with entry.start() as target:
@@ -286,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=3,
         help="turns of each of a pair measured in turns (a referee's cost: the relay "
-        "refereeing Connect Four against not)",
+        "refereeing Connect Four against not; 0 skips it)",
     )
     p.add_argument(
         "--presence-matches",
@@ -319,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
         help="where to write the figures as JSON",
     )
     a = p.parse_args(argv)
+    for name in ("matches", "moves", "workers", "rounds", "idle_polls", "presence_matches"):
+        if getattr(a, name) < 0:
+            p.error(f"--{name.replace('_', '-')} must be 0 or more")
     if a.only_presence:
         return _presence(a.presence_matches or 200)
     started = time.monotonic()
