@@ -1,16 +1,30 @@
 """Two players seated in a match in the browser tests: which of them moves first, a private
-room they are seated in, and the match a waiting player's seek saved."""
+room they are seated in, the match a waiting player's seek saved, and a game of X and 0
+played to the first mover's win."""
 
 from __future__ import annotations
 
-from tests.browser.players import Player
+from playwright.sync_api import expect
 
-__all__ = ["seated", "start_room", "waiting_match"]
+from tests.browser.players import Player
+from tests.browser.relay_api import WIN
+
+__all__ = ["play_to_a_win", "seated", "start_room", "waiting_match"]
 
 
 def seated(a: Player, b: Player) -> tuple[Player, Player]:
     """Returns (the side that moves first, the other) once both are playing."""
     return (a, b) if a.is_first() else (b, a)
+
+
+def play_to_a_win(x: Player, o: Player) -> None:
+    """Plays WIN by clicks, x first, each move seen by the other side; both read the end."""
+    for i, move in enumerate(WIN):
+        mover, other = (x, o) if i % 2 == 0 else (o, x)
+        mover.play_cell(move)
+        expect(other.cell(move)).to_have_text("X0"[i % 2])
+    x.expect_status("You win!")
+    o.expect_status("You lose.")
 
 
 def start_room(ann: Player, bob: Player) -> tuple[Player, Player, str]:

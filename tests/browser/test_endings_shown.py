@@ -18,8 +18,8 @@ from playwright.sync_api import expect
 from tests.browser.conftest import MakePlayer
 from tests.browser.faults import RECONNECTING, expect_reconnecting, forgive_failed_loads, kill
 from tests.browser.players import PHONE, Player
-from tests.browser.relay_api import WIN, call
-from tests.browser.seating import seated, start_room
+from tests.browser.relay_api import call
+from tests.browser.seating import play_to_a_win, seated, start_room
 from tests.support.relay_process import RelayProcess, quick_flags
 
 FORGOTTEN_MOVE = "The relay restarted and lost this match; your last move was not received."
@@ -66,12 +66,7 @@ def test_a_rated_win_is_told_with_who_won_how_and_the_rating_change(
     a.expect_state("LISTENING")
     b.open("/xand0.html#play&rated=1")
     x, o = seated(a, b)
-    for i, move in enumerate(WIN):
-        mover, other = (x, o) if i % 2 == 0 else (o, x)
-        mover.play_cell(move)
-        expect(other.cell(move)).to_have_text("X0"[i % 2])
-    x.expect_status("You win!")
-    o.expect_status("You lose.")
+    play_to_a_win(x, o)
     winner, loser = ("Ann", "Bob") if x is a else ("Bob", "Ann")
 
     # The game page: the rating change, once the relay has rated the match (two new keys:

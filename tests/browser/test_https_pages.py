@@ -17,12 +17,10 @@ from playwright.sync_api import Browser, Playwright, expect
 
 from tests.browser.conftest import ARTIFACTS, CHROMIUM_FLAGS, WAIT_MS
 from tests.browser.players import DESKTOP, Player
+from tests.browser.seating import play_to_a_win
 from tests.hosting.stack import nginx_stack
 from tests.support.components import require_binary
 from tests.support.tls import authority
-
-WIN = ["00", "10", "11", "20", "22"]
-"""X takes the diagonal while O answers on the top row."""
 
 
 @pytest.fixture(scope="module")
@@ -79,12 +77,7 @@ def test_two_players_play_xand0_over_https_and_http2(trusting: Browser, site: st
         assert a.page.url.startswith("https://")
         b.open("/xand0.html#play")
         x, o = (a, b) if a.is_first() else (b, a)
-        for i, move in enumerate(WIN):
-            mover, other = (x, o) if i % 2 == 0 else (o, x)
-            mover.play_cell(move)
-            expect(other.cell(move)).to_have_text("X0"[i % 2])
-        x.expect_status("You win!")
-        o.expect_status("You lose.")
+        play_to_a_win(x, o)
         x.shot("https-won")
         assert not a.errors and not b.errors, (a.errors, b.errors)
         expect(x.page.locator("#you")).to_have_text(re.compile("You play X"))

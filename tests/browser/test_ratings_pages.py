@@ -14,14 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import PHONE, Player
-
-WIN = ["00", "10", "11", "20", "22"]
-"""X takes the diagonal while O answers on the top row."""
-
-
-def seated(a: Player, b: Player) -> tuple[Player, Player]:
-    """Returns (the side that moves first, the other) once both are playing."""
-    return (a, b) if a.is_first() else (b, a)
+from tests.browser.seating import play_to_a_win, seated
 
 
 def test_each_game_card_has_a_leaderboard_and_a_choice_of_rated_play_near_my_rating(
@@ -71,12 +64,7 @@ def test_a_rated_match_shows_each_players_rating_and_its_history_in_your_games(
     a.expect_state("LISTENING")
     b.open("/xand0.html#play&rated=1")
     x, o = seated(a, b)
-    for i, move in enumerate(WIN):
-        mover, other = (x, o) if i % 2 == 0 else (o, x)
-        mover.play_cell(move)
-        expect(other.cell(move)).to_have_text("X0"[i % 2])
-    x.expect_status("You win!")
-    o.expect_status("You lose.")
+    play_to_a_win(x, o)
     match = x.match_id()
     # Two new players: the winner goes to 1741.6, the loser to 1258.4 (relay.core.ratings),
     # both still provisional ("?"); ratings are shown in whole points, rounded down.
