@@ -18,6 +18,7 @@ __all__ = [
     "expect_reconnecting",
     "forgive_failed_loads",
     "kill",
+    "kill_after_a_held_move",
 ]
 
 RECONNECTING = "Reconnecting to the relay..."
@@ -36,6 +37,15 @@ FAILED_LOAD = re.compile(
 def kill(relay: RelayProcess) -> None:
     """Kills the relay process at once (SIGKILL): every connection to it breaks."""
     relay.stop(signal.SIGKILL)
+
+
+def kill_after_a_held_move(relay: RelayProcess, x: Player, o: Player) -> None:
+    """Plays X's first move (the centre), seen by O and held by the relay as X's move post
+    (so the relay has it), then kills the relay."""
+    x.play_cell("11")
+    expect(o.cell("11")).to_have_text("X")
+    x.expect_state("PLAYING_WAIT_MOVE")
+    kill(relay)
 
 
 def forgive_failed_loads(*sides: Player) -> None:

@@ -20,6 +20,7 @@ from tests.browser.faults import (
     expect_reconnecting,
     forgive_failed_loads,
     kill,
+    kill_after_a_held_move,
 )
 from tests.browser.players import Player
 from tests.browser.relay_api import moves_of
@@ -51,11 +52,7 @@ def test_a_relay_restart_is_shown_and_a_move_made_meanwhile_is_sent_once(
     player: MakePlayer, relay: RelayProcess
 ) -> None:
     x, o, match = start_room(player("ann"), player("bob"))
-    x.play_cell("11")
-    expect(o.cell("11")).to_have_text("X")
-    x.expect_state("PLAYING_WAIT_MOVE")  # the relay holds the move post: it has the move
-
-    kill(relay)
+    kill_after_a_held_move(relay, x, o)
     for side in (x, o):
         expect_reconnecting(side)
     o.play_cell("00")  # while the relay is away
@@ -121,10 +118,7 @@ def test_a_match_forgotten_in_a_restart_says_so_and_leads_back_to_the_lobby(
     player: MakePlayer, relay: RelayProcess
 ) -> None:
     x, o, _ = start_room(player("ann"), player("bob"))
-    x.play_cell("11")
-    expect(o.cell("11")).to_have_text("X")
-    x.expect_state("PLAYING_WAIT_MOVE")  # the relay holds the move post: it has the move
-    kill(relay)
+    kill_after_a_held_move(relay, x, o)
     relay.start()  # on the memory store: every match is gone
     for side in (x, o):
         side.expect_status(FORGOTTEN)
@@ -144,11 +138,7 @@ def test_the_connection_is_called_lost_only_after_minutes_and_retry_takes_the_ma
     for side in (ann, bob):
         side.page.clock.install()  # the pages' timers, run ahead by the test
     x, o, match = start_room(ann, bob)
-    x.play_cell("11")
-    expect(o.cell("11")).to_have_text("X")
-    x.expect_state("PLAYING_WAIT_MOVE")  # the relay holds the move post: it has the move
-
-    kill(relay)
+    kill_after_a_held_move(relay, x, o)
     for side in (x, o):
         expect_reconnecting(side)
     run_ahead((x, o), minutes=4)

@@ -16,7 +16,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import MakePlayer
-from tests.browser.faults import RECONNECTING, expect_reconnecting, forgive_failed_loads, kill
+from tests.browser.faults import (
+    RECONNECTING,
+    expect_reconnecting,
+    forgive_failed_loads,
+    kill_after_a_held_move,
+)
 from tests.browser.players import PHONE, Player
 from tests.browser.relay_api import call
 from tests.browser.seating import play_to_a_win, seated, start_room
@@ -143,10 +148,7 @@ def test_a_move_the_relay_never_received_is_taken_off_the_board(
     player: MakePlayer, relay: RelayProcess
 ) -> None:
     x, o, _ = start_room(player("eve"), player("fay"))
-    x.play_cell("11")
-    expect(o.cell("11")).to_have_text("X")
-    x.expect_state("PLAYING_WAIT_MOVE")  # the relay holds X's move post: it has the move
-    kill(relay)
+    kill_after_a_held_move(relay, x, o)
     for side in (x, o):
         expect_reconnecting(side)
     o.play_cell("00")  # while the relay is away: drawn, and being sent
