@@ -33,6 +33,7 @@ import { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs"
 import { checkClaim, CLAIMS, claimOf, WRONG_CLAIM } from "./claims.mjs";
 import { BAD_RANGE, changeWords, ratingRangeJson, scoreWords } from "./ratings.mjs";
 import {
+  checkKept,
   forgetTicket,
   KEPT_LIMIT,
   loadTicket,
@@ -78,8 +79,6 @@ const NO_UNDO = (/** @type {string} */ name) =>
   "neither asks for nor accepts a takeback";
 const NOT_SEATED = (/** @type {string} */ what) => `${what} before the match has started`;
 const NO_OFFER = "answerOffer(): no offer of the partner stands";
-const NOT_KEPT = (/** @type {unknown} */ text) => `the game data kept must be a string, not ${String(text)}`;
-const TOO_MUCH = (/** @type {number} */ size) => `a ticket keeps at most ${KEPT_LIMIT} characters of game data, not ${size}`;
 
 /** @typedef {import("./host-options.mjs").HostOptions} HostOptions */
 /** @typedef {import("./game.mjs").StateValue} StateValue */
@@ -195,19 +194,17 @@ export class RelayHost extends GameHost {
    * @returns {void}
    */
   keep(text) {
-    if (typeof text !== "string") throw new TypeError(NOT_KEPT(text));
-    if (text.length > KEPT_LIMIT) throw new RangeError(TOO_MUCH(text.length));
+    const kept = checkKept(text);
     const machine = this.#machine;
     if (machine.ticket === null) throw new HostStateError(NOT_SEATED("keep()"));
     const { match, seat, token } = machine.ticket;
-    machine.ticket = Object.freeze({ match, seat, token, kept: text });
+    machine.ticket = Object.freeze({ match, seat, token, kept });
     this.#options.onTicket?.(machine.ticket);
   }
 
   /**
    * Returns the game data last kept with this side's seat (keep(); after a resume, the
-   * ticket's), or null.
-   * @returns {string | null}
+   * ticket's), or null. @returns {string | null}
    */
   get kept() {
     return this.#machine.ticket?.kept ?? null;
@@ -289,11 +286,10 @@ export class RelayHost extends GameHost {
   }
 
   /**
-   * Returns whether this side's last move or pass never reached the relay, once play() has
-   * resolved: the relay refused it, or lost the match before it took it (a relay restarted on
-   * its memory store answers match/unknown). The game played it already: a page takes it off
-   * its board (the game's undo(1)) and says so. (While a move is being sent, true as well.)
-   * @returns {boolean}
+   * Returns whether this side's last move or pass never reached the relay (true as well while
+   * it is sent), once play() has resolved: refused, or the match lost before the relay took it
+   * (a relay restarted on its memory store answers match/unknown). A page takes it off its
+   * board (the game's undo(1)) and says so. @returns {boolean}
    */
   get turnLost() {
     return this.#machine.turnLost;
@@ -475,13 +471,7 @@ export class RelayHost extends GameHost {
     if (ticket === null || outcome === null || !outcome.isFinished) return null;
     // The match's own client stopped with play(): a fresh one, with the same relay and fetch.
     const client = new RelayClient({ ...this.#options, timing: this.timing });
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const { rated, ratings } = await client.matchRatings(ticket.match);
-      if (rated === true && Array.isArray(ratings)) return ratings[ticket.seat] ?? null;
-      if (rated !== "pending" || Date.now() > deadline) return null;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    return client.ratingChange(ticket.match, ticket.seat, waitMs);
   }
 
   /**

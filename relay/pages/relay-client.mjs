@@ -437,6 +437,23 @@ export class RelayClient extends PlayerCalls {
   }
 
   /**
+   * Resolves how a finished match moved one seat's rating, {before, after}, reading
+   * matchRatings() every 200 ms for up to `waitMs` while the relay rates it; null when the
+   * match is not rated, or not yet at the end of the wait.
+   * @param {string} match @param {number} seat @param {number} waitMs
+   * @returns {Promise<{before: number, after: number} | null>}
+   */
+  async ratingChange(match, seat, waitMs) {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { rated, ratings } = await this.matchRatings(match);
+      if (rated === true && Array.isArray(ratings)) return ratings[seat] ?? null;
+      if (rated !== "pending" || Date.now() > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /**
    * Returns each seat's public id in a match (GET /v1/matches/{id}, `players`): [id0, id1],
    * null for a seat taken without a player key. Only a seat with a key can be blocked or muted.
    * @param {string} match @param {AbortSignal} [signal]

@@ -9,6 +9,21 @@ const NOT_A_TICKET = (/** @type {string} */ why, /** @type {unknown} */ text) =>
 /** The most characters of private game data a ticket keeps (RelayHost.keep). */
 export const KEPT_LIMIT = 65536;
 
+const NOT_KEPT = (/** @type {unknown} */ text) => `the game data kept must be a string, not ${String(text)}`;
+const TOO_MUCH = (/** @type {number} */ size) => `a ticket keeps at most ${KEPT_LIMIT} characters of game data, not ${size}`;
+
+/**
+ * Returns text as the game data a ticket may keep (RelayHost.keep); throws TypeError for
+ * anything but a string, RangeError for one over KEPT_LIMIT characters.
+ * @param {unknown} text
+ * @returns {string}
+ */
+export function checkKept(text) {
+  if (typeof text !== "string") throw new TypeError(NOT_KEPT(text));
+  if (text.length > KEPT_LIMIT) throw new RangeError(TOO_MUCH(text.length));
+  return text;
+}
+
 /**
  * Returns the ticket as JSON text: {"match": ..., "seat": ..., "token": ...}, and "kept": ...
  * when the game keeps data with it (RelayHost.keep).
