@@ -312,15 +312,14 @@ async function showMine(client, section) {
 }
 
 /**
- * Lists the games the relay hosts (GET /v1/games) as cards, each following its lobby; retried
- * from the notice while the relay does not answer.
+ * Lists the games the relay hosts (GET /v1/games) as cards, each following its lobby. The read
+ * is retried through transient faults (a network change, a restarting relay); once the client
+ * gives up, the notice offers to try again.
  */
 async function showGames(client, list) {
   let games;
   try {
-    const answer = await fetch(`${client.relay}/v1/games`);
-    if (!answer.ok) throw new Error(`the relay answered ${answer.status}`);
-    ({ games } = await answer.json());
+    games = await client.games();
   } catch (error) {
     list.dataset.state = "offline";
     notice.lost(`The games could not be read: ${error.message}`, () => showGames(client, list));

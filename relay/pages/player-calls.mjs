@@ -1,5 +1,5 @@
 // The calls of a player key (docs/protocol.md, "Player keys"): its matches, its ratings and
-// the leaderboards, and the keys it blocked or muted. RelayClient (relay-client.mjs) has them
+// the leaderboards, and the keys it blocked or muted; and the relay's list of games. RelayClient (relay-client.mjs) has them
 // with the match's calls. No DOM.
 
 import { ProtocolError } from "./errors.mjs";
@@ -49,6 +49,18 @@ export class PlayerCalls extends Transport {
       throw new ProtocolError(NOT_AN_ANSWER("player matches", answer));
     }
     return answer.matches;
+  }
+
+  /**
+   * Returns the games the relay hosts (GET /v1/games), each as the relay describes it ({name,
+   * title, summary, page, view, ...}), retried through transient faults as every call is.
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<any[]>}
+   */
+  async games(signal = undefined) {
+    const answer = await this.call("GET", "/v1/games", null, null, { signal });
+    if (!Array.isArray(answer?.games)) throw new ProtocolError(NOT_AN_ANSWER("games", answer));
+    return answer.games;
   }
 
   /**

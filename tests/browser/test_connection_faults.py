@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from tests.browser.conftest import MakePlayer
 from tests.browser.faults import (
@@ -199,4 +199,29 @@ def test_the_lobby_gives_up_only_after_minutes_and_retry_follows_it_again(
     cat.open("/xand0.html#room=after-retry&public")
     cat.expect_state("LISTENING")
     expect(lobby.locator(".open-list li[data-match]")).to_have_count(1)
+    forgive_failed_loads(looker)
+
+
+@pytest.mark.parametrize("relay", ["memory"], indirect=True)
+def test_the_lobby_lists_its_games_though_its_first_read_of_them_failed(
+    player: MakePlayer, relay: RelayProcess
+) -> None:
+    """A network change under the lobby's first read of the games (as Chromium reports when
+    another interface comes up) is retried: the cards show with no click."""
+    looker = player("looker")
+    failed: list[str] = []
+
+    def fail_once(route: Route) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort("internetdisconnected")
+
+    looker.page.route("**/v1/games", fail_once)
+    looker.open("/")
+    expect(
+        looker.page.locator("#game-xand0").get_by_role("link", name="Play a random opponent")
+    ).to_be_visible()
+    assert len(failed) == 1
     forgive_failed_loads(looker)
