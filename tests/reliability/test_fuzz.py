@@ -68,9 +68,14 @@ _DOCUMENTED_CHARS = re.compile("^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]
 def lawful(case: Any) -> None:
     """Makes a generated body keep the rules across fields that the document states in words
     only (JSON Schema cannot say them): a seek's rating range needs a player key, takes no
-    room, and its min is at most its max; a move's claim comes with end: true."""
+    room, and its min is at most its max; a move's claim comes with end: true.
+
+    A negative case is left as drawn: the relay refuses it whatever else it breaks, and a
+    repair could remove the very field that made it negative (a rating range dropped for
+    want of a player key left a valid seek that the negative check then called accepted)."""
     body = case.body
-    if not isinstance(body, dict):
+    meta = case.meta
+    if not isinstance(body, dict) or (meta is not None and meta.generation.mode.is_negative):
         return
     found = body.get("rating_range")
     if isinstance(found, dict):

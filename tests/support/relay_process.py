@@ -1,10 +1,12 @@
-"""Starts a real relay (`python -m relay`) as a subprocess on a free port, and stops it by PID."""
+"""Starts a real relay (`python -m relay`) as a process of its own on a free port, and stops it
+by PID. A relay run from the sources is forked from a warm process (relay_zygote.py)."""
 
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -12,6 +14,7 @@ from types import TracebackType
 
 from bench.installed import relay_command
 from tests.support.ports import free_port
+from tests.support.relay_zygote import Forked, spawn
 
 __all__ = ["RelayProcess", "free_port", "quick_flags"]
 
@@ -25,6 +28,16 @@ def quick_flags(hold: int = 5, grace: int = 30) -> tuple[str, ...]:
         "--hold", str(hold), "--grace", str(grace),
         "--seeks-per-minute", "100000", "--requests-per-second", "100000",
     )  # fmt: skip
+
+
+def _same_python(env: dict[str, str]) -> bool:
+    """Tells whether env starts Python as this process was started (its PYTHON* variables
+    alike): only then may a relay be forked from the zygote, which this process started."""
+
+    def python(variables: dict[str, str] | os._Environ[str]) -> dict[str, str]:
+        return {name: value for name, value in variables.items() if name.startswith("PYTHON")}
+
+    return python(env) == python(os.environ)
 
 
 class RelayProcess:
@@ -46,7 +59,7 @@ class RelayProcess:
         command[-1] = module
         self.args = [*command, "--host", "127.0.0.1", "--port", str(self.port), *args]
         self.env = {**base_env, **(env or {})}
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | Forked | None = None
         self.log_path = Path(os.environ.get("RELAY_TEST_LOGS", "/tmp")) / f"relay-{self.port}.log"
 
     @property
@@ -56,10 +69,13 @@ class RelayProcess:
 
     def start(self, timeout: float = 15.0) -> RelayProcess:
         """Starts the process and waits until /healthz answers."""
-        with self.log_path.open("wb") as log:
-            self.proc = subprocess.Popen(
-                self.args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
-            )
+        if self.args[:3] == [sys.executable, "-m", "relay"] and _same_python(self.env):
+            self.proc = spawn(self.args[3:], self.env, ROOT, self.log_path)
+        else:
+            with self.log_path.open("wb") as log:
+                self.proc = subprocess.Popen(
+                    self.args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+                )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -69,7 +85,7 @@ class RelayProcess:
                     if answer.status == 200:
                         return self
             except OSError:
-                time.sleep(0.05)
+                time.sleep(0.01)
         self.stop()
         raise RuntimeError(f"relay did not answer /healthz within {timeout} s: {self.log()}")
 
