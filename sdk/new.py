@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import keyword
 import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -99,9 +100,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     for path in written:
         print(f"wrote {path}")
-    print(f"next: cd {args.dir} && python -m pytest  (and see README.md there)")
-    print(f"to host it: pip install {args.dir}  (beside the relay, which then serves and lists it)")
+    folder = shlex.quote(as_path(args.dir))
+    print(f"next: cd {folder} && python -m pytest  (and see README.md there)")
+    print(f"to host it: pip install {folder}  (beside the relay, which then serves and lists it)")
     return 0
+
+
+def as_path(folder: Path) -> str:
+    """Returns folder as pip reads a path, never as a package's name: 'morris' is a package on
+    the index, './morris' the folder."""
+    text = str(folder)
+    return text if folder.is_absolute() or text.startswith(("./", "../")) else f"./{text}"
 
 
 if __name__ == "__main__":

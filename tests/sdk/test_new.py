@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -15,7 +16,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from sdk.new import files, write
+from sdk.new import files, main, write
 from tests.support.processes import run_together
 from tests.support.relay_process import ROOT
 
@@ -209,3 +210,15 @@ print("judged")
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert run.stdout.strip() == "judged", run.stderr
+
+
+@pytest.mark.parametrize("folder", ["morris", "my games/morris"])
+def test_the_install_hint_names_the_folder_not_a_package_of_the_index(
+    folder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["morris", "--dir", folder]) == 0
+    hint = next(line for line in capsys.readouterr().out.splitlines() if "to host it" in line)
+    named = shlex.split(hint.split("pip install ", 1)[1].split("  (", 1)[0])
+    assert len(named) == 1 and named[0].startswith("./"), hint  # pip reads './x' as a path
+    assert (tmp_path / named[0] / "pyproject.toml").is_file()
