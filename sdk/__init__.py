@@ -8,6 +8,7 @@ from sdk.clock import Clock, TimeControl, format_left
 from sdk.errors import (
     ConnectionLostError,
     HostStateError,
+    IllegalMoveError,
     MoveRejected,
     NotYourTurnError,
     ProtocolError,
@@ -48,6 +49,7 @@ __all__ = [
     "GameFactory",
     "GameHost",
     "HostStateError",
+    "IllegalMoveError",
     "Leaderboard",
     "LeaderboardEntry",
     "Lobby",

@@ -8,6 +8,7 @@ __all__ = [
     "REASON_LIMIT",
     "ConnectionLostError",
     "HostStateError",
+    "IllegalMoveError",
     "MoveRejected",
     "NotYourTurnError",
     "ProtocolError",
@@ -55,6 +56,19 @@ class MoveRejected(ValueError):
 
     def __repr__(self) -> str:
         return f"MoveRejected({self.given!r})"
+
+
+class IllegalMoveError(MoveRejected):
+    """Raised by a game's rules when a move string is malformed or a move is not legal in the
+    position ("column 3 is full"); a game's rules raise it, or a subclass of it.
+
+    It is a MoveRejected (so a ValueError): raised from `receive_move()` on the partner's move,
+    the host disputes the move with its words. The board kits catch it, and any other error
+    their rules raise on a partner's move, as the same dispute.
+    """
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.given!r})"
 
 
 def clean_reason(text: str | None) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from sdk import Game, GameHost, MoveRejected, Offer, Played, Result, State
 
-from .rules import FIRST, MARKS, SECOND, IllegalMoveError, Player, Position
+from .rules import FIRST, MARKS, SECOND, Player, Position
 
 __all__ = ["BoardBot", "BoardGame", "Rules"]
 
@@ -117,7 +117,8 @@ class BoardGame(Game, Generic[B, M]):
         self.board, self.last = board, parsed
 
     def receive_move(self, move: str) -> State:
-        """Applies the partner's move; an illegal one is rejected, and the host disputes it.
+        """Applies the partner's move; one the rules raise on (IllegalMoveError or any other
+        error) is rejected with the error's words, and the host disputes it.
 
         Answers GAME_ENDED when the game is over, PLAYING_TO_MOVE when the rules give this side
         the turn, and PLAYING_WAIT_MOVE (the host passes) when they leave it with the partner.
@@ -125,7 +126,7 @@ class BoardGame(Game, Generic[B, M]):
         try:
             parsed = self.rules.parse_move(move)
             board = self.board.push(parsed)
-        except IllegalMoveError as error:
+        except Exception as error:  # IllegalMoveError, or any the rules raise: not a crash
             raise MoveRejected(str(error)) from error
         self.plies.append((self.board, self.last, self.board.turn, True))
         self.board, self.last = board, parsed

@@ -12,7 +12,7 @@ from typing import Any
 
 from sdk.referee import Illegal, Legal, Over, Play, Verdict
 
-from .rules import FIRST, IllegalMoveError, Position, Termination
+from .rules import FIRST, Position, Termination
 
 __all__ = ["BoardReferee"]
 
@@ -30,7 +30,9 @@ class BoardReferee:
         won: Callable[[Position[Any]], str],
     ) -> None:
         """empty: the starting position; parse: a move's text to a move (raises
-        IllegalMoveError); won: the words for how a finished game was won ("four in a row")."""
+        IllegalMoveError: any error of parse or of a position's push makes the play illegal,
+        with the error's words); won: the words for how a finished game was won ("four in a
+        row")."""
         self.empty = empty
         self.parse = parse
         self.won = won
@@ -51,7 +53,7 @@ class BoardReferee:
                 return Illegal(play.seq, play.seat, NOT_YOUR_TURN)
             try:
                 board = board.push(self.parse(play.move))
-            except IllegalMoveError as error:
+            except Exception as error:  # IllegalMoveError, or any the rules raise on it
                 return Illegal(play.seq, play.seat, str(error))
             outcome = board.outcome()
             if outcome is not None:

@@ -1,4 +1,5 @@
-"""What every example board's rules share: players, the outcome of a game, illegal moves."""
+"""What every example board's rules share: players, the outcome of a game, illegal moves (the
+SDK's one IllegalMoveError, which the rules raise and the kits catch)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, Self, TypeVar, cast
+
+from sdk.errors import IllegalMoveError
 
 __all__ = [
     "EMPTY_MARK",
@@ -37,10 +40,6 @@ EMPTY_MARK = "."
 
 M = TypeVar("M")
 P = TypeVar("P")
-
-
-class IllegalMoveError(ValueError):
-    """Raised when a move string is malformed or a move is not legal in the position."""
 
 
 class Termination(enum.Enum):

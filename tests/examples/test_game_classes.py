@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import random
 import secrets
@@ -10,6 +11,7 @@ import secrets
 import aiohttp
 import pytest
 
+import sdk
 from examples.board.rules import FIRST, SECOND, IllegalMoveError
 from examples.connect4.game import Connect4Bot, Connect4Game
 from examples.xand0.game import Xand0Bot, Xand0Game
@@ -90,6 +92,63 @@ def _why(bad: str) -> str:
     except IllegalMoveError as error:
         return str(error)
     raise AssertionError(f"{bad!r} is legal")
+
+
+def test_the_board_kit_raises_the_sdks_one_illegal_move_error() -> None:
+    assert IllegalMoveError is sdk.IllegalMoveError
+    assert issubclass(IllegalMoveError, ValueError)
+    assert issubclass(IllegalMoveError, MoveRejected)  # raised in receive_move: a dispute
+    with pytest.raises(sdk.IllegalMoveError):
+        Board.from_moves(["00", "00"])
+
+
+class OwnIllegalMoveError(ValueError):
+    """Raised by rules written before the SDK had one illegal-move error (the skeleton's)."""
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OwnIllegalMoveError("no such square: '44'"),
+        ValueError("no such square: '44'"),
+        KeyError("no such square: '44'"),
+        RuntimeError("no such square: '44'"),
+    ],
+    ids=repr,
+)
+def test_any_error_of_the_rules_on_a_partner_move_is_a_dispute_with_its_words(
+    error: Exception,
+) -> None:
+    def parse_move(text: str) -> Move:
+        raise error
+
+    class Quirky(Xand0Game):
+        rules = dataclasses.replace(Xand0Game.rules, parse_move=parse_move)
+
+    game = Quirky(DeskHost(State.PLAYING_WAIT_MOVE), False)
+    with pytest.raises(MoveRejected) as rejected:
+        game.receive_move("44")
+    assert "no such square: '44'" in rejected.value.reason
+    assert game.board == Board.empty() and game.plies == []
+
+
+async def test_a_partner_move_the_rules_fail_on_ends_disputed_never_in_a_traceback(
+    relay_url: str,
+) -> None:
+    def parse_move(text: str) -> Move:
+        raise OwnIllegalMoveError(f"no such square: {text!r}")
+
+    class Quirky(Xand0Game):
+        rules = dataclasses.replace(Xand0Game.rules, parse_move=parse_move)
+
+    pair = await play_pair(
+        lambda host, first: Scripted(host, first, [("44", False)] * 9),
+        Quirky,
+        relay_url=relay_url,
+        game_key="quirky-" + secrets.token_hex(4),
+    )
+    assert pair.reasons == (Reason.DISPUTED, Reason.DISPUTED)
+    assert pair.outcomes[0].detail == "no such square: '44'"
 
 
 def test_a_connect4_move_into_a_full_column_is_a_dispute() -> None:

@@ -152,3 +152,16 @@ def test_connect4_draw_on_a_full_board() -> None:
     assert Connect4Referee().judge(plays(1, *drawn, "3")) == Over(
         43, None, "a draw: the board is full"
     )
+
+
+@pytest.mark.parametrize("error", [ValueError, KeyError, RuntimeError])
+def test_any_error_of_the_rules_on_a_play_makes_it_illegal_with_its_words(
+    error: type[Exception],
+) -> None:
+    def parse(text: str) -> Any:
+        raise error(f"no such square: {text!r}")
+
+    referee = BoardReferee(Xand0Board, parse, lambda board: "three in a row")
+    verdict = referee.judge(plays(0, "44"))
+    assert isinstance(verdict, Illegal) and (verdict.seq, verdict.seat) == (2, 0)
+    assert "no such square: '44'" in verdict.reason
