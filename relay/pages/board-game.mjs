@@ -11,6 +11,16 @@ export const RESULTS = Object.freeze({
 });
 
 /**
+ * Returns the words of whatever the rules threw: an Error's message, or the thrown value as
+ * text ("" for nothing, which the host sends as its default reason).
+ * @param {unknown} error
+ */
+function wordsOf(error) {
+  if (typeof error === "object" && error !== null && "message" in error) return String(error.message ?? "");
+  return error === undefined || error === null ? "" : String(error);
+}
+
+/**
  * A board game played through a GameHost.
  *
  * `rules` gives Board (empty, push, legalMoves, outcome, turn), parseMove, formatMove;
@@ -64,14 +74,19 @@ export class BoardGame extends Game {
   /**
    * Applies the partner's move and returns the next State; rejects an illegal one with the
    * rules' reason ("column 3 is full"), which the host tells both sides and the relay keeps.
+   * Whatever the rules throw on it (an IllegalMoveError, any Error, even a string) is such a
+   * dispute, never a crash; only the rules are asked inside, so a view's failure stays a bug.
    */
   receiveMove(text) {
+    let move, board;
     try {
-      this.#apply(text);
+      move = this.rules.parseMove(text);
+      board = this.board.push(move);
     } catch (error) {
       this.illegal = text;
-      throw new MoveRejected(error.message);
+      throw new MoveRejected(wordsOf(error));
     }
+    this.#apply(text, move, board);
     if (this.board.outcome() !== null) return State.GAME_ENDED;
     if (this.board.turn === this.side) return State.PLAYING_TO_MOVE;
     this.#keep(true); // the host passes for this side: a ply of the log too
@@ -164,9 +179,8 @@ export class BoardGame extends Game {
     return result === null ? null : RESULTS[result];
   }
 
-  #apply(text) {
-    const move = this.rules.parseMove(text);
-    this.board = this.board.push(move);
+  #apply(text, move, board) {
+    this.board = board;
     this.moves.push({ move: text, mine: false });
     this.last = move;
     this.lastBy = 1 - this.side;

@@ -1,6 +1,8 @@
 // What the pages' board rules share (as examples/board/rules.py): players, marks, and the
 // error of an illegal move. xand0.mjs, connect4.mjs and dots.mjs export these again.
 
+import { MoveRejected } from "./errors.mjs";
+
 /** The player who moves first (marks X), and the one who moves second (marks O). */
 export const FIRST = 0;
 export const SECOND = 1;
@@ -8,8 +10,13 @@ export const SECOND = 1;
 /** The mark of each player, indexed by player. */
 export const MARKS = Object.freeze(["X", "O"]);
 
-/** Raised when a move string is malformed or a move is not legal in the position. */
-export class IllegalMoveError extends Error {
+/**
+ * Raised when a move string is malformed or a move is not legal in the position, as the SDK's
+ * IllegalMoveError: a MoveRejected, so thrown from a game's receiveMove() it is a dispute with
+ * its words.
+ */
+export class IllegalMoveError extends MoveRejected {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "IllegalMoveError";

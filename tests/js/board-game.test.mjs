@@ -92,6 +92,36 @@ describe("BoardGame", () => {
     assert.equal(g.result(), null);
   });
 
+  for (const [kind, thrown] of [
+    ["a plain Error", new Error("no such square: '44'")],
+    ["a TypeError", new TypeError("no such square: '44'")],
+    ["a string", "no such square: '44'"],
+    ["an object with a message", { message: "no such square: '44'" }],
+  ]) {
+    test(`${kind} the rules throw on the partner's move is a dispute with its words`, () => {
+      const rules = { ...x0, parseMove: () => { throw thrown; } };
+      const { g } = game(rules, false);
+      assert.throws(() => g.receiveMove("44"), (error) => error instanceof MoveRejected && error.reason === "no such square: '44'");
+      assert.equal(g.illegal, "44");
+      assert.deepEqual([g.moves, g.plies, g.last], [[], [], null]);
+    });
+  }
+
+  test("the rules' IllegalMoveError is a MoveRejected, as the SDK's is", () => {
+    assert.throws(() => x0.parseMove("44"), (error) => error instanceof x0.IllegalMoveError && error instanceof MoveRejected && error.reason === error.message);
+  });
+
+  test("a view that fails on a legal move is a bug of the page, not the partner's illegal move", () => {
+    let fail = false;
+    const host = new FakeHost();
+    const view = { update: () => { if (fail) throw new RangeError("the view broke"); } };
+    const g = new BoardGame(host, false, x0, view);
+    fail = true;
+    assert.throws(() => g.receiveMove("00"), (error) => error instanceof RangeError && !(error instanceof MoveRejected));
+    assert.equal(g.illegal, null);
+    assert.deepEqual(g.moves, [{ move: "00", mine: false }], "the move stands: the board took it");
+  });
+
   test("a pass the rules do not call for is rejected; one they call for gives the turn", () => {
     const { g } = game(x0, true);
     assert.equal(g.receivePass(), State.PLAYING_TO_MOVE); // X to move: O may pass to X
