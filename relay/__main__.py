@@ -74,12 +74,20 @@ def main(
     logging.getLogger("relay").info(
         "games: %s", ", ".join(game.source for game in config.games) or "none"
     )
+    logging.getLogger("relay").info("referees: %s", referees_run(picked))
     _settle_collector()
     loop = _new_loop()
     try:
         loop.run_until_complete(serve(app, config, unix))
     finally:
         loop.close()
+
+
+def referees_run(picked: Mapping[str, object]) -> str:
+    """Returns the start log's words for the referees a relay runs: each game's name and its
+    referee's class ("connect4 (Connect4Referee)"), or "none" (results are the clients')."""
+    named = (f"{game} ({type(referee).__name__})" for game, referee in sorted(picked.items()))
+    return ", ".join(named) or "none (no --referee: a result is what the two clients say)"
 
 
 def _mask_command_line(url: str) -> None:

@@ -9,6 +9,10 @@ loaded by itself once movewire is installed):
 or without fixtures, `run_pair(MyGame, MyGame)`. `play_pair` and `local_relay` are coroutines
 for async tests, which need an async pytest plugin (pytest-asyncio or pytest-aiohttp).
 
+Each helper that starts a relay takes the referees it runs, by game name: `referees={"mygame":
+MygameReferee}`, as `python -m relay --referee mygame` runs an installed game's. A match is
+refereed when it is played under that name (`game_key="mygame"`).
+
 This is the one SDK module that imports the relay (when a helper runs, not at import), since it
 starts one: it needs the relay's dependencies, `pip install 'movewire[relay]'`.
 """
@@ -20,7 +24,7 @@ import contextlib
 import queue
 import secrets
 import threading
-from collections.abc import AsyncIterator, Awaitable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from sdk.game import Game, GameFactory
@@ -32,6 +36,7 @@ from sdk.timing import Timing
 __all__ = [
     "FAST",
     "PairResult",
+    "Referees",
     "crash_and_resume",
     "local_relay",
     "play_pair",
@@ -41,6 +46,15 @@ __all__ = [
 
 FAST = Timing(poll_wait=1, request_timeout=5.0, backoff_base=0.01, backoff_cap=0.2, give_up=10.0)
 """Timings for tests: short polls and quick retries against a relay on this machine."""
+
+Referees = Mapping[str, Callable[[], object]]
+"""The referees a test relay runs: by game name, a zero-argument class or function that makes
+the game's referee (sdk.referee), as a game package's `referee` field gives it."""
+
+BOTH_RELAYS = (
+    "referees are for the relay this helper starts: give them to the relay at relay_url "
+    "(relay_in_thread, local_relay) instead"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,17 +94,23 @@ async def local_relay(
     max_move: int = 4096,
     claim_after: float = 300.0,
     rate_unrefereed: bool = True,
+    referees: Referees | None = None,
 ) -> AsyncIterator[str]:
     """Runs a real relay in this event loop on a free port of 127.0.0.1; yields its URL.
 
     `claim_after` is the relay's --claim-after (a staller may be claimed against after it).
-    `rate_unrefereed` is the relay's --rate-unrefereed: a test relay runs no referee, and
-    rates every game's trusted results unless told not to."""
+    `rate_unrefereed` is the relay's --rate-unrefereed: a test relay rates every game's
+    trusted results, refereed or not, unless told not to. `referees` are the referees it
+    runs, by game name (none by default), as --referee runs an installed game's; raises
+    ValueError for one whose referee has no judge()."""
     from aiohttp import web
 
     from relay import Config, StoreSettings, create_app
+    from relay.api.verdicts import pick_referees
     from relay.core.rated import RatingRules
 
+    referees = dict(referees or {})
+    picked = pick_referees(referees, referees)
     config = Config(
         host="127.0.0.1",
         port=0,
@@ -105,10 +125,14 @@ async def local_relay(
         requests_per_second=1_000_000,
         pages=False,
         access_log=False,
+        referee=tuple(referees),
     )
     # As `python -m relay` does: a client leaving a held poll ends its handler (presence).
     runner = web.AppRunner(
-        create_app(config), access_log=None, shutdown_timeout=hold + 1, handler_cancellation=True
+        create_app(config, referees=picked),
+        access_log=None,
+        shutdown_timeout=hold + 1,
+        handler_cancellation=True,
     )
     await runner.setup()
     try:
@@ -122,12 +146,17 @@ async def local_relay(
 
 @contextlib.contextmanager
 def relay_in_thread(
-    *, hold: float = 1.0, grace: float = 10.0, max_move: int = 4096
+    *,
+    hold: float = 1.0,
+    grace: float = 10.0,
+    max_move: int = 4096,
+    referees: Referees | None = None,
 ) -> Iterator[str]:
     """Runs a real relay in a thread of its own (its own event loop); yields its URL.
 
     For synchronous tests and fixtures that want one relay for many matches: `run_pair(...,
-    relay_url=url)` plays through it. The relay stops when the block ends.
+    relay_url=url)` plays through it. The relay stops when the block ends. `referees` are the
+    referees it runs, by game name, as local_relay's.
     """
     started: queue.Queue[str | BaseException] = queue.Queue()
     loop = asyncio.new_event_loop()
@@ -135,7 +164,8 @@ def relay_in_thread(
 
     async def serve() -> None:
         try:
-            async with local_relay(hold=hold, grace=grace, max_move=max_move) as url:
+            relay = local_relay(hold=hold, grace=grace, max_move=max_move, referees=referees)
+            async with relay as url:
                 started.put(url)
                 await stop.wait()
         except BaseException as exc:
@@ -168,15 +198,20 @@ async def play_pair(
     game_key: str = "test",
     timing: Timing = FAST,
     timeout: float = 60.0,
+    referees: Referees | None = None,
 ) -> PairResult:
     """Plays game_a against game_b through a relay (a fresh in-process one unless given).
 
-    The two meet in a private room, so other tests on the same relay do not interfere. Raises
+    The two meet in a private room, so other tests on the same relay do not interfere. The
+    fresh relay runs `referees` (by game name; the match is refereed when `game_key` names
+    one); a relay given runs its own, and referees with it raise ValueError. Raises
     TimeoutError after `timeout` seconds, and any exception a game raised.
     """
+    if relay_url is not None and referees is not None:
+        raise ValueError(BOTH_RELAYS)
     async with contextlib.AsyncExitStack() as stack:
         if relay_url is None:
-            relay_url = await stack.enter_async_context(local_relay())
+            relay_url = await stack.enter_async_context(local_relay(referees=referees))
         room = "pair-" + secrets.token_hex(8)
         dialogs: tuple[list[str], list[str]] = ([], [])
         states: tuple[list[State], list[State]] = ([], [])
@@ -213,11 +248,18 @@ def run_pair(
     game_key: str = "test",
     timing: Timing = FAST,
     timeout: float = 60.0,
+    referees: Referees | None = None,
 ) -> PairResult:
     """Returns play_pair(...) run to its end in a new event loop, for synchronous tests."""
     return asyncio.run(
         play_pair(
-            game_a, game_b, relay_url=relay_url, game_key=game_key, timing=timing, timeout=timeout
+            game_a,
+            game_b,
+            relay_url=relay_url,
+            game_key=game_key,
+            timing=timing,
+            timeout=timeout,
+            referees=referees,
         )
     )
 

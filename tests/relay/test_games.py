@@ -64,18 +64,22 @@ def test_the_example_games_are_installed_listed_and_their_pages_served() -> None
         _, page = get(f"{relay.url}/connect4.html")
         assert b'src="connect4-page.mjs"' in page  # beside ./movewire.mjs and the page kit
         assert "games: game package 'connect4'" in relay.log()
+        assert "referees: none" in relay.log()
 
 
 def test_the_games_say_which_this_relay_referees() -> None:
-    with RelayProcess(*quick_flags(), "--referee", "connect4") as relay:
+    with RelayProcess(*quick_flags(), "--referee", "connect4", "--referee", "xand0") as relay:
         games = {
             game["name"]: game for game in json.loads(get(f"{relay.url}/v1/games")[1])["games"]
         }
+        log = relay.log()
+    # The start log says which referees it runs, by game, with the referee that judges each.
+    assert "referees: connect4 (Connect4Referee), xand0 (Xand0Referee)" in log, log
     assert {name: game["refereed"] for name, game in games.items()} == {
-        name: name == "connect4" for name in EXAMPLES
+        name: name in ("connect4", "xand0") for name in EXAMPLES
     }
     assert games["connect4"]["referee"] is True  # it ships one, and this relay runs it
-    shipped = [name for name, game in games.items() if game["referee"] and name != "connect4"]
+    shipped = [name for name, game in games.items() if game["referee"] and not game["refereed"]]
     assert shipped, games  # another game ships a referee this relay does not run
     assert all(games[name]["refereed"] is False for name in shipped)
 

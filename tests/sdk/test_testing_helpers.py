@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import threading
 import time
@@ -13,7 +14,8 @@ import pytest
 import sdk
 from sdk import Game, GameHost, Outcome, Played, Reason, Result, State
 from sdk._endings import PARTNER_RESIGNED
-from sdk.testing import local_relay, play_pair
+from sdk.testing import local_relay, play_pair, relay_in_thread, run_pair
+from tests.sdk.counting import Counter, CountReferee, Skipper, refereed
 
 
 class Bot(Game):
@@ -125,3 +127,26 @@ def test_sdk_play_is_refused_inside_a_running_loop() -> None:
             sdk.play("http://127.0.0.1:9", "x", Bot)
 
     asyncio.run(inside())
+
+
+async def test_play_pair_runs_the_referees_it_is_given_by_game_name() -> None:
+    referees = {"count": CountReferee}
+    refereed(await play_pair(Skipper, Counter, game_key="count", referees=referees))
+    # Another game's name: the same cheat is only disputed, with the honest side's words.
+    other = await play_pair(Skipper, Counter, game_key="other", referees=referees)
+    assert other.reasons == (Reason.DISPUTED, Reason.DISPUTED)
+    assert not any(outcome.refereed for outcome in other.outcomes)
+    assert re.fullmatch(r"'\d' is not \d", other.outcomes[0].detail)
+
+
+def test_run_pair_through_a_relay_in_a_thread_that_runs_a_referee() -> None:
+    with relay_in_thread(referees={"count": CountReferee}) as url:
+        refereed(run_pair(Skipper, Counter, relay_url=url, game_key="count"))
+        with pytest.raises(ValueError, match="referees are for the relay this helper starts"):
+            run_pair(Counter, Counter, relay_url=url, referees={"count": CountReferee})
+
+
+async def test_a_test_relay_refuses_a_referee_without_judge() -> None:
+    with pytest.raises(ValueError, match="has no judge"):
+        async with local_relay(referees={"count": object}):
+            pass
