@@ -1,9 +1,10 @@
 """`python -m sdk.new NAME --dir PATH`: writes the skeleton of a new game, playable at once.
 
 The skeleton is a game package, pip-installable: a rules stub, a Game and a bot (random legal
-moves), a terminal client, a browser page on the JavaScript host in the package's page folder,
-the `GamePackage` a relay reads and the pyproject.toml whose entry point names it, and a test
-that plays two bots through a real relay with sdk.testing. `python -m pytest PATH` passes on
+moves), its referee, a terminal client, a browser page on the JavaScript host in the package's
+page folder, the `GamePackage` a relay reads and the pyproject.toml whose entry point names it,
+and tests that play through a real relay running the referee with sdk.testing (a whole game, a
+forged win, an illegal move, a crash and resume, a takeback). `python -m pytest PATH` passes on
 it as written; `pip install PATH` beside a relay, and the relay serves and lists it.
 """
 
@@ -42,10 +43,12 @@ def files(name: str, title: str) -> dict[str, str]:
         f"{name}/__init__.py": "init.py.tmpl",
         f"{name}/rules.py": "rules.py.tmpl",
         f"{name}/game.py": "game.py.tmpl",
+        f"{name}/referee.py": "referee.py.tmpl",
         f"{name}/__main__.py": "main.py.tmpl",
         f"{name}/page/{name}.html": "page.html.tmpl",
         f"{name}/page/{name}.mjs": "page.mjs.tmpl",
         f"test_{name}.py": "test.py.tmpl",
+        "conftest.py": "conftest.py.tmpl",
         "pyproject.toml": "pyproject.toml.tmpl",
         "README.md": "readme.md.tmpl",
     }

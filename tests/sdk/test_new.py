@@ -46,12 +46,14 @@ def test_the_skeleton_holds_rules_game_client_test_and_page(skeleton: Path) -> N
     written = sorted(p.relative_to(skeleton).as_posix() for p in skeleton.rglob("*") if p.is_file())
     assert written == [
         "README.md",
+        "conftest.py",
         "pyproject.toml",
         f"{NAME}/__init__.py",
         f"{NAME}/__main__.py",
         f"{NAME}/game.py",
         f"{NAME}/page/{NAME}.html",
         f"{NAME}/page/{NAME}.mjs",
+        f"{NAME}/referee.py",
         f"{NAME}/rules.py",
         f"test_{NAME}.py",
     ]
@@ -65,7 +67,7 @@ def test_the_skeleton_is_a_game_package_the_relay_reads(skeleton: Path) -> None:
     code = (
         "from relay.core.games import read_game; import stones; "
         "game = read_game('stones', stones.PACKAGE, 'stones 0.1.0'); "
-        "print(game.title, game.page, game.pages)"
+        "print(game.title, game.page, game.pages, type(game.referee()).__name__)"
     )
     run = subprocess.run(
         [sys.executable, "-c", code],
@@ -77,7 +79,9 @@ def test_the_skeleton_is_a_game_package_the_relay_reads(skeleton: Path) -> None:
         check=False,
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["Stones", "stones.html", str(skeleton / NAME / "page")]
+    assert run.stdout.split() == [
+        "Stones", "stones.html", str(skeleton / NAME / "page"), "StonesReferee"
+    ]  # fmt: skip
 
 
 @pytest.mark.timeout(120)
@@ -92,7 +96,56 @@ def test_pytest_passes_on_the_skeleton_as_written(skeleton: Path, tmp_path: Path
         check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "3 passed" in run.stdout
+    assert "8 passed" in run.stdout
+    for test in (
+        "test_two_bots_play_a_whole_game_the_referee_ends",
+        "test_a_forged_win_is_refused",
+        "test_an_illegal_move_is_caught_as_a_dispute",
+        "test_a_crashed_side_comes_back_and_the_game_goes_on",
+        "test_a_move_is_taken_back_when_both_agree",
+    ):
+        assert f"def {test}(" in (skeleton / f"test_{NAME}.py").read_text()
+
+
+DISPUTES = """
+from sdk import IllegalMoveError, MoveRejected, State
+from stones import game, rules
+from tests.support.desk import DeskHost
+
+assert rules.IllegalMoveError is IllegalMoveError  # the SDK's one error, not its own
+assert issubclass(IllegalMoveError, ValueError)
+
+
+def rejected(move):
+    side = game.StonesGame(DeskHost(State.PLAYING_WAIT_MOVE), False)
+    try:
+        side.receive_move(move)
+    except MoveRejected as rejection:
+        assert side.board == rules.Board(), side.board
+        return rejection.reason
+    raise AssertionError(f"{move!r} was taken")
+
+
+assert rejected("9") == "a move is a number of stones, 1 to 3, not '9'"
+for error in (ValueError, KeyError, RuntimeError):
+    def parse_move(text, error=error):
+        raise error("no such pile")
+
+    game.parse_move = parse_move  # rules of one's own, whatever they raise
+    assert "no such pile" in rejected("1"), rejected("1")
+print("disputed")
+"""
+
+
+def test_a_skeleton_game_disputes_what_its_rules_raise_on_with_their_words(
+    skeleton: Path,
+) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", DISPUTES], cwd=skeleton,
+        env={**ENV, "PYTHONPATH": f"{skeleton}:{ROOT}"},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert run.stdout.strip() == "disputed", run.stderr
 
 
 def client(skeleton: Path, relay: str, room: str, *more: str) -> list[str]:
@@ -184,12 +237,12 @@ def test_the_guide_shows_the_pyproject_that_sdk_new_writes() -> None:
     assert block.group(1) == files("mygame", "My game")["pyproject.toml"]
 
 
-def test_the_guides_referee_judges_the_skeletons_game(tmp_path: Path) -> None:
+def test_the_guide_shows_the_referee_that_sdk_new_writes(tmp_path: Path) -> None:
     guide = (ROOT / "docs" / "ship-your-game.md").read_text()
     block = re.search(r"<!-- referee: mygame -->\n```python\n(.*?)```", guide, re.S)
     assert block is not None
+    assert block.group(1) == files("mygame", "My game")["mygame/referee.py"]
     write("mygame", tmp_path)
-    (tmp_path / "mygame" / "referee.py").write_text(block.group(1))
     # In a process of its own: the package it imports is the one just written.
     check = """
 from sdk.referee import Illegal, Legal, Over, Play
