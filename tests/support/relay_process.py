@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -28,16 +27,6 @@ def quick_flags(hold: int = 5, grace: int = 30) -> tuple[str, ...]:
         "--hold", str(hold), "--grace", str(grace),
         "--seeks-per-minute", "100000", "--requests-per-second", "100000",
     )  # fmt: skip
-
-
-def _same_python(env: dict[str, str]) -> bool:
-    """Tells whether env starts Python as this process was started (its PYTHON* variables
-    alike): only then may a relay be forked from the zygote, which this process started."""
-
-    def python(variables: dict[str, str] | os._Environ[str]) -> dict[str, str]:
-        return {name: value for name, value in variables.items() if name.startswith("PYTHON")}
-
-    return python(env) == python(os.environ)
 
 
 class RelayProcess:
@@ -69,9 +58,8 @@ class RelayProcess:
 
     def start(self, timeout: float = 15.0) -> RelayProcess:
         """Starts the process and waits until /healthz answers."""
-        if self.args[:3] == [sys.executable, "-m", "relay"] and _same_python(self.env):
-            self.proc = spawn(self.args[3:], self.env, ROOT, self.log_path)
-        else:
+        self.proc = spawn(self.args, self.env, ROOT, self.log_path)
+        if self.proc is None:
             with self.log_path.open("wb") as log:
                 self.proc = subprocess.Popen(
                     self.args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT

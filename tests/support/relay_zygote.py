@@ -1,19 +1,18 @@
 """Starts test relays by forking one warm process instead of a new interpreter each time.
 
 `python -m relay` spends most of its start (about 0.45 s of CPU here) importing aiohttp, the
-Redis client and the relay. The suite starts some 300 relays, so each test worker keeps one
-zygote: a process that has imported the relay once, then forks a child per relay. The child
-takes the command line, environment, working folder and log it was given, names itself as
-`python -m relay ...` would in `ps`, and runs `relay/__main__.py` as `python -m relay` does:
-a real relay process, by PID, that tests signal and kill as any other. Only its imports are
-shared. A relay whose environment changes how Python itself starts (a PYTHON* variable) is
-started as a new interpreter instead (RelayProcess decides).
+Redis client and the relay. The suite starts some 400 relays, so each test worker keeps a
+zygote per way of starting Python (the checkout's sources; the compiled wheel's tree, with
+-P and its PYTHONPATH): a process that has imported the relay once, then forks a child per
+relay. The child takes the command line, environment, working folder and log it was given,
+names itself in `ps` as its command would, and runs its module as `python -m` does: a real
+relay process, by PID, that tests signal and kill as any other. Only its imports are shared.
 
 The zygote reads one JSON request a line on stdin and answers one on stdout:
-`{"spawn": {"argv", "env", "cwd", "log"}}` answers `{"pid": N}`; `{"status": N}` answers
-`{"code": C}`, C null while the child runs, else its exit code as subprocess gives it (minus
-the signal that ended it). It reaps every child that ended at each request, and exits when
-its stdin closes."""
+`{"spawn": {"module", "argv", "env", "cwd", "log"}}` answers `{"pid": N}`; `{"status": N}`
+answers `{"code": C}`, C null while the child runs, else its exit code as subprocess gives
+it (minus the signal that ended it). It reaps every child that ended at each request, and
+exits when its stdin closes."""
 
 from __future__ import annotations
 
@@ -77,18 +76,23 @@ class Forked:
 
 
 class _Zygote:
-    """The test process's side of one zygote, started at its first use."""
+    """The test process's side of one zygote, started at its first use with `start` (the
+    interpreter and its options) and the PYTHON* variables `python`."""
 
-    def __init__(self) -> None:
+    def __init__(self, start: tuple[str, ...], python: dict[str, str]) -> None:
+        self._start = start
+        self._python = python
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
 
     def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
             if self._proc is None or self._proc.poll() is not None:
+                env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
                 self._proc = subprocess.Popen(
-                    [sys.executable, "-m", "tests.support.relay_zygote"],
+                    [*self._start, str(Path(__file__))],
                     cwd=ROOT,
+                    env={**env, **self._python},
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                 )
@@ -105,8 +109,10 @@ class _Zygote:
             raise RuntimeError(f"the relay zygote could not fork: {answer['error']}")
         return answer
 
-    def spawn(self, argv: list[str], env: dict[str, str], cwd: Path, log: Path) -> Forked:
-        request = {"argv": argv, "env": env, "cwd": str(cwd), "log": str(log)}
+    def spawn(
+        self, module: str, argv: list[str], env: dict[str, str], cwd: Path, log: Path
+    ) -> Forked:
+        request = {"module": module, "argv": argv, "env": env, "cwd": str(cwd), "log": str(log)}
         return Forked(self, int(self._ask({"spawn": request})["pid"]))
 
     def status(self, pid: int) -> int | None:
@@ -114,29 +120,46 @@ class _Zygote:
         return None if code is None else int(code)
 
 
-_ZYGOTE = _Zygote()
+_ZYGOTES: dict[tuple[tuple[str, ...], frozenset[tuple[str, str]]], _Zygote] = {}
+_ZYGOTES_LOCK = threading.Lock()
 
 
-def spawn(argv: list[str], env: dict[str, str], cwd: Path, log: Path) -> Forked:
-    """Starts `python -m relay` with argv (its options, after `-m relay`), env, cwd and its
-    output to log, forked from this test process's zygote."""
-    return _ZYGOTE.spawn(argv, env, cwd, log)
+def spawn(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Forked | None:
+    """Starts command, `PYTHON [OPTIONS] -m MODULE ARGS...`, with env, cwd and its output to
+    log, forked from the zygote of this interpreter, its options and env's PYTHON* variables
+    (started at its first use). Returns None for a command of another shape, which must be
+    started as a process of its own."""
+    if "-m" not in command[1:-1] or command[0] != sys.executable:
+        return None
+    at = command.index("-m")
+    start = tuple(command[:at])
+    if any(option not in ("-P", "-u", "-B") for option in start[1:]):
+        return None
+    python = {k: v for k, v in env.items() if k.startswith("PYTHON")}
+    key = (start, frozenset(python.items()))
+    with _ZYGOTES_LOCK:
+        zygote = _ZYGOTES.setdefault(key, _Zygote(start, python))
+    return zygote.spawn(command[at + 1], command[at + 2 :], env, cwd, log)
 
 
 # -- the zygote's own side -------------------------------------------------------------------
 
 
 def _warm() -> None:
-    """Imports what a relay's start imports, so that each child finds it loaded."""
+    """Imports what a relay's start imports, so that each child finds it loaded. Only a start
+    made quicker: a module this interpreter cannot import is left to the child, which then
+    fails as `python -m` would."""
     for module in WARM:
-        importlib.import_module(module)
-    from relay.cli import parse_args
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
+    with contextlib.suppress(Exception):
+        from relay.cli import parse_args
 
-    parse_args(["--port", "1"])  # loads the installed game packages
+        parse_args(["--port", "1"])  # loads the installed game packages
 
 
 def _become(request: dict[str, Any], channel: tuple[BinaryIO, BinaryIO]) -> None:
-    """Turns this forked child into `python -m relay ARGV`, and never returns."""
+    """Turns this forked child into `python -m MODULE ARGV`, and never returns."""
     code: int = 1
     try:
         for end in channel:
@@ -156,10 +179,14 @@ def _become(request: dict[str, Any], channel: tuple[BinaryIO, BinaryIO]) -> None
 
         import setproctitle
 
-        setproctitle.setproctitle(" ".join([sys.executable, "-m", "relay", *request["argv"]]))
+        module = request["module"]
+        setproctitle.setproctitle(" ".join([sys.executable, "-m", module, *request["argv"]]))
         sys.argv = ["-m", *request["argv"]]
-        del sys.modules["relay.__main__"]  # run afresh as __main__, its imports kept
-        runpy.run_module("relay", run_name="__main__", alter_sys=True)
+        main = module if module.endswith(".__main__") else f"{module}.__main__"
+        for name in (module, main):  # run afresh as __main__, the modules it imports kept
+            if name in sys.modules and not hasattr(sys.modules[name], "__path__"):
+                del sys.modules[name]
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
         code = 0
     except SystemExit as stop:
         if stop.code is None or isinstance(stop.code, int):
@@ -177,6 +204,8 @@ def _become(request: dict[str, Any], channel: tuple[BinaryIO, BinaryIO]) -> None
 
 def _serve() -> None:
     """Answers requests on stdin until it closes."""
+    if not sys.flags.safe_path:  # as `python -m` puts it: the working folder, not this one's
+        sys.path[0] = os.getcwd()
     channel = (os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "wb"))
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
