@@ -82,7 +82,7 @@ the longest first: with --dist loadfile a long file begun last keeps the run wai
 alone. Refresh it from `pytest --durations=0` now and then; an unlisted file counts 1 s."""
 
 
-HEAD_START = 600
+HEAD_START = 450
 """Seconds of files (by DURATIONS) that run before the first file needing the compiled wheel:
 about two minutes of four workers, the time the wheel takes to build beside them."""
 
