@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sdk.events import Ended, Moved, Passed
-from sdk.outcome import Reason, Result
+from sdk.outcome import Reason, Result, verdict_words
 
 __all__ = [
     "CONNECTION_LOST",
@@ -101,6 +101,7 @@ def ending(
     number: int | None = None,
 ) -> tuple[Result, Reason, str | None]:
     """Returns this side's result, the reason, and the dialog to show (None: the game knows).
+    A referee's verdict is always told, in its words ("You win: four in a row.").
 
     `about` is the event `ended.at` names, as this side handled it (None: unknown), and
     `number` its move number in the match (moves and passes in play, the first 1).
@@ -128,7 +129,9 @@ def ending(
     if reason is Reason.OVER:
         result = _refereed(ended, seat) if ended.refereed else game_result() or Result.UNKNOWN
         if game_result() == result:
-            return result, reason, None  # the game knows
+            # The game knows who won, but only the referee's words say how: "four in a row".
+            told = verdict_words(result, ended.detail) if ended.refereed else None
+            return result, reason, told
         said = _said(_OVER.format(move=move.replace("last ", "the last ")), ended.detail)
         return result, reason, f"{said}. {_VERDICT.get(result, '')}".rstrip()
     if reason is Reason.ILLEGAL:

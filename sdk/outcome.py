@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Outcome", "Reason", "Result"]
+__all__ = ["Outcome", "Reason", "Result", "verdict_words"]
 
 
 class Result(StrEnum):
@@ -60,6 +60,22 @@ class Reason(StrEnum):
         return f"Reason.{self.name}"
 
 
+_VERDICT_WORDS = {Result.WON: "You win", Result.LOST: "You lose", Result.DRAWN: "A draw"}
+
+
+def verdict_words(result: Result, how: str = "") -> str:
+    """Returns who won, as this side is told it, with how in the game's own words when given
+    (a referee's detail, or the game's): "You win: three in a row.", "You lose.", "A draw: the
+    board is full." (a `how` that already says "a draw" is not said twice); "" for UNKNOWN."""
+    head = _VERDICT_WORDS.get(result)
+    if head is None:
+        return ""
+    how = how.strip().rstrip(".")
+    if how[: len(head)].lower() == head.lower():
+        how = how[len(head) :].lstrip(" :,;-")
+    return f"{head}: {how}." if how else f"{head}."
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of one match, as one side sees it; `RelayHost.play()` returns it."""
@@ -75,7 +91,8 @@ class Outcome:
     by: int | None = None
     """The seat the reason is about: who resigned, left, agreed, disputed or stayed silent."""
     message: str = ""
-    """The dialog the host showed about the end, if any."""
+    """The dialog the host showed about the end, if any: a referee's verdict in its words
+    ("You win: four in a row."), a resignation, a dispute..."""
     at: int | None = None
     """The event the end is about: the disputed or illegal move, or the move a referee found
     ending the game (None: the relay did not say)."""

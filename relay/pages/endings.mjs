@@ -143,6 +143,32 @@ const VERDICT = Object.freeze({
   [Result.DRAWN]: "It is a draw.",
 });
 
+/** @type {Readonly<Partial<Record<string, string>>>} */
+const VERDICT_WORDS = Object.freeze({
+  [Result.WON]: "You win",
+  [Result.LOST]: "You lose",
+  [Result.DRAWN]: "A draw",
+});
+
+/**
+ * Returns who won, as this side is told it, with how in the game's own words when given (a
+ * referee's detail, or the game's): "You win: three in a row.", "You lose.", "A draw: the board
+ * is full." (a `how` that already says "a draw" is not said twice); "" for UNKNOWN. As the
+ * SDK's sdk/outcome.py verdict_words.
+ * @param {ResultValue} result
+ * @param {string} [how]
+ * @returns {string}
+ */
+export function verdictWords(result, how = "") {
+  const head = VERDICT_WORDS[result];
+  if (head === undefined) return "";
+  let words = how.trim().replace(/\.+$/, "");
+  if (words.slice(0, head.length).toLowerCase() === head.toLowerCase()) {
+    words = words.slice(head.length).replace(/^[ :,;-]+/, "");
+  }
+  return words ? `${head}: ${words}.` : `${head}.`;
+}
+
 /**
  * Returns "move 12", "pass at move 12", or "last move" / "last pass" when unknown.
  * @param {number | null | undefined} number
@@ -239,7 +265,8 @@ export function ending(ended, seat, gameResult, about = null, number = null) {
   }
   if (reason === Reason.OVER) {
     const result = ended.refereed ? refereed(ended, seat) : (gameResult() ?? Result.UNKNOWN);
-    if (gameResult() === result) return [result, reason, null]; // the game knows
+    // The game knows who won, but only the referee's words say how: "four in a row".
+    if (gameResult() === result) return [result, reason, ended.refereed ? verdictWords(result, detail) : null];
     const at = move.replace("last ", "the last ");
     return [result, reason, verdict(said(`The referee found the game over at ${at}`, detail), result)];
   }
@@ -370,8 +397,9 @@ const CLAIMED_WORDS = new Map([
 /**
  * Returns how a finished match ended, in plain words for anyone (a replay, a list of
  * matches): who won, as `who` names each seat ("X (Ann)"), and how. "X (Ann) won: 0 (Bob)
- * resigned."; "A draw: the players agreed it."; "No result: 0 (Bob) disputed the last move
- * (column 3 is full)." The one list of these words: the players' own dialogs are above.
+ * resigned."; "A draw: the players agreed it."; "X (Ann) won by the rules: three in a row." (a
+ * referee's verdict, in its words); "No result: 0 (Bob) disputed the last move (column 3 is
+ * full)." The one list of these words: the players' own dialogs are above.
  * @param {EndedResult} result
  * @param {(seat: number) => string} who
  * @returns {string}
@@ -409,10 +437,13 @@ export function endedWords(result, who) {
     case Reason.DISPUTED:
       if (winner === null || winner === undefined) return `No result: ${by} disputed the last move${why}.`;
       return `${won} by the rules: ${by} disputed the last move, and the referee found it legal.`;
-    case Reason.OVER:
+    case Reason.OVER: {
+      // The referee's own words say how ("three in a row"; a draw's: "the board is full").
+      const how = (result.detail ?? "").replace(/^a draw\b[\s:,;-]*/i, "").replace(/\.+$/, "");
       if (winner === undefined) return `The referee found the game over${why}.`;
-      if (winner === null) return `A draw by the rules: the referee found the game drawn${why}.`;
-      return `${won} by the rules: the referee found the game over${why}.`;
+      if (winner === null) return how ? `A draw by the rules: ${how}.` : "A draw by the rules: the referee found the game drawn.";
+      return how ? `${won} by the rules: ${how}.` : `${won} by the rules: the referee found the game over.`;
+    }
     case Reason.ILLEGAL:
       return `${won} by the rules: the referee found a move of ${by} illegal${why}.`;
     default:

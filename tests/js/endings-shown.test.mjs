@@ -28,7 +28,7 @@ describe("how a finished match ended, as anyone reads it", () => {
       [{ reason: "timeout", seat: 0 }, "0 (Bob) won: X (Ann) ran out of time."],
       [{ reason: "drawn", seat: 1 }, "A draw: the players agreed it."],
       [{ reason: "stalled", seat: 1 }, "X (Ann) won: 0 (Bob) stopped moving, and the win was claimed."],
-      [{ reason: "over", seat: 0, winner: 0, detail: "three in a row" }, "X (Ann) won by the rules: the referee found the game over (three in a row)."],
+      [{ reason: "over", seat: 0, winner: 0, detail: "three in a row" }, "X (Ann) won by the rules: three in a row."],
       [{ reason: "over", seat: 0, winner: null }, "A draw by the rules: the referee found the game drawn."],
       [{ reason: "illegal", seat: 1, winner: 0, detail: "that square is taken" }, "X (Ann) won by the rules: the referee found a move of 0 (Bob) illegal (that square is taken)."],
       [{ reason: "disputed", seat: 1, winner: 0 }, "X (Ann) won by the rules: 0 (Bob) disputed the last move, and the referee found it legal."],

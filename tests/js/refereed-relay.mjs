@@ -72,7 +72,7 @@ describe("the JavaScript host and a refereeing relay", { skip: !RELAY }, () => {
     const answers = [State.PLAYING_TO_MOVE, State.PLAYING_TO_MOVE, State.PLAYING_TO_MOVE, State.GAME_ENDED];
     const [winner, loser, said, told] = await match(["0", "0", "0", "0"], ["1", "1", "1"], true, () => answers.shift());
     assert.deepEqual([winner.result, winner.reason, winner.winner, winner.detail], [Result.WON, Reason.OVER, winner.seat, "four in a row"]);
-    assert.deepEqual(said, []); // the game knows
+    assert.deepEqual(said, ["You win: four in a row."]); // the game knew who won; the referee says how
     assert.deepEqual([loser.result, loser.reason], [Result.LOST, Reason.OVER]);
     assert.deepEqual(told, ["The referee found the game over at move 7: four in a row. You lose."]);
   });

@@ -151,8 +151,9 @@ describe("records and events with the table", () => {
     const words = (result) => resultWords({ result, first: 0 }, ["X", "0"], named);
     assert.equal(words({ reason: "disputed", seat: 1, at: 4, detail: "column 3 is full" }), "No result: 0 disputed the last move (column 3 is full).");
     assert.equal(words({ reason: "disputed", seat: 1, at: 4, detail: "", winner: 0 }), "X won by the rules: 0 disputed the last move, and the referee found it legal.");
-    assert.equal(words({ reason: "over", seat: 0, at: 8, detail: "four in a row", winner: 0 }), "X won by the rules: the referee found the game over (four in a row).");
+    assert.equal(words({ reason: "over", seat: 0, at: 8, detail: "four in a row", winner: 0 }), "X won by the rules: four in a row.");
     assert.equal(words({ reason: "over", seat: 0, at: 8, winner: null }), "A draw by the rules: the referee found the game drawn.");
+    assert.equal(words({ reason: "over", seat: 0, at: 8, detail: "a draw: the board is full", winner: null }), "A draw by the rules: the board is full.");
     assert.equal(words({ reason: "illegal", seat: 0, at: 8, detail: "column 3 is full", winner: 1 }), "0 won by the rules: the referee found a move of X illegal (column 3 is full).");
   });
 

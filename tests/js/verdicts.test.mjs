@@ -126,7 +126,8 @@ describe("RelayHost and verdicts", () => {
     const [outA, outB] = await Promise.all([a.done, b.done]);
     assert.deepEqual([outA.result, outA.reason, outA.winner, outA.refereed], [Result.WON, Reason.OVER, a.ticket.seat, true]);
     assert.deepEqual([outB.result, outB.reason, outB.detail, outB.at], [Result.LOST, Reason.OVER, "four in a row", 2]);
-    assert.deepEqual([a.record.dialogs, b.record.dialogs], [[], []]); // both games knew
+    // Both games knew who won; the referee's words say how.
+    assert.deepEqual([a.record.dialogs, b.record.dialogs], [["You win: four in a row."], ["You lose: four in a row."]]);
   });
 
   test("the referee finding a move illegal: the offender loses, told why", async () => {

@@ -104,7 +104,7 @@ async def test_a_real_win_is_over_at_once_and_the_late_confirm_is_no_error(refer
         refereed, ["0", "0", "0", "0"], ["1", "1", "1"], True, lambda _: next(answers)
     )
     assert (winner.result, winner.reason, winner.winner) == (Result.WON, Reason.OVER, winner.seat)
-    assert winner.detail == "four in a row" and said == []  # the game knows
+    assert winner.detail == "four in a row" and said == ["You win: four in a row."]
     assert (loser.result, loser.reason) == (Result.LOST, Reason.OVER)
     assert told == ["The referee found the game over at move 7: four in a row. You lose."]
 

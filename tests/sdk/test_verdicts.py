@@ -129,14 +129,17 @@ def test_the_referee_finding_a_move_illegal_tells_the_offender_it_lost() -> None
 
 def test_the_referee_finding_the_game_over_gives_the_winner() -> None:
     won = Ended(30, "over", 1, at=29, detail="four in a row", winner=1, refereed=True)
-    assert words(won, 1, game=Result.WON) == (Result.WON, Reason.OVER, None)  # the game knows
+    # The game knows the result, but only the referee says how: its words are told.
+    assert words(won, 1, game=Result.WON) == (Result.WON, Reason.OVER, "You win: four in a row.")
     assert words(won, 0, game=None) == (
         Result.LOST,
         Reason.OVER,
         "The referee found the game over at move 12: four in a row. You lose.",
     )
     drawn = Ended(30, "over", 1, at=29, detail="the board is full", winner=None, refereed=True)
-    assert words(drawn, 0, game=Result.DRAWN) == (Result.DRAWN, Reason.OVER, None)
+    assert words(drawn, 0, game=Result.DRAWN) == (
+        Result.DRAWN, Reason.OVER, "A draw: the board is full."
+    )  # fmt: skip
     assert words(drawn, 0)[2] == (
         "The referee found the game over at move 12: the board is full. It is a draw."
     )
@@ -279,7 +282,7 @@ async def test_a_refereed_end_confirmed_too_late_is_no_error() -> None:
         Result.LOST, Reason.OVER, 0, 2
     )  # fmt: skip
     assert outcome.detail == "four in a row" and outcome.refereed
-    assert dialogs == []  # the game knows: it agreed
+    assert dialogs == ["You lose: four in a row."]  # the game agreed; the referee says how
     assert game.claims == [True]
 
 
