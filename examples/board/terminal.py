@@ -9,10 +9,29 @@ from typing import Any
 from ..text.client import TextGame
 from .game import BoardBot, BoardGame
 
-__all__ = ["text_game"]
+__all__ = ["BOARD_FULL", "end_words", "text_game"]
 
 Render = Callable[[Any, Any, bool], str]
 """Draws a board as text: render(board, last move or None, colour)."""
+
+Words = Callable[[Any], str]
+"""Says how a finished board ended, in the game's words: words(board) -> "three in a row"."""
+
+BOARD_FULL = "the board is full"
+"""How the example boards' draws end, in their referees' words."""
+
+
+def end_words(won: Words, drawn: str = BOARD_FULL) -> Words:
+    """Returns the words of a board once its game is over: won(board) for a win ("four in a
+    row", as the game's referee says it), `drawn` for a draw; "" while the game goes on."""
+
+    def words(board: Any) -> str:
+        outcome = board.outcome()
+        if outcome is None:
+            return ""
+        return drawn if outcome.winner is None else won(board)
+
+    return words
 
 
 def text_game(
@@ -21,8 +40,10 @@ def text_game(
     *,
     how_to_move: str,
     render: Render,
+    words: Words | None = None,
 ) -> TextGame[Any]:
-    """Returns how the text client plays a board game: its person's and its bot's Game."""
+    """Returns how the text client plays a board game: its person's and its bot's Game, and
+    `words` (see end_words), how a game both sides agree is over ended, told with the result."""
     rules = person.rules
 
     def draw(game: BoardGame[Any, Any], color: bool) -> str:
@@ -40,4 +61,5 @@ def text_game(
         bot=make_bot,
         levels=rules.levels,
         draw=draw,
+        words=None if words is None else (lambda game: words(game.board)),
     )

@@ -91,6 +91,10 @@ class TextGame(Generic[G]):
     """The weakest and the strongest bot level."""
     draw: Callable[[G, bool], str]
     """Returns the board as text, in colour or not, with the last move marked."""
+    words: Callable[[G], str] | None = None
+    """Returns how the game on this side's board ended, in the game's own words ("three in a
+    row"; "" when it cannot say): told with the result when both games agree the game is over
+    (a referee's verdict comes with its own words). None: the result is told alone."""
 
 
 def summary(title: str, level: int, game: Playable | None, outcome: Outcome) -> str:
@@ -100,8 +104,8 @@ def summary(title: str, level: int, game: Playable | None, outcome: Outcome) -> 
         why = "resigned" if outcome.by_me else "opponent resigned"
     elif outcome.reason is Reason.ABANDONED:
         why = "left" if outcome.by_me else "opponent left"
-    elif outcome.reason is Reason.AGREED and game is not None:
-        why = f"{game.ply} moves"
+    elif outcome.reason in (Reason.AGREED, Reason.OVER) and game is not None:
+        why = f"{game.ply} moves" + (f" ({outcome.detail})" if outcome.detail else "")
     else:
         why = outcome.message or str(outcome.reason)
     return f"{who}: {outcome.result}, {why}"

@@ -11,13 +11,13 @@ from sdk import (
     Reason,
     RelayHost,
     RelayRefusedError,
-    Result,
     State,
     Ticket,
     Timing,
     format_left,
 )
 from sdk.console import Keyboard
+from sdk.outcome import verdict_words
 
 from .client import G, Session, TextGame, rating_line
 from .console import Screen
@@ -48,9 +48,6 @@ REMATCH = "Rematch: the first move goes to the other side."
 _NO_ASKING = (Reason.ABANDONED, Reason.CANCELLED, Reason.CONNECTION_LOST, Reason.ERROR)
 """Ends after which nobody is asked to play again: the opponent or the relay is gone."""
 
-YOU_WIN = "You win!"
-YOU_LOSE = "You lose."
-DRAW = "Draw."
 OPPONENT_RESIGNED = "Your opponent resigned: you win!"
 OPPONENT_LEFT = "Your opponent left the match: you win!"
 OPPONENT_TIMEOUT = "Your opponent ran out of time: you win!"
@@ -60,12 +57,14 @@ DRAW_AGREED = "Draw agreed."
 YOU_CLAIMED = "Your opponent stopped moving: you win!"
 YOU_STALLED = "Your opponent claimed the win: you took too long to move."
 NO_OPPONENT = "You left before an opponent came."
-_VERDICTS = {Result.WON: YOU_WIN, Result.LOST: YOU_LOSE, Result.DRAWN: DRAW}
 
 
-def headline(outcome: Outcome) -> str:
-    """Returns what a person is told when the match is over: you win, you lose, draw..."""
-    reason, verdict = outcome.reason, _VERDICTS.get(outcome.result)
+def headline(outcome: Outcome, how: str = "") -> str:
+    """Returns what a person is told when the match is over: who won and how, in the game's
+    words ("You win: three in a row."), a resignation, a dispute... `how` is the game's own
+    words for how it ended, told when both games agreed it is over ("" for none); a referee's
+    verdict is told in the referee's words."""
+    reason, verdict = outcome.reason, verdict_words(outcome.result, how)
     if reason is Reason.RESIGNED:
         return YOU_RESIGNED if outcome.by_me else OPPONENT_RESIGNED
     if reason is Reason.ABANDONED and not outcome.by_me:
@@ -78,11 +77,14 @@ def headline(outcome: Outcome) -> str:
         return YOU_STALLED if outcome.by_me else YOU_CLAIMED
     if reason is Reason.CANCELLED and not outcome.message:
         return NO_OPPONENT
-    if reason is Reason.AGREED and verdict is not None:
+    if outcome.refereed:
+        # The host's dialog is the referee's verdict, result included ("You win: ...").
+        return outcome.message or verdict_words(outcome.result, outcome.detail) or verdict
+    if reason is Reason.AGREED and verdict:
         return verdict
     if outcome.message:
         return f"{outcome.message} {verdict}" if verdict else outcome.message
-    return f"The match ended: {reason}."
+    return verdict or f"The match ended: {reason}."
 
 
 class PersonSession(Session[G]):
@@ -316,4 +318,6 @@ class PersonSession(Session[G]):
         game = self.game
         if game is not None and game.ply > max(self._seen, 0):
             self._draw(game)
-        self.screen.bold(headline(outcome))
+        words = self.spec.words
+        how = "" if game is None or words is None or outcome.refereed else words(game)
+        self.screen.bold(headline(outcome, how))

@@ -27,10 +27,10 @@ from tests.examples.textclients import (
 from tests.support.relay_process import free_port
 
 PROMPT = r"Your move \(([XO])\): "
-END = r"(You win!|You lose\.|Draw\.)"
+END = r"(You win|You lose|A draw)[:.]"
 OPPONENT_PLAYED = re.compile(r"Your opponent played (\d+)\.")
 COLOUR = re.compile(r"\x1b\[[0-9;]*m")
-BOT_VERDICT = {"You win!": "lost", "You lose.": "won", "Draw.": "drawn"}
+BOT_VERDICT = {"You win": "lost", "You lose": "won", "A draw": "drawn"}
 AGAIN = "Again? [y/n]"
 PAIRED = r"Paired: you play ([XO]), (moving first|your opponent moves first)\."
 COLUMN_ZERO = ["00", "10", "01", "11", "02"]
@@ -134,7 +134,7 @@ def test_a_person_plays_connect4_and_is_told_a_column_is_full(relay: str) -> Non
         me.close()
         mirror.join(20)
     assert tried and me.exitstatus == 0
-    expected = Result.LOST if verdict == "You win!" else Result.WON
+    expected = Result.LOST if verdict == "You win" else Result.WON
     assert [(o.result, o.reason) for o in outcome] == [(expected, Reason.AGREED)]
     assert "[" in me.transcript.getvalue().split("Your opponent played")[-1], "last move marked"
 
