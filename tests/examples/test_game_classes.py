@@ -136,14 +136,16 @@ async def test_a_partner_move_the_rules_fail_on_ends_disputed_never_in_a_traceba
     relay_url: str,
 ) -> None:
     def parse_move(text: str) -> Move:
-        raise OwnIllegalMoveError(f"no such square: {text!r}")
+        if text == "44":
+            raise OwnIllegalMoveError(f"no such square: {text!r}")
+        return Xand0Game.rules.parse_move(text)
 
-    class Quirky(Xand0Game):
+    class Quirky(Xand0Bot):  # a bot, so that it plays when it moves first
         rules = dataclasses.replace(Xand0Game.rules, parse_move=parse_move)
 
     pair = await play_pair(
         lambda host, first: Scripted(host, first, [("44", False)] * 9),
-        Quirky,
+        functools.partial(Quirky, level=1),
         relay_url=relay_url,
         game_key="quirky-" + secrets.token_hex(4),
     )
