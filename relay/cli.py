@@ -4,9 +4,11 @@ environment, and copies the pages for --copy-pages."""
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from relay.config import ADMIN_ENV, STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
@@ -26,11 +28,11 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
     try:
         a.store = store_url(a.store, a.store_file)
     except ValueError as exc:
-        p.error(str(exc))
+        _refuse(p, str(exc))
     try:
         check_url(a.store)
     except ValueError as exc:
-        p.error(str(exc))
+        _refuse(p, str(exc))
     try:
         games = installed_games()  # every installed game package, or a refusal naming one
         config = Config(
@@ -92,15 +94,22 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
         check_pages(config.games, config.pages_dirs)
     except ValueError as exc:
-        p.error(str(exc))
+        _refuse(p, str(exc))
     if a.copy_pages is not None:
         try:
             count = copy_pages(Path(a.copy_pages), config.games, config.pages_dirs)
         except OSError as exc:
-            p.error(f"cannot copy the pages into {a.copy_pages!r}: {exc.strerror}")
+            _refuse(p, f"cannot copy the pages into {a.copy_pages!r}: {exc.strerror}")
         print(f"copied {count} files into {a.copy_pages}")
         raise SystemExit(0)
     return config, a.unix
+
+
+def _refuse(p: argparse.ArgumentParser, message: str) -> NoReturn:
+    """Stops with exit code 2 and the one line that says what is wrong (a game package that
+    cannot load, a store URL, a folder): argparse itself prints the usage before an error of
+    the options' own form, where it helps."""
+    p.exit(2, f"{p.prog}: error: {message}\n")
 
 
 def store_url(given: str | None, path: str | None) -> str:

@@ -151,7 +151,11 @@ def test_a_broken_package_stops_the_relay_with_a_message_naming_it(
 ) -> None:
     files, said = BROKEN[case]
     install(tmp_path, "fakegame", "fakegame", {"fake": "fakegame:PACKAGE"}, files)
-    assert said in start_refused(tmp_path)
+    refused = start_refused(tmp_path)
+    assert said in refused
+    # The one line that matters, not after the options' usage.
+    assert refused.strip().splitlines() == [refused.strip()], refused
+    assert refused.startswith("python -m relay: error: game package 'fake'"), refused
 
 
 def test_a_game_name_installed_twice_is_refused_naming_both(tmp_path: Path) -> None:
