@@ -52,10 +52,15 @@ def test_the_skeleton_page_plays_the_skeleton_bot_to_the_end(
     context = browser.new_context(base_url=relay.url)
     context.set_default_timeout(WAIT_MS)
     errors: list[str] = []
+    missing: list[str] = []  # every file the page asks for is there (its icon too)
     try:
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("response", lambda answer: answer.ok or missing.append(answer.url))
         page.goto(f"/stones.html#room={room}")
+        # Its icon is one the relay serves (a browser asks /favicon.ico, a 404, without one).
+        icon = page.locator("link[rel=icon]").get_attribute("href")
+        assert icon is not None and context.request.get(icon).ok, icon
         status = page.locator("#status")
         for _ in range(21):
             expect(status).to_have_text(re.compile(r"^(Your move.*|You win!|You lose\.)$"))
@@ -73,3 +78,4 @@ def test_the_skeleton_page_plays_the_skeleton_bot_to_the_end(
     bots = "lost" if verdict == "You win!" else "won"
     assert out.strip() == f"Stones: {bots} (agreed)"
     assert not errors, errors
+    assert not missing, missing
