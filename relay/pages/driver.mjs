@@ -327,11 +327,11 @@ export class Driver {
       // played it already, takes it back with the moves the takeback names.
       const played = write !== null && (write.kind === "move" || write.kind === "pass");
       const voided = played && log.some((event) => event.type === "undo" && event.seq === write.after + 1);
-      machine.voided = voided;
+      machine.voided = voided ? write : null;
       try {
         for (const event of log) await machine.handle(event);
       } finally {
-        machine.voided = false;
+        machine.voided = null;
       }
       inbox.fed = Math.max(inbox.fed, machine.cursor);
       if (machine.outcome === null && !voided) throw error;

@@ -40,6 +40,14 @@ const BAD_ANSWER = (/** @type {string} */ name, /** @type {unknown} */ answer, m
 /** The ProtocolError of a log that differs from what this side handled. */
 export const DIVERGED = (/** @type {Event} */ event, /** @type {unknown} */ known) =>
   `the relay's log has ${JSON.stringify(event)} where this side already handled ${JSON.stringify(known)}`;
+/**
+ * The dialog of this side's move or pass that a takeback accepted just before it voided: the
+ * game, which played it already, takes it back with the moves the takeback names.
+ */
+export const VOIDED = (/** @type {Write} */ write) =>
+  write.kind === "pass"
+    ? "Your pass was not played: the takeback was accepted just before it."
+    : `Your move ${write.kind === "move" ? write.move : ""} was not played: the takeback was accepted just before it.`;
 const NOT_STARTED = (/** @type {Event} */ event) =>
   `the match log does not open with a started event: ${JSON.stringify(event)}`;
 
@@ -86,8 +94,10 @@ export class Machine {
   closed = false;
   /** Whether the partner's move being handed to the game said the game is over. */
   endClaimed = false;
-  /** A write the relay refused because a takeback took its place: the game undoes it too. */
-  voided = false;
+  /** This side's move or pass the relay refused because a takeback took its place: the game
+   * undoes it too. */
+  /** @type {Write | null} */
+  voided = null;
   /** The event number of this side's move or pass last posted (applied as it arrives). */
   heldSeq = 0;
   /** The event this side's last move or pass (by the game's move() or passTurn()) followed. */
@@ -278,8 +288,18 @@ export class Machine {
    */
   #undo(/** @type {UndoEvent} */ event) {
     const game = this.playing;
-    game.undo(event.count + (this.voided ? 1 : 0));
-    this.voided = false;
+    let voided = this.voided;
+    this.voided = null;
+    const pending = this.write;
+    if (pending !== null && pending.kind !== "confirm") {
+      // Taken before the undo was handled, not yet posted: the relay would refuse it.
+      voided = pending;
+      this.write = null;
+      this.turnAfter = null;
+    }
+    // This side's move or pass the takeback voided goes back too, and its player is told.
+    game.undo(event.count + (voided === null ? 0 : 1));
+    if (voided !== null) this.#hooks.host.showDialog(VOIDED(voided));
     if (event.seat === this.seat) {
       this.#giveTurn();
     } else {

@@ -292,18 +292,21 @@ class Driver:
                 await client.resign(ticket)
             elif write.kind == "move":
                 await self._stop_polling()
+                machine.held = write.after + 1
                 seq, replies = await self._post_held(client, write)
                 own = Moved(seq, ticket.seat, write.move, write.end, claim=write.claim)
                 self.feed.put([own, *replies])
                 table, self._table_after = self._table_after, None
                 self.feed.put_table(table)
             elif write.kind == "pass":
+                machine.held = write.after + 1
                 await client.pass_turn(ticket, write.after)
             else:
                 await client.confirm(ticket, write.after, write.agree, write.reason)
         except RelayRefusedError as exc:
             if exc.status != 409:
                 raise
+            machine.held = 0  # refused: it made no event
             # Refused as the match moved on (the partner resigned or left), or as the log fell
             # behind what this side saw (a failover): the log says which.
             log = await client.events(ticket, 0, 0)
@@ -315,12 +318,12 @@ class Driver:
             voided = write is not None and write.kind in ("move", "pass")
             place = -1 if write is None else write.after + 1
             voided = voided and any(isinstance(e, Undone) and e.seq == place for e in log)
-            machine.voided = voided
+            machine.voided = write if voided else None
             try:
                 for event in log:
                     machine.handle(event)
             finally:
-                machine.voided = False
+                machine.voided = None
             self.feed.after = max(self.feed.after, machine.cursor)
             if machine.outcome is None and not voided:
                 raise

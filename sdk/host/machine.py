@@ -23,7 +23,16 @@ from sdk.state import State
 from sdk.table import ChatLine, Table
 from sdk.ticket import Ticket
 
-__all__ = ["GAP", "NOT_STARTED", "NOT_YOUR_TURN", "NO_PASS_NOW", "Leaving", "Machine"]
+__all__ = [
+    "GAP",
+    "NOT_STARTED",
+    "NOT_YOUR_TURN",
+    "NO_PASS_NOW",
+    "VOIDED_MOVE",
+    "VOIDED_PASS",
+    "Leaving",
+    "Machine",
+]
 
 GAP = "the relay skipped from event {cursor} to event {seq}"
 """The ProtocolError of a log that skips events."""
@@ -33,6 +42,11 @@ NO_PASS_NOW = "pass_turn() in state {state!r}: a game passes only after enable()
 """The NotYourTurnError of a pass out of turn."""
 NOT_STARTED = "the match log does not open with a started event: {event!r}"
 """The ProtocolError of a log whose first event is not `started` (or that starts twice)."""
+VOIDED_MOVE = "Your move {move} was not played: the takeback was accepted just before it."
+"""The dialog of this side's move that a takeback accepted just before it voided (the game,
+which played it already, takes it back with the moves the takeback names)."""
+VOIDED_PASS = "Your pass was not played: the takeback was accepted just before it."
+"""The dialog of this side's pass that a takeback accepted just before it voided."""
 
 Leaving = Literal["withdraw", "resign"] | None
 """What the loop must do after `Machine.leave()`: withdraw the seek, send the resignation, or
@@ -91,9 +105,12 @@ class Machine:
         loop to post."""
         self.end_claimed = False
         """Whether the partner's move being handed to the game said the game is over."""
-        self.voided = False
-        """Whether this side's move or pass was refused because a takeback accepted just before
+        self.voided: Write | None = None
+        """This side's move or pass the relay refused because a takeback accepted just before
         took its place: the game, which played it already, takes it back with the others."""
+        self.held = 0
+        """The event this side's move or pass last posted makes: the relay applies it as it
+        arrives, while the post is held for the reply (0: none)."""
         self._considered: tuple[str, int, int] | None = None
         self._write: Write | None = None
         self._dispute_dialog: str | None = None
@@ -103,6 +120,13 @@ class Machine:
         """Returns this side's seat (0 or 1); there must be a ticket."""
         assert self.ticket is not None
         return self.ticket.seat
+
+    @property
+    def last(self) -> int:
+        """Returns the log's last event as this side knows it: the last one handled, or this
+        side's move or pass posted since (its post held for the reply, its event not yet read
+        back). Offers and claims are made there."""
+        return max(self.cursor, self.held)
 
     def set_state(self, state: State, only_from: State | None = None) -> None:
         """Changes the state (only from `only_from`, when given) and tells the state sink."""
@@ -224,9 +248,17 @@ class Machine:
             return
         if not can_undo(game):
             raise ProtocolError(NO_UNDO.format(name=type(game).__name__))
-        # This side's move or pass the takeback voided (refused by the relay) goes back too.
-        game.undo(event.count + (1 if self.voided else 0))
-        self.voided = False
+        voided, self.voided = self.voided, None
+        with self.lock:
+            pending = self._write
+            if pending is not None and pending.kind in ("move", "pass"):
+                # Taken before the undo was handled, not yet posted: the relay would refuse it.
+                voided, self._write = pending, None
+        # This side's move or pass the takeback voided goes back too, and its player is told.
+        game.undo(event.count + (0 if voided is None else 1))
+        if voided is not None:
+            said = VOIDED_PASS if voided.kind == "pass" else VOIDED_MOVE
+            self._show_dialog(said.format(move=voided.move))
         if event.seat == self.seat:
             self._give_turn()
         else:

@@ -70,7 +70,7 @@ class SeatedCalls(HostView):
         """Offers the partner a draw at the position this side has; returns the table. The
         match ends `drawn` if the partner accepts (play() then returns)."""
         client, ticket = self._seated("offer_draw()")
-        table = await client.offer(ticket, "draw", self._machine.cursor)
+        table = await client.offer(ticket, "draw", self._machine.last)
         self._machine.table_news(table)
         return table
 
@@ -82,7 +82,7 @@ class SeatedCalls(HostView):
         game = self._machine.game
         if game is not None and not can_undo(game):
             raise HostStateError(NO_UNDO.format(name=type(game).__name__))
-        table = await client.offer(ticket, "takeback", self._machine.cursor)
+        table = await client.offer(ticket, "takeback", self._machine.last)
         self._machine.table_news(table)
         return table
 
@@ -103,4 +103,4 @@ class SeatedCalls(HostView):
         """Claims the win from a partner that stalled on its turn past the relay's claim time
         (a match without a clock); returns the `ended` event's number."""
         client, ticket = self._seated("claim()")
-        return await client.claim(ticket, self._machine.cursor)
+        return await client.claim(ticket, self._machine.last)
