@@ -6,53 +6,20 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from sdk import Game, GameHost, Offer, Reason, RelayHost, Result, State, Table, Undone
+from sdk import Game, Offer, Reason, RelayHost, Result, State, Undone
 from sdk.client import RelayClient
 from sdk.errors import HostStateError, RelayRefusedError
 from sdk.events import parse_event
 from sdk.game import Played
 from sdk.testing import FAST, local_relay
-
-
-class Counter(Game):
-    """Counts up, one number a move; takes moves back; answers offers as told."""
-
-    def __init__(self, host: GameHost, first_move: bool) -> None:
-        super().__init__(host, first_move)
-        self.numbers: list[int] = []
-        self.undone: list[int] = []
-        self.enabled = asyncio.Event()
-        self.draws: bool | None = None
-        self.takebacks: bool | None = True
-
-    def enable(self) -> None:
-        self.enabled.set()
-
-    def disable(self) -> None:
-        self.enabled.clear()
-
-    def play(self) -> None:
-        """Moves the next number (the test decides when)."""
-        self.numbers.append(len(self.numbers) + 1)
-        self.host.move(str(self.numbers[-1]))
-
-    def receive_move(self, move: str) -> State:
-        self.numbers.append(int(move))
-        return State.PLAYING_TO_MOVE
-
-    def undo(self, count: int) -> None:
-        self.undone.append(count)
-        del self.numbers[len(self.numbers) - count :]
-
-    def consider_offer(self, offer: Offer) -> bool | None:
-        return self.draws if offer.kind == "draw" else self.takebacks
+from tests.sdk.table_seats import Counter, finish, seated, until
 
 
 class Plain(Counter):
@@ -62,60 +29,6 @@ class Plain(Counter):
 
     def consider_offer(self, offer: Offer) -> bool | None:
         return Game.consider_offer(self, offer)
-
-
-class Seated:
-    """A host playing in a task, and what it was told."""
-
-    def __init__(self, url: str, factory: type[Counter], room: str, name: str) -> None:
-        self.tables: list[Table] = []
-        self.host = RelayHost(
-            url, "count", factory, room=room, name=name, timing=FAST,
-            on_table=self.tables.append, dialog=lambda text: None,
-        )  # fmt: skip
-        self.task = asyncio.ensure_future(self.host.play())
-
-    @property
-    def game(self) -> Counter:
-        game = self.host.game
-        assert isinstance(game, Counter)
-        return game
-
-    async def told(self, check: object, timeout: float = 8.0) -> Table:
-        """Returns the first table told (now or later) for which check(table) holds."""
-        assert callable(check)
-        async with asyncio.timeout(timeout):
-            while True:
-                for table in self.tables:
-                    if check(table):
-                        return table
-                await asyncio.sleep(0.05)
-
-
-async def until(check: Callable[[], object], timeout: float = 8.0) -> None:
-    """Returns once check() is true (looked at every 50 ms); fails after timeout seconds."""
-    for _ in range(int(timeout / 0.05)):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"not true after {timeout} s")
-
-
-async def seated(
-    url: str, room: str, first: type[Counter] = Counter, second: type[Counter] = Counter
-) -> tuple[Seated, Seated]:
-    """Seats two hosts in a room; returns (the side to move, the other), both started."""
-    a = Seated(url, first, room, "Ann")
-    b = Seated(url, second, room, "Bob <b>")
-    await until(lambda: a.host.game is not None and b.host.game is not None, 10)
-    return (a, b) if a.game.first_move else (b, a)
-
-
-async def finish(*sides: Seated) -> None:
-    for side in sides:
-        if not side.task.done():
-            side.host.resign()
-    await asyncio.wait_for(asyncio.gather(*(side.task for side in sides)), 10)
 
 
 async def test_names_and_chat_reach_both_sides(relay: str) -> None:

@@ -5,44 +5,13 @@ is read from the log: the match goes on, the games agree with the log, and nobod
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-from sdk import Game, GameHost, Offer, RelayHost, State, Undone
+from sdk import Offer, State, Undone
 from sdk.events import Event
 from sdk.host.machine import VOIDED_MOVE
-from sdk.testing import FAST, local_relay
-
-
-class Counter(Game):
-    """Counts up, one number a move (when the test says); takes moves back; accepts takebacks."""
-
-    def __init__(self, host: GameHost, first_move: bool) -> None:
-        super().__init__(host, first_move)
-        self.numbers: list[int] = []
-        self.undone: list[int] = []
-        self.enabled = asyncio.Event()
-
-    def enable(self) -> None:
-        self.enabled.set()
-
-    def disable(self) -> None:
-        self.enabled.clear()
-
-    def play(self) -> None:
-        """Moves the next number."""
-        self.numbers.append(len(self.numbers) + 1)
-        self.host.move(str(self.numbers[-1]))
-
-    def receive_move(self, move: str) -> State:
-        self.numbers.append(int(move))
-        return State.PLAYING_TO_MOVE
-
-    def undo(self, count: int) -> None:
-        self.undone.append(count)
-        del self.numbers[len(self.numbers) - count :]
-
-    def consider_offer(self, offer: Offer) -> bool | None:
-        return True
+from sdk.testing import local_relay
+from tests.sdk.table_seats import Counter, Seated, finish, seated, until
 
 
 class Answering(Counter):
@@ -50,47 +19,6 @@ class Answering(Counter):
 
     def consider_offer(self, offer: Offer) -> bool | None:
         return None
-
-
-class Seated:
-    """A host playing in a task, and the dialogs it showed."""
-
-    def __init__(self, url: str, factory: type[Counter], room: str) -> None:
-        self.dialogs: list[str] = []
-        self.host = RelayHost(
-            url, "count", factory, room=room, timing=FAST, dialog=self.dialogs.append
-        )
-        self.task = asyncio.ensure_future(self.host.play())
-
-    @property
-    def game(self) -> Counter:
-        game = self.host.game
-        assert isinstance(game, Counter)
-        return game
-
-
-async def until(check: Callable[[], object], timeout: float = 8.0) -> None:
-    """Returns once check() is true (looked at every 20 ms); fails after timeout seconds."""
-    for _ in range(int(timeout / 0.02)):
-        if check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"not true after {timeout} s")
-
-
-async def seated(url: str, room: str, factory: type[Counter] = Counter) -> tuple[Seated, Seated]:
-    """Seats two hosts in a room; returns (the side to move, the other), both started."""
-    a, b = Seated(url, factory, room), Seated(url, factory, room)
-    await until(lambda: a.host.game is not None and b.host.game is not None, 10)
-    return (a, b) if a.game.first_move else (b, a)
-
-
-async def finish(*sides: Seated) -> None:
-    """Resigns the sides still playing and waits for both to end."""
-    for side in sides:
-        if not side.task.done():
-            side.host.resign()
-    await asyncio.wait_for(asyncio.gather(*(side.task for side in sides)), 10)
 
 
 async def test_a_takeback_asked_while_the_own_move_is_held_is_asked_after_it() -> None:
