@@ -12,32 +12,13 @@ from collections.abc import Sequence
 import pytest
 
 import sdk
-from sdk import Game, GameHost, Outcome, Played, Reason, Result, State
+from sdk import Outcome, Played, Reason, Result, State
 from sdk._endings import PARTNER_RESIGNED
 from sdk.testing import local_relay, play_pair, relay_in_thread, run_pair
 from tests.sdk.counting import Counter, CountReferee, Skipper, refereed
 
-
-class Bot(Game):
-    """Counts to 5 and says the game is over; the receiver agrees."""
-
-    def __init__(self, host: GameHost, first_move: bool) -> None:
-        super().__init__(host, first_move)
-        self.count = 0
-
-    def enable(self) -> None:
-        self.count += 1
-        self.host.move(str(self.count), end_game=self.count >= 5)
-
-    def disable(self) -> None:
-        pass
-
-    def receive_move(self, move: str) -> State:
-        self.count = int(move)
-        return State.GAME_ENDED if self.count >= 5 else State.PLAYING_TO_MOVE
-
-    def result(self) -> Result | None:
-        return Result.DRAWN
+Bot = Counter
+"""Counts to 5 and says the game is over; the receiver agrees (tests/sdk/counting.py)."""
 
 
 class Quitter(Bot):
