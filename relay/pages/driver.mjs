@@ -236,7 +236,10 @@ export class Driver {
       }
     } else {
       const write = machine.takeWrite() ?? this.#repost();
-      if (write !== null) {
+      // An agreeing confirm of a match whose end is queued already (a referee's verdict came
+      // with the move it judged) would be refused, 409 match/finished: the end is read
+      // instead. A dispute is sent all the same: its reason is this side's word.
+      if (write !== null && !(write.kind === "confirm" && write.agree && inbox.fedEnded)) {
         await this.#send(write);
         return;
       }

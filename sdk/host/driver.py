@@ -209,7 +209,11 @@ class Driver:
             write = machine.take_write()
             if write is None:
                 write = self._repost()
-            if write is not None:
+            # An agreeing confirm of a match whose end is queued already (a referee's verdict
+            # came with the move it judged) would be refused, 409 match/finished: the end is
+            # read instead. A dispute is sent all the same: its reason is this side's word.
+            agreed_late = write is not None and write.kind == "confirm" and write.agree
+            if write is not None and not (agreed_late and self.feed.ended):
                 await self._send(client, write)
                 return
         if self.queue.empty():
