@@ -19,7 +19,7 @@ from sdk.events import Ended, Event, Moved, Passed, Started, Undone
 from sdk.game import Game, GameFactory, GameHost, Played
 from sdk.lobby import Lobby, LobbyEntry
 from sdk.moderation import Blocked
-from sdk.outcome import Outcome, Reason, Result
+from sdk.outcome import Outcome, Reason, Result, verdict_words
 from sdk.players import PlayerMatch, load_player_key, new_player_key
 from sdk.ratings import (
     Leaderboard,
@@ -88,4 +88,5 @@ __all__ = [
     "load_player_key",
     "new_player_key",
     "play",
+    "verdict_words",
 ]
