@@ -8,14 +8,9 @@ from typing import Any
 
 from ..text.client import TextGame
 from .game import BoardBot, BoardGame
+from .protocols import Render, Words
 
 __all__ = ["BOARD_FULL", "end_words", "text_game"]
-
-Render = Callable[[Any, Any, bool], str]
-"""Draws a board as text: render(board, last move or None, colour)."""
-
-Words = Callable[[Any], str]
-"""Says how a finished board ended, in the game's words: words(board) -> "three in a row"."""
 
 BOARD_FULL = "the board is full"
 """How the example boards' draws end, in their referees' words."""
