@@ -1,7 +1,7 @@
 """Starts test relays by forking one warm process instead of a new interpreter each time.
 
-`python -m relay` spends most of its start (about 0.45 s of CPU here) importing aiohttp, the
-Redis client and the relay. The suite starts some 400 relays, so each test worker keeps a
+`python -m relay` spends most of its start (about half a second of CPU here) importing aiohttp, the
+Redis client and the relay. The suite starts hundreds of relays, so each test worker keeps a
 zygote per way of starting Python (the checkout's sources; the compiled wheel's tree, with
 -P and its PYTHONPATH): a process that has imported the relay once, then forks a child per
 relay. The child takes the command line, environment, working folder and log it was given,
@@ -21,6 +21,7 @@ import contextlib
 import importlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -68,11 +69,11 @@ class Forked:
 
     def terminate(self) -> None:
         """Sends SIGTERM."""
-        self.send_signal(15)
+        self.send_signal(signal.SIGTERM)
 
     def kill(self) -> None:
         """Sends SIGKILL."""
-        self.send_signal(9)
+        self.send_signal(signal.SIGKILL)
 
 
 class _Zygote:
