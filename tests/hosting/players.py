@@ -11,6 +11,7 @@ import gzip
 import random
 import ssl
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import aiohttp
 import orjson
@@ -111,16 +112,21 @@ async def play_matches(
     timing: Timing = TIMING,
     limit: float = 100.0,
     tls: ssl.SSLContext | None = None,
+    through: Path | None = None,
 ) -> Run:
     """Plays `count` matches of `game` with 2 * count SDK hosts seeking at once (over HTTPS
-    trusting `tls`, if given); fails by name (TimeoutError) if they are not all over within
-    `limit` seconds."""
+    trusting `tls`, if given, or through the unix socket `through`); fails by name
+    (TimeoutError) if they are not all over within `limit` seconds."""
     run = run or Run()
 
     def factory(host: GameHost, first: bool) -> Game:
         return ScriptedGame(host, first, run)
 
-    connector = aiohttp.TCPConnector(limit=0, ssl=tls if tls is not None else True)
+    connector = (
+        aiohttp.UnixConnector(str(through), limit=0)
+        if through is not None
+        else aiohttp.TCPConnector(limit=0, ssl=tls if tls is not None else True)
+    )
     async with aiohttp.ClientSession(connector=connector) as session:
         hosts = [
             RelayHost(url, game, factory, timing=timing, session=session, dialog=lambda _: None)
@@ -132,8 +138,9 @@ async def play_matches(
     return run
 
 
-async def check_logs(url: str, run: Run, count: int) -> int:
-    """Checks every match completed with every move delivered once; returns the moves."""
+async def check_logs(url: str, run: Run, count: int, through: Path | None = None) -> int:
+    """Checks every match completed with every move delivered once (asking through the unix
+    socket `through`, if given); returns the moves."""
     by_match: dict[str, list[Outcome]] = {}
     for outcome in run.outcomes:
         assert outcome.reason is Reason.AGREED, outcome
@@ -142,7 +149,8 @@ async def check_logs(url: str, run: Run, count: int) -> int:
     assert len(by_match) == count
     assert all(sorted(o.seat or 0 for o in pair) == [0, 1] for pair in by_match.values())
     moves = 0
-    async with aiohttp.ClientSession() as session:
+    connector = None if through is None else aiohttp.UnixConnector(str(through))
+    async with aiohttp.ClientSession(connector=connector) as session:
         for match in by_match:
             async with session.get(f"{url}/v1/matches/{match}/events?after=0") as answer:
                 assert answer.status == 200

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -284,9 +284,20 @@ def _port_open(port: int) -> bool:
         return False
 
 
+def _unix_open(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(0.5)
+        try:
+            sock.connect(str(path))
+        except OSError:
+            return False
+        return True
+
+
 class Nginx:
     """nginx running the shipped site on a free port, proxying to `workers`' sockets (or a
-    site of the test's own, listening on port 80, which becomes the free port)."""
+    site of the test's own, listening on port 80, which becomes the free port, or with
+    `inside`, a unix socket: `socket`)."""
 
     def __init__(
         self,
@@ -296,16 +307,23 @@ class Nginx:
         *,
         site: str | None = None,
         certificate: bool = True,
+        inside: Sequence[str] = (),
     ) -> None:
-        """certificate: False names certificate files that do not exist."""
+        """certificate: False names certificate files that do not exist. inside: a command
+        prefix that runs nginx elsewhere (another network namespace); nginx then listens on
+        `socket`, which the test reaches from its own namespace."""
         self.binary = binary
+        self.inside = list(inside)
         self.pages = pages
         """The pages folder nginx serves."""
         self.dir = _temp_dir("movewire-nginx-")
         self.port = free_port()
         self.tls_port = free_port()
+        self.socket = self.dir / "nginx.sock"
+        """The unix socket nginx listens on, with `inside`."""
+        here = f"unix:{self.socket}" if self.inside else f"127.0.0.1:{self.port}"
         replacements = {
-            "listen 80;": f"listen 127.0.0.1:{self.port};",
+            "listen 80;": f"listen {here};",
             "listen [::]:80;": "",
             PAGES: str(pages),
         }
@@ -372,11 +390,21 @@ http {{
         log = self.dir / "stderr.log"
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [self.binary, "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")],
+                [
+                    *self.inside,
+                    self.binary,
+                    "-p",
+                    str(self.dir),
+                    "-c",
+                    str(self.dir / "nginx.conf"),
+                ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        _wait_for(lambda: _port_open(self.port), "nginx", self.proc, log)
+        if self.inside:
+            _wait_for(lambda: _unix_open(self.socket), "nginx", self.proc, log)
+        else:
+            _wait_for(lambda: _port_open(self.port), "nginx", self.proc, log)
         return self
 
     def error_log(self) -> str:
@@ -441,9 +469,13 @@ class Apache:
         *,
         site: str | None = None,
         certificate: bool = True,
+        inside: Sequence[str] = (),
     ) -> None:
-        """certificate: False names certificate files that do not exist."""
+        """certificate: False names certificate files that do not exist. inside: a command
+        prefix that runs nginx elsewhere (another network namespace); nginx then listens on
+        `socket`, which the test reaches from its own namespace."""
         self.binary = binary
+        self.inside = list(inside)
         self.dir = _temp_dir("movewire-apache-")
         self.port = free_port()
         self.tls_port = free_port()

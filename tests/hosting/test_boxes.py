@@ -1,18 +1,16 @@
 """Several boxes for real: two relay boxes and Redis on hosts of their own, nginx in front.
 
-Each box, and Redis, is a network namespace of its own on a bridge (tests/support/netns.py);
-nginx runs in the test's namespace and balances over both boxes. SDK hosts play through
-nginx while one box's link is cut mid-match, as a pulled cable would: its clients carry on
-through nginx to the other box, and every move arrives once, in order."""
+Each box, Redis and nginx is a network namespace of its own on a bridge (tests/support/netns.py);
+nginx balances over both boxes, and the test's SDK hosts reach it through a unix socket.
+They play while one box's link is cut mid-match, as a pulled cable would: its clients
+carry on through nginx to the other box, and every move arrives once, in order."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import socket
 import sys
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +64,10 @@ class Boxes:
     boxes: dict[str, str]
 
 
+URL = "http://front"
+"""The base URL the test's clients ask, through nginx's unix socket."""
+
+
 def _wait(ready: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -73,22 +75,6 @@ def _wait(ready: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
             return
         time.sleep(0.1)
     raise TimeoutError(f"{what} did not come up within {timeout} s")
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=1) as answer:
-            return bool(answer.status == 200)
-    except OSError:
-        return False
-
-
-def _listens(address: str, port: int) -> bool:
-    try:
-        with socket.create_connection((address, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 @pytest.fixture
@@ -103,6 +89,7 @@ def boxes(tmp_path: Path) -> Iterator[Boxes]:
     redis = redis_binary()
     pages = make_pages()
     with Hosts() as hosts:
+        hosts.add("front")
         redis_address = hosts.add("redis")
         hosts.run(
             "redis",
@@ -110,7 +97,7 @@ def boxes(tmp_path: Path) -> Iterator[Boxes]:
              "--save", "", "--appendonly", "no"],
             tmp_path / "redis.log",
         )  # fmt: skip
-        _wait(functools.partial(_listens, redis_address, 6379), "redis-server")
+        _wait(functools.partial(hosts.reaches, "front", redis_address, 6379), "redis-server")
         found = {}
         for name in ("box1", "box2"):
             address = hosts.add(name)
@@ -124,11 +111,12 @@ def boxes(tmp_path: Path) -> Iterator[Boxes]:
             )  # fmt: skip
             found[name] = address
         for name, address in found.items():
-            _wait(functools.partial(_answers, f"http://{address}:{PORT}/healthz"), name)
+            _wait(functools.partial(hosts.reaches, "front", address, PORT, "/healthz"), name)
         servers = "\n    ".join(
             f"server {address}:{PORT} max_fails=1 fail_timeout=60s;" for address in found.values()
         )
-        with Nginx(nginx_binary, None, pages, site=SITE.format(servers=servers)) as nginx:
+        site = SITE.format(servers=servers)
+        with Nginx(nginx_binary, None, pages, site=site, inside=hosts.inside("front")) as nginx:
             yield Boxes(hosts, nginx, found)
 
 
@@ -139,7 +127,8 @@ def _box_of(line: str, boxes: dict[str, str]) -> set[str]:
 
 async def test_a_box_cut_off_mid_match_loses_nothing(boxes: Boxes) -> None:
     run = Run(milestone=40)
-    playing = asyncio.create_task(play_matches(boxes.nginx.url, 20, "boxes", run=run, limit=150))
+    front = boxes.nginx.socket
+    playing = asyncio.create_task(play_matches(URL, 20, "boxes", run=run, limit=150, through=front))
     async with asyncio.timeout(60):
         await run.reached.wait()
     before = boxes.nginx.forwarded_log.read_text().splitlines()
@@ -147,7 +136,7 @@ async def test_a_box_cut_off_mid_match_loses_nothing(boxes: Boxes) -> None:
     cut_at = run.moves
     async with asyncio.timeout(160):
         await playing
-    moves = await check_logs(boxes.nginx.url, run, 20)
+    moves = await check_logs(URL, run, 20, through=front)
     after = boxes.nginx.forwarded_log.read_text().splitlines()[len(before) :]
     served_before = set().union(*(_box_of(line, boxes.boxes) for line in before))
     answered_after = [line for line in after if line.startswith("200 ")]
@@ -162,9 +151,9 @@ async def test_a_box_cut_off_mid_match_loses_nothing(boxes: Boxes) -> None:
     # And every request sent now goes to box2 alone.
     seen = len(boxes.nginx.forwarded_log.read_text().splitlines())
     match = run.outcomes[0].match
-    async with aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession(connector=aiohttp.UnixConnector(str(front))) as session:
         for _ in range(10):
-            async with session.get(f"{boxes.nginx.url}/v1/matches/{match}") as answer:
+            async with session.get(f"{URL}/v1/matches/{match}") as answer:
                 assert answer.status == 200
     # nginx logs a request just after answering it, so a request of check_logs
     # may still land in the log after `seen`: the probes are picked by target.

@@ -1,10 +1,14 @@
 """Test hosts on one machine: network namespaces on a bridge of their own, made and removed here.
 
-Each host is a network namespace joined by a veth pair to a bridge in the test's namespace;
-the addresses are TEST-NET-3's (203.0.113.0/24, RFC 5737: for documentation), and before
-any host is made the set checks that the kernel routes them to its bridge, so no traffic
-can leave the machine. One set exists at a time (a lock file), and everything
-made is removed, and every process started is stopped by its PID, when the set closes."""
+Each host is a network namespace joined by a veth pair to a bridge that lives in one more
+namespace, the set's LAN, which has no other link: no traffic can leave the machine, and the
+test's own namespace sees no interface or address come and go (a browser there would fail
+its requests in flight with ERR_NETWORK_CHANGED). The test reaches a host through a unix
+socket of a process in it (a path is not bound to a network namespace), and asks whether one
+host reaches another by running a probe in it. The addresses are TEST-NET-3's
+(203.0.113.0/24, RFC 5737: for documentation). One set exists at a time (a lock file), and
+everything made is removed, and every process started is stopped by its PID, when the set
+closes."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -21,7 +26,18 @@ from typing import IO
 __all__ = ["Hosts", "hosts_available"]
 
 NETWORK = "203.0.113"
-"""The hosts' /24 (TEST-NET-3); the bridge, in the test's namespace, is .1."""
+"""The hosts' /24 (TEST-NET-3)."""
+
+PROBE = """
+import socket, sys, urllib.request
+address, port, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+if path:
+    with urllib.request.urlopen(f"http://{address}:{port}{path}", timeout=1) as answer:
+        sys.exit(0 if answer.status == 200 else 1)
+socket.create_connection((address, port), timeout=1).close()
+"""
+"""Run in a host: exits 0 when `address:port` accepts a connection (and answers GET `path`
+with 200, when a path is given)."""
 
 LOCK = Path("/tmp/movewire-netns.lock")
 
@@ -42,28 +58,27 @@ def _ip(*args: str) -> str:
 
 class Hosts:
     """A few test hosts (network namespaces) on a bridge: add() one, run() a process in it,
-    cut() its link (as a pulled cable: no reset, nothing answers), restore() it."""
+    ask whether it reaches() another, cut() its link (as a pulled cable: no reset, nothing
+    answers), restore() it."""
 
     def __init__(self) -> None:
         tag = os.getpid() % 100_000
         self.bridge = f"mwbr{tag}"
-        self.gateway = f"{NETWORK}.1"
         self.prefix = f"mw{tag}"
+        self.lan = f"{self.prefix}-lan"
+        """The namespace of the bridge and of the veth ends on it."""
         self.names: dict[str, tuple[str, str]] = {}
         """Host name -> (namespace, the veth end on the bridge)."""
         self.procs: list[subprocess.Popen[bytes]] = []
         self._lock: IO[str] | None = None
 
     def open(self) -> Hosts:
-        """Makes the bridge (waiting for another set to close first)."""
+        """Makes the LAN and its bridge (waiting for another set to close first)."""
         self._lock = LOCK.open("w")
         fcntl.flock(self._lock, fcntl.LOCK_EX)
-        _ip("link", "add", self.bridge, "type", "bridge")
-        _ip("addr", "add", f"{self.gateway}/24", "dev", self.bridge)
-        _ip("link", "set", self.bridge, "up")
-        route = _ip("route", "get", f"{NETWORK}.10")
-        if f"dev {self.bridge} " not in route + " ":
-            raise RuntimeError(f"{NETWORK}.0/24 is not routed to the test bridge here: {route}")
+        _ip("netns", "add", self.lan)
+        _ip("-n", self.lan, "link", "add", self.bridge, "type", "bridge")
+        _ip("-n", self.lan, "link", "set", self.bridge, "up")
         return self
 
     def add(self, name: str) -> str:
@@ -74,9 +89,9 @@ class Hosts:
         address = f"{NETWORK}.{index}"
         _ip("netns", "add", namespace)
         self.names[name] = (namespace, outer)
-        _ip("link", "add", outer, "type", "veth", "peer", "name", inner)
-        _ip("link", "set", inner, "netns", namespace)
-        _ip("link", "set", outer, "master", self.bridge, "up")
+        _ip("-n", self.lan, "link", "add", outer, "type", "veth", "peer", "name", inner,
+            "netns", namespace)  # fmt: skip
+        _ip("-n", self.lan, "link", "set", outer, "master", self.bridge, "up")
         _ip("-n", namespace, "link", "set", "lo", "up")
         _ip("-n", namespace, "addr", "add", f"{address}/24", "dev", inner)
         _ip("-n", namespace, "link", "set", inner, "up")
@@ -86,10 +101,9 @@ class Hosts:
         self, name: str, args: list[str], log: Path, **popen: object
     ) -> subprocess.Popen[bytes]:
         """Starts a process in host `name` (its PID is the process's own: ip execs it)."""
-        namespace = self.names[name][0]
         with log.open("wb") as out:
             proc: subprocess.Popen[bytes] = subprocess.Popen(
-                ["ip", "netns", "exec", namespace, *args],
+                [*self.inside(name), *args],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 **popen,  # type: ignore[call-overload]
@@ -97,13 +111,25 @@ class Hosts:
         self.procs.append(proc)
         return proc
 
+    def inside(self, name: str) -> list[str]:
+        """Returns the command prefix that runs a program in host `name` (`ip netns exec`,
+        which execs it: the PID is the program's own)."""
+        return ["ip", "netns", "exec", self.names[name][0]]
+
+    def reaches(self, name: str, address: str, port: int, path: str = "") -> bool:
+        """Returns whether host `name` connects to `address:port` within a second (and gets
+        200 for GET `path`, when a path is given)."""
+        probe = [*self.inside(name), sys.executable, "-I", "-c", PROBE, address, str(port), path]
+        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+        return done.returncode == 0
+
     def cut(self, name: str) -> None:
         """Takes host `name`'s link down: what it sends and what is sent to it is lost."""
-        _ip("link", "set", self.names[name][1], "down")
+        _ip("-n", self.lan, "link", "set", self.names[name][1], "down")
 
     def restore(self, name: str) -> None:
         """Brings host `name`'s link up again."""
-        _ip("link", "set", self.names[name][1], "up")
+        _ip("-n", self.lan, "link", "set", self.names[name][1], "up")
 
     def close(self) -> None:
         """Stops every process started here, by PID, and removes the hosts and the bridge."""
@@ -116,13 +142,10 @@ class Hosts:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
-        for namespace, outer in self.names.values():
-            with contextlib.suppress(subprocess.CalledProcessError):
-                _ip("link", "del", outer)
+        # Deleting a namespace deletes the links in it, and a veth end takes its peer along.
+        for namespace in [namespace for namespace, _ in self.names.values()] + [self.lan]:
             with contextlib.suppress(subprocess.CalledProcessError):
                 _ip("netns", "del", namespace)
-        with contextlib.suppress(subprocess.CalledProcessError):
-            _ip("link", "del", self.bridge)
         if self._lock is not None:
             self._lock.close()
             self._lock = None
