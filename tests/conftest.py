@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bench.installed import BuildError, installed_tree
-from tests.support.components import in_ci, require_binary
+from tests.support.components import in_ci, install_missing, require_binary
 from tests.support.relay_process import RelayProcess, quick_flags
 
 # The clients the tests run keep their player keys and names in a folder of this test run's
@@ -60,12 +60,16 @@ COMPILED_AHEAD = ("relay", "sdk", "examples", "bench")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Writes the bytecode of the project's packages once, in the coordinating process, before
-    any worker starts: with PYTHONDONTWRITEBYTECODE set (as on this project's machines) every
+    """In the coordinating process, before any worker starts: for a run of the whole suite,
+    starts installing the components the machine lacks, in one apt-get transaction beside
+    the first tests (tests/support/components.py); then writes the bytecode of the project's
+    packages once. With PYTHONDONTWRITEBYTECODE set (as on this project's machines) every
     relay, client and bench process the tests start would otherwise compile the sources
     again, about a fifth of a relay's start (docs/performance.md)."""
     if hasattr(config, "workerinput"):
         return
+    if config.args_source is not pytest.Config.ArgsSource.ARGS:
+        threading.Thread(target=install_missing, name="components", daemon=True).start()
     root = Path(__file__).resolve().parents[1]
     for package in COMPILED_AHEAD:
         compileall.compile_dir(root / package, quiet=1, workers=1)

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.timeout(300)  # the run itself may take 240 s on a busy machine (20 s when idle)
 def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, installed: Path) -> None:
     # installed: the wheel the bench runs is built (or found built) before the timeout starts.
-    require_binary("nginx", "nginx-light")
+    require_binary("nginx", "nginx")
     require_binary(NCHAN_MODULE, "libnginx-mod-nchan")
     require_binary("redis-server", "redis-server")
     require_binary("redis-cli", "redis-tools")

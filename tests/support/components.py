@@ -1,5 +1,10 @@
 """Finds, or installs with apt-get, the real components some tests need (nginx, Redis, Chromium).
 
+A run starts by installing, in one apt-get transaction beside the first tests, every
+component of COMPONENTS that the machine lacks (install_missing): on a new machine, one
+update and one install instead of one a package, and the tests that need none of them run
+meanwhile. A test then asks for its component by name (require_binary), and waits for
+that transaction if it is under way; a component missing still is installed on its own.
 Outside CI a component that cannot be had skips its tests; in CI (CI=true) it fails them.
 Parallel test workers install each package once: one installs while the others wait on a
 lock, then find it installed; the package lists are updated once a run."""
@@ -17,7 +22,27 @@ import pytest
 
 from bench.installed import file_lock
 
-__all__ = ["in_ci", "require_binary"]
+__all__ = ["COMPONENTS", "in_ci", "install_missing", "require_binary"]
+
+COMPONENTS = (
+    ("redis-server", "redis-server"),
+    ("redis-cli", "redis-tools"),
+    ("nginx", "nginx"),
+    ("/usr/lib/nginx/modules/ngx_nchan_module.so", "libnginx-mod-nchan"),
+    ("apache2", "apache2"),
+    ("apache2ctl", "apache2"),
+    ("/usr/bin/chromium-headless-shell", "chromium-headless-shell"),
+    ("certutil", "libnss3-tools"),
+    ("openssl", "openssl"),
+    ("curl", "curl"),
+    ("gcc", "gcc"),
+    ("systemd-analyze", "systemd"),
+    ("node", "nodejs"),
+    ("npm", "npm"),
+)
+"""Every component a test asks for: the binary found on the PATH (or a file's path) and the
+Debian package that brings it (tests/test_components.py holds require_binary's callers to
+it)."""
 
 
 def in_ci() -> bool:
@@ -54,6 +79,11 @@ def _apt_updated() -> bool:
 @functools.cache
 def _install(package: str) -> str:
     """Installs a Debian package; returns '' on success or why it failed."""
+    return _apt_install([package])
+
+
+def _apt_install(packages: list[str]) -> str:
+    """Installs Debian packages in one transaction; returns '' on success or why it failed."""
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
         return "not root, or no apt-get"
     _apt_updated()
@@ -66,7 +96,7 @@ def _install(package: str) -> str:
             "-y",
             "-qq",
             "--no-install-recommends",
-            package,
+            *packages,
         ],
         capture_output=True,
         text=True,
@@ -79,6 +109,15 @@ def _install(package: str) -> str:
 
 def _found(binary: str) -> str | None:
     return shutil.which(binary) or (binary if os.path.exists(binary) else None)
+
+
+def install_missing() -> str:
+    """Installs, in one apt-get transaction, the packages of every component of COMPONENTS
+    that is missing, holding the lock that require_binary waits on; returns '' when nothing
+    was missing or all were installed, else why not (each test then asks on its own)."""
+    with file_lock(LOCK):
+        missing = sorted({package for binary, package in COMPONENTS if _found(binary) is None})
+        return _apt_install(missing) if missing else ""
 
 
 def require_binary(binary: str, package: str) -> str:
