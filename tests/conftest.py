@@ -1,9 +1,9 @@
 """Fixtures shared by the whole suite, and the order its files run in.
 
 The relay's compiled wheel takes a minute or two to build. In a parallel run the
-coordinating process starts building it as soon as the workers have collected tests that
-need it, while the workers run other files; the files that need it start a while later, and
-run the tests that need it last."""
+coordinating process starts building it as the run begins (a run of the whole suite) or
+once the workers have collected tests that need it, while the workers run other files; the
+files that need it start a while later, and run the tests that need it last."""
 
 from __future__ import annotations
 
@@ -61,18 +61,22 @@ COMPILED_AHEAD = ("relay", "sdk", "examples", "bench")
 
 def pytest_configure(config: pytest.Config) -> None:
     """In the coordinating process, before any worker starts: for a run of the whole suite,
-    starts installing the components the machine lacks, in one apt-get transaction beside
-    the first tests (tests/support/components.py); then writes the bytecode of the project's
-    packages once. With PYTHONDONTWRITEBYTECODE set (as on this project's machines) every
-    relay, client and bench process the tests start would otherwise compile the sources
-    again, about a fifth of a relay's start (docs/performance.md)."""
+    starts building the compiled wheel, and installing the components the machine lacks in
+    one apt-get transaction beside the first tests (tests/support/components.py); then
+    writes the bytecode of the project's packages once. With PYTHONDONTWRITEBYTECODE set (as
+    on this project's machines) every relay, client and bench process the tests start would
+    otherwise compile the sources again, about a fifth of a relay's start
+    (docs/performance.md)."""
     if hasattr(config, "workerinput"):
         return
-    if config.args_source is not pytest.Config.ArgsSource.ARGS:
+    whole = config.args_source is not pytest.Config.ArgsSource.ARGS
+    if whole:
         threading.Thread(target=install_missing, name="components", daemon=True).start()
     root = Path(__file__).resolve().parents[1]
     for package in COMPILED_AHEAD:
         compileall.compile_dir(root / package, quiet=1, workers=1)
+    if whole:  # after the bytecode: the build copies the sources
+        _start_building()
 
 
 def _needs_installed(item: pytest.Item) -> bool:
@@ -117,9 +121,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_xdist_node_collection_finished(node: object, ids: Sequence[str]) -> None:
     """Starts building the compiled wheel, in the coordinating process, once a worker has
-    collected a test that needs it (workers that need it wait for this build)."""
+    collected a test that needs it (workers that need it wait for this build); a run of the
+    whole suite started it already, as it began."""
+    if any("compiled" in test or "installed" in test for test in ids):
+        _start_building()
+
+
+def _start_building() -> None:
     global _building
-    if _building is None and any("compiled" in test or "installed" in test for test in ids):
+    if _building is None:
         _building = threading.Thread(target=_build_quietly, name="wheel", daemon=True)
         _building.start()
 
