@@ -44,6 +44,7 @@ TAKEN_BACK = "The move was taken back."
 OFFERED = {"draw": "Draw offered.", "takeback": "Takeback asked."}
 CLAIMABLE = "Your opponent has stopped moving: /claim wins the match."
 NOT_NOW = "Not now: {why}."
+LAPSED = "Too late: the match moved on, and that offer lapsed."
 MUTED = {"mute": "Muted: their chat is hidden.", "block": "Blocked: their chat is hidden, and "
          "you will not be paired again."}  # fmt: skip
 MUTED_HERE = "Muted in this match. To keep mutes and blocks, play with your player key (--rated)."
@@ -162,7 +163,13 @@ class TableTalk:
             return True
         try:
             await self._run(host, word.lower(), rest.strip())
-        except (RelayRefusedError, HostStateError, ConnectionLostError) as error:
+        except RelayRefusedError as error:
+            # A person reads the relay's words, not its status and code. An answer to an offer
+            # that the match moved past (a move or another answer first) is refused as stale.
+            answering = word.lower() in ("/yes", "/no")
+            lapsed = answering and error.code == "turn/stale"
+            self.say(LAPSED if lapsed else NOT_NOW.format(why=error.message.rstrip(".")))
+        except (HostStateError, ConnectionLostError) as error:
             self.say(NOT_NOW.format(why=str(error).rstrip(".")))
         return True
 
