@@ -1,11 +1,12 @@
 """`python -m sdk.new NAME --dir PATH`: writes the skeleton of a new game, playable at once.
 
 The skeleton is a game package, pip-installable: a rules stub, a Game and a bot (random legal
-moves), its referee, a terminal client, a browser page on the JavaScript host in the package's
-page folder, the `GamePackage` a relay reads and the pyproject.toml whose entry point names it,
-and tests that play through a real relay running the referee with sdk.testing (a whole game, a
-forged win, an illegal move, a crash and resume, a takeback). `python -m pytest PATH` passes on
-it as written; `pip install PATH` beside a relay, and the relay serves and lists it.
+moves), its referee, a terminal client, a browser page on the page kit (the rules in JavaScript,
+a view, its `GAME` and `runPage(GAME)`) in the package's page folder, the `GamePackage` a relay
+reads and the pyproject.toml whose entry point names it, and tests that play through a real
+relay running the referee with sdk.testing (a whole game, a forged win, an illegal move, a crash
+and resume, a takeback). `python -m pytest PATH` passes on it as written; `pip install PATH`
+beside a relay, and the relay serves and lists it.
 """
 
 from __future__ import annotations
@@ -46,7 +47,11 @@ def files(name: str, title: str) -> dict[str, str]:
         f"{name}/referee.py": "referee.py.tmpl",
         f"{name}/__main__.py": "main.py.tmpl",
         f"{name}/page/{name}.html": "page.html.tmpl",
-        f"{name}/page/{name}.mjs": "page.mjs.tmpl",
+        f"{name}/page/{name}.mjs": "rules.mjs.tmpl",
+        f"{name}/page/{name}-view.mjs": "view.mjs.tmpl",
+        f"{name}/page/{name}-game.mjs": "game.mjs.tmpl",
+        f"{name}/page/{name}-page.mjs": "page.mjs.tmpl",
+        f"{name}/page/{name}.css": "page.css.tmpl",
         f"test_{name}.py": "test.py.tmpl",
         "conftest.py": "conftest.py.tmpl",
         "pyproject.toml": "pyproject.toml.tmpl",

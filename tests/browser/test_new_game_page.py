@@ -1,8 +1,10 @@
-"""The browser page of a new game's skeleton (`python -m sdk.new`), in Chromium, against the
-skeleton's bot, through a real relay that serves the page (`--pages-dir`)."""
+"""The browser page of a new game's skeleton (`python -m sdk.new`), built on the page kit, in
+Chromium through a real relay that serves the page (`--pages-dir`): against the skeleton's bot
+to the end, and two players at the table with a takeback accepted and then a draw agreed."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -10,12 +12,17 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, expect
 
 from sdk.new import write
-from tests.browser.conftest import WAIT_MS
+from tests.browser.conftest import WAIT_MS, MakePlayer
+from tests.browser.keyboard import press
+from tests.browser.players import Player
+from tests.browser.relay_api import events_of, moves_of
+from tests.browser.seating import seated
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
 RESULT = re.compile(r"^(You win!|You lose\.)$")
@@ -62,13 +69,16 @@ def test_the_skeleton_page_plays_the_skeleton_bot_to_the_end(
         icon = page.locator("link[rel=icon]").get_attribute("href")
         assert icon is not None and context.request.get(icon).ok, icon
         status = page.locator("#status")
+        pile = page.locator(".stones-pile")
         for _ in range(21):
-            expect(status).to_have_text(re.compile(r"^(Your move.*|You win!|You lose\.)$"))
+            expect(status).to_have_text(re.compile(r"^(Your turn\.|You win!|You lose\.)$"))
             if RESULT.match(status.inner_text()):
                 break
-            page.locator("[data-take]:enabled").first.click()
+            left = pile.inner_text()
+            page.locator("[data-take][aria-disabled=false]").first.click()
+            expect(pile).not_to_have_text(left)  # this side's move is on the board
         expect(status).to_have_text(RESULT)
-        expect(page.locator("#pile")).to_have_text("0 stones left.")
+        expect(pile).to_have_text("0 stones left.")
         verdict = status.inner_text()
         out, err = bot.communicate(timeout=20)
     finally:
@@ -79,3 +89,76 @@ def test_the_skeleton_page_plays_the_skeleton_bot_to_the_end(
     assert out.strip() == f"Stones: {bots} (agreed)"
     assert not errors, errors
     assert not missing, missing
+
+
+def take(side: Player, stones: int) -> None:
+    """Takes `stones` on this side's turn, by keyboard: Tab to its button, then Enter."""
+    side.expect_state("PLAYING_TO_MOVE")
+    press(side, f"Take {stones}")
+
+
+def pile(side: Player) -> Locator:
+    """Returns the line that says how many stones are left."""
+    return side.page.locator(".stones-pile")
+
+
+def offer_words(side: Player) -> Locator:
+    """Returns the line that says where the last offer stands."""
+    return side.page.locator("#offer-status")
+
+
+def saved(side: Player) -> dict[str, Any]:
+    """Returns the match this side's tab keeps (sessionStorage): its id and seat."""
+    raw = side.page.evaluate("sessionStorage.getItem('movewire.match.stones')")
+    assert raw is not None, f"{side} keeps no match"
+    return dict(json.loads(raw))
+
+
+@pytest.mark.timeout(90)
+def test_two_players_take_a_move_back_and_agree_a_draw_on_the_skeleton_page(
+    player: MakePlayer, relay: RelayProcess
+) -> None:
+    ann, bob = player("ann"), player("bob")
+    ann.open("/stones.html")
+    ann.expect_state("IDLE")
+    ann.page.get_by_role("button", name="Create a private room").click()
+    link = ann.page.locator("#share-link").input_value()
+    bob.open("/stones.html#" + link.split("#", 1)[1])
+    x, o = seated(ann, bob)
+    match = saved(x)["match"]
+    expect(x.page.locator("#you")).to_have_text("You play X, moving first.")
+    expect(o.page.locator("#you")).to_have_text("You play O.")
+    take(x, 2)
+    expect(pile(o)).to_have_text("19 stones left.")
+    expect(o.page.locator("#last-move")).to_have_text("Opponent took 2 stones.")
+    take(o, 3)
+    for side in (x, o):
+        expect(pile(side)).to_have_text("16 stones left.")
+    expect(o.page.locator("#last-move")).to_have_text("You took 3 stones.")
+    # O asks back its move on X's turn; X accepts.
+    press(o, "Ask to take back")
+    expect(offer_words(x)).to_have_text("Your opponent asks to take back their last move.")
+    press(x, "Accept")
+    for side in (x, o):
+        expect(pile(side)).to_have_text("19 stones left.")
+        expect(offer_words(side)).to_have_text("Move taken back.")
+    o.expect_status("Your turn.")
+    x.expect_status("Opponent's turn...")
+    take(o, 1)
+    expect(pile(x)).to_have_text("18 stones left.")
+    # X, to move, offers a draw; O accepts it.
+    press(x, "Offer draw")
+    expect(offer_words(x)).to_have_text("You offered a draw: waiting for your opponent...")
+    expect(offer_words(o)).to_have_text("Your opponent offers a draw.")
+    press(o, "Accept")
+    for side in (x, o):
+        side.expect_state("GAME_ENDED")
+        side.expect_status("The draw was agreed.")
+        expect(pile(side)).to_have_text("18 stones left.")
+        expect(side.page.get_by_role("button", name="Rematch")).to_be_visible()
+    # The log keeps the move taken back, then the undo that took it back.
+    assert [event["move"] for event in moves_of(relay, match)] == ["2", "3", "1"]
+    undo = [event for event in events_of(relay, match) if event["type"] == "undo"]
+    assert [(event["seat"], event["count"]) for event in undo] == [(saved(o)["seat"], 1)]
+    assert events_of(relay, match)[-1]["reason"] == "drawn"
+    x.shot("drawn")

@@ -3,20 +3,26 @@ client play through a real relay, and bad names or existing files are refused.""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
+import random
 import re
 import secrets
 import shlex
+import shutil
 import subprocess
 import sys
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
 
 from sdk.new import files, main, write
+from tests.support.components import require_binary
 from tests.support.processes import run_together
 from tests.support.relay_process import ROOT
 
@@ -51,6 +57,10 @@ def test_the_skeleton_holds_rules_game_client_test_and_page(skeleton: Path) -> N
         f"{NAME}/__init__.py",
         f"{NAME}/__main__.py",
         f"{NAME}/game.py",
+        f"{NAME}/page/{NAME}-game.mjs",
+        f"{NAME}/page/{NAME}-page.mjs",
+        f"{NAME}/page/{NAME}-view.mjs",
+        f"{NAME}/page/{NAME}.css",
         f"{NAME}/page/{NAME}.html",
         f"{NAME}/page/{NAME}.mjs",
         f"{NAME}/referee.py",
@@ -58,7 +68,8 @@ def test_the_skeleton_holds_rules_game_client_test_and_page(skeleton: Path) -> N
         f"test_{NAME}.py",
     ]
     assert "class StonesBot(StonesGame)" in (skeleton / NAME / "game.py").read_text()
-    assert 'from "./movewire.mjs"' in (skeleton / NAME / "page" / f"{NAME}.mjs").read_text()
+    page = (skeleton / NAME / "page" / f"{NAME}-page.mjs").read_text()
+    assert 'from "./play.mjs"' in page and "runPage(GAME);" in page  # the page kit's page
     project = tomllib.loads((skeleton / "pyproject.toml").read_text())
     assert project["project"]["entry-points"]["movewire.games"] == {NAME: f"{NAME}:PACKAGE"}
 
@@ -105,6 +116,81 @@ def test_pytest_passes_on_the_skeleton_as_written(skeleton: Path, tmp_path: Path
         "test_a_move_is_taken_back_when_both_agree",
     ):
         assert f"def {test}(" in (skeleton / f"test_{NAME}.py").read_text()
+
+
+AGREE = """
+import { readFileSync } from "node:fs";
+import * as rules from "./stones.mjs";
+const { games, texts, pushes } = JSON.parse(readFileSync(0, "utf8"));
+const words = (act) => { try { act(); return null; } catch (error) { return error.message; } };
+process.stdout.write(JSON.stringify({
+  games: games.map((moves) => {
+    const board = rules.Board.fromMoves(moves);
+    const outcome = board.outcome();
+    return [board.left, board.turn, outcome === null ? null : outcome.winner, board.legalMoves()];
+  }),
+  texts: texts.map((text) => words(() => rules.parseMove(text))),
+  pushes: pushes.map(([moves, move]) => words(() => rules.Board.fromMoves(moves).push(move))),
+}));
+"""
+
+
+def test_the_skeleton_page_rules_agree_with_its_python_rules(
+    skeleton: Path, tmp_path: Path
+) -> None:
+    node = require_binary("node", "nodejs")
+    # The page folder as the relay serves it: the kit's modules beside the game's own.
+    for name in ("board-rules.mjs", "errors.mjs"):
+        shutil.copy(ROOT / "relay" / "pages" / name, tmp_path / name)
+    shutil.copy(skeleton / NAME / "page" / f"{NAME}.mjs", tmp_path / f"{NAME}.mjs")
+    rules = load_rules(skeleton)
+    rng = random.Random(33)
+    games, pushes = [], []
+    for _ in range(100):
+        board, moves = rules.Board(), list[str]()
+        while board.winner() is None and rng.random() < 0.9:
+            move = rng.choice(board.legal_moves())
+            board, moves = board.push(move), [*moves, rules.format_move(move)]
+        games.append((moves, [board.left, board.turn, board.winner(), board.legal_moves()]))
+        pushes.append((moves, rng.randint(1, 4)))
+    texts = ["0", "1", "3", "4", "9", "12", "x", "", " 2", "-1", "1.0", "it's"]
+    asked = {"games": [m for m, _ in games], "texts": texts, "pushes": pushes}
+    run = subprocess.run(
+        [node, "--input-type=module", "-e", AGREE], cwd=tmp_path, input=json.dumps(asked),
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    seen = json.loads(run.stdout)
+    assert seen["games"] == [expected for _, expected in games]
+    assert seen["texts"] == [words(rules.parse_move, text) for text in texts]
+    wanted = [words(rules.Board.push, replay(rules, moves), move) for moves, move in pushes]
+    assert seen["pushes"] == wanted
+
+
+def load_rules(skeleton: Path) -> Any:
+    """Returns the skeleton's Python rules module, imported from its file."""
+    spec = importlib.util.spec_from_file_location(f"{NAME}_rules", skeleton / NAME / "rules.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def replay(rules: Any, moves: list[str]) -> Any:
+    """Returns the position the move strings reach from the start."""
+    board = rules.Board()
+    for move in moves:
+        board = board.push(rules.parse_move(move))
+    return board
+
+
+def words(act: Callable[..., object], *args: object) -> str | None:
+    """Returns the message of the error act(*args) raises, or None when it raises none."""
+    try:
+        act(*args)
+    except Exception as error:  # any error's words are compared
+        return str(error)
+    return None
 
 
 DISPUTES = """
