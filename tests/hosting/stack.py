@@ -19,6 +19,7 @@ from pathlib import Path
 from types import TracebackType
 
 from tests.support.relay_process import free_port
+from tests.support.relay_zygote import run
 from tests.support.tls import authority
 
 __all__ = [
@@ -56,13 +57,8 @@ def make_pages() -> Path:
     """Returns the relay's web pages, its own and its games', copied as a host does (`python -m
     relay --copy-pages DIR`) into a folder that the web server (www-data) can read."""
     pages = _temp_dir("movewire-pages-") / "pages"
-    subprocess.run(
-        [sys.executable, "-m", "relay", "--copy-pages", str(pages)],
-        cwd=ROOT,
-        capture_output=True,
-        timeout=60,
-        check=True,
-    )
+    copied = run([sys.executable, "-m", "relay", "--copy-pages", str(pages)], cwd=ROOT, timeout=60)
+    copied.check_returncode()
     for path in [pages, *pages.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     return pages

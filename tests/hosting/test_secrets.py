@@ -20,6 +20,7 @@ from relay.store.open import masked
 from tests.support.ports import free_ports
 from tests.support.redis_server import RedisServer, redis_binary
 from tests.support.relay_process import quick_flags
+from tests.support.relay_zygote import run
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -136,14 +137,7 @@ def test_two_workers_on_a_password_redis_show_the_password_to_no_one(
 
 def _refused(*args: str) -> str:
     """Runs the relay with args, which it must refuse (exit 2); returns what it printed."""
-    done = subprocess.run(
-        [sys.executable, "-m", "relay", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
+    done = run([sys.executable, "-m", "relay", *args], cwd=ROOT, timeout=30)
     assert done.returncode == 2, done.stderr
     return done.stderr
 

@@ -8,8 +8,12 @@ relay. The child takes the command line, environment, working folder and log it 
 names itself in `ps` as its command would, and runs its module as `python -m` does: a real
 relay process, by PID, that tests signal and kill as any other. Only its imports are shared.
 
+`run` does the same for a command that the test waits for and reads, such as `python -m
+relay admin ...`: its output and its errors go to files of their own.
+
 The zygote reads one JSON request a line on stdin and answers one on stdout:
-`{"spawn": {"module", "argv", "env", "cwd", "log"}}` answers `{"pid": N}`; `{"status": N}`
+`{"spawn": {"module", "argv", "env", "cwd", "log", "err"}}` answers `{"pid": N}` (`err`,
+where the errors go, may be null: then into `log` too); `{"status": N}`
 answers `{"code": C}`, C null while the child runs, else its exit code as subprocess gives
 it (minus the signal that ended it). It reaps every child that ended at each request, and
 exits when its stdin closes."""
@@ -18,19 +22,21 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import importlib
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["Forked", "spawn"]
+__all__ = ["Forked", "run", "spawn"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,9 +117,18 @@ class _Zygote:
         return answer
 
     def spawn(
-        self, module: str, argv: list[str], env: dict[str, str], cwd: Path, log: Path
+        self,
+        module: str,
+        argv: list[str],
+        env: dict[str, str],
+        cwd: Path,
+        log: Path,
+        err: Path | None = None,
     ) -> Forked:
-        request = {"module": module, "argv": argv, "env": env, "cwd": str(cwd), "log": str(log)}
+        request = {
+            "module": module, "argv": argv, "env": env, "cwd": str(cwd), "log": str(log),
+            "err": None if err is None else str(err),
+        }  # fmt: skip
         return Forked(self, int(self._ask({"spawn": request})["pid"]))
 
     def status(self, pid: int) -> int | None:
@@ -125,11 +140,14 @@ _ZYGOTES: dict[tuple[tuple[str, ...], frozenset[tuple[str, str]]], _Zygote] = {}
 _ZYGOTES_LOCK = threading.Lock()
 
 
-def spawn(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Forked | None:
+def spawn(
+    command: list[str], env: dict[str, str], cwd: Path, log: Path, err: Path | None = None
+) -> Forked | None:
     """Starts command, `PYTHON [OPTIONS] -m MODULE ARGS...`, with env, cwd and its output to
-    log, forked from the zygote of this interpreter, its options and env's PYTHON* variables
-    (started at its first use). Returns None for a command of another shape, which must be
-    started as a process of its own."""
+    log (its errors to err, if given, else to log too), forked from the zygote of this
+    interpreter, its options and env's PYTHON* variables (started at its first use).
+    Returns None for a command of another shape, which must be started as a process of its
+    own."""
     if "-m" not in command[1:-1] or command[0] != sys.executable:
         return None
     at = command.index("-m")
@@ -140,7 +158,38 @@ def spawn(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Fork
     key = (start, frozenset(python.items()))
     with _ZYGOTES_LOCK:
         zygote = _ZYGOTES.setdefault(key, _Zygote(start, python))
-    return zygote.spawn(command[at + 1], command[at + 2 :], env, cwd, log)
+    return zygote.spawn(command[at + 1], command[at + 2 :], env, cwd, log, err)
+
+
+def run(
+    command: list[str], *, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """Runs command to its end as `subprocess.run(command, capture_output=True, text=True,
+    check=False)` would, forked from a zygote when it is `PYTHON -m MODULE ...` with this
+    process's PYTHON* variables (a zygote for other ones would cost more than it saves);
+    raises TimeoutExpired after `timeout` seconds, the process killed."""
+    env = dict(os.environ) if env is None else env
+    ours = {k: v for k, v in os.environ.items() if k.startswith("PYTHON")}
+    if {k: v for k, v in env.items() if k.startswith("PYTHON")} != ours:
+        return subprocess.run(
+            command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    with tempfile.TemporaryDirectory(prefix="movewire-run-") as folder:
+        out, err = Path(folder, "out"), Path(folder, "err")
+        forked = spawn(command, env, cwd, out, err)
+        if forked is None:
+            return subprocess.run(
+                command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+                check=False,
+            )  # fmt: skip
+        try:
+            code = forked.wait(timeout)
+        except subprocess.TimeoutExpired:
+            forked.kill()
+            forked.wait(10)
+            raise subprocess.TimeoutExpired(command, timeout) from None
+        read = functools.partial(Path.read_text, encoding="utf-8", errors="replace")
+        return subprocess.CompletedProcess(command, code, read(out), read(err))
 
 
 # -- the zygote's own side -------------------------------------------------------------------
@@ -165,10 +214,13 @@ def _become(request: dict[str, Any], channel: tuple[BinaryIO, BinaryIO]) -> None
     try:
         for end in channel:
             end.close()
-        log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        log = os.open(request["log"], flags, 0o644)
+        err = log if request.get("err") is None else os.open(request["err"], flags, 0o644)
         os.dup2(log, 1)
-        os.dup2(log, 2)
-        os.close(log)
+        os.dup2(err, 2)
+        for fd in {log, err}:
+            os.close(fd)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)

@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from relay import create_app
 from tests.relay.api.openapi_checker import Checker
 from tests.relay.wire import Seat, Wire
+from tests.support.relay_zygote import run
 
 ROOT = Path(__file__).resolve().parents[3]
 PROTOCOL = ROOT / "docs" / "protocol.md"
@@ -229,14 +230,7 @@ def test_openapi_paths_are_exactly_the_routes() -> None:
     ],
 )
 def test_bad_settings_are_refused_with_a_clear_message(flag: str, says: str) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "relay", "--hold=10", flag],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        cwd=ROOT,
-        check=False,
-    )
+    result = run([sys.executable, "-m", "relay", "--hold=10", flag], cwd=ROOT, timeout=30)
     assert result.returncode == 2, result.stderr
     last = result.stderr.splitlines()[-1]
     assert "error:" in last and says in last and "Traceback" not in result.stderr

@@ -22,6 +22,7 @@ from relay.core.standings import public_id
 from tests.relay.api.openapi_checker import Checker
 from tests.relay.wire import Seat, Wire
 from tests.support.relay_process import RelayProcess, quick_flags
+from tests.support.relay_zygote import run
 
 ROOT = Path(__file__).resolve().parents[3]
 SECRET = "host-" + secrets.token_urlsafe(24)
@@ -43,10 +44,8 @@ def admin(url: str, *args: str, secret: str | None = SECRET) -> subprocess.Compl
     env = {k: v for k, v in os.environ.items() if k != "MOVEWIRE_ADMIN_SECRET"}
     if secret is not None:
         env["MOVEWIRE_ADMIN_SECRET"] = secret
-    return subprocess.run(
-        [sys.executable, "-m", "relay", "admin", "--url", url, *args],
-        capture_output=True, text=True, timeout=60, cwd=ROOT, env=env, check=False,
-    )  # fmt: skip
+    return run([sys.executable, "-m", "relay", "admin", "--url", url, *args],
+               cwd=ROOT, env=env, timeout=60)  # fmt: skip
 
 
 def key() -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -12,6 +11,7 @@ import pytest
 
 from relay.http.pages import load_pages
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
+from tests.support.relay_zygote import run
 
 
 def test_a_games_pages_are_served_beside_the_javascript_host(tmp_path: Path) -> None:
@@ -50,16 +50,13 @@ def test_a_missing_folder_or_a_clash_with_the_relays_pages_is_a_usage_error(
         (tmp_path / "nowhere", "is not a folder"),
         (tmp_path, "/movewire.mjs of pages folder"),
     ):
-        run = subprocess.run(
+        done = run(
             [sys.executable, "-m", "relay", "--port", "0", "--pages-dir", str(folder)],
             cwd=ROOT,
-            capture_output=True,
-            text=True,
             timeout=30,
-            check=False,
         )
-        assert run.returncode == 2, run
-        assert said in run.stderr
+        assert done.returncode == 2, done
+        assert said in done.stderr
 
 
 def test_a_symlink_that_leads_out_of_the_folder_is_not_served(tmp_path: Path) -> None:
