@@ -63,7 +63,7 @@ def test_the_host_type_checks_strict_from_its_jsdoc(js_tools: Path) -> None:
 
 
 def test_the_package_holds_the_host_and_its_types_and_not_the_pages(staged: Path) -> None:
-    wanted = ["package.json", "style.css"]
+    wanted = ["package.json", "page-kit.d.mts", "style.css"]
     wanted += [f"{name}.mjs" for name in HOST_MODULES]
     wanted += [f"types/{name}.d.mts" for name in HOST_MODULES]
     assert pack_list(staged) == sorted(wanted)
@@ -78,6 +78,7 @@ def test_the_package_is_named_movewire_and_versioned_as_the_distribution() -> No
         "types": "./types/movewire.d.mts",
         "default": "./movewire.mjs",
     }
+    assert manifest["exports"]["./page"] == {"types": "./page-kit.d.mts"}  # types only
     locked = json.loads((PACKAGE / "package-lock.json").read_text())["packages"][""]
     assert locked["devDependencies"] == manifest["devDependencies"]
 
