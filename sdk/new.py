@@ -29,6 +29,12 @@ BAD_NAME = (
     "with a letter, and not a Python keyword or module name"
 )
 EXISTS = "{path} exists already: choose another --dir (nothing was written)"
+SERVED = (
+    "{name!r} cannot be a game name: its page file {file} is one of the relay's own, which the "
+    "relay serves at the same place (choose another name)"
+)
+RELAY_PAGES = Path(__file__).resolve().parents[1] / "relay" / "pages"
+"""The page kit the relay serves at its root, beside a game's page folder (read, not imported)."""
 TAKEN = {"sdk", "relay", "examples", "movewire_games", "test", "tests", "web"}
 """Names a game's package must not take: they would hide another package."""
 
@@ -79,12 +85,17 @@ def is_game_name(name: str) -> bool:
 def write(name: str, folder: Path, title: str | None = None) -> list[Path]:
     """Writes the skeleton of game `name` into folder (made if missing); returns the files.
 
-    Raises ValueError for a bad name, or when any of the files exists already: nothing is
-    overwritten, and nothing is written at all then.
+    Raises ValueError for a bad name, a name whose page files the relay serves already
+    (`table`: table.mjs), or when any of the files exists already: nothing is overwritten,
+    and nothing is written at all then.
     """
     if not is_game_name(name):
         raise ValueError(BAD_NAME.format(name=name))
     made = files(name, title or name.replace("_", " ").capitalize())
+    for path in made:
+        page_file = path.removeprefix(f"{name}/page/")
+        if page_file != path and (RELAY_PAGES / page_file).exists():
+            raise ValueError(SERVED.format(name=name, file=page_file))
     targets = {folder / path: text for path, text in made.items()}
     for path in targets:
         if path.exists():

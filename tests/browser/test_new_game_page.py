@@ -1,6 +1,7 @@
 """The browser page of a new game's skeleton (`python -m sdk.new`), built on the page kit, in
-Chromium through a real relay that serves the page (`--pages-dir`): against the skeleton's bot
-to the end, and two players at the table with a takeback accepted and then a draw agreed."""
+Chromium through a real relay: served from its folder (`--pages-dir`) against the skeleton's
+bot to the end; and with the package installed beside a refereeing relay, two players at the
+table with a takeback accepted and then a draw agreed, and the replay page showing both."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -35,9 +37,31 @@ def skeleton(tmp_path: Path) -> Path:
     return tmp_path
 
 
+INSTALLED = "installed"
+"""The relay parameter of a relay with the skeleton installed beside it, its referee on."""
+
+
+def install(skeleton: Path, site: Path) -> None:
+    """Installs the skeleton's package into site as pip would, for the relay to find by its
+    entry point: the package, and a dist-info that names it in `movewire.games`."""
+    shutil.copytree(skeleton / "stones", site / "stones")
+    info = site / "stones-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: stones\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text("[movewire.games]\nstones = stones:PACKAGE\n")
+
+
 @pytest.fixture
-def relay(skeleton: Path) -> Iterator[RelayProcess]:
-    """Returns a relay serving the skeleton's page beside the JavaScript host."""
+def relay(skeleton: Path, request: pytest.FixtureRequest) -> Iterator[RelayProcess]:
+    """Returns a relay serving the skeleton's page beside the page kit: from its folder
+    (`--pages-dir`), or with INSTALLED as a package installed beside it, refereed."""
+    if getattr(request, "param", None) == INSTALLED:
+        site = skeleton / "site"
+        install(skeleton, site)
+        env = {"PYTHONPATH": f"{site}{os.pathsep}{ROOT}"}
+        with RelayProcess(*quick_flags(), "--referee", "stones", env=env) as process:
+            yield process
+        return
     with RelayProcess(*quick_flags(), "--pages-dir", str(skeleton / "stones" / "page")) as process:
         yield process
 
@@ -114,6 +138,7 @@ def saved(side: Player) -> dict[str, Any]:
     return dict(json.loads(raw))
 
 
+@pytest.mark.parametrize("relay", [INSTALLED], indirect=True)
 @pytest.mark.timeout(90)
 def test_two_players_take_a_move_back_and_agree_a_draw_on_the_skeleton_page(
     player: MakePlayer, relay: RelayProcess
@@ -162,3 +187,11 @@ def test_two_players_take_a_move_back_and_agree_a_draw_on_the_skeleton_page(
     assert [(event["seat"], event["count"]) for event in undo] == [(saved(o)["seat"], 1)]
     assert events_of(relay, match)[-1]["reason"] == "drawn"
     x.shot("drawn")
+    # The package names its GAME as its view: the replay page draws the match with it.
+    eve = player("eve")
+    eve.open(f"/replay.html#match={match}")
+    expect(eve.page.locator("#position")).to_have_text("Move 4 of 4: O took 1 stone.")
+    expect(pile(eve)).to_have_text("18 stones left.")
+    eve.page.get_by_role("button", name="Back", exact=True).click()
+    expect(eve.page.locator("#position")).to_have_text("Move 3 of 4: O took back a move.")
+    expect(pile(eve)).to_have_text("19 stones left.")

@@ -300,6 +300,15 @@ def test_a_bad_name_is_refused(name: str, tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize(("name", "file"), [("table", "table.mjs"), ("board", "board-game.mjs")])
+def test_a_name_whose_page_files_the_relay_serves_is_refused(
+    name: str, file: str, tmp_path: Path
+) -> None:
+    with pytest.raises(ValueError, match=f"its page file {file} is one of the relay's own"):
+        write(name, tmp_path)
+    assert not list(tmp_path.iterdir())
+
+
 def test_nothing_is_overwritten(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("mine")
     run = subprocess.run(
