@@ -92,9 +92,9 @@ def write(name: str, folder: Path, title: str | None = None) -> list[Path]:
     if not is_game_name(name):
         raise ValueError(BAD_NAME.format(name=name))
     made = files(name, title or name.replace("_", " ").capitalize())
-    for path in made:
-        page_file = path.removeprefix(f"{name}/page/")
-        if page_file != path and (RELAY_PAGES / page_file).exists():
+    for relative in made:
+        page_file = relative.removeprefix(f"{name}/page/")
+        if page_file != relative and (RELAY_PAGES / page_file).exists():
             raise ValueError(SERVED.format(name=name, file=page_file))
     targets = {folder / path: text for path, text in made.items()}
     for path in targets:
