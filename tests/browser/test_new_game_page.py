@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, expect
 
 from sdk.new import write
+from tests.browser.axe import no_severe_violations
 from tests.browser.conftest import WAIT_MS, MakePlayer
 from tests.browser.keyboard import press
 from tests.browser.players import Player
@@ -175,6 +176,7 @@ def test_two_players_take_a_move_back_and_agree_a_draw_on_the_skeleton_page(
     press(x, "Offer draw")
     expect(offer_words(x)).to_have_text("You offered a draw: waiting for your opponent...")
     expect(offer_words(o)).to_have_text("Your opponent offers a draw.")
+    no_severe_violations(o, "the skeleton's page with a draw offered")
     press(o, "Accept")
     for side in (x, o):
         side.expect_state("GAME_ENDED")
