@@ -55,12 +55,18 @@ def installed() -> Path:
         pytest.skip(str(exc))
 
 
+WORKER_NICE = 5
+"""How much less CPU priority a test worker (and all it starts) has than the coordinating
+process, whose build of the compiled wheel then takes a core while four workers share the
+other: built sooner, the files that need it wait less for it (docs/performance.md)."""
+
 COMPILED_AHEAD = ("relay", "sdk", "examples", "bench")
 """The packages whose bytecode is written before the run (compile_ahead)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """In the coordinating process, before any worker starts: for a run of the whole suite,
+    """In a worker: lowers its CPU priority (WORKER_NICE). In the coordinating process,
+    before any worker starts: for a run of the whole suite,
     starts building the compiled wheel, and installing the components the machine lacks in
     one apt-get transaction beside the first tests (tests/support/components.py); then
     writes the bytecode of the project's packages once. With PYTHONDONTWRITEBYTECODE set (as
@@ -68,6 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
     otherwise compile the sources again, about a fifth of a relay's start
     (docs/performance.md)."""
     if hasattr(config, "workerinput"):
+        os.nice(WORKER_NICE)
         return
     whole = config.args_source is not pytest.Config.ArgsSource.ARGS
     if whole:
