@@ -44,7 +44,9 @@ export { shouldResume, storageKey } from "./page-links.mjs";
  * @property {(move: any) => string} where words for where a move went
  * @property {(who: string, side: number, move: any) => string} [said] the last move's words
  *   ("You drew ..."); by default "You played X at row 2, column 3."
- * @property {string} taken what a click on a move that is not legal is told
+ * @property {string} [taken] what a click on a move that is not legal is told; by default
+ *   "That move is not possible."
+ * @property {string} [stylesheet] the URL of the board's stylesheet, which the replay adds
  * @property {(element: HTMLElement, actions: {onPlay: (move: unknown) => void,
  *   opponent: () => string}) => {update: Function}} createView draws the board in `element`
  */
