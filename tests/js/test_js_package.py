@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.components import in_ci, require_binary
-from tests.support.js_package import PACKAGE, ROOT, ToolError, pack_list, stage, tools, type_check
+from tests.support.js_package import PACKAGE, ROOT, pack_list, stage, type_check
 
 HOST_MODULES = [
     "claims",
@@ -37,19 +36,6 @@ HOST_MODULES = [
     "transport",
 ]
 """The modules the package holds: movewire.mjs, what it imports, and rematch.mjs."""
-
-
-@pytest.fixture(scope="module")
-def js_tools() -> Path:
-    """Returns the folder of the package's pinned tools (TypeScript, Vite), installed once."""
-    require_binary("node", "nodejs")
-    require_binary("npm", "npm")
-    try:
-        return tools()
-    except ToolError as error:
-        if in_ci():
-            pytest.fail(str(error))
-        pytest.skip(f"the package's tools could not be installed: {error}")
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from sdk.new import files, write
-from tests.support.components import in_ci, require_binary
-from tests.support.js_package import PACKAGE, ROOT, ToolError, tool, tools
+from tests.support.js_package import PACKAGE, ROOT, tool
 
 DECLARED = PACKAGE / "page-kit.d.mts"
 DOC = ROOT / "docs" / "javascript.md"
@@ -51,19 +48,6 @@ TSCONFIG = {
     },
     "files": ["check.mts"],
 }
-
-
-@pytest.fixture(scope="module")
-def js_tools() -> Path:
-    """Returns the folder of the package's pinned tools (TypeScript), installed once."""
-    require_binary("node", "nodejs")
-    require_binary("npm", "npm")
-    try:
-        return tools()
-    except ToolError as error:
-        if in_ci():
-            pytest.fail(str(error))
-        pytest.skip(f"the package's tools could not be installed: {error}")
 
 
 def served(folder: Path) -> Path:
