@@ -22,24 +22,28 @@ def test_count_to_21_is_agreed(play_match):
 """
 
 
-def test_a_games_test_is_two_lines_under_plain_pytest(tmp_path: Path) -> None:
-    (tmp_path / "count21.py").write_text(example())
-    (tmp_path / "test_count21.py").write_text(TWO_LINES)
-    run = subprocess.run(
-        # No async plugin: the fixture needs none (the ones installed here are turned off).
+def game_writers_pytest(folder: Path) -> subprocess.CompletedProcess[str]:
+    """Runs pytest on folder as a game writer does: no async plugin (the fixture needs none;
+    the ones installed here are turned off), and not as a worker of this suite's run."""
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:asyncio", "-p", "no:aiohttp",
-         "-p", "no:anyio", "-p", "no:cacheprovider", "-W", "error", str(tmp_path)],
-        cwd=tmp_path,
-        # As a game writer runs it: not as a worker of this suite's parallel run.
+         "-p", "no:anyio", "-p", "no:cacheprovider", "-W", "error", str(folder)],
+        cwd=folder,
         env={
             **{key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")},
-            "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+            "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]),
         },
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )  # fmt: skip
+
+
+def test_a_games_test_is_two_lines_under_plain_pytest(tmp_path: Path) -> None:
+    (tmp_path / "count21.py").write_text(example())
+    (tmp_path / "test_count21.py").write_text(TWO_LINES)
+    run = game_writers_pytest(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
 
@@ -83,19 +87,7 @@ def test_a_game_it_does_not_referee_is_only_disputed(play_match):
 def test_a_conftest_gives_the_sessions_relay_its_referees(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(REFEREED_CONFTEST)
     (tmp_path / "test_counting.py").write_text(REFEREED_TEST)
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:asyncio", "-p", "no:aiohttp",
-         "-p", "no:anyio", "-p", "no:cacheprovider", "-W", "error", str(tmp_path)],
-        cwd=tmp_path,
-        env={
-            **{key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")},
-            "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
-        },
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )  # fmt: skip
+    run = game_writers_pytest(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "2 passed" in run.stdout
 
