@@ -97,6 +97,14 @@ keep to its time on two cores (each page is a renderer of its own); 50 with
 MOVEWIRE_PHANTOM_CLOSES=50, as docs/reliability.md reports."""
 
 
+def _until_logged(relay: RelayProcess, request: str, count: int, within: float = 10.0) -> None:
+    """Returns once the relay's log holds `count` lines of `request`, or after `within`
+    seconds (the caller's assertion then says what is missing)."""
+    deadline = time.monotonic() + within
+    while relay.log().count(request) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def test_a_waiting_page_closed_again_and_again_never_seeks_after_its_cancel(
     browser: Browser, relay: RelayProcess
 ) -> None:
@@ -116,6 +124,12 @@ def test_a_waiting_page_closed_again_and_again_never_seeks_after_its_cancel(
                 matches.append(waiting_match(Player(page, "ann", ARTIFACTS)))
             for page in pages:
                 page.close(run_before_unload=True)
+            # A tab closes in a browser that goes on: each page's unload, and the cancel it
+            # sends, is over before its context is closed, which would cut the cancel short.
+            for page in pages:
+                if not page.is_closed():
+                    page.wait_for_event("close", timeout=10_000)
+            _until_logged(relay, "/cancel HTTP/1.1", len(matches))
         finally:
             for context in contexts:
                 context.close()
