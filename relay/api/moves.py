@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from relay.api.calls import Answer, Call, Pending, Reply, drive
-from relay.api.fields.moves import claim_field, reason_field
+from relay.api.fields.moves import claim_field, detail_field, reason_field
 from relay.api.fields.request import (
     bool_field,
     int_field,
@@ -157,7 +157,10 @@ class MoveEndpoints:
         claim = body.get("claim")
         if claim is not None:
             claim = claim_field(claim, end)
-        return new_action(Action, ("move", after, text, end, True, None, claim))
+        detail = body.get("detail")
+        if detail is not None:
+            detail = detail_field(detail, end)
+        return new_action(Action, ("move", after, text, end, True, None, claim, detail or ""))
 
     async def pass_turn(self, call: Call) -> Reply:
         """POST /v1/matches/{match}/pass: gives the turn back to the partner."""

@@ -89,11 +89,14 @@ class Action(NamedTuple):
     claim: str | None = None
     """A game-ending move's claim: what the mover says it ended in for itself ('win',
     'draw', 'loss'; relay.core.rated.Claim), rated once the partner agrees."""
+    detail: str = ""
+    """A game-ending move's words: how its game says it ended ('' for none), the `detail` of
+    the `ended` event of an agreed or unconfirmed end."""
 
 
 new_action = tuple.__new__
-"""Makes an Action from all seven fields at once: new_action(Action, (kind, after, move, end,
-agree, ending, claim)), as a move's Action is made (docs/performance.md)."""
+"""Makes an Action from all eight fields at once: new_action(Action, (kind, after, move, end,
+agree, ending, claim, detail)), as a move's Action is made (docs/performance.md)."""
 
 
 @dataclass(frozen=True, slots=True)

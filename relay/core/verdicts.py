@@ -3,8 +3,9 @@ and, when a referee decided, the winner (docs/protocol.md#verdicts).
 
 An `ended` event names its `reason` and `seat`; a dispute adds `at` (the event disputed) and,
 when the disputing client gave one, `detail` (its reason); a referee's verdict adds `winner`
-(a seat, or null for a draw) as well. Every store writes these fields the same way, after the
-reason and the seat."""
+(a seat, or null for a draw) as well. An agreed or unconfirmed end adds `detail` when the
+game-ending move gave its game's words for how it ended. Every store writes these fields the
+same way, after the reason and the seat."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ __all__ = [
     "cut_detail",
     "dispute_tail",
     "result_of",
+    "said_tail",
 ]
 
 DETAIL_MAX = 200
@@ -60,6 +62,12 @@ def dispute_tail(at: int, detail: str) -> bytes:
     if not detail:
         return b',"at":%d' % at
     return b',"at":%d,"detail":%b' % (at, orjson.dumps(detail))
+
+
+def said_tail(detail: str) -> bytes:
+    """Returns the field an agreed or unconfirmed end adds after its seat: the game-ending
+    move's words, when it gave some (b'' when not)."""
+    return b',"detail":%b' % orjson.dumps(detail) if detail else b""
 
 
 def cut_detail(text: str) -> str:

@@ -63,13 +63,13 @@ FUZZ = settings(
 
 
 _DOCUMENTED_CHARS = re.compile("^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$")
-"""The characters the document's patterns allow in names, chat lines and reasons."""
+"""The characters the document's patterns allow in names, chat lines, reasons and words."""
 
 
 def lawful(case: Any) -> None:
     """Makes a generated body keep the rules across fields that the document states in words
     only (JSON Schema cannot say them): a seek's rating range needs a player key, takes no
-    room, and its min is at most its max; a move's claim comes with end: true.
+    room, and its min is at most its max; a move's claim and words come with end: true.
 
     A negative case is left as drawn: the relay refuses it whatever else it breaks, and a
     repair could remove the very field that made it negative (a rating range dropped for
@@ -86,9 +86,10 @@ def lawful(case: Any) -> None:
             found.get("max"), int | float
         ):
             found["min"], found["max"] = sorted((found["min"], found["max"]))
-    if "claim" in body and body.get("end") is not True:
-        del body["claim"]
-    # Names, chat lines and reasons follow Unicode's rules in words (docs/fair-play.md): one
+    for field in ("claim", "detail"):
+        if field in body and body.get("end") is not True:
+            del body[field]
+    # Names, chat lines, reasons and words follow Unicode's rules in words (docs/fair-play.md): one
     # script to a name, nothing invisible; the document's patterns say only the simplest. A
     # text the document allows and those rules refuse is made one they keep (a text the
     # document refuses stays, a negative case).
@@ -96,6 +97,7 @@ def lawful(case: Any) -> None:
         ("name", lambda text: display_name(text, NAME_MOST), "Ann"),
         ("text", lambda text: chat_line(text, CHAT_MOST), "good game"),
         ("reason", lambda text: text.strip() and clean_text(text, "reason", DETAIL_MAX), "why"),
+        ("detail", lambda text: text.strip() and clean_text(text, "detail", DETAIL_MAX), "mate"),
     )
     for field, check, kept in checks:
         value = body.get(field)

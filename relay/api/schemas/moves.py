@@ -24,9 +24,26 @@ SCHEMAS: dict[str, Any] = {
                 "description": "With end: true only: what the game ended in for the mover, "
                 "rated once the partner agrees (docs/ratings.md).",
             },
+            "detail": {
+                "type": ["string", "null"],
+                "maxLength": DETAIL_MAX,
+                "pattern": f"^[^{NO_CONTROL}]*$",
+                "description": "With end: true only: how the game ended, in the game's words "
+                '("three mills"), the detail of the agreed or unconfirmed end: at most 200 '
+                "characters once trimmed, no control character, no bidirectional override or "
+                "isolate (docs/protocol.md#game-over).",
+            },
         },
-        "if": {"required": ["claim"]},
-        "then": {"required": ["end"], "properties": {"end": {"const": True}}},
+        "allOf": [
+            {
+                "if": {"required": ["claim"]},
+                "then": {"required": ["end"], "properties": {"end": {"const": True}}},
+            },
+            {
+                "if": {"required": ["detail"], "properties": {"detail": {"type": "string"}}},
+                "then": {"required": ["end"], "properties": {"end": {"const": True}}},
+            },
+        ],
     },
     "AfterBody": {"type": "object", "required": ["after"], "properties": {"after": AFTER}},
     "ConfirmBody": {

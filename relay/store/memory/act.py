@@ -14,7 +14,7 @@ from relay.core.players import patience
 from relay.core.rated import RatingRules, score_of
 from relay.core.reasons import Reason
 from relay.core.table import not_stalled, undo_event
-from relay.core.verdicts import dispute_tail
+from relay.core.verdicts import dispute_tail, said_tail
 from relay.store.memory.match import (
     ENDING,
     EXPIRED,
@@ -94,7 +94,7 @@ def act_hashed(reg: Registry, match: str, digest: str, action: Action, now: floa
         if seat == state.ender:
             raise RelayError("turn/not_yours", "The partner confirms the end, not its sender.")
         if action.agree and action.ending is None:
-            return finish(reg, state, Reason.AGREED, seat, done, now)
+            return finish(reg, state, Reason.AGREED, seat, done, now, state.detail)
         return _judged(reg, state, action, seat, done, now)
     if kind == "accept":
         return _accept(reg, state, seat, done, now)
@@ -125,6 +125,7 @@ def act_hashed(reg: Registry, match: str, digest: str, action: Action, now: floa
         state.ender = seat
         state.since = now
         state.claim = claim = action.claim
+        state.detail = said_tail(action.detail)
         event = move_event(seq, seat, action.move, True, left, claim)
         ending = action.ending
         if ending is not None:

@@ -93,6 +93,7 @@ class Match:
         "clock",
         "contacts",
         "control",
+        "detail",
         "done",
         "ender",
         "events",
@@ -148,6 +149,9 @@ class Match:
         """The waiting seeker's rating range (None: any opponent)."""
         self.claim: str | None = None
         """The game-ending move's claim, if its mover made one (rated once agreed)."""
+        self.detail = b""
+        """The game-ending move's words as the tail of its agreed or unconfirmed `ended`
+        event (said_tail), b'' when it gave none."""
         self.paired: tuple[float, int] | None = None
         """When a second seeker took seat 1 of the waiting match, and the first mover drawn
         then: the match starts once seat 0 polls again (StoreSettings.pair_window)."""

@@ -73,7 +73,7 @@ def _reap_one(reg: Registry, state: Match, now: float) -> int:
         partner = 1 - state.ender
         wait = patience(state.control, grace)
         if state.since + wait < now or state.seen[partner] + wait < now:
-            finish(reg, state, Reason.UNCONFIRMED, partner, NO_WRITE, now)
+            finish(reg, state, Reason.UNCONFIRMED, partner, NO_WRITE, now, state.detail)
             return 1
     elif state.since + reg.settings.keep < now:
         del reg.matches[state.id]

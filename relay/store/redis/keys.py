@@ -10,7 +10,8 @@ and counts share the shard's tag, so every script that changes a match touches o
 Keys, under a prefix P (default ``movewire:``), for a match with id I in shard tag T:
 
 - ``P{T}m:I``        hash: game, version, room, status, h0/h1 (token digests), seen0/seen1,
-                     since, turn, first, ender, last (number of events), and w0/w1: each
+                     since, turn, first, ender, last (number of events), said (a
+                     game-ending move's words, as its end's `ended` fields), and w0/w1: each
                      seat's latest write ('seq|write'), so a write sent again is
                      recognised until its seat writes anew; with a time
                      control, tc and tcj (its key and JSON), l0/l1 (each seat's ms left when

@@ -19,7 +19,7 @@ import orjson
 
 from relay.core.errors import RelayError
 from relay.core.model import Action, Event, MatchInfo, Status, hash_token
-from relay.core.verdicts import dispute_tail
+from relay.core.verdicts import dispute_tail, said_tail
 from relay.store.base import Judged, Waited
 from relay.store.redis import keys as redis_keys
 from relay.store.redis.connection import SCRIPTS, Connection, timings
@@ -213,6 +213,7 @@ class RedisMatches(Seeks):
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
                 int(action.end), text, self.settings.max_events, after + 1, int(table),
                 verdict, seat, tail, action.claim or "", self.settings.max_log_bytes,
+                said_tail(action.detail),
             )  # fmt: skip
             acted, version = Acted.with_table(answer) if table else (Acted.of(answer), 0)
         except Refusal as refusal:

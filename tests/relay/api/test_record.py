@@ -76,6 +76,27 @@ async def test_a_finished_match_records_its_game_result_and_whole_log(wire: Wire
     assert [event.get("move") for event in events[1:4]] == moves
 
 
+async def test_a_game_ending_moves_words_are_the_recorded_results_detail(wire: Wire) -> None:
+    x, o = await wire.pair("recorded-words")
+    words = {"after": 1, "move": "m", "end": True, "claim": "win", "detail": " three mills "}
+    status, body = await wire.post(x, "moves", {**words, "end": False})
+    assert (status, body["error"]["code"]) == (400, "request/invalid")  # words end a game only
+    status, body = await wire.post(x, "moves", {**words, "detail": "\u202egniw"})
+    assert (status, body["error"]["code"]) == (400, "request/invalid")
+    assert (await wire.events(x.match, 0))[-1]["type"] == "started"  # refused: nothing changed
+    status, body = await wire.post(x, "moves", words)
+    assert status == 200, body
+    status, body = await wire.post(o, "confirm", {"after": 2, "agree": True})
+    assert status == 200, body
+    header, events = await record(wire, x.match)
+    assert header["result"] == {
+        "reason": "agreed", "seat": o.seat, "detail": "three mills", "claim": "win",
+    }  # fmt: skip
+    assert events[-1] == {
+        "seq": 3, "type": "ended", "reason": "agreed", "seat": o.seat, "detail": "three mills",
+    }  # fmt: skip
+
+
 async def test_a_live_match_records_what_it_has_so_far(wire: Wire) -> None:
     x, _ = await wire.pair("recorded-live")
     await wire.post(x, "moves", {"after": 1, "move": "first"})

@@ -74,10 +74,11 @@ def test_the_first_mover_is_a_fair_coin() -> None:
 
 
 def test_an_action_made_from_all_its_fields_at_once_is_the_same_action() -> None:
-    assert Action("move", 3, "e4") == ("move", 3, "e4", False, True, None, None)
-    made = new_action(Action, ("move", 3, "e4", True, True, None, "win"))
-    assert made == Action("move", 3, "e4", end=True, claim="win")
+    assert Action("move", 3, "e4") == ("move", 3, "e4", False, True, None, None, "")
+    made = new_action(Action, ("move", 3, "e4", True, True, None, "win", "mate"))
+    assert made == Action("move", 3, "e4", end=True, claim="win", detail="mate")
     assert isinstance(made, Action) and made.claim == "win" and made.agree is True
+    assert made.detail == "mate"
     assert Action("resign").after is None
 
 

@@ -11,7 +11,9 @@
 --               confirm or a game-ending move, a referee's verdict ('' for none: its reason,
 --               its seat) and the fields its ended event has after the seat (a verdict's,
 --               or a dispute's); ARGV[19] = a game-ending move's claim ('' for none);
---               ARGV[20] = the most bytes of move text a log may hold
+--               ARGV[20] = the most bytes of move text a log may hold; ARGV[21] = a
+--               game-ending move's words as its agreed or unconfirmed end's fields after the
+--               seat (',"detail":...', '' for none), kept as 'said' until then
 local function act()
   local DIGEST, KIND = ARGV[6], ARGV[7]
   local AFTER = tonumber(ARGV[8])
@@ -87,7 +89,9 @@ local function act()
     end
     if status ~= 'ending' then return {'e', 'match/not_ending'} end
     if seat == tonumber(f[5]) then return {'e', 'turn/not_yours', 'confirm'} end
-    if AGREE and VERDICT == '' then return {'ok', finish(ID, 'agreed', seat, done)} end
+    if AGREE and VERDICT == '' then
+      return {'ok', finish(ID, 'agreed', seat, done, redis.call('HGET', m, 'said'))}
+    end
     return judged()
   end
   if KIND == 'accept' then
@@ -201,6 +205,10 @@ local function act()
     claim = ',"claim":"' .. ARGV[19] .. '"'
     table.insert(fields, 'claim')
     table.insert(fields, ARGV[19])
+  end
+  if END and ARGV[21] ~= '' then
+    table.insert(fields, 'said')
+    table.insert(fields, ARGV[21])
   end
   local event = '{"seq":' .. SEQ .. ',"type":"move","seat":' .. DIGITS[seat]
     .. ',"move":' .. ARGV[12] .. ',"end":' .. ending .. tail .. claim .. '}'

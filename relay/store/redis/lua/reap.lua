@@ -51,7 +51,7 @@ for _, id in ipairs(due) do
     changed = changed + 1
   elseif status == 'ending'
       and math.min(since, tonumber(f[3 - tonumber(f[5])])) + patience(f[6]) < NOW then
-    finish(id, 'unconfirmed', 1 - tonumber(f[5]), '')
+    finish(id, 'unconfirmed', 1 - tonumber(f[5]), '', redis.call('HGET', mkey(id), 'said'))
     schedule(id, NOW + KEEP)
     changed = changed + 1
   elseif status == 'finished' and since + KEEP < NOW and mark_unrated(id) then

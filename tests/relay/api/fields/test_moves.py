@@ -1,11 +1,11 @@
 """The fields of a match's writes (relay/api/fields/moves.py): a game-ending move's claim and
-a confirm's reason."""
+words, and a confirm's reason."""
 
 from __future__ import annotations
 
 import pytest
 
-from relay.api.fields.moves import BAD_CLAIM, claim_field, reason_field
+from relay.api.fields.moves import BAD_CLAIM, BAD_DETAIL, claim_field, detail_field, reason_field
 from relay.core.errors import RelayError
 from relay.core.verdicts import DETAIL_MAX
 
@@ -68,3 +68,26 @@ def test_confirm_reason_field() -> None:
             reason_field({"reason": bad})
         assert caught.value.code == "request/invalid"
         assert "'reason'" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [("", ""), ("  ", ""), ("  three mills ", "three mills"), ("w" * DETAIL_MAX, "w" * DETAIL_MAX)],
+)
+def test_a_game_ending_moves_words_are_trimmed(value: str, words: str) -> None:
+    assert detail_field(value, end=True) == words
+
+
+@pytest.mark.parametrize("value", [5, ["w"], "w" * (DETAIL_MAX + 1), "a\u202eb", "a\x00b"])
+def test_words_that_are_not_clean_text_within_the_most_are_refused(value: object) -> None:
+    with pytest.raises(RelayError) as caught:
+        detail_field(value, end=True)
+    assert (caught.value.code, caught.value.status, caught.value.message) == (
+        "request/invalid", 400, BAD_DETAIL,
+    )  # fmt: skip
+
+
+def test_words_on_a_move_that_does_not_end_the_game_are_refused() -> None:
+    with pytest.raises(RelayError) as caught:
+        detail_field("three mills", end=False)
+    assert (caught.value.code, caught.value.message) == ("request/invalid", BAD_DETAIL)
