@@ -101,7 +101,8 @@ def ending(
     number: int | None = None,
 ) -> tuple[Result, Reason, str | None]:
     """Returns this side's result, the reason, and the dialog to show (None: the game knows).
-    A referee's verdict is always told, in its words ("You win: four in a row.").
+    A referee's verdict is always told, in its words ("You win: four in a row."), and so is an
+    agreed end whose game-ending move gave its game's words ("You lose: three mills.").
 
     `about` is the event `ended.at` names, as this side handled it (None: unknown), and
     `number` its move number in the match (moves and passes in play, the first 1).
@@ -161,7 +162,11 @@ def ending(
         if mine:
             return Result.UNKNOWN, reason, SELF_UNCONFIRMED
         return game_result() or Result.UNKNOWN, reason, PARTNER_UNCONFIRMED
-    return game_result() or Result.UNKNOWN, reason, None
+    result = game_result() or Result.UNKNOWN
+    if reason is Reason.AGREED and ended.detail:
+        # The game knows who won; the ender's words say how, the same on both sides.
+        return result, reason, verdict_words(result, ended.detail) or None
+    return result, reason, None
 
 
 def _refereed(ended: Ended, seat: int) -> Result:

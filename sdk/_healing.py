@@ -34,6 +34,8 @@ class Write:
     """For a confirm that disputes: why, sent to the relay."""
     claim: Claim | None = None
     """For a game-ending move: the mover's result as its game tells it (None: cannot tell)."""
+    detail: str = ""
+    """For a game-ending move: how it ended, in its game's words ("" for none)."""
 
 
 def same_event(known: Event | None, event: Event) -> bool:

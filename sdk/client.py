@@ -134,11 +134,14 @@ class RelayClient(TableCalls, PlayerCalls):
         end: bool = False,
         *,
         claim: Claim | None = None,
+        detail: str = "",
     ) -> int:
         """Posts a move on the position after event `after`; returns the move's event number.
         A game-ending move may claim the mover's result ("win", "draw", "loss"): an agreed end
-        is rated by it."""
-        return await self._seq(ticket, "moves", _move_body(after, move, end, claim))
+        is rated by it. It may say how the game ended in `detail`, its game's words, which an
+        agreed end carries (at most 200 characters, control characters made spaces)."""
+        body = _move_body(after, move, end, claim, detail)
+        return await self._seq(ticket, "moves", body)
 
     async def move_and_wait(
         self,
@@ -149,13 +152,16 @@ class RelayClient(TableCalls, PlayerCalls):
         wait: int,
         *,
         claim: Claim | None = None,
+        detail: str = "",
     ) -> tuple[int, list[Event]]:
         """Posts a move held up to `wait` seconds for the reply (`?wait=`): one request per move.
 
         Returns the move's event number and the events above it (none when the wait ran out).
         A retry of the lost answer is answered the same number, with the events above it then.
         """
-        seq, events, _ = await self.move_held(ticket, after, move, end, wait, claim=claim)
+        seq, events, _ = await self.move_held(
+            ticket, after, move, end, wait, claim=claim, detail=detail
+        )
         return seq, events
 
     async def move_held(
@@ -169,13 +175,14 @@ class RelayClient(TableCalls, PlayerCalls):
         chat: int = 0,
         *,
         claim: Claim | None = None,
+        detail: str = "",
     ) -> tuple[int, list[Event], Table | None]:
         """move_and_wait(); with `table` (the version the poster has), the post also ends at a
         change of the table, and answers the table when it is newer."""
         path = f"/v1/matches/{ticket.match}/moves?wait={wait}"
         if table is not None:
             path += f"&table={table}&chat={chat}"
-        body = _move_body(after, move, end, claim)
+        body = _move_body(after, move, end, claim, detail)
         timeout = self.timing.poll_margin + wait
         answer = await self._call("POST", path, ticket.token, body, timeout)
         try:
@@ -254,9 +261,14 @@ class RelayClient(TableCalls, PlayerCalls):
         return parse_match_ratings(answer)
 
 
-def _move_body(after: int, move: str, end: bool, claim: Claim | None) -> dict[str, Any]:
-    """Returns a move's body: the claim only with a game-ending move."""
+def _move_body(
+    after: int, move: str, end: bool, claim: Claim | None, detail: str
+) -> dict[str, Any]:
+    """Returns a move's body: the claim and the words (cleaned) only with a game-ending move."""
     body: dict[str, Any] = {"after": after, "move": move, "end": end}
     if end and claim is not None:
         body["claim"] = claim
+    said = clean_reason(detail) if end else ""
+    if said:
+        body["detail"] = said
     return body

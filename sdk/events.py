@@ -99,7 +99,8 @@ class Ended:
     """The event the end is about: the disputed move or pass, the illegal move, the move a
     referee found ending the game (None: the relay did not say)."""
     detail: str = ""
-    """Why, in words: the reason the disputing game gave, or the referee's ("" for none)."""
+    """Why, in words: the reason the disputing game gave, the referee's, or for an agreed or
+    unconfirmed end the game-ending move's own words ("" for none)."""
     winner: int | None = None
     """The seat a referee found the winner (None: a draw, or no referee decided)."""
     refereed: bool = False

@@ -149,6 +149,16 @@ class Game(abc.ABC):
         """
         return None
 
+    def end_words(self) -> str:
+        """Returns how the game ended, in its own words ("three mills", "no move left"), once
+        it is over; the host sends them with this side's game-ending move, and an agreed end
+        tells them to both sides and keeps them in the record.
+
+        Optional: the default "" sends none. At most 200 characters are sent (control
+        characters made spaces); a referee's verdict says its own words instead.
+        """
+        return ""
+
     def restore(self, history: Sequence[Played]) -> None:
         """Rebuilds the position from the match log when a match is resumed after a restart.
 

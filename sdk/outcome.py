@@ -97,7 +97,8 @@ class Outcome:
     """The event the end is about: the disputed or illegal move, or the move a referee found
     ending the game (None: the relay did not say)."""
     detail: str = ""
-    """Why, in words: the disputing game's reason, or the referee's ("" for none)."""
+    """Why, in words: the disputing game's reason, the referee's, or for an agreed or
+    unconfirmed end the game's own words for how it ended ("" for none)."""
     winner: int | None = None
     """The seat a referee found the winner (None: a draw, or no referee decided)."""
     refereed: bool = False

@@ -34,10 +34,11 @@ from .rules import (
     TextBoard,
     replay,
 )
+from .words import BOARD_FULL, end_words
 
 if TYPE_CHECKING:
     from .game import BoardBot, BoardGame, Rules
-    from .terminal import BOARD_FULL, end_words, text_game
+    from .terminal import text_game
 
 __all__ = [
     "BOARD_FULL",
@@ -72,8 +73,6 @@ _LAZY = {
     "BoardBot": ".game",
     "BoardGame": ".game",
     "Rules": ".game",
-    "BOARD_FULL": ".terminal",
-    "end_words": ".terminal",
     "text_game": ".terminal",
 }
 """The names loaded on first use, by the module that holds each."""

@@ -60,6 +60,10 @@ class Rules(Generic[B, M]):
     judge: Callable[[B, Player], int] | None = None
     """The bot's view of a position for a player: above 0 it is winning, 0 even, below 0
     losing (None: the bot never takes a draw)."""
+    words: Callable[[B], str] | None = None
+    """How a finished position ended, in the game's words ("three in a row"; "" while it goes
+    on): sent with this side's game-ending move, told on both sides and kept in the record
+    (None: the result is told alone). end_words makes it."""
 
 
 class BoardGame(Game, Generic[B, M]):
@@ -98,6 +102,11 @@ class BoardGame(Game, Generic[B, M]):
     def last_move(self) -> str | None:
         """Returns the move string of the last move played, or None before the first."""
         return None if self.last is None else self.rules.format_move(self.last)
+
+    def end_words(self) -> str:
+        """Returns how the game ended in the rules' words (`Rules.words`), "" without them."""
+        words = self.rules.words
+        return "" if words is None else words(self.board)
 
     def enable(self) -> None:
         """Does nothing: a UI sees the turn in `host.state`, and a bot overrides this."""

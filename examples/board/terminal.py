@@ -9,24 +9,9 @@ from typing import Any
 from ..text.client import TextGame
 from .game import BoardBot, BoardGame
 from .protocols import Render, Words
+from .words import BOARD_FULL, end_words
 
 __all__ = ["BOARD_FULL", "end_words", "text_game"]
-
-BOARD_FULL = "the board is full"
-"""How the example boards' draws end, in their referees' words."""
-
-
-def end_words(won: Words, drawn: str = BOARD_FULL) -> Words:
-    """Returns the words of a board once its game is over: won(board) for a win ("four in a
-    row", as the game's referee says it), `drawn` for a draw; "" while the game goes on."""
-
-    def words(board: Any) -> str:
-        outcome = board.outcome()
-        if outcome is None:
-            return ""
-        return drawn if outcome.winner is None else won(board)
-
-    return words
 
 
 def text_game(
@@ -38,8 +23,10 @@ def text_game(
     words: Words | None = None,
 ) -> TextGame[Any]:
     """Returns how the text client plays a board game: its person's and its bot's Game, and
-    `words` (see end_words), how a game both sides agree is over ended, told with the result."""
+    `words` (see end_words), how a game both sides agree is over ended, told with the result
+    when the ender's game sent none (default: the rules' own, `Rules.words`)."""
     rules = person.rules
+    words = rules.words if words is None else words
 
     def draw(game: BoardGame[Any, Any], color: bool) -> str:
         return render(game.board, game.last, color)

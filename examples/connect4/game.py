@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ..board.game import BoardBot, BoardGame, Rules
+from ..board.words import end_words
 from . import bot
+from .referee import DRAW, FOUR
 from .rules import Board, Move, format_move, parse_move
 
 __all__ = ["GAME_KEY", "RULES", "VERSION", "Connect4Bot", "Connect4Game"]
@@ -21,6 +23,7 @@ RULES: Rules[Board, Move] = Rules(
         board, level, rng, min(budget, bot.DEFAULT_BUDGET)
     ),
     judge=bot.judge,
+    words=end_words(lambda board: FOUR, DRAW),
 )
 """Connect Four; version 1 of its move strings: the column, '0' (left) to '6'."""
 GAME_KEY, VERSION = RULES.key, RULES.version

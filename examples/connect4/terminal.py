@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..board.terminal import end_words, text_game
+from ..board.terminal import text_game
 from ..text.cli import main as run
 from .game import Connect4Bot, Connect4Game
-from .referee import DRAW, FOUR
 from .rules import render
 
 HOW_TO_MOVE = "a column number, 0 (left) to 6"
-CONNECT4 = text_game(
-    Connect4Game,
-    Connect4Bot,
-    how_to_move=HOW_TO_MOVE,
-    render=render,
-    words=end_words(lambda board: FOUR, DRAW),
-)
+CONNECT4 = text_game(Connect4Game, Connect4Bot, how_to_move=HOW_TO_MOVE, render=render)
 """Connect Four as the text client plays it."""
 
 __all__ = ["CONNECT4", "main"]

@@ -7,16 +7,19 @@ whose answers follow the rules' turn, so that closing a box makes the partner pa
 from __future__ import annotations
 
 from ..board.game import BoardBot, BoardGame, Rules
+from ..board.words import end_words
 from .bot import MAX_LEVEL, MIN_LEVEL, choose_move, judge
+from .referee import DotsReferee
 from .rules import Board, Line, format_move, parse_move
 
 __all__ = ["GAME_KEY", "RULES", "VERSION", "DotsBot", "DotsGame"]
 
 RULES: Rules[Board, Line] = Rules(
     "Dots and Boxes", "dots", "1", Board.empty, parse_move, format_move, choose_move,
-    (MIN_LEVEL, MAX_LEVEL), judge=judge,
+    (MIN_LEVEL, MAX_LEVEL), judge=judge, words=end_words(DotsReferee().won),
 )  # fmt: skip
-"""Dots and Boxes; version 1 of its move strings: a line, "h01" or "v12"."""
+"""Dots and Boxes; version 1 of its move strings: a line, "h01" or "v12"; its end told in its
+referee's words."""
 GAME_KEY, VERSION = RULES.key, RULES.version
 
 

@@ -47,6 +47,8 @@ NO_REMATCH = "No rematch."
 REMATCH = "Rematch: the first move goes to the other side."
 _NO_ASKING = (Reason.ABANDONED, Reason.CANCELLED, Reason.CONNECTION_LOST, Reason.ERROR)
 """Ends after which nobody is asked to play again: the opponent or the relay is gone."""
+_SAID = (Reason.AGREED, Reason.UNCONFIRMED)
+"""Ends whose detail is the game-ending move's own words for how the game ended."""
 
 OPPONENT_RESIGNED = "Your opponent resigned: you win!"
 OPPONENT_LEFT = "Your opponent left the match: you win!"
@@ -320,4 +322,6 @@ class PersonSession(Session[G]):
             self._draw(game)
         words = self.spec.words
         how = "" if game is None or words is None or outcome.refereed else words(game)
+        if outcome.reason in _SAID and outcome.detail:
+            how = outcome.detail  # the ender's words, as both sides and the record have them
         self.screen.bold(headline(outcome, how))

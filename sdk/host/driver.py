@@ -351,6 +351,7 @@ class Driver:
                 feed.table,
                 feed.chat,
                 claim=write.claim,
+                detail=write.detail,
             )
         )
         try:

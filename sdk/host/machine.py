@@ -171,13 +171,16 @@ class Machine:
 
     def take_write(self) -> Write | None:
         """Returns the move, pass or confirm waiting to be posted, and forgets it; a
-        game-ending move carries the result the game tells now (its claim)."""
+        game-ending move carries the result the game tells now (its claim) and its words."""
         with self.lock:
             write, self._write = self._write, None
         if write is not None and write.kind == "move" and write.end and write.claim is None:
             # Asked here, in the loop, once move() returned: the game has played its move.
-            assert self.game is not None
-            write = dataclasses.replace(write, claim=claim_of(self.game.result()))
+            game = self.game
+            assert game is not None
+            write = dataclasses.replace(
+                write, claim=claim_of(game.result()), detail=game.end_words()
+            )
         return write
 
     def sent(self, write: Write) -> None:

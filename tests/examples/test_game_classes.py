@@ -200,7 +200,11 @@ def test_connect4_bots_play_a_whole_game_through_a_real_relay(relay_url: str) ->
         [Result.LOST, Result.WON],
         [Result.DRAWN, Result.DRAWN],
     )
-    assert pair.dialogs == ([], [])
+    # Each side is told the result in the game's words, as the ender's game sent them.
+    said = {"four in a row", "the board is full"}
+    assert pair.outcomes[0].detail == pair.outcomes[1].detail and pair.outcomes[0].detail in said
+    assert [len(dialogs) for dialogs in pair.dialogs] == [1, 1]
+    assert all(d[0].endswith(f": {pair.outcomes[0].detail}.") for d in pair.dialogs)
 
 
 @pytest.mark.parametrize(

@@ -84,3 +84,8 @@ def test_the_example_game_plays_through_a_relay(twentyone: ModuleType) -> None:
     pair = run_pair(twentyone.TwentyOneBot, twentyone.TwentyOneBot, game_key="twentyone")
     assert {outcome.result for outcome in pair.outcomes} == {Result.WON, Result.LOST}
     assert {outcome.reason for outcome in pair.outcomes} == {Reason.AGREED}
+    # The rules' words went with the game-ending move, and both sides were told them.
+    assert [outcome.detail for outcome in pair.outcomes] == ["reached 21", "reached 21"]
+    assert sorted(message for outcome in pair.outcomes for message in [outcome.message]) == [
+        "You lose: reached 21.", "You win: reached 21.",
+    ]  # fmt: skip

@@ -4,9 +4,11 @@ agree the game is over and no referee runs."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator, Sequence
 
+import aiohttp
 import pexpect
 import pytest
 
@@ -15,6 +17,7 @@ from examples.text.person import headline
 from examples.xand0 import rules as xand0
 from sdk import Outcome, Reason, Result
 from tests.examples.textclients import fresh_room, person
+from tests.relay.wire import Seat, Wire
 from tests.support.relay_process import RelayProcess, quick_flags
 
 PROMPT = re.compile(r"Your move \([XO]\): ")
@@ -93,6 +96,50 @@ def test_a_referees_draw_is_told_to_both_in_its_words(refereed: str) -> None:
 @pytest.mark.timeout(60)
 def test_an_agreed_win_is_told_in_the_games_own_words(opaque: str) -> None:
     assert play_out(opaque, COLUMN) == ("You win: three in a row.", "You lose: three in a row.")
+
+
+WORDS = "three down the middle"
+"""The words a foreign client's game-ending move gives, not the ones X and 0 itself says."""
+
+ENDER_FIRST = ["00", "10", "01", "11", "02"]
+"""The ender moves first (X) and wins in column 0."""
+ENDER_SECOND = ["00", "10", "01", "11", "22", "12"]
+"""The ender moves second (O) and wins in column 1."""
+
+
+@pytest.mark.timeout(60)
+async def test_an_agreed_end_is_told_in_the_enders_words(opaque: str) -> None:
+    room = fresh_room()
+    with person("xand0", opaque, room) as me:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20)) as session:
+            wire = Wire(session, opaque)
+            seat = await wire.seek("xand0", version="1", room=room)
+            started = (await next_events(wire, seat, 0))[0]
+            ender_first = started["first"] == seat.seat
+            moves = ENDER_FIRST if ender_first else ENDER_SECOND
+            for after, move in enumerate(moves, start=1):
+                if (after % 2 == 1) == ender_first:
+                    end = after == len(moves)
+                    said = {"claim": "win", "detail": WORDS} if end else {}
+                    body = {"after": after, "move": move, "end": end, **said}
+                    assert (await wire.post(seat, "moves", body))[0] == 200
+                else:
+                    await asyncio.to_thread(me.expect, PROMPT)
+                    me.sendline(move)
+                    await next_events(wire, seat, after)
+            await asyncio.to_thread(me.expect_exact, "Again? [y/n] ")
+            assert last_line(me.before) == f"You lose: {WORDS}."
+            ended = (await next_events(wire, seat, len(moves) + 1))[-1]
+            assert (ended["reason"], ended["detail"]) == ("agreed", WORDS)
+        me.sendline("n")
+        await asyncio.to_thread(me.expect, pexpect.EOF)
+
+
+async def next_events(wire: Wire, seat: Seat, after: int) -> list[dict[str, object]]:
+    """Returns the events above `after` once there are some, polling as the seat."""
+    while not (found := await wire.events(seat.match, after, seat, wait=5)):
+        pass
+    return found
 
 
 def test_a_refereed_end_is_told_once_in_the_referees_words() -> None:

@@ -67,15 +67,18 @@ def test_a_mover_claims_its_games_result_or_nothing_when_it_cannot_tell() -> Non
     assert claim_of(None) is None
 
 
-def test_a_move_body_carries_the_claim_only_with_the_end() -> None:
-    assert _move_body(4, "a3", True, "win") == {
+def test_a_move_body_carries_the_claim_and_words_only_with_the_end() -> None:
+    assert _move_body(4, "a3", True, "win", "") == {
         "after": 4,
         "move": "a3",
         "end": True,
         "claim": "win",
     }
-    assert _move_body(4, "a3", True, None) == {"after": 4, "move": "a3", "end": True}
-    assert _move_body(4, "a3", False, "win") == {"after": 4, "move": "a3", "end": False}
+    assert _move_body(4, "a3", True, None, "") == {"after": 4, "move": "a3", "end": True}
+    assert _move_body(4, "a3", False, "win", "mills") == {"after": 4, "move": "a3", "end": False}
+    said = _move_body(4, "a3", True, "win", " three\nmills " + "!" * 300)
+    assert said["detail"] == ("three mills " + "!" * 300)[:200]  # cleaned as a reason is
+    assert "detail" not in _move_body(4, "a3", True, "win", " \t ")
 
 
 def test_a_move_event_reads_its_claim_and_a_move_posted_again_is_the_same_move() -> None:
