@@ -2,6 +2,7 @@
 // a view to draw it. No DOM here: a view is any object with update(game, change).
 
 import { Game, MoveRejected, Result, State } from "./movewire.mjs";
+import { verdictWords } from "./endings.mjs";
 
 /** The words for each result the game can tell. */
 export const RESULTS = Object.freeze({
@@ -173,10 +174,20 @@ export class BoardGame extends Game {
     return outcome.winner === this.side ? Result.WON : Result.LOST;
   }
 
-  /** Returns the words for the result ("You win!"), or null while the game goes on. */
+  /** Returns how the game ended in the rules' words (their `endWords`), "" without them. */
+  endWords() {
+    return this.rules.endWords?.(this.board) ?? "";
+  }
+
+  /**
+   * Returns the words for the result, with the rules' words for how when they have them ("You
+   * win: three in a row.", else "You win!"), or null while the game goes on.
+   */
   get resultText() {
     const result = this.result();
-    return result === null ? null : RESULTS[result];
+    if (result === null) return null;
+    const how = this.endWords();
+    return how ? verdictWords(result, how) : RESULTS[result];
   }
 
   #apply(text, move, board) {

@@ -1,5 +1,6 @@
-// What the pages' board rules share (as examples/board/rules.py): players, marks, and the
-// error of an illegal move. xand0.mjs, connect4.mjs and dots.mjs export these again.
+// What the pages' board rules share (as examples/board/rules.py): players, marks, the error of
+// an illegal move, and the words of an end (as examples/board/words.py). xand0.mjs,
+// connect4.mjs and dots.mjs export these again.
 
 import { MoveRejected } from "./errors.mjs";
 
@@ -21,6 +22,26 @@ export class IllegalMoveError extends MoveRejected {
     super(message);
     this.name = "IllegalMoveError";
   }
+}
+
+/** How the example boards' draws end, in their referees' words. */
+export const BOARD_FULL = "the board is full";
+
+/**
+ * Returns a rules module's `endWords(board)`: `won(board)` for a win ("four in a row", as the
+ * game's referee says it), `drawn` for a draw, "" while the game goes on (as end_words in
+ * examples/board/words.py).
+ * @template {{outcome(): {winner: number | null} | null}} B
+ * @param {(board: B) => string} won
+ * @param {string} [drawn]
+ * @returns {(board: B) => string}
+ */
+export function endWordsFrom(won, drawn = BOARD_FULL) {
+  return (board) => {
+    const outcome = board.outcome();
+    if (outcome === null) return "";
+    return outcome.winner === null ? drawn : won(board);
+  };
 }
 
 /**

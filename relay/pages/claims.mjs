@@ -1,7 +1,9 @@
 // A game-ending move's claim: the mover's own result, sent from its game and checked by the
-// partner's (docs/ratings.md, "Which results count"). Mirrors sdk/_claims.py. Pure functions.
+// partner's (docs/ratings.md, "Which results count"), and the move's body that carries it with
+// the game's words. Mirrors sdk/_claims.py and sdk/client.py's _move_body. Pure functions.
 
 import { Result } from "./endings.mjs";
+import { cleanReason } from "./errors.mjs";
 
 /** @typedef {"win" | "draw" | "loss"} Claim a mover's word on its own result */
 
@@ -45,4 +47,21 @@ export function checkClaim(claim, found) {
   if (!claim || found === null || found === undefined || !(found in FOUND)) return "";
   if (MIRROR[claim] === found) return "";
   return WRONG_CLAIM(WORDS[claim], FOUND[found]);
+}
+
+/**
+ * Returns a move's body: the claim and the game's words for the end (cleaned as a dispute's
+ * reason: at most 200 characters, control characters made spaces) only with a game-ending move.
+ * @param {number} after @param {string} move @param {boolean} end
+ * @param {Claim | null} claim @param {string} [detail]
+ * @returns {{after: number, move: string, end: boolean, claim?: Claim, detail?: string}}
+ */
+export function moveBody(after, move, end, claim, detail = "") {
+  /** @type {{after: number, move: string, end: boolean, claim?: Claim, detail?: string}} */
+  const body = { after, move, end };
+  if (!end) return body;
+  if (claim) body.claim = claim;
+  const said = cleanReason(detail);
+  if (said) body.detail = said;
+  return body;
 }

@@ -355,6 +355,7 @@ export class Driver {
     const { machine, table, client } = this.#parts;
     const { after, move, end } = write;
     const claim = write.claim ?? null;
+    const detail = write.detail ?? "";
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const held = () => {
@@ -375,7 +376,7 @@ export class Driver {
     };
     const ticket = /** @type {Ticket} */ (machine.ticket);
     try {
-      return await client.moveAndWait(ticket, after, move, end, this.#parts.pollWait, undefined, watch, table.cursor, claim);
+      return await client.moveAndWait(ticket, after, move, end, this.#parts.pollWait, undefined, watch, table.cursor, claim, detail);
     } finally {
       clearTimeout(timer);
     }

@@ -80,7 +80,10 @@ export class Outcome {
      * ending the game (null: the relay did not say).
      */
     this.at = ended?.at ?? null;
-    /** Why, in words: the disputing game's reason, or the referee's ("" for none). */
+    /**
+     * Why, in words: the disputing game's reason, the referee's, or for an agreed or
+     * unconfirmed end the ender's game's words for it ("" for none).
+     */
     this.detail = ended?.detail ?? "";
     /** The seat a referee found the winner (null: a draw, or no referee decided). */
     this.winner = ended?.winner ?? null;
@@ -304,7 +307,10 @@ export function ending(ended, seat, gameResult, about = null, number = null) {
     if (mine) return [Result.UNKNOWN, reason, SELF_UNCONFIRMED];
     return [gameResult() ?? Result.UNKNOWN, reason, PARTNER_UNCONFIRMED];
   }
-  return [gameResult() ?? Result.UNKNOWN, reason, null];
+  const result = gameResult() ?? Result.UNKNOWN;
+  // The game knows who won; the ender's words say how, the same on both sides.
+  if (reason === Reason.AGREED && detail) return [result, reason, verdictWords(result, detail) || null];
+  return [result, reason, null];
 }
 
 /**
@@ -395,6 +401,19 @@ const CLAIMED_WORDS = new Map([
 ]);
 
 /**
+ * Returns how an agreed end went, in the words the ender's game gave (`how`, a draw's without
+ * its "a draw"): "X (Ann) won: three in a row, and 0 (Bob) agreed."
+ * @param {string} how @param {string} won @param {number | null | undefined} winner
+ * @param {number} seat @param {string} by @param {string} other
+ */
+function agreedWords(how, won, winner, seat, by, other) {
+  if (winner === undefined) return `The game ended: ${how}, and ${by} agreed.`;
+  if (winner === null) return `A draw: ${how}, and ${by} agreed.`;
+  if (winner === seat) return `${won}: ${other} ended the game with a losing move (${how}), and ${by} agreed.`;
+  return `${won}: ${how}, and ${by} agreed.`;
+}
+
+/**
  * Returns how a finished match ended, in plain words for anyone (a replay, a list of
  * matches): who won, as `who` names each seat ("X (Ann)"), and how. "X (Ann) won: 0 (Bob)
  * resigned."; "A draw: the players agreed it."; "X (Ann) won by the rules: three in a row." (a
@@ -409,6 +428,8 @@ export function endedWords(result, who) {
   const by = who(seat);
   const other = who(1 - seat);
   const why = result.detail ? ` (${result.detail})` : "";
+  // The game's or the referee's own words ("three in a row"; a draw's: "the board is full").
+  const how = (result.detail ?? "").replace(/^a draw\b[\s:,;-]*/i, "").replace(/\.+$/, "");
   const winner = winnerOf(result);
   const won = winner === null || winner === undefined ? "" : `${who(winner)} won`;
   switch (reason) {
@@ -423,6 +444,7 @@ export function endedWords(result, who) {
     case Reason.DRAWN:
       return "A draw: the players agreed it.";
     case Reason.AGREED:
+      if (how) return agreedWords(how, won, winner, seat, by, other);
       if (winner === undefined) return `The game ended, and ${by} agreed it was over.`;
       if (winner === null) return `A draw: ${by} agreed the game was over.`;
       if (winner === seat) return `${won}: ${other} ended the game with a losing move, and ${by} agreed.`;
@@ -431,15 +453,13 @@ export function endedWords(result, who) {
       const claim = result.claim ?? "";
       const claimed = CLAIMED_WORDS.get(claim);
       return claimed === undefined
-        ? `No result: ${by} never confirmed the end.`
-        : `${other} ${claimed}: ${by} never confirmed the end.`;
+        ? `No result: ${by} never confirmed the end${why}.`
+        : `${other} ${claimed}: ${by} never confirmed the end${why}.`;
     }
     case Reason.DISPUTED:
       if (winner === null || winner === undefined) return `No result: ${by} disputed the last move${why}.`;
       return `${won} by the rules: ${by} disputed the last move, and the referee found it legal.`;
     case Reason.OVER: {
-      // The referee's own words say how ("three in a row"; a draw's: "the board is full").
-      const how = (result.detail ?? "").replace(/^a draw\b[\s:,;-]*/i, "").replace(/\.+$/, "");
       if (winner === undefined) return `The referee found the game over${why}.`;
       if (winner === null) return how ? `A draw by the rules: ${how}.` : "A draw by the rules: the referee found the game drawn.";
       return how ? `${won} by the rules: ${how}.` : `${won} by the rules: the referee found the game over.`;

@@ -243,6 +243,16 @@ export class Game {
   }
 
   /**
+   * Returns how the game ended, in its own words ("three mills"), once it is over; the host
+   * sends them with this side's game-ending move, and an agreed end tells them to both sides
+   * and keeps them in the record. Optional: the default "" sends none.
+   * @returns {string}
+   */
+  endWords() {
+    return "";
+  }
+
+  /**
    * Rebuilds the position from the match log when a match is resumed (a reloaded page).
    * `history` holds every move and pass (Played) of the log in order, both sides', except a
    * last partner move or pass this side had not answered: that one still arrives through

@@ -188,14 +188,16 @@ export class Machine {
 
   /**
    * Returns the write waiting to be posted, and forgets it; a game-ending move carries the
-   * result the game tells now (its claim): asked once move() returned, the move played.
+   * result the game tells now (its claim) and its words for the end: asked once move()
+   * returned, the move played.
    * @returns {Write | null}
    */
   takeWrite() {
     const write = this.write;
     this.write = null;
     if (write !== null && write.kind === "move" && write.end && write.claim === undefined) {
-      return { ...write, claim: this.game === null ? null : claimOf(this.game.result()) };
+      const game = this.game;
+      return game === null ? { ...write, claim: null } : { ...write, claim: claimOf(game.result()), detail: game.endWords?.() ?? "" };
     }
     return write;
   }

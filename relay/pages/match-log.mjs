@@ -6,9 +6,10 @@ import { Played } from "./game.mjs";
 
 /** @typedef {import("./relay-client.mjs").Event} Event */
 /**
- * A write of this side's: a move, a pass or a confirm of the end, posted after event `after`.
+ * A write of this side's: a move (a game-ending one with its claim and its game's words), a
+ * pass or a confirm of the end, posted after event `after`.
  * @typedef {{kind: "move", after: number, move: string, end: boolean,
- *     claim?: import("./claims.mjs").Claim | null}
+ *     claim?: import("./claims.mjs").Claim | null, detail?: string}
  *   | {kind: "pass", after: number}
  *   | {kind: "confirm", after: number, agree: boolean, reason: string}} Write
  */

@@ -31,6 +31,11 @@ export interface Rules<Move = any, Board extends Position<Move> = Position<Move>
   parseMove(text: string): Move;
   /** Returns the move string of a move: parseMove's inverse. */
   formatMove(move: Move): string;
+  /**
+   * Optional: returns how a finished position ended, in the game's words ("three in a row"),
+   * "" while it goes on. BoardGame sends them with its game-ending move.
+   */
+  endWords?(board: Board): string;
 }
 
 /** What the computer's worker needs more of the rules (a game with `computer=True`). */
@@ -139,8 +144,13 @@ export class BoardGame<Move = any, Board extends Position<Move> = Position<Move>
   readonly illegal: string | null;
   /** Whether this side has a move or pass in play, so may ask to take one back. */
   readonly hasPlayed: boolean;
-  /** The words for the result ("You win!", "You lose.", "Draw."), or null while the game goes on. */
+  /**
+   * The words for the result, with the rules' `endWords` when they have them ("You win: three in
+   * a row."; else "You win!", "You lose.", "Draw."), or null while the game goes on.
+   */
   readonly resultText: string | null;
+  /** How the game ended, in the rules' words (their `endWords`); "" without them or while it goes on. */
+  endWords(): string;
   /** Returns whether the player may play `move` now. */
   canPlay(move: Move): boolean;
   /** Plays the player's move and sends it; returns whether it was played. */

@@ -1,5 +1,6 @@
 // The end of a game page's match (play.mjs): the rematch it follows with the same opponent,
-// its buttons and words, and the seat of an accepted rematch handed back to the page.
+// its buttons and words, the seat of an accepted rematch handed back to the page, and a link
+// to the finished match's replay (which names its id).
 
 import { PAGE_TIMING } from "./connection.mjs";
 import { BANNED, bannedWords } from "./moderation-panel.mjs";
@@ -17,6 +18,8 @@ export class PageRematch {
   #el;
   #changed;
   #accepted;
+  /** The link to the finished match's replay, in the rematch's section. */
+  #replay = document.createElement("a");
 
   /**
    * @param {import("./play-elements.mjs").PageElements} el the page's elements
@@ -30,6 +33,10 @@ export class PageRematch {
     el.rematchOffer.addEventListener("click", () => this.#answer(true));
     el.rematchAccept.addEventListener("click", () => this.#answer(true));
     el.rematchDecline.addEventListener("click", () => this.#answer(false));
+    this.#replay.className = "replay-link";
+    this.#replay.textContent = "Replay this match";
+    // Beside the rematch's buttons, on their row: the end's choices fit the screen as before.
+    (el.rematchOffer.parentElement ?? el.rematch).append(this.#replay);
   }
 
   /** Follows the rematch of the finished match `ticket` was seated in. */
@@ -68,6 +75,7 @@ export class PageRematch {
       el.rematchOffer.hidden = !shown.offer;
       el.rematchAccept.hidden = !shown.accept;
       el.rematchDecline.hidden = !shown.decline;
+      this.#replay.href = `replay.html#match=${encodeURIComponent(watch.match)}`;
     }
     // Once a match is over, the same opponent again is the main choice; a stranger the lesser.
     el.again.classList.toggle("primary", el.rematch.hidden);

@@ -3,6 +3,7 @@
 // the events events.mjs's (sdk/events.py), a player key's calls player-calls.mjs's. No DOM: node
 // runs it as it is.
 
+import { moveBody } from "./claims.mjs";
 import { cleanReason, ProtocolError } from "./errors.mjs";
 import { ENDED_REASONS, parseEvent } from "./events.mjs";
 import { PlayerCalls } from "./player-calls.mjs";
@@ -51,16 +52,6 @@ export function drawToken() {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const text = btoa(String.fromCharCode(...bytes));
   return text.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/**
- * Returns a move's body: the claim only with a game-ending move.
- * @param {number} after @param {string} move @param {boolean} end
- * @param {import("./claims.mjs").Claim | null} claim
- * @returns {{after: number, move: string, end: boolean, claim?: import("./claims.mjs").Claim}}
- */
-function moveBody(after, move, end, claim) {
-  return end && claim ? { after, move, end, claim } : { after, move, end };
 }
 
 /** Returns the query naming the table version and chat cursor a reader has ("" without). */
@@ -184,16 +175,18 @@ export class RelayClient extends PlayerCalls {
   /**
    * Posts a move on the position after event `after`; returns the move's event number. A
    * game-ending move may claim the mover's result ("win", "draw", "loss"): an agreed end is
-   * rated by it.
+   * rated by it. It may say how the game ended in `detail`, its game's words, which an agreed
+   * end carries.
    * @param {Ticket} ticket
    * @param {number} after
    * @param {string} move
    * @param {boolean} [end]
    * @param {import("./claims.mjs").Claim | null} [claim]
+   * @param {string} [detail]
    * @returns {Promise<number>}
    */
-  move(ticket, after, move, end = false, claim = null) {
-    return this.#seq(ticket, "moves", moveBody(after, move, end, claim));
+  move(ticket, after, move, end = false, claim = null, detail = "") {
+    return this.#seq(ticket, "moves", moveBody(after, move, end, claim, detail));
   }
 
   /**
@@ -202,7 +195,8 @@ export class RelayClient extends PlayerCalls {
    * when the wait ran out); a retry of a lost answer is answered the same number, with the
    * events above it then. With `at` ({table: V, chat: C}) the post is also answered at a
    * change of the table, which it then carries. `watch.sent()` is told as each attempt is
-   * sent, `watch.failed()` as one fails. `claim`: a game-ending move's claim, as move() sends.
+   * sent, `watch.failed()` as one fails. `claim`, `detail`: a game-ending move's claim and
+   * words, as move() sends them.
    * @param {Ticket} ticket
    * @param {number} after
    * @param {string} move
@@ -212,11 +206,12 @@ export class RelayClient extends PlayerCalls {
    * @param {Watch | null} [watch]
    * @param {TableCursor | null} [at]
    * @param {import("./claims.mjs").Claim | null} [claim]
+   * @param {string} [detail]
    * @returns {Promise<[number, Event[], import("./table.mjs").RawTable | null]>}
    */
-  async moveAndWait(ticket, after, move, end, wait, signal = undefined, watch = null, at = null, claim = null) {
+  async moveAndWait(ticket, after, move, end, wait, signal = undefined, watch = null, at = null, claim = null, detail = "") {
     const path = `/v1/matches/${encodeURIComponent(ticket.match)}/moves`;
-    const body = moveBody(after, move, end, claim);
+    const body = moveBody(after, move, end, claim, detail);
     const held = this.held(path, "?", wait, tableQuery(at));
     const answer = await this.call("POST", path, ticket.token, body, { signal, watch, ...held });
     if (!Number.isInteger(answer?.seq) || !Array.isArray(answer?.events)) {

@@ -58,6 +58,11 @@ export class RematchWatch {
     return this.#ticket.seat;
   }
 
+  /** Returns the finished match's id. */
+  get match() {
+    return this.#ticket.match;
+  }
+
   /** Starts following: onChange is told the state now, then each change, until closed. */
   async follow() {
     try {

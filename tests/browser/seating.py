@@ -23,8 +23,8 @@ def play_to_a_win(x: Player, o: Player) -> None:
         mover, other = (x, o) if i % 2 == 0 else (o, x)
         mover.play_cell(move)
         expect(other.cell(move)).to_have_text("X0"[i % 2])
-    x.expect_status("You win!")
-    o.expect_status("You lose.")
+    x.expect_status("You win: three in a row.")
+    o.expect_status("You lose: three in a row.")
 
 
 def start_room(ann: Player, bob: Player) -> tuple[Player, Player, str]:

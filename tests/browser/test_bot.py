@@ -18,7 +18,9 @@ from tests.support.relay_process import ROOT, RelayProcess
 PREFERENCE = [3, 2, 4, 1, 5, 0, 6]
 """The columns the person plays in turn, centre first, skipping full ones."""
 
-RESULT = re.compile(r"^(You win!|You lose\.|Draw\.)$")
+RESULT = re.compile(
+    r"^(You win: four in a row|You lose: four in a row|A draw: the board is full)\.$"
+)
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ setInterval(() => {
 }, 20);
 """
 
-ENDINGS = re.compile(r"^(You win!|You lose\.|Draw\.)$")
+ENDINGS = re.compile(r"^(You win|You lose): (three|four) in a row\.$|^A draw: the board is full\.$")
 
 
 def start_by_keyboard(person: Player, page: str, level: str) -> None:
@@ -97,7 +97,9 @@ def test_xand0_against_the_perfect_computer_never_ends_in_a_win_for_the_person(
     expect(person.page.locator("#you")).to_contain_text("against the computer (Strong)")
     while not your_turn_or_end(person):
         person.key_to_cell(free_cells(person)[0])
-    expect(person.status).to_have_text(re.compile(r"^(You lose\.|Draw\.)$"))
+    expect(person.status).to_have_text(
+        re.compile(r"^(You lose: three in a row\.|A draw: the board is full\.)$")
+    )
     assert person.fits_viewport()
     person.shot("ended")
 

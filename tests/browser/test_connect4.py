@@ -56,8 +56,8 @@ def test_private_room_link_joins_the_room_and_connect4_is_played_to_a_win(
             expect(disc).not_to_have_class(re.compile(r"\bdrop\b"))
             assert disc.evaluate("d => getComputedStyle(d).getPropertyValue('--fall')") == "6"
             first.shot("after-first-drop")
-    first.expect_status("You win!")
-    second.expect_status("You lose.")
+    first.expect_status("You win: four in a row.")
+    second.expect_status("You lose: four in a row.")
     for side in (first, second):
         expect(side.page.locator(".disc.win")).to_have_count(4)
         expect(side.column(3)).to_have_attribute(
@@ -134,8 +134,8 @@ def test_reload_mid_match_resumes_the_same_match_and_board(player: MakePlayer) -
     first.drop(1)  # Red: 3, 2, 1 on the bottom row
     second.drop(6)
     first.key_to_column(0)  # and 0 makes four
-    first.expect_status("You win!")
-    second.expect_status("You lose.")
+    first.expect_status("You win: four in a row.")
+    second.expect_status("You lose: four in a row.")
     assert first.fits_viewport() and second.fits_viewport()
     phone.shot("finished")
     desk.shot("finished")

@@ -88,16 +88,16 @@ def test_a_rated_win_is_told_with_who_won_how_and_the_rating_change(
 
     # The replay: who won, by side and name, and how (an agreed end: the winner's claim).
     x.open(f"/replay.html#match={match}")
-    x.expect_status(f"X ({winner}) won: 0 ({loser}) agreed the game was over.")
+    x.expect_status(f"X ({winner}) won: three in a row, and 0 ({loser}) agreed.")
     x.shot("replay-who-won")
 
     # Your games: the same words, the reader's own seat as "you", with the rating's change.
     assert your_games_row(x, match) == (
-        f"X and 0: Finished · X (you) won: 0 ({loser}) agreed the game was over"
+        f"X and 0: Finished · X (you) won: three in a row, and 0 ({loser}) agreed"
         " · Rating 1500 → 1741 (+241) Replay"
     )
     assert your_games_row(o, match) == (
-        f"X and 0: Finished · X ({winner}) won: 0 (you) agreed the game was over"
+        f"X and 0: Finished · X ({winner}) won: three in a row, and 0 (you) agreed"
         " · Rating 1500 → 1258 (−242) Replay"
     )
     o.shot("your-games-who-won")

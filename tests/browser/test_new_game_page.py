@@ -28,7 +28,7 @@ from tests.browser.relay_api import events_of, moves_of
 from tests.browser.seating import seated
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
-RESULT = re.compile(r"^(You win!|You lose\.)$")
+RESULT = re.compile(r"^(You win|You lose): took the last stone\.$")
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def test_the_skeleton_page_plays_the_skeleton_bot_to_the_end(
         status = page.locator("#status")
         pile = page.locator(".stones-pile")
         for _ in range(21):
-            expect(status).to_have_text(re.compile(r"^(Your turn\.|You win!|You lose\.)$"))
+            expect(status).to_have_text(re.compile(r"^(Your turn\.|You win: .+|You lose: .+)$"))
             if RESULT.match(status.inner_text()):
                 break
             left = pile.inner_text()
@@ -110,8 +110,10 @@ def test_the_skeleton_page_plays_the_skeleton_bot_to_the_end(
         context.close()
         bot.kill()
     assert bot.returncode == 0, err
-    bots = "lost" if verdict == "You win!" else "won"
-    assert out.strip() == f"Stones: {bots} (agreed)"
+    bots = "lost" if verdict.startswith("You win") else "won"
+    # The bot is told the result in the words the ender's game sent (end_words, endWords).
+    said = "You lose" if bots == "lost" else "You win"
+    assert out.strip() == f"{said}: took the last stone.\nStones: {bots} (agreed)"
     assert not errors, errors
     assert not missing, missing
 

@@ -188,11 +188,11 @@ def test_two_players_a_spectator_and_a_third_seeker_by_keyboard_alone(
         played(i)
 
     # The end: each reads their own words and rating's change, the spectator who won.
-    x.expect_status("You win!")
-    o.expect_status("You lose.")
+    x.expect_status("You win: three in a row.")
+    o.expect_status("You lose: three in a row.")
     expect(x.page.locator("#rating-change")).to_have_text("Your rating: 1500 → 1741 (+241)")
     expect(o.page.locator("#rating-change")).to_have_text("Your rating: 1500 → 1258 (−242)")
-    eve.expect_status(f"X ({winner}) won: 0 ({loser}) agreed the game was over.")
+    eve.expect_status(f"X ({winner}) won: three in a row, and 0 ({loser}) agreed.")
     for side in (x, o, eve):
         expect(side.page.locator(".x0-cell.win")).to_have_count(3)
         no_severe_violations(side, f"the end at {viewport}")

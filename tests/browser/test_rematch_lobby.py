@@ -29,8 +29,8 @@ def play_win(x: Player, o: Player, watcher: Player | None = None) -> None:
         expect(other.cell(move)).to_have_text("X0"[i % 2])
         if watcher is not None and i >= 2:
             expect(watcher.page.locator("#position")).to_contain_text(f"Move {i + 1} of {i + 1}")
-    x.expect_status("You win!")
-    o.expect_status("You lose.")
+    x.expect_status("You win: three in a row.")
+    o.expect_status("You lose: three in a row.")
 
 
 def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
@@ -79,9 +79,13 @@ def test_a_lobby_game_a_watcher_and_a_rematch_with_the_first_move_swapped(
         mover.key_to_cell(move)
         expect(other.cell(move)).to_have_text("X0"[i % 2])
         expect(watcher.page.locator("#position")).to_contain_text(f"Move {i + 1} of {i + 1}")
-    x.expect_status("You win!")
-    o.expect_status("You lose.")
-    expect(watcher.page.locator("#status")).to_have_text("X won: 0 agreed the game was over.")
+    x.expect_status("You win: three in a row.")
+    o.expect_status("You lose: three in a row.")
+    expect(watcher.page.locator("#status")).to_have_text("X won: three in a row, and 0 agreed.")
+    # Each player's page links the finished match's replay, which names its id.
+    for side in (x, o):
+        replay = side.page.get_by_role("link", name="Replay this match")
+        expect(replay).to_have_attribute("href", f"replay.html#match={match}")
     watcher.shot("watched-to-the-end")
     # In every lobby the finished match moves on to the ones just finished, to replay.
     watcher.open("/")

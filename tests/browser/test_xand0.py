@@ -39,8 +39,8 @@ def test_two_strangers_from_the_lobby_play_xand0_to_a_win(player: MakePlayer) ->
         mover.play_cell(move)
         expect(other.cell(move)).to_have_text("X0"[i % 2])
         expect(other.cell(move)).to_have_class(re.compile(r"\blast\b"))
-    x.expect_status("You win!")
-    o.expect_status("You lose.")
+    x.expect_status("You win: three in a row.")
+    o.expect_status("You lose: three in a row.")
     for side in (x, o):
         expect(side.page.locator(".x0-cell.win")).to_have_count(3)
         expect(side.cell("22")).to_have_attribute(
@@ -64,7 +64,7 @@ def test_xand0_draw_played_with_the_keyboard_one_side_on_a_phone(player: MakePla
         mover.key_to_cell(move)
         expect(other.cell(move)).to_have_text("X0"[i % 2])
     for side in (x, o):
-        side.expect_status("Draw.")
+        side.expect_status("A draw: the board is full.")
         expect(side.page.locator(".x0-cell.win")).to_have_count(0)
     assert "Row 2, column 2: X" in phone.board_text()
     assert phone.fits_viewport()

@@ -59,6 +59,17 @@ describe("BoardGame", () => {
     g.board = g.board.push(x0.parseMove("20"));
     assert.equal(g.receiveMove("22"), State.GAME_ENDED);
     assert.equal(g.result(), Result.LOST);
+    assert.equal(g.endWords(), "three in a row");
+    assert.equal(g.resultText, "You lose: three in a row.");
+  });
+
+  test("rules without endWords tell the result alone, and a game over sends nothing more", () => {
+    const { endWords, ...plain } = x0;
+    const { g } = game(plain, false);
+    for (const text of ["00", "10", "11", "20"]) g.board = g.board.push(x0.parseMove(text));
+    assert.equal(g.receiveMove("22"), State.GAME_ENDED);
+    assert.equal(typeof endWords, "function");
+    assert.equal(g.endWords(), "");
     assert.equal(g.resultText, RESULTS[Result.LOST]);
   });
 
@@ -80,7 +91,7 @@ describe("BoardGame", () => {
     g.enable();
     g.play(6);
     assert.deepEqual(host.sent, [["6", true]]);
-    assert.equal(g.resultText, "You win!");
+    assert.equal(g.resultText, "You win: four in a row.");
   });
 
   test("an illegal move from the partner is rejected with the rules' reason: the host disputes it", () => {

@@ -35,6 +35,12 @@ describe("how a finished match ended, as anyone reads it", () => {
       [{ reason: "disputed", seat: 1, detail: "the game is not over" }, "No result: 0 (Bob) disputed the last move (the game is not over)."],
       [{ reason: "unconfirmed", seat: 1, claim: "win" }, "X (Ann) claimed the win: 0 (Bob) never confirmed the end."],
       [{ reason: "unconfirmed", seat: 1 }, "No result: 0 (Bob) never confirmed the end."],
+      // The ender's game gave its words for the end: they say how.
+      [{ reason: "agreed", seat: 1, claim: "win", detail: "three in a row" }, "X (Ann) won: three in a row, and 0 (Bob) agreed."],
+      [{ reason: "agreed", seat: 1, claim: "draw", detail: "a draw: the board is full" }, "A draw: the board is full, and 0 (Bob) agreed."],
+      [{ reason: "agreed", seat: 1, claim: "loss", detail: "took the last stone" }, "0 (Bob) won: X (Ann) ended the game with a losing move (took the last stone), and 0 (Bob) agreed."],
+      [{ reason: "agreed", seat: 1, detail: "three mills" }, "The game ended: three mills, and 0 (Bob) agreed."],
+      [{ reason: "unconfirmed", seat: 1, claim: "win", detail: "three in a row" }, "X (Ann) claimed the win: 0 (Bob) never confirmed the end (three in a row)."],
     ];
     for (const [result, words] of cases) assert.equal(endedWords(result, who), words, JSON.stringify(result));
     const told = new Set(cases.map(([result]) => result.reason));

@@ -78,7 +78,10 @@ describe("the host against a real relay", { skip }, () => {
     assert.equal(lost.result, Result.LOST);
     assert.equal(won.reason, Reason.AGREED);
     assert.equal(won.by, second.ticket.seat);
-    assert.equal(first.game.resultText, "You win!");
+    assert.equal(first.game.resultText, "You win: three in a row.");
+    // The winner's words went with its move: the agreed end carries them to both hosts.
+    assert.deepEqual([won.detail, lost.detail], ["three in a row", "three in a row"]);
+    assert.equal(lost.message, "You lose: three in a row.");
     assert.equal(first.state, State.GAME_ENDED);
   });
 
@@ -87,7 +90,7 @@ describe("the host against a real relay", { skip }, () => {
     const moves = [..."532315310141250566206042303423260411544566"];
     const outcomes = await playOut(first, second, moves, c4);
     assert.deepEqual(outcomes.map((o) => o.result), [Result.DRAWN, Result.DRAWN]);
-    assert.equal(second.game.resultText, "Draw.");
+    assert.equal(second.game.resultText, "A draw: the board is full.");
   });
 
   test("a resumed host rebuilds the board from the log and plays on", async () => {

@@ -1,4 +1,5 @@
-"""The pages' JavaScript rules agree with the Python rules of examples/ on random games."""
+"""The pages' JavaScript rules agree with the Python rules of examples/ on random games, and
+say how a finished one ended in the same words (endWords, the Python Rules.words)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from examples.connect4 import game as connect4_game
 from examples.connect4 import rules as connect4
+from examples.dots import game as dots_game
 from examples.dots import rules as dots
+from examples.xand0 import game as xand0_game
 from examples.xand0 import rules as xand0
 from tests.support.components import require_binary
 
@@ -32,6 +36,7 @@ const seen = games.map(({ game, moves }) => {
     winner: outcome === null ? null : outcome.winner,
     over: outcome !== null,
     legal: board.legalMoves().map(r.formatMove),
+    words: r.endWords(board),
   };
 });
 process.stdout.write(JSON.stringify(seen));
@@ -44,6 +49,12 @@ RULES: dict[str, tuple[Any, int]] = {
     "dots": (dots, 24),
 }
 """Each game's Python rules, and the most moves one of its games can have."""
+WORDS = {
+    "xand0": xand0_game.RULES.words,
+    "connect4": connect4_game.RULES.words,
+    "dots": dots_game.RULES.words,
+}
+"""Each game's words for how a finished position ended (Rules.words)."""
 
 
 def _random_game(name: str, rng: random.Random) -> dict[str, Any]:
@@ -63,6 +74,7 @@ def _random_game(name: str, rng: random.Random) -> dict[str, Any]:
         "winner": None if outcome is None else outcome.winner,
         "over": outcome is not None,
         "legal": sorted(rules.format_move(m) for m in board.legal_moves()),
+        "words": WORDS[name](board),  # type: ignore[misc]
     }
 
 
@@ -82,5 +94,8 @@ def test_javascript_rules_agree_with_python_rules_on_600_random_games() -> None:
     seen = json.loads(result.stdout)
     for game, js in zip(games, seen, strict=True):
         js["legal"] = sorted(js["legal"])
-        expected = {key: game[key] for key in ("text", "winner", "over", "legal")}
+        expected = {key: game[key] for key in ("text", "winner", "over", "legal", "words")}
         assert js == expected, game["moves"]
+    ended = {g["words"] for g in games if g["over"]}
+    assert {"three in a row", "four in a row", "the board is full"} <= ended  # each kind met
+    assert any(words.startswith("more boxes: ") for words in ended)

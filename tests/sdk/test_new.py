@@ -246,9 +246,10 @@ def test_two_skeleton_bots_play_a_match_through_a_real_relay(
     command = client(skeleton, relay_url, room, "--bot")
     ends = run_together([command, command], skeleton, ENV)
     assert [end.returncode for end in ends] == [0, 0], ends
+    # Each is told the result in the referee's words, which the ender's game sent (end_words).
     assert sorted(end.stdout.strip() for end in ends) == [
-        "Stones: lost (agreed)",
-        "Stones: won (agreed)",
+        "You lose: took the last stone.\nStones: lost (agreed)",
+        "You win: took the last stone.\nStones: won (agreed)",
     ]
 
 

@@ -1,7 +1,7 @@
 // Rules of Connect Four on a 7x6 board, as examples/connect4/rules.py: pure, no DOM.
 // A move is one digit "0".."6": the column a piece is dropped into; row 0 is the bottom.
 
-import { FIRST, IllegalMoveError, MARKS, SECOND, lineOutcome, writeGrid } from "./board-rules.mjs";
+import { FIRST, IllegalMoveError, MARKS, SECOND, endWordsFrom, lineOutcome, writeGrid } from "./board-rules.mjs";
 
 export { FIRST, IllegalMoveError, MARKS, SECOND };
 
@@ -124,3 +124,6 @@ export class Board {
     return writeGrid([...Array(HEIGHT).keys()].reverse(), WIDTH, (col, row) => this.pieceAt(col, row));
   }
 }
+
+/** Returns how a finished position ended, in its referee's words; "" while the game goes on. */
+export const endWords = endWordsFrom(() => "four in a row", "a draw: the board is full");

@@ -2,7 +2,7 @@
 // The 16 dots are at (row, col), 0..3. A move draws a line: "hRC" from dot (R, C) to
 // (R, C+1), "vRC" from (R, C) to (R+1, C). Whoever closes a box owns it and moves again.
 
-import { FIRST, IllegalMoveError, MARKS, SECOND } from "./board-rules.mjs";
+import { FIRST, IllegalMoveError, MARKS, SECOND, endWordsFrom } from "./board-rules.mjs";
 
 export { FIRST, IllegalMoveError, MARKS, SECOND };
 
@@ -148,3 +148,9 @@ export class Board {
     return `${lines}/${rows.join("/")}/${MARKS[this.turn]}`;
   }
 }
+
+/** Returns how a finished position ended, in its referee's words; "" while the game goes on. */
+export const endWords = endWordsFrom((/** @type {Board} */ board) => {
+  const [first, second] = board.score();
+  return `more boxes: ${Math.max(first, second)} to ${Math.min(first, second)}`;
+});

@@ -1,7 +1,7 @@
 // Rules of X and 0 (3x3 tic-tac-toe), as examples/xand0/rules.py: pure, no DOM.
 // A move is two digits "ij": column i, row j, each 0..2; row 0 is the top row.
 
-import { FIRST, IllegalMoveError, MARKS, SECOND, lineOutcome, writeGrid } from "./board-rules.mjs";
+import { FIRST, IllegalMoveError, MARKS, SECOND, endWordsFrom, lineOutcome, writeGrid } from "./board-rules.mjs";
 
 export { FIRST, IllegalMoveError, MARKS, SECOND };
 
@@ -115,3 +115,6 @@ export class Board {
     return writeGrid([...Array(SIZE).keys()], SIZE, (col, row) => this.pieceAt(col, row));
   }
 }
+
+/** Returns how a finished position ended, in its referee's words; "" while the game goes on. */
+export const endWords = endWordsFrom(() => "three in a row");
