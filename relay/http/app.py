@@ -18,7 +18,7 @@ from relay.config import Config
 from relay.core.errors import CODES, RelayError
 from relay.core.referee import Referee
 from relay.http.handlers import handler as route_handler
-from relay.http.pages import add_pages, page_folders
+from relay.http.pages import add_offline_files, add_pages, page_folders
 from relay.http.proxy import behind_proxy
 from relay.http.server import NOSNIFF
 from relay.http.state import API, CONFIG, METRICS, STORE
@@ -118,9 +118,10 @@ def create_app(
         else:
             app.router.add_route(route.method, route.path, handle, name=route.endpoint)
     if config.pages:
-        add_pages(app)
+        pages = add_pages(app)
         for folder, _ in page_folders(config.games, config.pages_dirs):
-            add_pages(app, folder)
+            pages |= add_pages(app, folder)
+        add_offline_files(app, pages)
     app.cleanup_ctx.append(_reaper)
     if config.webhook_url:
         app.cleanup_ctx.append(_webhook)  # stopped before the reaper closes the store

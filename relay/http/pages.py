@@ -14,11 +14,13 @@ from aiohttp import web
 
 from relay.core.games import Game, GamePackageError
 from relay.http.encodings import accepts_gzip, gzipped
+from relay.http.offline import OFFLINE_FILES, offline_files
 
 __all__ = [
     "CACHE_CONTROL",
     "PAGES_DIR",
     "StaticFile",
+    "add_offline_files",
     "add_pages",
     "check_pages",
     "check_pages_dirs",
@@ -36,10 +38,15 @@ CONTENT_TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
     ".json": "application/json",
     ".txt": "text/plain; charset=utf-8",
 }
 """The files served, by suffix; anything else in the folder is left out."""
+
+PACKED = frozenset({".png"})
+"""The suffixes of files compressed already, never gzipped (nginx and Apache do not either)."""
 
 NOT_SERVED = frozenset({"package.json", "package-lock.json", "tsconfig.json"})
 """Files of a folder's JavaScript package (relay/pages is the `movewire` package), never served:
@@ -91,12 +98,17 @@ class StaticFile:
     def read(cls, path: Path) -> StaticFile:
         """Returns the file at path, typed by its suffix, with an ETag of its content, and
         gzipped once, now."""
-        body = path.read_bytes()
+        return cls.of(path.read_bytes(), path.suffix)
+
+    @classmethod
+    def of(cls, body: bytes, suffix: str) -> StaticFile:
+        """Returns a file of these bytes, typed by suffix (".js"), with an ETag of its content,
+        and gzipped once, now."""
         digest = hashlib.sha256(body).hexdigest()[:32]
-        packed = gzipped(body)
+        packed = None if suffix in PACKED else gzipped(body)
         # Each representation has a strong ETag of its own (RFC 9110, 8.8.3).
         gzip_etag = f'"{digest}-gzip"' if packed is not None else ""
-        return cls(body, CONTENT_TYPES[path.suffix], f'"{digest}"', packed, gzip_etag)
+        return cls(body, CONTENT_TYPES[suffix], f'"{digest}"', packed, gzip_etag)
 
 
 def _servable(path: Path, root: Path) -> bool:
@@ -172,7 +184,7 @@ def check_pages(games: Iterable[Game], folders: Iterable[str] = ()) -> None:
     """Raises ValueError unless each pages folder is one, and no file of a game package or a
     folder is served already by the relay, a game package or an earlier folder; a game
     package's clash is a GamePackageError naming both sides."""
-    taken = dict.fromkeys(_urls(PAGES_DIR) | {"/"}, RELAY)
+    taken = dict.fromkeys(_urls(PAGES_DIR) | {"/", OFFLINE_FILES}, RELAY)
     for game in sorted(games, key=lambda game: game.name):
         urls = _urls(game.pages)
         if urls & taken.keys():
@@ -199,9 +211,9 @@ def check_pages_dirs(folders: Iterable[str]) -> None:
 def copy_pages(target: Path, games: Iterable[Game] = (), folders: Iterable[str] = ()) -> int:
     """Copies every file the relay serves at / into target (made if missing), each at its URL
     path: its own pages, each game's page folder, each pages folder; for nginx or Apache to
-    serve with --no-pages. Returns how many files it copied (a file already there is
-    replaced)."""
-    copied: set[str] = set()
+    serve with --no-pages, and the service worker's list of them (offline-files.js). Returns how
+    many files it wrote (a file already there is replaced)."""
+    copied: dict[str, str] = {}
     for root in [PAGES_DIR, *(folder for folder, _ in page_folders(games, folders))]:
         for path in _files(root, warn=True):
             url = path.relative_to(root).as_posix()
@@ -209,15 +221,26 @@ def copy_pages(target: Path, games: Iterable[Game] = (), folders: Iterable[str] 
                 continue  # served by an earlier folder (check_pages refuses such a clash)
             (target / url).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target / url)
-            copied.add(url)
-    return len(copied)
+            copied[url] = StaticFile.read(path).etag
+    listed = offline_files({f"/{url}": etag for url, etag in copied.items()})
+    (target / OFFLINE_FILES.removeprefix("/")).write_bytes(listed)
+    return len(copied) + 1
 
 
-def add_pages(app: web.Application, root: Path = PAGES_DIR) -> None:
+def add_pages(app: web.Application, root: Path = PAGES_DIR) -> dict[str, StaticFile]:
     """Adds a GET (and HEAD) route for each page, read once now; unknown paths stay 404.
+    Returns the pages added, by URL path.
 
     A page whose path is served already (see check_pages_dirs) is left to the first folder."""
     taken = {resource.canonical for resource in app.router.resources()}
-    for url, page in load_pages(root).items():
-        if url not in taken:
-            app.router.add_get(url, _handler(page))
+    added = {url: page for url, page in load_pages(root).items() if url not in taken}
+    for url, page in added.items():
+        app.router.add_get(url, _handler(page))
+    return added
+
+
+def add_offline_files(app: web.Application, pages: dict[str, StaticFile]) -> None:
+    """Adds the route of the service worker's list of `pages` (all those served at /), which
+    it keeps for offline use (relay/http/offline.py)."""
+    etags = {url: page.etag for url, page in pages.items()}
+    app.router.add_get(OFFLINE_FILES, _handler(StaticFile.of(offline_files(etags), ".js")))

@@ -1,12 +1,14 @@
 // The lobby: a card for each game the relay hosts (GET /v1/games: its installed game
 // packages), and in it a random opponent to play, open a private or public room, join
 // an open public game, watch a live match, or replay one just finished; "Your games",
-// the correspondence matches of this browser's player key, each opened in one click; and at the
-// top, a way back to each live match of this browser still played (way-back.mjs: the key's, and
-// those whose tickets the game pages keep), with the seconds left to come back once the relay
-// shows the seat away. The lists follow the relay's lobby by long-polling it
+// the correspondence matches of this browser's player key, each opened in one click
+// (your-games.mjs); and at the top, a way back to each live match of this browser still played
+// (way-back.mjs: the key's, and those whose tickets the game pages keep), with the seconds left
+// to come back once the relay shows the seat away. The lists follow the relay's lobby by long-polling it
 // (GET /v1/lobby?game=G&after=V), never by reloading. While the relay does not answer, a notice
-// says so and the polls are sent again; they pick up where they were.
+// says so and the polls are sent again; they pick up where they were. The pages' service worker
+// keeps them for offline use (offline.mjs): offline, the lobby says so and Your games shows the
+// list it read last, with when.
 // The player's name, typed here, is kept for every seek of the game pages; the lists show the
 // players' names, as text.
 
@@ -15,11 +17,13 @@ import { ConnectionNotice, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ConnectionLostError } from "./errors.mjs";
 import { nameElement, nameField, shownName } from "./names.mjs";
 import { newRoomName, relayBeside, storageKey } from "./page-links.mjs";
-import { changeWords } from "./ratings.mjs";
-import { describeMatch, parsePlayerMatch, playerKey, resumeHref, sidesOf, usePlayerKey } from "./players.mjs";
+import { keepGames, keptGames } from "./kept.mjs";
+import { OfflineLine, isOffline, registerWorker } from "./offline.mjs";
+import { usePlayerKey } from "./players.mjs";
 import { RelayClient } from "./relay-client.mjs";
-import { boardList, nearChoice, refreshBoard, showRatings } from "./ratings-view.mjs";
+import { boardList, nearChoice, refreshBoard } from "./ratings-view.mjs";
 import { WayBack } from "./way-back.mjs";
+import { YourGames, clockAt } from "./your-games.mjs";
 
 /** Each game's page by game key ("connect4.html"), as GET /v1/games names it. */
 const pages = new Map();
@@ -255,60 +259,11 @@ async function follow(client, box, read = () => {}) {
   }
 }
 
-/**
- * Returns the list item of one of the player's own matches, opening it on its page; a finished
- * one says who won and how, by its game's sides (`sides`, by game key).
- */
-function mineItem(entry, sides = new Map()) {
-  const li = document.createElement("li");
-  li.dataset.match = entry.match;
-  const summary = `${titleOf(entry.game)}: ${describeMatch(entry, sides.get(entry.game))}`;
-  if (entry.status === "waiting") {
-    li.append(summary);
-    return li;
-  }
-  const link = document.createElement("a");
-  link.className = "button";
-  const finished = entry.status === "finished";
-  // A rated match's change of this key's rating: "1500 → 1742 (+242)".
-  const rated = entry.rating ? ` · Rating ${changeWords(entry.rating.before, entry.rating.after)}` : "";
-  const what = `${summary}${rated}`;
-  link.href = finished ? `replay.html#match=${encodeURIComponent(entry.match)}` : resumeHref(entry, pages.get(entry.game));
-  link.textContent = finished ? "Replay" : "Open";
-  link.setAttribute("aria-label", `${link.textContent} ${what}`);
-  li.append(`${what} `, link);
-  return li;
-}
-
-/** Returns a game's title, as its card says it (its key when it has no card). */
+/** Returns a game's title, as its card says it, else as the games kept last say it (its key
+ * when neither has it). */
 function titleOf(game) {
-  return document.getElementById(`game-${game}`)?.querySelector("h2")?.textContent ?? game;
-}
-
-/**
- * Shows the player's own matches and its ratings (each game's, with its latest rated
- * matches), read once when the page opens.
- */
-async function showMine(client, section) {
-  const list = section.querySelector(".mine-list");
-  const key = playerKey();
-  section.querySelector(".key-value").textContent = key ?? "none yet";
-  const ratings = section.querySelector(".ratings-list");
-  if (ratings !== null) showRatings(client, ratings, key, titleOf);
-  if (key === null) {
-    items(list, [], mineItem);
-    return;
-  }
-  try {
-    const rows = (await client.playerMatches(key)).map(parsePlayerMatch);
-    const finished = rows.filter((row) => row.status === "finished").map((row) => row.game);
-    const sides = await sidesOf(finished, (game) => views.get(game));
-    items(list, rows, (entry) => mineItem(entry, sides));
-    section.dataset.state = "listed";
-  } catch (error) {
-    section.dataset.state = "offline";
-    notice.lost(failed(error), () => showMine(client, section));
-  }
+  const card = document.getElementById(`game-${game}`)?.querySelector("h2")?.textContent;
+  return card ?? keptGames().find((kept) => kept?.name === game)?.title ?? game;
 }
 
 /**
@@ -325,8 +280,8 @@ async function showGames(client, list) {
     notice.lost(`The games could not be read: ${error.message}`, () => showGames(client, list));
     return;
   }
-  for (const game of games) pages.set(game.name, game.page);
-  for (const game of games) views.set(game.name, game.view ? new URL(game.view, `${client.relay}/`).href : null);
+  keepGames(games);
+  knowGames(games);
   list.replaceChildren(...games.map(gameCard));
   if (games.length === 0) list.append(make("li", { class: "card empty" }, "This relay hosts no game yet."));
   wireCards(list);
@@ -341,6 +296,12 @@ async function showGames(client, list) {
   });
 }
 
+/** Learns each game's page and view module (GET /v1/games' list). */
+function knowGames(games) {
+  for (const game of games) pages.set(game.name, game.page);
+  for (const game of games) views.set(game.name, game.view ? new URL(game.view, `${client.relay}/`).href : null);
+}
+
 const notice = new ConnectionNotice(document.querySelector("main"));
 const client = new RelayClient({
   relay: relayBeside(location.href),
@@ -350,6 +311,29 @@ const client = new RelayClient({
     notice.reconnecting(!reachable);
   },
 });
+registerWorker();
+const mine = document.getElementById("your-games");
+const yourGames =
+  mine === null
+    ? null
+    : new YourGames(mine, client, {
+        titleOf,
+        pageOf: (game) => pages.get(game),
+        viewOf: (game) => views.get(game),
+        failed: (error, retry) => notice.lost(failed(error), retry),
+      });
+// Offline: the games can be played once back online; Your games shows the list read last.
+let keptAt = null;
+const offline = new OfflineLine(document.querySelector("main"), () => {
+  const kept = keptAt === null ? "" : ` Your games shows the list read at ${clockAt(keptAt)}.`;
+  return `You are offline: games can be played once you are back online.${kept}`;
+});
+if (isOffline() && yourGames !== null) {
+  knowGames(keptGames());
+  keptAt = await yourGames.showKept();
+  offline.update();
+}
+
 const gameList = document.getElementById("games");
 if (gameList !== null) await showGames(client, gameList);
 
@@ -362,9 +346,8 @@ const wayBack =
     : new WayBack(wayBackBox, wayBackSaid, { client, titleOf, pageOf: (game) => pages.get(game) });
 wayBack?.start();
 
-const mine = document.getElementById("your-games");
-if (mine !== null) {
-  showMine(client, mine);
+if (mine !== null && yourGames !== null) {
+  yourGames.show();
   const form = mine.querySelector("form");
   // A key refused stays refused only until it is edited: a form whose field holds a custom
   // error is never submitted, so the error must go with the text it was about.
@@ -376,7 +359,7 @@ if (mine !== null) {
       usePlayerKey(input.value);
       input.setCustomValidity("");
       input.value = "";
-      showMine(client, mine);
+      yourGames.show();
       wayBack?.refresh();
     } catch (error) {
       input.setCustomValidity(error.message);

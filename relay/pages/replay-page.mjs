@@ -2,10 +2,13 @@
 // takeback as a step back), with the players' names and, when the reader may read it, the
 // chat. A live match is followed as a spectator, its table too (names, whether each player is
 // here, the chat on a relay that shows it to everyone); while the relay does not answer, a
-// notice says so and the page polls again from the last move it has.
+// notice says so and the page polls again from the last move it has. A finished match's record
+// is kept (kept.mjs), so that its replay, opened once online, opens offline too, and says so.
 
 import { ConnectionNotice, FORGOTTEN, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ChatPanel, speaker } from "./chat-panel.mjs";
+import { readGames, readRecord } from "./kept.mjs";
+import { OfflineLine, isOffline, registerWorker } from "./offline.mjs";
 import { ConnectionLostError, RelayRefusedError } from "./errors.mjs";
 import { nameElement, shownName } from "./names.mjs";
 import { relayBeside } from "./page-links.mjs";
@@ -20,9 +23,7 @@ import { BACK_SHOWN_MS, presenceWords } from "./table-panel.mjs";
  * such game or its package has no view. The relay names the module in GET /v1/games.
  */
 async function gameOf(relay, key) {
-  const answer = await fetch(`${relay}/v1/games`);
-  if (!answer.ok) throw new Error(`the relay answered ${answer.status} for its games`);
-  const { games } = await answer.json();
+  const games = await readGames(relay);
   const found = games.find((game) => game.name === key);
   if (found === undefined || found.view === null) return null;
   const { GAME } = await import(new URL(found.view, `${relay}/`).href);
@@ -75,19 +76,28 @@ function playersLine(element, spoken, sides, first) {
 }
 const relay = relayBeside(location.href);
 const match = new URLSearchParams(location.hash.replace(/^#/, "")).get("match");
+registerWorker();
+/** When the record shown was kept (ms), when it was read offline; else null. */
+let keptAt = null;
+const offline = new OfflineLine(document.querySelector("main"), () =>
+  keptAt === null
+    ? "You are offline: a replay opens here once it was opened online."
+    : "You are offline: this replay was kept from an earlier visit.",
+);
 
 async function main() {
   if (match === null) {
     $("status").textContent = "No match to replay: the link names none (replay.html#match=ID).";
     return;
   }
-  const answer = await fetch(`${relay}/v1/matches/${encodeURIComponent(match)}/record`);
-  if (!answer.ok) {
-    const body = await answer.json().catch(() => null);
-    $("status").textContent = body?.error?.message ?? `The relay answered ${answer.status}.`;
+  const read = await readRecord(relay, match);
+  if ("refused" in read) {
+    $("status").textContent = read.refused;
     return;
   }
-  const { header, events, chat: talk } = parseRecord(await answer.text());
+  keptAt = read.keptAt ?? null;
+  offline.update();
+  const { header, events, chat: talk } = parseRecord(read.text);
   const game = await gameOf(relay, header.game);
   if (game === null) {
     $("status").textContent = `This page cannot show a game of ${JSON.stringify(header.game)}.`;
@@ -224,5 +234,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  $("status").textContent = `The record could not be read: ${error.message}`;
+  $("status").textContent = isOffline()
+    ? "This match's record was not kept here: open its replay once online."
+    : `The record could not be read: ${error.message}`;
 });
