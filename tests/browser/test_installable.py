@@ -114,8 +114,7 @@ def test_the_installed_pages_open_offline_and_say_so(
     me.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     worker = "navigator.serviceWorker.ready.then((r) => [r.active.state, r.scope])"
     assert me.page.evaluate(worker) == ["activated", f"{relay.url}/"]
-    refused = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-    assert [error["errorId"] for error in refused if error["errorId"] != "in-incognito"] == []
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     cdp.detach()
 
     me.open(f"{at}/replay.html#match={finished}")
