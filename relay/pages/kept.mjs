@@ -12,7 +12,7 @@ export const KEPT_MINE = "movewire.kept.mine";
 export const RECORDS_KEPT = 20;
 
 /** The longest record kept, in characters: a longer one is replayed online only. */
-export const RECORD_MAX = 200_000;
+export const RECORD_MAX = 100_000;
 
 /** Returns what is kept under `key`, or null (nothing, or not JSON). */
 function read(storage, key) {
