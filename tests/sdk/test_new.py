@@ -107,7 +107,7 @@ def test_pytest_passes_on_the_skeleton_as_written(skeleton: Path, tmp_path: Path
         check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "8 passed" in run.stdout
+    assert "9 passed" in run.stdout  # the page's rules too: node is there
     for test in (
         "test_two_bots_play_a_whole_game_the_referee_ends",
         "test_a_forged_win_is_refused",
