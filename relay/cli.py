@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from relay.config import ADMIN_ENV, STORE_ENV, Config, webhook_keys
+from relay.config import ADMIN_ENV, PASSKEY_ENV, STORE_ENV, Config, webhook_keys
 from relay.core.model import StoreSettings
+from relay.core.passkeys import PasskeySettings
 from relay.core.rated import RatingRules
 from relay.games import installed_games
 from relay.http.pages import check_pages, copy_pages
@@ -89,6 +90,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             webhook_keys=webhook_keys(webhook_secret(a.webhook_secret_file)) if a.webhook else (),
             webhook_every=a.webhook_every * 60,
             admin_secret=admin_secret(a.admin_secret_file),
+            passkeys=passkey_settings(a.passkey_rp_id, a.passkey_origin, a.passkey_secret_file),
         )
         if config.workers > 1 and config.store_url == "memory":
             raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
@@ -148,3 +150,25 @@ def admin_secret(path: str | None) -> bytes:
         return Path(path).read_bytes().strip()
     except OSError as exc:
         raise ValueError(f"cannot read --admin-secret-file {path!r}: {exc.strerror}") from None
+
+
+def passkey_settings(
+    rp_id: str | None, origins: Sequence[str], path: str | None
+) -> PasskeySettings | None:
+    """Returns the passkey settings (None without --passkey-rp-id): the secret from the file,
+    else from MOVEWIRE_PASSKEY_SECRET; raises ValueError when the file cannot be read, or for
+    an origin or a secret file given without a relying-party id."""
+    if not rp_id:
+        if origins or path:
+            raise ValueError("--passkey-origin and --passkey-secret-file need --passkey-rp-id")
+        return None
+    if path is None:
+        secret = os.environ.get(PASSKEY_ENV, "").strip().encode()
+    else:
+        try:
+            secret = Path(path).read_bytes().strip()
+        except OSError as exc:
+            raise ValueError(
+                f"cannot read --passkey-secret-file {path!r}: {exc.strerror}"
+            ) from None
+    return PasskeySettings(rp_id, tuple(origin.rstrip("/") for origin in origins), secret)

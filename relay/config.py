@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 
 from relay.core.games import Game
 from relay.core.model import StoreSettings
+from relay.core.passkeys import PasskeySettings
 
 __all__ = [
     "ADMIN_ENV",
     "CHAT_READERS",
+    "PASSKEY_ENV",
     "SECRET_LEAST",
     "SECRET_SHORT",
     "STORE_ENV",
@@ -24,6 +26,7 @@ __all__ = [
     "WHSEC",
     "WHSEC_BAD",
     "Config",
+    "check_passkeys",
     "check_proxy_settings",
     "check_webhook",
     "webhook_key",
@@ -59,6 +62,34 @@ STORE_ENV = "MOVEWIRE_STORE"
 
 ADMIN_ENV = "MOVEWIRE_ADMIN_SECRET"
 """The environment variable the admin API's secret may come from (never the command line)."""
+
+PASSKEY_ENV = "MOVEWIRE_PASSKEY_SECRET"
+"""The environment variable the passkeys' sealing secret may come from (never the command
+line)."""
+
+
+def check_passkeys(settings: PasskeySettings) -> None:
+    """Raises ValueError unless the passkey settings are whole: a secret of SECRET_LEAST bytes
+    or more, and origins whose host is the relying-party id or under it."""
+    if len(settings.secret) < SECRET_LEAST:
+        raise ValueError(
+            f"passkeys need a secret of at least {SECRET_LEAST} characters "
+            f"(--passkey-secret-file, or {PASSKEY_ENV})"
+        )
+    if not settings.origins:
+        raise ValueError("passkeys need the origin the pages are served from (--passkey-origin)")
+    for origin in settings.origins:
+        parts = urllib.parse.urlsplit(origin)
+        host = parts.hostname or ""
+        if (
+            parts.scheme not in ("https", "http") or parts.path or parts.query
+            or not (host == settings.rp_id or host.endswith("." + settings.rp_id))
+        ):  # fmt: skip
+            raise ValueError(
+                f"a passkey origin must be http(s)://host[:port] on the relying-party id "
+                f"{settings.rp_id!r} or under it, not {origin!r}"
+            )
+
 
 SECRET_LEAST = 16
 """Bytes a webhook secret's key must have at least."""
@@ -196,6 +227,9 @@ class Config:
     admin_secret: bytes = field(default=b"", repr=False)
     """The bearer of the host's admin API (b'': the API is off); from a file or the
     environment, never the command line."""
+    passkeys: PasskeySettings | None = None
+    """The relying party and sealing secret of passkeys and transfer codes (None: they are
+    off, docs/protocol.md#passkeys)."""
 
     def __post_init__(self) -> None:
         if self.hold < 0:
@@ -217,6 +251,8 @@ class Config:
                 f"the admin secret must be at least {SECRET_LEAST} characters "
                 f"(--admin-secret-file, or MOVEWIRE_ADMIN_SECRET)"
             )
+        if self.passkeys is not None:
+            check_passkeys(self.passkeys)
         if self.store.seek_grace <= 0 or self.store.claim_after < 0:
             raise ValueError(
                 f"seek_grace must be > 0 and claim_after >= 0, not {self.store.seek_grace!r} "

@@ -270,6 +270,26 @@ def parser() -> argparse.ArgumentParser:
         "API). `python -m relay admin` uses it (docs/fair-play.md#moderation)",
     )
     p.add_argument(
+        "--passkey-rp-id",
+        metavar="HOST",
+        help="turn passkeys and transfer codes on, for this relying-party id: the host name "
+        "the pages are served from (docs/protocol.md#passkeys); needs --passkey-origin and a "
+        "secret",
+    )
+    p.add_argument(
+        "--passkey-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="an origin the pages are served from, e.g. https://games.example (repeatable)",
+    )
+    p.add_argument(
+        "--passkey-secret-file",
+        metavar="PATH",
+        help="the file holding the secret that seals the player keys passkeys bring back (at "
+        "least 16 characters; else the environment variable MOVEWIRE_PASSKEY_SECRET)",
+    )
+    p.add_argument(
         "--webhook-every",
         type=float,
         default=d.webhook_every / 60,

@@ -3,7 +3,8 @@
 Either server reads a request of the route table into a Call and hands it to Api.handle,
 which answers through a callback: at once, or when what the request waits for is done. The
 endpoints are coroutines that take the Call and return (status, body), or raise RelayError;
-they live in parts (relay.api.players, .moves, .matches, .lobby, .table, .moderation) over
+they live in parts (relay.api.players, .moves, .matches, .lobby, .table, .moderation,
+.passkeys) over
 the process's held requests (relay.api.holds)."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from relay.api.metrics import RelayMetrics
 from relay.api.moderation import ModerationEndpoints
 from relay.api.moves import MoveEndpoints
 from relay.api.openapi import openapi
+from relay.api.passkeys import PasskeyEndpoints
 from relay.api.players import PlayerEndpoints
 from relay.api.routes import ROUTES
 from relay.api.table import TableAnswers, TableEndpoints
@@ -84,10 +86,11 @@ class Api:
         self.lobby = LobbyEndpoints(config, store, self.holds, self.verdicts.referees)
         self.tables = TableEndpoints(config, store, self.holds, answers)
         self.moderation = ModerationEndpoints(config, store)
+        self.passkeys = PasskeyEndpoints(config, store)
         parts = {
             "players": self.players, "moves": self.moves, "matches": self.matches,
             "lobby": self.lobby, "table": self.tables, "moderation": self.moderation,
-            "service": self,
+            "passkeys": self.passkeys, "service": self,
         }  # fmt: skip
         self.endpoints: dict[str, Endpoint] = {
             route.endpoint: getattr(parts[route.part], route.endpoint) for route in ROUTES

@@ -19,7 +19,7 @@ MATCH_ID = "[A-Za-z0-9_.~-]+"
 segment, percent-encoded ones included, is left to aiohttp, which decodes and routes it."""
 
 
-Part = Literal["players", "moves", "matches", "lobby", "table", "moderation", "service"]
+Part = Literal["players", "moves", "matches", "lobby", "table", "moderation", "passkeys", "service"]
 """The parts of the Api (relay.api.endpoints): each answers its routes."""
 
 
@@ -138,6 +138,35 @@ ROUTES: tuple[Route, ...] = (
           "match the player key sat in; or lift one by its public id (kind 'none').",
           reply="Blocks", body="BlockBody", seat="player",
           errors=(*_COMMON, 401, 403, 404, 409), part="moderation"),
+    Route("GET", "/v1/player/passkeys", "playerPasskeys", "passkeys",
+          "The passkeys bound to the player key (as the bearer), oldest first.",
+          reply="Passkeys", seat="player", errors=(401, 403, 404, 429, 503), part="passkeys"),
+    Route("POST", "/v1/player/passkeys/options", "passkeyOptions", "register_options",
+          "WebAuthn options, with a fresh challenge, to bind a new passkey to the player key.",
+          reply="PasskeyOptions", seat="player", errors=(*_COMMON, 401, 403, 404, 409),
+          part="passkeys"),
+    Route("POST", "/v1/player/passkeys", "addPasskey", "register",
+          "Bind the authenticator's new passkey (its answer to the options) to the player key.",
+          ok=201, reply="Passkeys", body="PasskeyBody", seat="player",
+          errors=(*_COMMON, 401, 403, 404, 409), part="passkeys"),
+    Route("POST", "/v1/player/passkeys/remove", "removePasskey", "remove",
+          "Unbind one of the player key's passkeys, by its id.",
+          reply="Passkeys", body="PasskeyIdBody", seat="player",
+          errors=(*_COMMON, 401, 403, 404), part="passkeys"),
+    Route("POST", "/v1/player/code", "transferCode", "make_code",
+          "A short single-use code that signs another device in as the player key, for minutes.",
+          ok=201, reply="TransferCode", seat="player", errors=(*_COMMON, 401, 403, 404),
+          part="passkeys"),
+    Route("POST", "/v1/signin/options", "signinOptions", "signin_options",
+          "WebAuthn options, with a fresh challenge, for any passkey of this relay to answer.",
+          reply="PasskeyOptions", errors=(*_COMMON, 404), part="passkeys"),
+    Route("POST", "/v1/signin/passkey", "signinPasskey", "signin",
+          "The player key of the passkey whose answer to a sign-in challenge verifies.",
+          reply="SignedIn", body="SigninBody", errors=(*_COMMON, 403, 404, 409),
+          part="passkeys"),
+    Route("POST", "/v1/signin/code", "signinCode", "redeem",
+          "The player key a transfer code was made for, once.",
+          reply="SignedIn", body="CodeBody", errors=(*_COMMON, 403, 404), part="passkeys"),
     Route("POST", "/v1/matches/{match}/report", "report", "report",
           "Report the partner to the host: its play, its name or its chat.",
           ok=201, reply="Reported", body="ReportBody", seat="required",

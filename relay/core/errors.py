@@ -100,6 +100,38 @@ CODES: dict[str, tuple[int, str]] = {
     "block/no_key": (409, "The partner sat without a player key: there is nobody to block."),
     "block/full": (409, "This player key blocks or mutes as many keys as the relay keeps."),
     "report/too_fast": (429, "Too many reports from this client; retry after the given time."),
+    # passkey/..., code/...: passkeys and transfer codes (docs/protocol.md#passkeys).
+    "passkey/off": (
+        404,
+        "This relay has no passkey settings (relying-party id, origin, secret): passkeys and "
+        "transfer codes are off.",
+    ),
+    "passkey/challenge": (
+        409,
+        "The challenge is unknown, answered already or expired: ask for new options.",
+    ),
+    "passkey/refused": (
+        403,
+        "The authenticator's answer did not verify (origin, relying party, challenge, "
+        "signature), or no player key has this passkey.",
+    ),
+    "passkey/exists": (409, "This passkey is bound to a player key already."),
+    "passkey/full": (409, "This player key has as many passkeys as the relay keeps."),
+    "passkey/busy": (
+        429,
+        "Too many challenges pending for this player key, or on the relay; retry after the "
+        "given time.",
+    ),
+    "code/unknown": (403, "No such transfer code: mistyped, used already, or expired."),
+    "code/too_many": (
+        429,
+        "This player key made as many transfer codes as it may for now, or the relay holds "
+        "as many as it keeps; retry after the given time.",
+    ),
+    "limit/signins": (
+        429,
+        "Too many sign-ins or passkey options from this client; retry after the given time.",
+    ),
     # admin/...: the host's admin API.
     "admin/off": (404, "This relay has no admin secret: its admin API is off."),
     "admin/bad_secret": (403, "The bearer is not this relay's admin secret."),

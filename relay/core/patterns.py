@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "CREDENTIAL",
+    "CREDENTIAL_TEXT",
     "KEY",
     "KEY_TEXT",
     "NAME",
@@ -26,6 +28,11 @@ a letter or a digit."""
 PUBLIC_ID_TEXT = r"[A-Za-z0-9_-]{12}"
 """A player key's public id (relay.core.standings.public_id)."""
 
+CREDENTIAL_TEXT = r"[A-Za-z0-9_-]{16,1400}"
+"""A passkey's credential id as the wire carries it: base64url without padding (WebAuthn allows
+up to 1023 bytes; relay.core.passkeys)."""
+
+CREDENTIAL = re.compile(CREDENTIAL_TEXT)
 KEY = re.compile(KEY_TEXT)
 NAME = re.compile(NAME_TEXT)
 PUBLIC_ID = re.compile(PUBLIC_ID_TEXT)

@@ -15,6 +15,7 @@ from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
 from relay.store.hooks import HookState
 from relay.store.moderation import Moderation
+from relay.store.passkeys import Passkeys
 
 __all__ = [
     "Hooks", "Immediate", "Judged", "Lobbies", "Matches", "Players", "Rematches", "Store",
@@ -308,6 +309,10 @@ class Store(Protocol):
     @property
     def moderation(self) -> Moderation:
         """Bans, reports, blocks, voided ratings and erased names (relay.store.moderation)."""
+
+    @property
+    def passkeys(self) -> Passkeys:
+        """The passkeys bound to player keys, and pending challenges and transfer codes."""
 
     @property
     def immediate(self) -> Immediate | None:

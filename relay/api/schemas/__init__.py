@@ -1,6 +1,6 @@
 """Every schema of the OpenAPI document, each defined once, in a module for its area: errors,
 players (seeks and a key's matches), matches (events, summaries, rematches), moves (a match's
-writes), the table, the lobby and games, ratings, moderation and the service's own; the
+writes), the table, the lobby and games, ratings, moderation, passkeys and the service's own; the
 parameters the routes read; and the pieces they share (common). The patterns of identifiers
 come from relay.core.patterns, each bound and list from the core module that keeps it.
 
@@ -16,6 +16,7 @@ from relay.api.schemas import (
     matches,
     moderation,
     moves,
+    passkeys,
     players,
     ratings,
     service,
@@ -24,7 +25,9 @@ from relay.api.schemas import (
 
 __all__ = ["REPLIES", "SCHEMAS"]
 
-_AREAS = (errors, players, matches, moves, table, lobby, ratings, moderation, service)
+_AREAS = (
+    errors, players, matches, moves, table, lobby, ratings, moderation, passkeys, service,
+)  # fmt: skip
 
 
 def _merged(dicts: list[dict[str, Any]]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 It is made of the parts the Store protocol names, each over one registry of matches
 (relay.store.memory.registry): matches (with seeks, act, waits and reaper), tables, lobbies,
-rematches, players and hooks, and its moderation."""
+rematches, players and hooks, its moderation and passkeys."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from relay.store.memory.lobby import MemoryLobbies
 from relay.store.memory.match import Held
 from relay.store.memory.matches import MemoryMatches
 from relay.store.memory.moderation import MemoryModeration
+from relay.store.memory.passkeys import MemoryPasskeys
 from relay.store.memory.players import MemoryPlayers
 from relay.store.memory.registry import Registry
 from relay.store.memory.rematch import MemoryRematches
@@ -40,6 +41,8 @@ class MemoryStore:
         self.hooks = MemoryHooks(self.registry)
         self.moderation: MemoryModeration = self.registry.moderation
         """Bans, reports, blocks, voids and erasures (relay.store.moderation)."""
+        self.passkeys = MemoryPasskeys()
+        """Passkeys, pending challenges and transfer codes (relay.store.passkeys)."""
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""

@@ -36,7 +36,7 @@ _KINDS = {
     "UNLIST": _PLAIN, "RESERVE": _PLAIN, "REMATCH": _PLAIN, "REMATCH_START": _PLAIN,
     "LOBBY_ADD": _PLAIN, "LOBBY_MOVE": _PLAIN, "RATE": _PLAIN, "RATED": _PLAIN,
     "PENDING": _PLAIN, "TORATE": _PLAIN, "NAME": _PLAIN, "VOID": _PLAIN, "VOIDED": _PLAIN,
-    "FIELDS": _PLAIN, "KNOW": _PLAIN,
+    "FIELDS": _PLAIN, "KNOW": _PLAIN, "HOLD": _PLAIN, "TAKE": _PLAIN, "PASSKEY_ADD": _PLAIN,
 }  # fmt: skip
 """Each script, by name, and how its body begins (a match or a game script, or neither)."""
 

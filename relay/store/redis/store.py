@@ -5,7 +5,7 @@ layout in `relay.store.redis.keys`), so two relay processes never pair one seeke
 accept two moves for one turn and never give two events one number. The calls made in one
 event-loop turn go to Redis as one pipeline (`relay.store.redis.batch`). The store is made of
 the parts the Store protocol names: matches (relay.store.redis.matches, with seeks), tables,
-lobbies, rematches, players and hooks, and its moderation."""
+lobbies, rematches, players and hooks, its moderation and passkeys."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from relay.store.redis.lobby import RedisLobbies
 from relay.store.redis.matches import RedisMatches
 from relay.store.redis.moderation import RedisModeration
 from relay.store.redis.names import RedisNames
+from relay.store.redis.passkeys import RedisPasskeys
 from relay.store.redis.players import RedisPlayers
 from relay.store.redis.ratings import RedisRatings
 from relay.store.redis.refusals import UNAVAILABLE
@@ -75,6 +76,8 @@ class RedisStore:
         self.lobbies = RedisLobbies(self.link)
         self.rematches = RedisRematches(self.link, keys, self.matches.tell)
         self.players = RedisPlayers(self.link, keys, names, self.ratings)
+        self.passkeys = RedisPasskeys(self.link)
+        """Passkeys, pending challenges and transfer codes (relay.store.passkeys)."""
 
     @property
     def heard(self) -> int:

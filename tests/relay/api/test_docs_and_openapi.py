@@ -191,10 +191,12 @@ async def test_openapi_document_describes_what_the_relay_does(relay_url: str) ->
         # Moderation is checked against this document in test_moderation_api.py (its relay
         # has an admin secret).
         moderation = {"/v1/player/blocks", "/v1/matches/{match}/report"}
+        # Passkeys are checked against it in test_passkeys_api.py (its relay has the settings).
         documented_ops = {
             (path, method)
             for path, method in documented_ops
-            if not path.startswith("/v1/admin/") and path not in moderation
+            if not path.startswith(("/v1/admin/", "/v1/signin/", "/v1/player/passkeys"))
+            and path not in moderation | {"/v1/player/code"}
         }
         # Not JSON: /metrics above, the record in test_record.py, this document itself.
         assert documented_ops - exercised <= {
@@ -227,6 +229,8 @@ def test_openapi_paths_are_exactly_the_routes() -> None:
         ("--max-move=0", "max_move"),
         ("--store=postgres://x", "store"),
         ("--referee=nosuchgame", "'nosuchgame': no installed game"),
+        ("--passkey-origin=https://x.example", "need --passkey-rp-id"),
+        ("--passkey-rp-id=x.example", "passkeys need a secret"),
     ],
 )
 def test_bad_settings_are_refused_with_a_clear_message(flag: str, says: str) -> None:

@@ -28,6 +28,9 @@ def test_the_statuses_clients_retry_on_are_the_limits_and_the_servers_own() -> N
         "limit/waiting",
         "player/too_many",
         "report/too_fast",
+        "passkey/busy",
+        "code/too_many",
+        "limit/signins",
     }
     assert {code for code, (status, _) in CODES.items() if status == 503} == {
         "server/unavailable",

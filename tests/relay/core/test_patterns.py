@@ -10,7 +10,7 @@ from relay.api import openapi
 from relay.api.fields import request
 from relay.api.players import TOKEN
 from relay.core import moderation, patterns, players
-from relay.core.patterns import KEY_TEXT, NAME_TEXT, PUBLIC_ID_TEXT, anchored
+from relay.core.patterns import CREDENTIAL_TEXT, KEY_TEXT, NAME_TEXT, PUBLIC_ID_TEXT, anchored
 
 PAGES = Path(__file__).resolve().parents[3] / "relay" / "pages"
 
@@ -37,7 +37,12 @@ def test_openapi_takes_its_patterns_from_them() -> None:
 
     walk(openapi.document())
     identifiers = {pattern for pattern in found if pattern.startswith("^[A-Za-z0-9")}
-    assert identifiers == {anchored(KEY_TEXT), anchored(NAME_TEXT), anchored(PUBLIC_ID_TEXT)}
+    assert identifiers == {
+        anchored(KEY_TEXT),
+        anchored(NAME_TEXT),
+        anchored(PUBLIC_ID_TEXT),
+        anchored(CREDENTIAL_TEXT),
+    }
 
 
 def test_the_pages_copy_the_same_patterns() -> None:
