@@ -32,21 +32,14 @@ import { parseEvent, RelayClient, Timing } from "./relay-client.mjs";
 import { OFFER_KINDS, OFFER_STATES, parseTable, TableKeeper } from "./table.mjs";
 import { checkClaim, CLAIMS, claimOf, WRONG_CLAIM } from "./claims.mjs";
 import { BAD_RANGE, changeWords, ratingRangeJson, scoreWords } from "./ratings.mjs";
-import {
-  checkKept,
-  forgetTicket,
-  KEPT_LIMIT,
-  loadTicket,
-  saveTicket,
-  ticketFromJSON,
-  ticketToJSON,
-} from "./tickets.mjs";
+import { checkKept, forgetTicket, KEPT_LIMIT, loadTicket, saveTicket, ticketFromJSON, ticketToJSON } from "./tickets.mjs";
 import { canUndo, Game, GameHost, Played, State, STATE_NAMES } from "./game.mjs";
 import { history, lostWrites, sameEvent, splitLog, turnAfter } from "./match-log.mjs";
 import { Driver } from "./driver.mjs";
 import { HostTable } from "./host-table.mjs";
 import { Inbox, WAKE } from "./inbox.mjs";
 import { Machine } from "./machine.mjs";
+import { offerSettled } from "./offering.mjs";
 
 // What a game imports (docs/javascript.md lists it; tests/js/docs-example.test.mjs checks the list).
 // Exported here rather than `export ... from`, so that the generated types import what they name.
@@ -376,8 +369,8 @@ export class RelayHost extends GameHost {
 
   async #offer(/** @type {"draw" | "takeback"} */ kind) {
     const ticket = this.#seated(kind === "draw" ? "offerDraw()" : "askTakeback()");
-    const after = this.#machine.last;
-    return this.#table.read(await this.#client.offer(ticket, kind, after), after);
+    const { table, after } = await offerSettled(this.#client, ticket, kind, this.#machine);
+    return this.#table.read(table, after);
   }
 
   /** Returns the ticket of a match that has started; throws HostStateError before. */

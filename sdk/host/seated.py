@@ -3,12 +3,17 @@ mutes, draw and takeback offers and their answers, and claims (docs/protocol.md,
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 from sdk.client import RelayClient
 from sdk.errors import HostStateError
 from sdk.game import NO_UNDO, can_undo
+from sdk.host.offering import SETTLE_SECONDS, offer_settled
 from sdk.host.view import HostView
 from sdk.moderation import Blocked, BlockKind, ReportAbout
-from sdk.table import Table
+from sdk.state import State
+from sdk.table import OfferKind, Table
 from sdk.ticket import Ticket
 
 __all__ = ["NOT_SEATED", "NO_OFFER", "NO_PLAYER_KEY", "SeatedCalls"]
@@ -69,21 +74,31 @@ class SeatedCalls(HostView):
     async def offer_draw(self) -> Table:
         """Offers the partner a draw at the position this side has; returns the table. The
         match ends `drawn` if the partner accepts (play() then returns)."""
-        client, ticket = self._seated("offer_draw()")
-        table = await client.offer(ticket, "draw", self._machine.last)
-        self._machine.table_news(table)
-        return table
+        return await self._offer("draw", "offer_draw()")
 
     async def ask_takeback(self) -> Table:
         """Asks the partner to take back this side's last move (with the partner's reply, if
         it made one); on acceptance the game's `undo()` is called. Raises HostStateError for
         a game that cannot undo."""
-        client, ticket = self._seated("ask_takeback()")
+        self._seated("ask_takeback()")
         game = self._machine.game
         if game is not None and not can_undo(game):
             raise HostStateError(NO_UNDO.format(name=type(game).__name__))
-        table = await client.offer(ticket, "takeback", self._machine.last)
-        self._machine.table_news(table)
+        return await self._offer("takeback", "ask_takeback()")
+
+    async def _offer(self, kind: OfferKind, what: str) -> Table:
+        """Makes an offer at the position after this side's own move, if one is being sent:
+        once the move is posted (bounded by SETTLE_SECONDS), and again at the log's end when
+        the relay had the move sooner or later than the offer (sdk.host.offering)."""
+        client, ticket = self._seated(what)
+        machine = self._machine
+        deadline = time.monotonic() + SETTLE_SECONDS
+        # The move is on its way (the state may change from a UI's thread: looked at, not
+        # awaited as an event); the offer follows it.
+        while machine.state is State.WAITING_SERVER_RESPONSE and time.monotonic() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(0.02)
+        table = await offer_settled(client, ticket, kind, machine.last, machine.cursor)
+        machine.table_news(table)
         return table
 
     async def answer_offer(self, accept: bool) -> int | None:

@@ -1,7 +1,8 @@
 // Takeback races in the JavaScript host against a real relay (MOVEWIRE_RELAY, set by
 // test_node_suite.py), the twins of tests/sdk/test_takeback_race.py: a takeback asked while this
-// side's own move is held for the reply, and a move made just as the partner's acceptance
-// arrives. Each is read from the log: the match goes on, the games agree with it, nobody resigns.
+// side's own move is held for the reply or not even posted yet, and a move made just as the
+// partner's acceptance arrives. Each is read from the log: the match goes on, the games agree
+// with it, nobody resigns.
 
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -88,6 +89,29 @@ describe("takeback races through a real relay", { skip }, () => {
     await play(x, "22", o);
     assert.equal(x.outcome, null);
     assert.equal(o.outcome, null);
+    x.close();
+    o.close();
+  });
+
+  test("an offer made in the same breath as the own move follows it", async () => {
+    // X plays and asks to take the move back before its host has even posted it, then offers a
+    // draw right after another move: each is made after X's move, neither refused as stale nor
+    // made before the move (where it would lapse).
+    const [x, o] = await seated();
+    await until(() => x.state === State.PLAYING_TO_MOVE, "x's turn", WAIT_MS);
+    x.game.play(x.game.rules.parseMove("11"));
+    assert.equal(x.state, State.WAITING_SERVER_RESPONSE);
+    const table = await x.askTakeback();
+    assert.deepEqual([table.offer.at, table.offer.count], [2, 1]);
+    await until(() => o.table.offer?.state === "offered", "the request at o", WAIT_MS);
+    await o.answerOffer(true);
+    for (const side of [x, o]) await until(() => side.game.moves.length === 0, "the move taken back", WAIT_MS);
+    await until(() => x.state === State.PLAYING_TO_MOVE, "x's turn again", WAIT_MS);
+    x.game.play(x.game.rules.parseMove("22"));
+    const drawn = await x.offerDraw();
+    assert.deepEqual([drawn.offer.kind, drawn.offer.at], ["draw", 4]);
+    assert.equal(x.outcome, null);
+    assert.deepEqual(x.dialogs, []);
     x.close();
     o.close();
   });

@@ -25,6 +25,7 @@ HOST_MODULES = [
     "inbox",
     "machine",
     "match-log",
+    "offering",
     "player-calls",
     "movewire",
     "ratings",

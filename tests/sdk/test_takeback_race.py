@@ -41,6 +41,29 @@ async def test_a_takeback_asked_while_the_own_move_is_held_is_asked_after_it() -
         await finish(x, y)
 
 
+async def test_an_offer_made_in_the_same_breath_as_the_own_move_follows_it() -> None:
+    # X plays and, before its host has even posted the move, asks to take it back, then
+    # offers a draw after a move of its own held for the reply: each is made at the position
+    # after X's move (not refused as stale, not made before the move and lapsing).
+    async with local_relay(hold=3.0) as url:
+        x, y = await seated(url, "same-breath")
+        await x.game.enabled.wait()
+        x.game.play()
+        assert x.host.state is State.WAITING_SERVER_RESPONSE  # the move is not posted yet
+        table = await x.host.ask_takeback()
+        assert table.offer is not None and (table.offer.at, table.offer.count) == (2, 1)
+        await until(lambda: x.game.undone == y.game.undone == [1])  # y's game accepts
+        await until(lambda: x.host.state is State.PLAYING_TO_MOVE)
+        y.game.draws = False
+        x.game.play()
+        table = await x.host.offer_draw()
+        assert table.offer is not None and (table.offer.kind, table.offer.at) == ("draw", 4)
+        await y.game.enabled.wait()
+        assert x.host.outcome is None and y.host.outcome is None
+        assert x.dialogs == y.dialogs == []
+        await finish(x, y)
+
+
 def move_as_undo_arrives(side: Seated) -> None:
     """Makes side's game move the moment its host's poll queues an `undo`, before the host
     hands it to the game: a player who moves just as the partner accepts the takeback."""
