@@ -26,6 +26,7 @@ LAYERS: dict[str, set[str]] = {
     "relay.games": {"relay.core"},
     "relay.api": {"relay.core", "relay.store", "relay.config"},
     "relay.webhook": {"relay.core", "relay.store", "relay.config"},
+    "relay.push": {"relay.core", "relay.store"},
     "relay.http": {"relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook"},
     "relay.box": {"relay.api"},
     "relay.workers": {"relay.config", "relay.box"},
