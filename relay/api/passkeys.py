@@ -185,9 +185,11 @@ class PasskeyEndpoints:
         return 201, await self._listing(owner)
 
     async def passkeys(self, call: Call) -> Reply:
-        """GET /v1/player/passkeys: the key's passkeys, oldest first."""
-        self._on()
+        """GET /v1/player/passkeys: the key's passkeys, oldest first; on a relay without
+        passkeys, none and offered: false (a page learns it without a refusal)."""
         player = self._player(call)
+        if self.settings is None:
+            return 200, orjson.dumps({"passkeys": [], "offered": False})
         return 200, await self._listing(hash_token(player))
 
     async def remove(self, call: Call) -> Reply:
@@ -201,7 +203,7 @@ class PasskeyEndpoints:
 
     async def _listing(self, owner: str) -> bytes:
         found = await self.store.passkeys.listed(owner)
-        return orjson.dumps({"passkeys": [passkey.listing() for passkey in found]})
+        return orjson.dumps({"passkeys": [passkey.listing() for passkey in found], "offered": True})
 
     async def make_code(self, call: Call) -> Reply:
         """POST /v1/player/code: a transfer code that signs another device in as the key once."""

@@ -139,8 +139,9 @@ ROUTES: tuple[Route, ...] = (
           reply="Blocks", body="BlockBody", seat="player",
           errors=(*_COMMON, 401, 403, 404, 409), part="moderation"),
     Route("GET", "/v1/player/passkeys", "playerPasskeys", "passkeys",
-          "The passkeys bound to the player key (as the bearer), oldest first.",
-          reply="Passkeys", seat="player", errors=(401, 403, 404, 429, 503), part="passkeys"),
+          "The passkeys bound to the player key (as the bearer), oldest first, and whether "
+          "the relay offers passkeys at all.",
+          reply="Passkeys", seat="player", errors=(401, 403, 429, 503), part="passkeys"),
     Route("POST", "/v1/player/passkeys/options", "passkeyOptions", "register_options",
           "WebAuthn options, with a fresh challenge, to bind a new passkey to the player key.",
           reply="PasskeyOptions", seat="player", errors=(*_COMMON, 401, 403, 404, 409),

@@ -32,8 +32,13 @@ _CODE = {
 SCHEMAS: dict[str, Any] = {
     "Passkeys": {
         "type": "object",
-        "required": ["passkeys"],
+        "required": ["passkeys", "offered"],
         "properties": {
+            "offered": {
+                "type": "boolean",
+                "description": "Whether the relay offers passkeys (false: only GET answers, "
+                "with no passkeys).",
+            },
             "passkeys": {
                 "type": "array",
                 "items": {
@@ -45,7 +50,7 @@ SCHEMAS: dict[str, Any] = {
                         "created": {"type": "number"},
                     },
                 },
-            }
+            },
         },
     },
     "PasskeyOptions": {

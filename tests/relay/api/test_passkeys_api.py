@@ -147,7 +147,7 @@ async def test_passkeys_are_listed_capped_and_removed(
     status, body = await stranger.call(
         "POST", "/v1/player/passkeys/remove", {"id": listed[1]["id"]}
     )
-    assert status == 200 and body == {"passkeys": []}
+    assert status == 200 and body == {"passkeys": [], "offered": True}
     assert (await Device(client).sign_in(authenticator, 1))[0] == 200
 
 
@@ -261,6 +261,9 @@ async def test_without_the_hosts_settings_passkeys_are_off(
     client = await relay(aiohttp_client, passkeys=False)
     status, found = await Device(client, key()).call("POST", path, body)
     assert (status, found["error"]["code"]) == (404, "passkey/off")
+    # The list answers, empty, and says so: a page asks it without meeting a refusal.
+    status, found = await Device(client, key()).call("GET", "/v1/player/passkeys")
+    assert (status, found) == (200, {"passkeys": [], "offered": False})
 
 
 async def test_the_store_keeps_no_player_key_in_clear(aiohttp_client: AiohttpClient) -> None:
