@@ -14,9 +14,14 @@ __all__ = ["MemoryPasskeys"]
 class MemoryPasskeys:
     """The memory store's passkeys, challenges and codes."""
 
+    SWEEP_EVERY = 256
+    """Holds between two sweeps of every scope (a scope of one key is touched once or twice,
+    so its expired items would otherwise stay)."""
+
     def __init__(self) -> None:
         self._pending: dict[str, dict[str, tuple[float, str]]] = {}
         """Scope -> item -> (until, value)."""
+        self._holds = 0
         self._keys: dict[str, Passkey] = {}
         """Credential id -> its passkey."""
         self._owned: dict[str, list[str]] = {}
@@ -26,6 +31,9 @@ class MemoryPasskeys:
         self, scope: str, item: str, value: str, until: float, now: float, most: int
     ) -> bool:
         """Keeps a pending item (Passkeys.hold)."""
+        self._holds += 1
+        if self._holds % self.SWEEP_EVERY == 0:
+            self._sweep(now)
         held = self._pending.setdefault(scope, {})
         for old in [old for old, (ends, _) in held.items() if ends <= now]:
             del held[old]
@@ -33,6 +41,15 @@ class MemoryPasskeys:
             return False
         held[item] = (until, value)
         return True
+
+    def _sweep(self, now: float) -> None:
+        """Drops every expired item, and every scope left empty."""
+        for scope, held in list(self._pending.items()):
+            kept = {item: found for item, found in held.items() if found[0] > now}
+            if kept:
+                self._pending[scope] = kept
+            else:
+                del self._pending[scope]
 
     async def take(self, scope: str, item: str, now: float) -> str | None:
         """Takes a pending item once (Passkeys.take)."""

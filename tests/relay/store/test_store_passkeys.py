@@ -64,3 +64,14 @@ async def test_the_store_keeps_a_bounded_number_of_passkeys(store: Store) -> Non
     with pytest.raises(RelayError) as refused:
         await part.add(passkey(secrets.token_hex(32), now), 8, 2)
     assert refused.value.code == "passkey/full"
+
+
+async def test_the_memory_store_forgets_expired_scopes() -> None:
+    from relay import MemoryStore
+
+    part = MemoryStore().passkeys
+    now = time.time()
+    for n in range(part.SWEEP_EVERY - 1):
+        assert await part.hold(f"r:{n}", "c", "", now + 1, now, 4)
+    assert await part.hold("last", "c", "", now + 60, now + 2, 4)
+    assert list(part._pending) == ["last"]
