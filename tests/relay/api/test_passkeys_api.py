@@ -6,6 +6,7 @@ there; a transfer code does it once; every answer is checked against the OpenAPI
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -14,6 +15,7 @@ from pytest_aiohttp import AiohttpClient
 
 from relay import Config, Store, create_app
 from relay.api.openapi import document
+from relay.cli import parse_args
 from relay.core.model import hash_token
 from relay.core.passkeys import (
     CODES_PER_PLAYER,
@@ -277,3 +279,24 @@ async def test_the_store_keeps_no_player_key_in_clear(aiohttp_client: AiohttpCli
     await device.call("POST", "/v1/player/code")
     [passkey] = await store.passkeys.listed(hash_token(player))
     assert player not in repr(passkey) and player not in repr(store.passkeys.__dict__)
+
+
+def test_the_hosts_settings_come_from_flags_and_a_file_or_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags = ["--passkey-rp-id", "games.example", "--passkey-origin", "https://games.example/",
+             "--passkey-origin", "https://www.games.example"]  # fmt: skip
+    secret = tmp_path / "passkey.secret"
+    secret.write_text("  from-a-file-0123456789  \n")
+    monkeypatch.setenv("MOVEWIRE_PASSKEY_SECRET", "from-the-environment-0123")
+    from_file, _ = parse_args([*flags, "--passkey-secret-file", str(secret)])
+    from_env, _ = parse_args(flags)
+    assert from_file.passkeys is not None and from_env.passkeys is not None
+    assert from_file.passkeys.secret == b"from-a-file-0123456789"
+    assert from_env.passkeys.secret == b"from-the-environment-0123"
+    assert from_env.passkeys.origins == ("https://games.example", "https://www.games.example")
+    assert "from-" not in repr(from_file) + repr(from_env)
+    assert parse_args([])[0].passkeys is None
+    with pytest.raises(SystemExit):
+        parse_args(["--passkey-rp-id", "games.example", "--passkey-origin", "https://evil.example"])
+    assert "on the relying-party id 'games.example'" in capsys.readouterr().err
