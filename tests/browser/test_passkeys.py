@@ -129,6 +129,16 @@ def test_a_passkey_brings_the_player_and_its_match_to_another_device(
         expect(tablet.status).to_have_text(re.compile("^Signed in"))
         assert tablet.page.evaluate("localStorage.getItem('movewire.player')") == KEY
         tablet.shot("signed-in-by-code")
+
+        # Removed, the passkey signs in no more.
+        laptop.page.get_by_role("button", name="Remove Laptop").click()
+        expect(laptop.status).to_have_text(re.compile("^Passkey removed"))
+        expect(laptop.page.locator("#passkey-list li")).to_have_text("None yet.")
+        phone.open("/devices.html")
+        phone.page.get_by_role("button", name="Sign in with a passkey").click()
+        expect(phone.status).to_have_text(re.compile("^That passkey is not one of this relay's"))
+        refused = "console: Failed to load resource: the server responded with a status of 403"
+        phone.errors = [error for error in phone.errors if not error.startswith(refused)]
     finally:
         for side in sides:
             side.page.context.close()
