@@ -74,3 +74,58 @@ worker.addEventListener("fetch", (event) => {
     })(),
   );
 });
+
+// Web Push (docs/web-push.md): the relay pushes a small notice (its title, body, tag: one per
+// match, a newer replacing an older, and the page to open, relative to the pages' root). The
+// worker shows it; a tap focuses a tab already on that page, or opens it, never outside the
+// pages' root (a notice naming another site, or the protocol, opens the lobby).
+
+/** Returns the page a notice opens: within the worker's scope and not the protocol, else the
+ * pages' root. @param {unknown} url */
+function pageOf(url) {
+  const target = new URL(typeof url === "string" ? url : "", SCOPE);
+  return target.href.startsWith(SCOPE) && !target.href.startsWith(API) ? target.href : SCOPE;
+}
+
+/** Returns a notice's text field, cut to at most `most` characters. @param {unknown} value */
+function words(value, most) {
+  return typeof value === "string" ? value.slice(0, most) : "";
+}
+
+/** Keeps the worker alive for `work`; an event the test dispatches (untrusted) cannot be kept,
+ * and its work runs anyway. @param {ExtendableEvent} event @param {Promise<unknown>} work */
+function keep(event, work) {
+  if (event.isTrusted) event.waitUntil(work);
+}
+
+worker.addEventListener("push", (event) => {
+  /** @type {Record<string, unknown>} */
+  let notice = {};
+  try {
+    notice = event.data?.json() ?? {};
+  } catch {
+    // Not JSON: shown with the default words.
+  }
+  const title = words(notice.title, 100) || "movewire";
+  const options = {
+    body: words(notice.body, 300),
+    tag: words(notice.tag, 200) || undefined,
+    icon: new URL("icon-192.png", SCOPE).href,
+    data: { url: pageOf(notice.url) },
+  };
+  keep(event, worker.registration.showNotification(title, options));
+});
+
+worker.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = pageOf(event.notification.data?.url);
+  keep(
+    event,
+    (async () => {
+      const tabs = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const open = tabs.find((tab) => tab.url === url);
+      if (open !== undefined) await open.focus();
+      else await worker.clients.openWindow(url);
+    })(),
+  );
+});

@@ -135,7 +135,8 @@ def _play_url(game: str, match: str, seat: int) -> str:
 
 
 def _left(seconds: float) -> str:
-    seconds = max(0, int(seconds))
+    """Returns a time left in words, rounded to the second first (86399.6 s is 24 hours)."""
+    seconds = max(0, round(seconds))
     if seconds >= 2 * 86400:
         return f"{seconds // 86400} days"
     if seconds >= 2 * 3600:

@@ -51,7 +51,7 @@ async def test_a_turn_is_encrypted_signed_and_delivered(
         "kind": "turn",
         "match": "m-1",
         "title": "Your turn",
-        "body": "xand0: your move. 2 days left.",
+        "body": "xand0: your move. 3 days left.",
         "tag": "match:m-1",
         "url": "xand0.html#resume=m-1&seat=1",
     }
