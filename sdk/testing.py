@@ -8,8 +8,8 @@ loaded by itself once movewire is installed):
 
 or without fixtures, `run_pair(MyGame, MyGame)`. `play_pair` and `local_relay` are coroutines
 for async tests, which need an async pytest plugin (pytest-asyncio or pytest-aiohttp).
-`run_page_script` runs a game page's JavaScript in node beside the page kit, to test that the
-page's rules agree with the Python rules (sdk.page_script).
+`sdk.page_script.run_page_script` runs a game page's JavaScript in node beside the page kit, to
+test that the page's rules agree with the Python rules.
 
 Each helper that starts a relay takes the referees it runs, by game name: `referees={"mygame":
 MygameReferee}`, as `python -m relay --referee mygame` runs an installed game's. A match is
@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 from sdk.game import Game, GameFactory
 from sdk.outcome import Outcome, Reason, Result
-from sdk.page_script import page_kit, run_page_script
 from sdk.relay_host import RelayHost
 from sdk.state import State
 from sdk.timing import Timing
@@ -42,10 +41,8 @@ __all__ = [
     "Referees",
     "crash_and_resume",
     "local_relay",
-    "page_kit",
     "play_pair",
     "relay_in_thread",
-    "run_page_script",
     "run_pair",
 ]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sdk.testing import page_kit, run_page_script
+from sdk.page_script import page_kit, run_page_script
 from tests.support.components import require_binary
 
 ECHO = """
