@@ -1,13 +1,16 @@
 """Web Push in real Chromium: the pages' service worker takes a push message delivered by the
 DevTools protocol (ServiceWorker.deliverPushMessage, what a push service's message becomes once
-Chromium has decrypted it), shows its notification with the notice's title, body and tag, and
-on a click opens the match's page, or focuses a tab already on it, within the pages' root only.
+Chromium has decrypted it), asks for its notification with the notice's title, body and tag,
+and on a click opens the match's page, or focuses a tab already on it, within the pages' root
+only.
 
-Debian's full Chromium runs these (headless): its headless shell, which the other browser
-tests use, has no notification platform (Notification.permission stays "denied" whatever is
-granted). No protocol clicks a notification, so the click is dispatched in the worker (an
-event a script made), and since only a real click allows a worker to open or focus a window,
-the test records the window asked for instead (docs/web-push.md says what is simulated)."""
+The headless shell the browser tests use has no notification platform: the notification the
+worker asks for (showNotification) is recorded, not shown, and the browser's own part (one
+notification per tag, a newer replacing an older) is left to the browser. No protocol clicks
+a notification, so the click is dispatched in the worker (an event a script made, carrying
+the recorded notification's data), and since only a real click allows a worker to open or
+focus a window, the test records the window asked for instead (docs/web-push.md says what is
+simulated)."""
 
 from __future__ import annotations
 
@@ -16,48 +19,46 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, CDPSession, Playwright, Worker
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Worker
 
 from relay.push.messages import Notice, ended, turn
-from tests.browser.conftest import CHROMIUM_FLAGS
-from tests.support.components import require_binary
 from tests.support.relay_process import RelayProcess
 
 SPIES = """() => {
   self.opened = [];
   self.focused = [];
+  self.shown = [];
+  self.closed = [];
   Clients.prototype.openWindow = async function (url) { self.opened.push(url); return null; };
   WindowClient.prototype.focus = async function () { self.focused.push(this.url); return this; };
+  ServiceWorkerRegistration.prototype.showNotification = async function (title, options) {
+    self.shown.push({ title, body: options.body, tag: options.tag, url: options.data.url });
+  };
 }"""
-"""Records the windows the worker opens and focuses (only a real click may do either)."""
+"""Records the notifications the worker asks for, and the windows it opens and focuses (only a
+real click may do either)."""
 
 CLICK = """async (tag) => {
-  const [notification] = await self.registration.getNotifications({ tag });
-  self.dispatchEvent(new NotificationEvent("notificationclick", { notification }));
+  const asked = self.shown.findLast((n) => n.tag === tag);
+  const notification = { data: { url: asked.url }, close() { self.closed.push(tag); } };
+  const event = new ExtendableEvent("notificationclick");
+  Object.defineProperty(event, "notification", { value: notification });
+  self.dispatchEvent(event);
   for (let i = 0; i < 50 && !self.opened.length && !self.focused.length; i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const left = (await self.registration.getNotifications({ tag })).length;
-  return { opened: self.opened.splice(0), focused: self.focused.splice(0), left };
+  const taken = (list) => list.splice(0);
+  const [opened, focused, closed] = [self.opened, self.focused, self.closed].map(taken);
+  return { opened, focused, closed };
 }"""
-"""Clicks the notification of a tag; answers the windows opened and focused, and how many
-notifications of the tag are left."""
+"""Clicks the last notification asked for with a tag; answers the windows opened and focused,
+and the tags of the notifications closed."""
 
-SHOWN = """async () => (await self.registration.getNotifications()).map(
-  (n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))"""
-
-
-@pytest.fixture(scope="module")
-def full_chromium(playwright: Playwright) -> Iterator[Browser]:
-    """Returns Debian's full Chromium, headless: it shows notifications."""
-    path = require_binary("/usr/bin/chromium", "chromium")
-    browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_FLAGS)
-    yield browser
-    browser.close()
+SHOWN = """() => self.shown"""
 
 
 class Pages:
-    """A context on the relay's pages, notifications allowed, its worker and its DevTools."""
+    """A context on the relay's pages, its worker (recording notifications) and its DevTools."""
 
     def __init__(self, context: BrowserContext, relay: RelayProcess) -> None:
         self.context = context
@@ -87,7 +88,7 @@ class Pages:
         )
 
     def shown(self, count: int) -> list[dict[str, str]]:
-        """Waits for count notifications; returns them."""
+        """Waits for count notifications asked for; returns them, in order."""
         deadline = time.monotonic() + 5
         while True:
             shown: list[dict[str, str]] = self.worker.evaluate(SHOWN)
@@ -97,9 +98,9 @@ class Pages:
 
 
 @pytest.fixture
-def pages(full_chromium: Browser, relay: RelayProcess) -> Iterator[Pages]:
-    context = full_chromium.new_context()
-    context.grant_permissions(["notifications"], origin=relay.url)
+def pages(browser: Browser, relay: RelayProcess) -> Iterator[Pages]:
+    """Returns a context on the relay's lobby, its worker in control and recording."""
+    context = browser.new_context()
     made = Pages(context, relay)
     yield made
     context.close()
@@ -118,16 +119,17 @@ def test_a_pushed_turn_is_shown_and_its_click_opens_the_match(
         "tag": "match:m-1",
         "url": page,
     }
-    # A newer notice of the match replaces the older: one notification per match.
+    # A newer notice of the match has the match's tag: the browser shows it in the older's
+    # place, one notification per match.
     pages.push(turn("xand0", "m-1", 1, due=time.time() + 3600, now=time.time()))
     pages.push(ended("xand0", "m-2", "X won: three in a row."))
-    shown_now = pages.shown(2)
-    assert sorted(n["body"] for n in shown_now) == [
-        "xand0: X won: three in a row.",
-        "xand0: your move. 60 minutes left.",
+    shown_now = pages.shown(3)[1:]
+    assert [(n["tag"], n["body"]) for n in shown_now] == [
+        ("match:m-1", "xand0: your move. 60 minutes left."),
+        ("match:m-2", "xand0: X won: three in a row."),
     ]
     clicked = pages.worker.evaluate(CLICK, "match:m-1")
-    assert clicked == {"opened": [page], "focused": [], "left": 0}
+    assert clicked == {"opened": [page], "focused": [], "closed": ["match:m-1"]}
     pages.page.goto(page)  # the page asked for is the match's game page
     assert pages.page.title().startswith("X and 0")
 
@@ -138,7 +140,7 @@ def test_a_click_focuses_a_tab_already_on_the_page(pages: Pages, relay: RelayPro
     pages.push(ended("xand0", "m-2", "Drawn."))
     pages.shown(1)
     clicked = pages.worker.evaluate(CLICK, "match:m-2")
-    assert clicked == {"opened": [], "focused": [replay], "left": 0}
+    assert clicked == {"opened": [], "focused": [replay], "closed": ["match:m-2"]}
 
 
 def test_a_notice_never_opens_a_page_outside_the_pages(pages: Pages, relay: RelayProcess) -> None:
@@ -151,4 +153,4 @@ def test_a_notice_never_opens_a_page_outside_the_pages(pages: Pages, relay: Rela
     assert len(shown) == 5 and {n["url"] for n in shown} == {root}
     assert {n["title"] for n in shown} == {"t", "movewire"}
     clicked = pages.worker.evaluate(CLICK, "match:https://evil.example/")
-    assert clicked == {"opened": [], "focused": [root], "left": 0}  # the lobby's tab
+    assert clicked == {"opened": [], "focused": [root], "closed": ["match:https://evil.example/"]}

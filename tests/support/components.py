@@ -32,7 +32,6 @@ COMPONENTS = (
     ("apache2", "apache2"),
     ("apache2ctl", "apache2"),
     ("/usr/bin/chromium-headless-shell", "chromium-headless-shell"),
-    ("/usr/bin/chromium", "chromium"),  # shows notifications (tests/browser/test_push_notices.py)
     ("certutil", "libnss3-tools"),
     ("openssl", "openssl"),
     ("curl", "curl"),
