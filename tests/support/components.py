@@ -135,4 +135,28 @@ def require_binary(binary: str, package: str) -> str:
             if in_ci():
                 pytest.fail(message)
             pytest.skip(message)
+    if binary == "node" and (old := _old_node(path)):
+        if in_ci():
+            pytest.fail(old)
+        pytest.skip(old)
     return path
+
+
+NODE_LEAST = 20
+"""The oldest Node.js the JavaScript host runs on: it needs Web Crypto as the global `crypto`
+(Node 19 and later), and Node 18 is past its end of life."""
+
+
+@functools.cache
+def _old_node(path: str) -> str:
+    """Returns why the node at path is too old for the JavaScript host ("" when it is not)."""
+    version = subprocess.run(
+        [path, "--version"], capture_output=True, text=True, timeout=30, check=False
+    ).stdout.strip()
+    major = version.lstrip("v").split(".")[0]
+    if major.isdigit() and int(major) >= NODE_LEAST:
+        return ""
+    return (
+        f"{path} is Node.js {version or '(no version)'}: the JavaScript host needs Node.js "
+        f"{NODE_LEAST} or later (Debian bookworm's nodejs is 18); install a newer one"
+    )
