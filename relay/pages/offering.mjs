@@ -48,10 +48,10 @@ export async function offerSettled(client, ticket, kind, machine) {
   for (;;) {
     const later = await client.events(ticket, known, 0);
     const last = later.at(-1)?.seq ?? known;
-    if (last >= after) {
+    if (last === after) break;
+    if (last > after) {
       const own = later.every((event) => (event.type === "move" || event.type === "pass") && event.seat === ticket.seat);
-      if (last === after) break;
-      if (!own) throw stale;
+      if (!own) throw stale; // the partner's play changed the position: the offer lapsed
       return { table: await client.offer(ticket, kind, last), after: last };
     }
     if (Date.now() > deadline) throw stale;

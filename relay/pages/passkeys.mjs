@@ -52,39 +52,35 @@ export function requestOptions(json) {
   };
 }
 
-/** Returns a new passkey (a PublicKeyCredential from create) as the relay reads it. */
-export function createdJson(credential) {
-  const response = credential.response;
+/** Returns a PublicKeyCredential as the relay reads it, its response's fields as given. */
+function credentialJson(credential, response) {
   return {
     id: credential.id,
     rawId: toBase64url(credential.rawId),
     type: credential.type,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      attestationObject: toBase64url(response.attestationObject),
-      transports: typeof response.getTransports === "function" ? response.getTransports() : [],
-    },
+    response: { clientDataJSON: toBase64url(credential.response.clientDataJSON), ...response },
     clientExtensionResults: credential.getClientExtensionResults(),
     authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
   };
 }
 
+/** Returns a new passkey (a PublicKeyCredential from create) as the relay reads it. */
+export function createdJson(credential) {
+  const response = credential.response;
+  return credentialJson(credential, {
+    attestationObject: toBase64url(response.attestationObject),
+    transports: typeof response.getTransports === "function" ? response.getTransports() : [],
+  });
+}
+
 /** Returns a passkey's answer (a PublicKeyCredential from get) as the relay reads it. */
 export function assertedJson(credential) {
   const response = credential.response;
-  return {
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      authenticatorData: toBase64url(response.authenticatorData),
-      signature: toBase64url(response.signature),
-      userHandle: response.userHandle ? toBase64url(response.userHandle) : undefined,
-    },
-    clientExtensionResults: credential.getClientExtensionResults(),
-    authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
-  };
+  return credentialJson(credential, {
+    authenticatorData: toBase64url(response.authenticatorData),
+    signature: toBase64url(response.signature),
+    userHandle: response.userHandle ? toBase64url(response.userHandle) : undefined,
+  });
 }
 
 /** A refusal of the relay's: its code and its words. */

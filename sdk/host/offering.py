@@ -43,21 +43,20 @@ async def offer_settled(
             raise
         stale = refused
     deadline = time.monotonic() + SETTLE_SECONDS
+    since = min(known, after)
     while True:
-        later = await client.events(ticket, min(known, after), 0)
-        last = later[-1].seq if later else min(known, after)
-        if last >= after:
+        later = await client.events(ticket, since, 0)
+        last = later[-1].seq if later else since
+        if last == after:
+            break
+        if last > after:
             own = all(
-                isinstance(event, Moved | Passed) and event.seat == ticket.seat
-                for event in later
-                if event.seq > min(known, after)
+                isinstance(event, Moved | Passed) and event.seat == ticket.seat for event in later
             )
-            if last == after or not own:
-                break
+            if not own:
+                raise stale  # the partner's play changed the position: the offer lapsed
             return await client.offer(ticket, kind, last)
         if time.monotonic() > deadline:
-            break
+            raise stale
         await asyncio.sleep(_STEP)  # this side's move is still on its way to the relay
-    if last == after:
-        return await client.offer(ticket, kind, after)
-    raise stale
+    return await client.offer(ticket, kind, after)
