@@ -5,10 +5,11 @@ share."""
 from __future__ import annotations
 
 import pytest
+import regex
 
 from relay.core.errors import RelayError
 from relay.core.table import NAME_MOST
-from relay.core.text_policy import chat_line, display_name, shown_once, skeletons
+from relay.core.text_policy import SCRIPTS, chat_line, display_name, shown_once, skeletons
 
 INVISIBLE = {
     "zero-width space": "\u200b",
@@ -118,3 +119,15 @@ def test_a_leaderboard_shows_each_look_once_and_no_name_the_rules_refuse() -> No
     rows: list[dict[str, str | None]] = [{"name": name} for name in names]
     shown_once(rows, NAME_MOST)
     assert [row["name"] for row in rows] == ["BOB", None, None, None, "Ann"]
+
+
+def test_the_installed_regex_knows_every_script_a_name_is_read_by() -> None:
+    # pyproject asks for the regex release that knows Unicode 17's scripts: an older one
+    # refuses \p{sc=SEAL} and would turn every name into a server error.
+    unknown = []
+    for script in SCRIPTS:
+        try:
+            regex.compile(r"\p{sc=" + script + "}")
+        except regex.error:
+            unknown.append(script)
+    assert not unknown, f"regex {regex.__version__} does not know {unknown}"
