@@ -33,6 +33,7 @@ from sdk.ratings import (
 from sdk.record import Record
 from sdk.relay_host import RelayHost
 from sdk.rematch import Rematch
+from sdk.signin import SignedIn, TransferCode, keep_player_key
 from sdk.state import State
 from sdk.table import ChatLine, Offer, Presence, Table
 from sdk.ticket import Ticket
@@ -77,14 +78,17 @@ __all__ = [
     "RelayUnreachableError",
     "Rematch",
     "Result",
+    "SignedIn",
     "Started",
     "State",
     "Table",
     "Ticket",
     "TimeControl",
     "Timing",
+    "TransferCode",
     "Undone",
     "format_left",
+    "keep_player_key",
     "load_player_key",
     "new_player_key",
     "play",

@@ -1,7 +1,8 @@
 """RelayClient: protocol v1 calls, each retried through transient faults with backoff.
 
 Its parts: the requests and their retries (sdk.transport), the calls at a match's table
-(sdk.table_calls) and those of a player key (sdk.player_calls); the match's own calls are here."""
+(sdk.table_calls), those of a player key (sdk.player_calls) and its transfer codes
+(sdk.signin); the match's own calls are here."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sdk.player_calls import PlayerCalls
 from sdk.ratings import MatchRatings, RatingRange, parse_match_ratings
 from sdk.record import Record, parse_record
 from sdk.rematch import Rematch, parse_rematch
+from sdk.signin import SigninCalls
 from sdk.table import Table, parse_table
 from sdk.table_calls import TableCalls
 from sdk.ticket import Ticket
@@ -32,7 +34,7 @@ from sdk.transport import _retry_after as _retry_after
 __all__ = ["RelayClient"]
 
 
-class RelayClient(TableCalls, PlayerCalls):
+class RelayClient(TableCalls, PlayerCalls, SigninCalls):
     """Speaks protocol v1 to one relay; transient faults are retried, 4xx raise RelayRefusedError.
 
     Transient: connection errors and resets, timeouts, garbled answers, 408, 429 and every 5xx.
@@ -41,7 +43,9 @@ class RelayClient(TableCalls, PlayerCalls):
     once, a call that gets no answer at all gives up after `timing.first_contact` seconds
     instead, raising RelayUnreachableError (a mistyped address fails fast). Every write of the
     protocol is safe to repeat (the relay applies it once); a seek sends a token of its own
-    drawing, so that its retry gets the same seat rather than a second one.
+    drawing, so that its retry gets the same seat rather than a second one. Not so a transfer
+    code's redeem: a code whose answer was lost is used up, and its retry is told `403
+    code/unknown` (make another). The transfer codes' calls raise a 429 at once.
     """
 
     async def seek(

@@ -86,16 +86,21 @@ def _is_control(char: str) -> bool:
 
 
 class RelayRefusedError(Exception):
-    """Raised when the relay answers with an error that retrying cannot fix (a 4xx)."""
+    """Raised when the relay answers with an error that retrying cannot fix (a 4xx), or a
+    rate limit a call tells at once (`retry_after`: the seconds the relay said to wait)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: float | None = None
+    ) -> None:
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
         super().__init__(f"{status} {code}: {message}")
 
     def __repr__(self) -> str:
-        return f"RelayRefusedError({self.status!r}, {self.code!r}, {self.message!r})"
+        after = "" if self.retry_after is None else f", {self.retry_after!r}"
+        return f"RelayRefusedError({self.status!r}, {self.code!r}, {self.message!r}{after})"
 
 
 class ConnectionLostError(ConnectionError):

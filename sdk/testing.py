@@ -97,8 +97,12 @@ async def local_relay(
     claim_after: float = 300.0,
     rate_unrefereed: bool = True,
     referees: Referees | None = None,
+    passkeys: bool = False,
 ) -> AsyncIterator[str]:
     """Runs a real relay in this event loop on a free port of 127.0.0.1; yields its URL.
+
+    With `passkeys`, its passkeys and transfer codes are on (relying party `localhost`, a
+    secret of its own): `RelayClient.make_code()` and `sign_in_with_code()` work through it.
 
     `claim_after` is the relay's --claim-after (a staller may be claimed against after it).
     `rate_unrefereed` is the relay's --rate-unrefereed: a test relay rates every game's
@@ -109,6 +113,7 @@ async def local_relay(
 
     from relay import Config, StoreSettings, create_app
     from relay.api.verdicts import pick_referees
+    from relay.core.passkeys import PasskeySettings
     from relay.core.rated import RatingRules
 
     referees = dict(referees or {})
@@ -128,6 +133,11 @@ async def local_relay(
         pages=False,
         access_log=False,
         referee=tuple(referees),
+        passkeys=(
+            PasskeySettings("localhost", ("http://localhost",), secrets.token_bytes(32))
+            if passkeys
+            else None
+        ),
     )
     # As `python -m relay` does: a client leaving a held poll ends its handler (presence).
     runner = web.AppRunner(

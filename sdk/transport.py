@@ -116,7 +116,7 @@ class Transport:
                 else:
                     code, message = _error(raw)
                     if status < 500 and status not in retried:
-                        raise RelayRefusedError(status, code, message)
+                        raise RelayRefusedError(status, code, message, retry_after)
                     failure = f"{status} {code}"
             timing = self.timing
             delay = timing.backoff(attempt, self.rng, retry_after)
