@@ -17,6 +17,7 @@ from relay.core.rated import RatingRules
 from relay.games import installed_games
 from relay.http.pages import check_pages, copy_pages
 from relay.options import parser
+from relay.push.keys import KEY_ENV, NO_KEY, VapidKey, read_key
 from relay.store.open import check_url
 
 __all__ = ["parse_args"]
@@ -91,6 +92,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, str | None]:
             webhook_every=a.webhook_every * 60,
             admin_secret=admin_secret(a.admin_secret_file),
             passkeys=passkey_settings(a.passkey_rp_id, a.passkey_origin, a.passkey_secret_file),
+            push_key=push_key(a.push_key_file, a.push_subject),
+            push_subject=a.push_subject,
+            push_every=a.push_every * 60,
         )
         if config.workers > 1 and config.store_url == "memory":
             raise ValueError("--workers needs a shared store: add --store redis://host:port/db")
@@ -172,3 +176,27 @@ def passkey_settings(
                 f"cannot read --passkey-secret-file {path!r}: {exc.strerror}"
             ) from None
     return PasskeySettings(rp_id, tuple(origin.rstrip("/") for origin in origins), secret)
+
+
+def push_key(path: str | None, subject: str) -> bytes:
+    """Returns the relay's VAPID private key as given: the file's content, else
+    MOVEWIRE_VAPID_KEY's (b'' for neither, with no --push-subject: Web Push is off). Raises
+    ValueError, never quoting the key, when the file cannot be read or is empty, when a
+    subject comes without a key, and when the key is not a P-256 private key or the subject
+    not a mailto: or https: contact (relay.push.keys)."""
+    if path is None:
+        text = os.environ.get(KEY_ENV, "").strip().encode()
+    else:
+        try:
+            text = Path(path).read_bytes().strip()
+        except OSError as exc:
+            raise ValueError(f"cannot read --push-key-file {path!r}: {exc.strerror}") from None
+        if not text:
+            raise ValueError(f"--push-key-file {path!r} is empty: {NO_KEY}")
+    if not text:
+        if subject:
+            raise ValueError(NO_KEY)
+        return b""
+    if subject:
+        VapidKey(read_key(text), subject)  # refused now, not at the first push
+    return text

@@ -18,6 +18,7 @@ from relay.core.passkeys import PasskeySettings
 __all__ = [
     "ADMIN_ENV",
     "CHAT_READERS",
+    "NO_PUSH_SUBJECT",
     "PASSKEY_ENV",
     "SECRET_LEAST",
     "SECRET_SHORT",
@@ -62,6 +63,12 @@ STORE_ENV = "MOVEWIRE_STORE"
 
 ADMIN_ENV = "MOVEWIRE_ADMIN_SECRET"
 """The environment variable the admin API's secret may come from (never the command line)."""
+
+NO_PUSH_SUBJECT = (
+    "Web Push needs --push-subject: a mailto: address or an https:// URL where push services "
+    "can reach the host"
+)
+"""The refusal of a push key given without the host's contact."""
 
 PASSKEY_ENV = "MOVEWIRE_PASSKEY_SECRET"
 """The environment variable the passkeys' sealing secret may come from (never the command
@@ -230,6 +237,19 @@ class Config:
     passkeys: PasskeySettings | None = None
     """The relying party and sealing secret of passkeys and transfer codes (None: they are
     off, docs/protocol.md#passkeys)."""
+    push_key: bytes = field(default=b"", repr=False)
+    """The relay's VAPID private key as given (PEM, or its 32 raw bytes in base64url; b'':
+    Web Push is off, docs/web-push.md); from a file or the environment, never the command
+    line. relay.push.keys reads it."""
+    push_subject: str = ""
+    """How push services reach the host (a mailto: address or an https:// URL), named in
+    every push's signature; needed with a push key."""
+    push_every: float = 600.0
+    """Seconds of each player's push window: one turn or challenge pushed per window at most,
+    later ones told together at its end (0: no window)."""
+    push_loopback: bool = False
+    """Whether a subscription may name a plain http:// loopback endpoint (tests only: a push
+    service on this machine)."""
 
     def __post_init__(self) -> None:
         if self.hold < 0:
@@ -253,6 +273,10 @@ class Config:
             )
         if self.passkeys is not None:
             check_passkeys(self.passkeys)
+        if self.push_every < 0:
+            raise ValueError(f"the push window must be >= 0 minutes, not {self.push_every / 60!r}")
+        if self.push_key and not self.push_subject:
+            raise ValueError(NO_PUSH_SUBJECT)
         if self.store.seek_grace <= 0 or self.store.claim_after < 0:
             raise ValueError(
                 f"seek_grace must be > 0 and claim_after >= 0, not {self.store.seek_grace!r} "

@@ -298,6 +298,28 @@ def parser() -> argparse.ArgumentParser:
         "sent together when it ends (0: no limit)",
     )
     p.add_argument(
+        "--push-key-file",
+        metavar="PATH",
+        help="turn Web Push on: the file holding the relay's VAPID private key, PEM or 32 raw "
+        "bytes in base64url (else the environment variable MOVEWIRE_VAPID_KEY; neither: no "
+        "pushes). Needs --push-subject (docs/web-push.md)",
+    )
+    p.add_argument(
+        "--push-subject",
+        default=d.push_subject,
+        metavar="CONTACT",
+        help="how push services reach the host, in every push's signature: a mailto: address "
+        "or an https:// URL",
+    )
+    p.add_argument(
+        "--push-every",
+        type=float,
+        default=d.push_every / 60,
+        metavar="MINUTES",
+        help="one your-turn push per player per this many minutes at most, later turns told "
+        "together when it ends (0: no limit)",
+    )
+    p.add_argument(
         "--referee",
         action="append",
         default=[],

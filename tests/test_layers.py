@@ -24,20 +24,24 @@ LAYERS: dict[str, set[str]] = {
     "relay.store": {"relay.core"},
     "relay.config": {"relay.core"},
     "relay.games": {"relay.core"},
-    "relay.api": {"relay.core", "relay.store", "relay.config"},
+    "relay.api": {"relay.core", "relay.store", "relay.config", "relay.push"},
     "relay.webhook": {"relay.core", "relay.store", "relay.config"},
     "relay.push": {"relay.core", "relay.store"},
-    "relay.http": {"relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook"},
+    "relay.http": {
+        "relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook", "relay.push",
+    },
     "relay.box": {"relay.api"},
     "relay.workers": {"relay.config", "relay.box"},
     "relay.admin": {"relay.config"},
     "relay.options": {"relay.core", "relay.config"},
     "relay.cli": {
         "relay.core", "relay.store", "relay.config", "relay.games", "relay.http", "relay.options",
+        "relay.push",
     },
     "relay.__main__": {
         "relay.core", "relay.store", "relay.config", "relay.api", "relay.webhook",
         "relay.http", "relay.workers", "relay.games", "relay.admin", "relay.cli", "relay.options",
+        "relay.push",
     },
     "relay": {"relay.extra", "relay.core", "relay.store", "relay.config", "relay.http"},
 }  # fmt: skip
