@@ -1,9 +1,11 @@
 """The command line of a text client: `python -m examples.<game> --relay URL [--room NAME]
-[--clock CLOCK] [--bot]`, or `--games`, `--resume MATCH`, `--replay MATCH`.
+[--clock CLOCK] [--bot]`, or `--games`, `--resume MATCH`, `--replay MATCH`, `--code CODE`,
+`--show-code`.
 
 Exit codes: 0 when the match is over, whatever the result (resigning included), or the seek
-was withdrawn before an opponent came; 1 when the relay could not be reached or refused, or a
-bot failed; 2 for a bad command line; 130 when a second Ctrl-C quits without waiting.
+was withdrawn before an opponent came, or a code signed in or was shown; 1 when the relay could
+not be reached or refused, or a bot failed; 2 for a bad command line; 130 when a second Ctrl-C
+quits without waiting.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from sdk.console import Keyboard, on_interrupt
 from sdk.players import player_name
 from sdk.ratings import RatingRange
 
+from . import codes
 from .client import BotSession, Seeking, TextGame
 from .console import Screen, wants_color
 from .person import PersonSession
@@ -133,14 +136,35 @@ def parse_args(spec: TextGame[Any], argv: Sequence[str] | None = None) -> argpar
         metavar="MATCH",
         help="take up a correspondence game of your player key again (see --games)",
     )
+    parser.add_argument(
+        "--code",
+        metavar="CODE",
+        type=_code,
+        help="sign this terminal in as your player of another device, with a transfer code "
+        "made there (a browser's Your devices page, or --show-code): its player key is kept "
+        "in --player-key-file (a key the file held is kept beside it), and your games of "
+        "this game are listed",
+    )
+    parser.add_argument(
+        "--show-code",
+        action="store_true",
+        help="show a transfer code that signs a browser (its Your devices page) or another "
+        "terminal (--code) in as the player of your player key, once, within 5 minutes; the "
+        "key itself is never shown",
+    )
     args = parser.parse_args(argv)
     if args.replay is not None and (args.bot is not None or args.room is not None):
         parser.error("--replay shows a match: it takes neither --bot nor --room")
-    elsewhere = [name for name in ("replay", "games", "resume") if getattr(args, name)]
+    actions = ("replay", "games", "resume", "code", "show_code")
+    elsewhere = [name.replace("_", "-") for name in actions if getattr(args, name)]
     if len(elsewhere) > 1:
         parser.error(f"--{elsewhere[0]} and --{elsewhere[1]} cannot go together")
     if (args.games or args.resume) and (args.clock or args.room):
         parser.error(f"--{elsewhere[0]} takes neither --clock nor --room")
+    seeks = args.bot is not None or args.clock or args.room or args.rated or args.within
+    if (args.code or args.show_code) and seeks:
+        parser.error(f"--{elsewhere[0]} plays no match: it takes no --bot, --clock, --room, "
+                     "--rated or --within")  # fmt: skip
     if args.within is not None and args.room is not None:
         parser.error("--within finds a random opponent: it takes no --room")
     if args.bot is not None and not lo <= args.bot <= hi:
@@ -162,6 +186,11 @@ async def _run(spec: TextGame[Any], args: argparse.Namespace) -> int:
     screen = Screen(sys.stdout, color=wants_color(sys.stdout, os.environ), live=_is_tty())
     if args.replay is not None:
         return await _replay(spec, args, screen)
+    if args.show_code:
+        shown = await codes.show_code(args.relay, args.player_key_file, screen)
+        return EXIT_OK if shown else EXIT_FAILED
+    if args.code is not None:
+        return await _sign_in(spec, args, screen)
     try:
         seeking = await _seeking(spec, args, screen)
     except (RelayRefusedError, ConnectionLostError, ProtocolError, OSError, LookupError) as error:
@@ -208,6 +237,29 @@ def _within(text: str) -> int:
     if not 1 <= points <= 4000:
         raise ValueError(text)
     return points
+
+
+def _code(text: str) -> str:
+    try:
+        return codes.typed_code(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+async def _sign_in(spec: TextGame[Any], args: argparse.Namespace, screen: Screen) -> int:
+    """Signs in with --code and lists the key's games of this game (exit 0), or says why it
+    could not (exit 1)."""
+    try:
+        listed = await codes.sign_in(args.relay, args.code, args.player_key_file, screen)
+    except RelayRefusedError as error:
+        screen.line(f"{codes.NOT_SIGNED_IN}: {codes.refusal_words(error)}")
+        return EXIT_FAILED
+    except (ConnectionLostError, ProtocolError, OSError) as error:
+        screen.line(f"{codes.NOT_SIGNED_IN}: {error}")
+        return EXIT_FAILED
+    mine = [row for row in listed if row.game == spec.key]
+    screen.line(games_table(spec, mine, args.player_key_file))
+    return EXIT_OK
 
 
 def _clock(text: str) -> TimeControl:
