@@ -132,6 +132,14 @@ CODES: dict[str, tuple[int, str]] = {
         429,
         "Too many sign-ins or passkey options from this client; retry after the given time.",
     ),
+    # push/...: Web Push (docs/protocol.md#web-push).
+    "push/off": (404, "This relay has no VAPID key: it pushes nothing to browsers."),
+    "push/subscription": (400, "The push subscription is not one the relay sends to."),
+    "push/full": (503, "The relay keeps as many push subscriptions as it can; retry later."),
+    "limit/push": (
+        429,
+        "Too many push subscription changes from this client; retry after the given time.",
+    ),
     # admin/...: the host's admin API.
     "admin/off": (404, "This relay has no admin secret: its admin API is off."),
     "admin/bad_secret": (403, "The bearer is not this relay's admin secret."),

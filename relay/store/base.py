@@ -16,6 +16,7 @@ from relay.core.turns import TurnSink
 from relay.store.hooks import HookState
 from relay.store.moderation import Moderation
 from relay.store.passkeys import Passkeys
+from relay.store.push import PushSubscriptions
 
 __all__ = [
     "Hooks", "Immediate", "Judged", "Lobbies", "Matches", "Players", "Rematches", "Store",
@@ -313,6 +314,10 @@ class Store(Protocol):
     @property
     def passkeys(self) -> Passkeys:
         """The passkeys bound to player keys, and pending challenges and transfer codes."""
+
+    @property
+    def push(self) -> PushSubscriptions:
+        """The browsers each player key asked to be pushed to (relay.store.push)."""
 
     @property
     def immediate(self) -> Immediate | None:

@@ -14,6 +14,7 @@ from relay.store.memory.matches import MemoryMatches
 from relay.store.memory.moderation import MemoryModeration
 from relay.store.memory.passkeys import MemoryPasskeys
 from relay.store.memory.players import MemoryPlayers
+from relay.store.memory.push import MemoryPush
 from relay.store.memory.registry import Registry
 from relay.store.memory.rematch import MemoryRematches
 from relay.store.memory.tables import MemoryTables
@@ -43,6 +44,8 @@ class MemoryStore:
         """Bans, reports, blocks, voids and erasures (relay.store.moderation)."""
         self.passkeys = MemoryPasskeys()
         """Passkeys, pending challenges and transfer codes (relay.store.passkeys)."""
+        self.push = MemoryPush()
+        """The browsers each player key is pushed to (relay.store.push)."""
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""

@@ -22,6 +22,7 @@ from relay.store.redis.moderation import RedisModeration
 from relay.store.redis.names import RedisNames
 from relay.store.redis.passkeys import RedisPasskeys
 from relay.store.redis.players import RedisPlayers
+from relay.store.redis.push import RedisPush
 from relay.store.redis.ratings import RedisRatings
 from relay.store.redis.refusals import UNAVAILABLE
 from relay.store.redis.rematch import RedisRematches
@@ -78,6 +79,8 @@ class RedisStore:
         self.players = RedisPlayers(self.link, keys, names, self.ratings)
         self.passkeys = RedisPasskeys(self.link)
         """Passkeys, pending challenges and transfer codes (relay.store.passkeys)."""
+        self.push = RedisPush(self.link)
+        """The browsers each player key is pushed to (relay.store.push)."""
 
     @property
     def heard(self) -> int:
