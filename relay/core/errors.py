@@ -140,6 +140,37 @@ CODES: dict[str, tuple[int, str]] = {
         429,
         "Too many push subscription changes from this client; retry after the given time.",
     ),
+    # challenge/..., follow/...: challenges between player keys (docs/protocol.md#challenges).
+    "player/unknown": (404, "The relay knows no player key by this public id."),
+    "game/unknown": (404, "This relay hosts game packages, and not this game."),
+    "challenge/self": (409, "A player key cannot challenge itself."),
+    "challenge/blocked": (
+        409,
+        "The challenged key blocked this player key, or this key blocked it.",
+    ),
+    "challenge/open": (
+        409,
+        "This key has an open challenge to that key already: withdraw it first.",
+    ),
+    "challenge/too_many": (409, "This player key has as many open challenges as it may."),
+    "challenge/full": (
+        409,
+        "The challenged key has as many open challenges as it keeps, or as many from keys it "
+        "does not follow.",
+    ),
+    "challenge/too_fast": (
+        429,
+        "Too many challenges from this player key or this client; retry after the given time.",
+    ),
+    "challenge/unknown": (
+        404,
+        "No such challenge for this key to give this answer (or it was forgotten).",
+    ),
+    "challenge/settled": (
+        409,
+        "The challenge was accepted, declined, withdrawn or lapsed already.",
+    ),
+    "follow/full": (409, "This player key follows as many others as it may."),
     # admin/...: the host's admin API.
     "admin/off": (404, "This relay has no admin secret: its admin API is off."),
     "admin/bad_secret": (403, "The bearer is not this relay's admin secret."),

@@ -13,6 +13,7 @@ from relay.core.rated import RatingRange
 from relay.core.rematch import Rematch, RematchOp
 from relay.core.table import OfferKind, Table
 from relay.core.turns import TurnSink
+from relay.store.challenges import Challenges
 from relay.store.hooks import HookState
 from relay.store.moderation import Moderation
 from relay.store.passkeys import Passkeys
@@ -314,6 +315,10 @@ class Store(Protocol):
     @property
     def passkeys(self) -> Passkeys:
         """The passkeys bound to player keys, and pending challenges and transfer codes."""
+
+    @property
+    def challenges(self) -> Challenges:
+        """Challenges between player keys, and the ids each key follows."""
 
     @property
     def push(self) -> PushSubscriptions:

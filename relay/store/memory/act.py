@@ -198,7 +198,8 @@ def finish(
     state.turn = None
     reg.free_room(state)
     seq = state.append(ended_event(len(state.events) + 1, reason, seat, tail), done)
-    if reg.settings.ratings is not None and state.players[0] and state.players[1]:
+    rated = state.players[0] and state.players[1] and not state.casual
+    if reg.settings.ratings is not None and rated:
         _rate(reg, state, reg.settings.ratings, now)
     return seq
 

@@ -89,6 +89,7 @@ class Match:
     """One match and its log; only MemoryStore touches it."""
 
     __slots__ = (
+        "casual",
         "claim",
         "clock",
         "contacts",
@@ -156,6 +157,8 @@ class Match:
         """When a second seeker took seat 1 of the waiting match, and the first mover drawn
         then: the match starts once seat 0 polls again (StoreSettings.pair_window)."""
         self.waiters: list[Held] = []
+        self.casual = False
+        """Never rated, whatever its result (a challenge made with rated: false)."""
 
     def seat_of(self, digest: str) -> int:
         """Returns the seat of a token's digest (a seat token's, or a player key's: a second

@@ -177,6 +177,10 @@ class MemoryModeration:
         if digest:
             self._ids[public_id(digest)] = digest
 
+    def digest_of(self, public: str) -> str | None:
+        """Returns the digest of the key noted under a public id, or None."""
+        return self._ids.get(public)
+
     def sweep(self, now: float) -> None:
         """Forgets the blocks of keys that blocked nobody for BLOCKS_DAYS, and the public ids
         of keys the store holds nothing of any more."""

@@ -46,6 +46,7 @@ class MemoryRematches:
         opened.players = list(old.players)
         opened.contacts = list(old.contacts)
         opened.table.names = list(old.table.names)
+        opened.casual = old.casual
         reg.matches[match] = opened
         for player in opened.players:
             reg.keys.add(player, match, now)

@@ -7,6 +7,7 @@ rematches, players and hooks, its moderation and passkeys."""
 from __future__ import annotations
 
 from relay.core.model import StoreSettings
+from relay.store.memory.challenges import MemoryChallenges
 from relay.store.memory.hooks import MemoryHooks
 from relay.store.memory.lobby import MemoryLobbies
 from relay.store.memory.match import Held
@@ -46,6 +47,8 @@ class MemoryStore:
         """Passkeys, pending challenges and transfer codes (relay.store.passkeys)."""
         self.push = MemoryPush()
         """The browsers each player key is pushed to (relay.store.push)."""
+        self.challenges = MemoryChallenges(self.registry)
+        """Challenges between player keys, and follows (relay.store.challenges)."""
 
     async def wake_all(self) -> None:
         """Answers every wait held in this process at once, and holds no new ones."""

@@ -46,7 +46,8 @@ steps, and healed by every read of it):
 
 A match between two player keys also holds `rate` ('pending' from its end until its rating is
 settled, then 'done' or 'no') and, once rated, `ratings` ('before0 after0 before1 after1'),
-and a game-ending move's `claim`; ``P{T}torate`` (sorted set: id -> when it ended) lists the
+and a game-ending move's `claim` (a match made by a challenge with rated: false holds `cas`
+'1' and is never rated); ``P{T}torate`` (sorted set: id -> when it ended) lists the
 shard's pending ones. The ratings themselves live in each game's slot
 (`relay.store.redis.ratings`).
 """

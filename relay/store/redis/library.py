@@ -38,6 +38,8 @@ _KINDS = {
     "LOBBY_ADD": _PLAIN, "LOBBY_MOVE": _PLAIN, "RATE": _PLAIN, "RATED": _PLAIN,
     "PENDING": _PLAIN, "TORATE": _PLAIN, "NAME": _PLAIN, "VOID": _PLAIN, "VOIDED": _PLAIN,
     "FIELDS": _PLAIN, "KNOW": _PLAIN, "HOLD": _PLAIN, "TAKE": _PLAIN, "PASSKEY_ADD": _PLAIN,
+    "CHALLENGE_OUT": _PLAIN, "CHALLENGE_MARK": _PLAIN, "CHALLENGE_IN": _PLAIN,
+    "CHALLENGE_ANSWER": _PLAIN, "FOLLOW": _PLAIN,
 }  # fmt: skip
 """Each script, by name, and how its body begins (a match or a game script, or neither)."""
 

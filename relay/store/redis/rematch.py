@@ -98,14 +98,16 @@ class RedisRematches:
         )
         found = _rematch(answer)
         if found.match is not None:
-            nxt, first, game, version, h0, h1, control, json, p0, p1, c0, c1, n0, n1 = answer[7:]
+            (nxt, first, game, version, h0, h1, control, json, p0, p1, c0, c1, n0, n1,
+             casual) = answer[7:]
             new = found.match
             at = self.layout.tagged(new)
             started = await store.call(
                 "REMATCH_START",
                 [f"{at}m:{new}", f"{at}e:{new}", f"{at}counts", f"{at}deadlines"],
                 [repr(float(now)), repr(store.settings.grace), game, version, h0, h1, first,
-                 self.layout.channel(new, 1), nxt, control, json, p0, p1, c0, c1, n0, n1],
+                 self.layout.channel(new, 1), nxt, control, json, p0, p1, c0, c1, n0, n1,
+                 casual],
             )  # fmt: skip
             if int(started[1]):
                 # The new match is listed under its players' keys in a step of its own.

@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 
 from relay.core.model import StoreSettings
 from relay.store.base import Immediate
+from relay.store.redis.challenges import RedisChallenges
 from relay.store.redis.connection import DEFAULT_PREFIX, SENTINEL_SCHEME, Connection, sentinel_url
 from relay.store.redis.hooks import RedisHooks
 from relay.store.redis.key_lists import RedisKeyLists
@@ -79,6 +80,8 @@ class RedisStore:
         self.players = RedisPlayers(self.link, keys, names, self.ratings)
         self.passkeys = RedisPasskeys(self.link)
         """Passkeys, pending challenges and transfer codes (relay.store.passkeys)."""
+        self.challenges = RedisChallenges(self.link, keys, self.moderation, self.matches.tell)
+        """Challenges between player keys, and follows (relay.store.challenges)."""
         self.push = RedisPush(self.link)
         """The browsers each player key is pushed to (relay.store.push)."""
 

@@ -250,8 +250,8 @@ end
 -- upgrade); answers whether it did. Its rating is then settled as any (docs/ratings.md).
 local function mark_unrated(id)
   local m = mkey(id)
-  local r = redis.call('HMGET', m, 'rate', 'p0', 'p1')
-  if r[1] or not (r[2] and r[3]) then return false end
+  local r = redis.call('HMGET', m, 'rate', 'p0', 'p1', 'cas')
+  if r[1] or r[4] or not (r[2] and r[3]) then return false end
   redis.call('HSET', m, 'rate', 'pending')
   redis.call('ZADD', TAGGED .. 'torate', NOW_TEXT, id)
   return true
@@ -262,10 +262,11 @@ end
 -- the event before it was appended quietly: the ended event is published on its channel too.
 local function finish(id, reason, seat, done, tail, after_quiet)
   local m = mkey(id)
-  local f = redis.call('HMGET', m, 'status', 'game', 'room', 'last', 'p0', 'p1')
+  local f = redis.call('HMGET', m, 'status', 'game', 'room', 'last', 'p0', 'p1', 'cas')
   recount(f[1], 'finished')
-  if f[5] and f[6] then
-    -- Both seats have player keys: a rating to settle, once (docs/ratings.md).
+  if f[5] and f[6] and not f[7] then
+    -- Both seats have player keys (and the match may be rated, 'cas' unset): a rating to
+    -- settle, once (docs/ratings.md).
     redis.call('HSET', m, 'rate', 'pending')
     redis.call('ZADD', TAGGED .. 'torate', NOW_TEXT, id)
   end

@@ -7,7 +7,7 @@ local NOW_TEXT = ARGV[1]
 local NOW, GRACE, KEEP = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local DIGEST, OP = ARGV[4], ARGV[5]
 local f = redis.call('HMGET', M, 'status', 'h0', 'h1', 'first', 'game', 'version', 'tc', 'tcj',
-  'p0', 'p1', 'c0', 'c1', 'n0', 'n1')
+  'p0', 'p1', 'c0', 'c1', 'n0', 'n1', 'cas')
 if not f[1] then return {'e', 'match/unknown'} end
 if f[1] == 'expired' then return {'e', 'match/expired'} end
 local seat = -1
@@ -60,4 +60,4 @@ local first = ''
 if nxt ~= '' then first = tostring(1 - tonumber(f[4])) end
 return {'ok', v, state, bit(o[1]), bit(o[2]), by, at, nxt, first, f[5], f[6], f[2], f[3],
   f[7] or '', f[8] or '', f[9] or '', f[10] or '', f[11] or '', f[12] or '', f[13] or '',
-  f[14] or ''}
+  f[14] or '', f[15] or ''}
