@@ -33,7 +33,7 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
     result = subprocess.run(
         [sys.executable, "-m", "bench", "--matches", "4", "--moves", "10",
          "--idle-polls", "200", "--rounds", "1", "--presence-matches", "0",
-         "--json", str(out)],
+         "--redis-processes", "1,2", "--json", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
@@ -46,8 +46,6 @@ def test_bench_runs_every_target_and_reports_whole_figures(tmp_path: Path, insta
         "relay, memory, 1 process, aiohttp only (--no-front), compiled",
         "relay, Redis, 1 process, compiled",
         "relay, Redis, 2 processes, compiled",
-        "relay, Redis, 4 processes, compiled",
-        "relay, Redis, 8 processes, compiled",
         "Nchan (nginx, 1 worker)",
         "Nchan on Redis (nginx, 1 worker)",
         "Nchan on Redis (nginx, 2 workers)",
