@@ -4,7 +4,7 @@ Either server reads a request of the route table into a Call and hands it to Api
 which answers through a callback: at once, or when what the request waits for is done. The
 endpoints are coroutines that take the Call and return (status, body), or raise RelayError;
 they live in parts (relay.api.players, .moves, .matches, .lobby, .table, .moderation,
-.passkeys) over
+.passkeys, .push) over
 the process's held requests (relay.api.holds)."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from relay.api.moves import MoveEndpoints
 from relay.api.openapi import openapi
 from relay.api.passkeys import PasskeyEndpoints
 from relay.api.players import PlayerEndpoints
+from relay.api.push import PushEndpoints
 from relay.api.routes import ROUTES
 from relay.api.table import TableAnswers, TableEndpoints
 from relay.api.verdicts import Verdicts
@@ -87,10 +88,11 @@ class Api:
         self.tables = TableEndpoints(config, store, self.holds, answers)
         self.moderation = ModerationEndpoints(config, store)
         self.passkeys = PasskeyEndpoints(config, store)
+        self.push = PushEndpoints(config, store)
         parts = {
             "players": self.players, "moves": self.moves, "matches": self.matches,
             "lobby": self.lobby, "table": self.tables, "moderation": self.moderation,
-            "passkeys": self.passkeys, "service": self,
+            "passkeys": self.passkeys, "push": self.push, "service": self,
         }  # fmt: skip
         self.endpoints: dict[str, Endpoint] = {
             route.endpoint: getattr(parts[route.part], route.endpoint) for route in ROUTES

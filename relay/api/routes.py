@@ -19,7 +19,9 @@ MATCH_ID = "[A-Za-z0-9_.~-]+"
 segment, percent-encoded ones included, is left to aiohttp, which decodes and routes it."""
 
 
-Part = Literal["players", "moves", "matches", "lobby", "table", "moderation", "passkeys", "service"]
+Part = Literal[
+    "players", "moves", "matches", "lobby", "table", "moderation", "passkeys", "push", "service"
+]
 """The parts of the Api (relay.api.endpoints): each answers its routes."""
 
 
@@ -168,6 +170,18 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/signin/code", "signinCode", "redeem",
           "The player key a transfer code was made for, once.",
           reply="SignedIn", body="CodeBody", errors=(*_COMMON, 403, 404), part="passkeys"),
+    Route("GET", "/v1/push", "pushKey", "push_key",
+          "Whether the relay pushes notices to browsers, and its public VAPID key.",
+          reply="PushKey", errors=(429,), part="push"),
+    Route("POST", "/v1/player/push", "subscribePush", "subscribe",
+          "Push the player key's notices (its turn, a low clock, a match's end) to this "
+          "browser: its push subscription, kept and renewed.",
+          ok=201, reply="PushSubscribed", body="PushBody", seat="player",
+          errors=(*_COMMON, 401, 403, 404), part="push"),
+    Route("POST", "/v1/player/push/remove", "unsubscribePush", "unsubscribe",
+          "Stop pushing the player key's notices to the browser of this endpoint.",
+          reply="PushRemoved", body="PushEndpointBody", seat="player",
+          errors=(*_COMMON, 401, 403, 404), part="push"),
     Route("POST", "/v1/matches/{match}/report", "report", "report",
           "Report the partner to the host: its play, its name or its chat.",
           ok=201, reply="Reported", body="ReportBody", seat="required",

@@ -1,8 +1,8 @@
 """Every schema of the OpenAPI document, each defined once, in a module for its area: errors,
 players (seeks and a key's matches), matches (events, summaries, rematches), moves (a match's
-writes), the table, the lobby and games, ratings, moderation, passkeys and the service's own; the
-parameters the routes read; and the pieces they share (common). The patterns of identifiers
-come from relay.core.patterns, each bound and list from the core module that keeps it.
+writes), the table, the lobby and games, ratings, moderation, passkeys, Web Push and the
+service's own; the parameters the routes read; and the pieces they share (common). The
+patterns of identifiers come from relay.core.patterns, each bound and list from the core module that keeps it.
 
 relay.api.openapi builds the document from the route table and these."""
 
@@ -18,6 +18,7 @@ from relay.api.schemas import (
     moves,
     passkeys,
     players,
+    push,
     ratings,
     service,
     table,
@@ -26,7 +27,7 @@ from relay.api.schemas import (
 __all__ = ["REPLIES", "SCHEMAS"]
 
 _AREAS = (
-    errors, players, matches, moves, table, lobby, ratings, moderation, passkeys, service,
+    errors, players, matches, moves, table, lobby, ratings, moderation, passkeys, push, service,
 )  # fmt: skip
 
 
