@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from relay.api.calls import Answer, Call, Pending, Reply, drive, task_done
+from relay.api.challenges import ChallengeEndpoints
 from relay.api.holds import Holds, Lifecycle
 from relay.api.limits import RateLimiter
 from relay.api.lobby import LobbyEndpoints
@@ -94,6 +95,10 @@ class Api:
             "lobby": self.lobby, "table": self.tables, "moderation": self.moderation,
             "passkeys": self.passkeys, "push": self.push, "service": self,
         }  # fmt: skip
+        self.challenges = ChallengeEndpoints(config, store, self.holds)
+        """Challenges, follows and recent opponents; its `told` is the hook of a challenge
+        made (relay.core.challenges.ChallengeNotice)."""
+        parts["challenges"] = self.challenges
         self.endpoints: dict[str, Endpoint] = {
             route.endpoint: getattr(parts[route.part], route.endpoint) for route in ROUTES
         }

@@ -20,8 +20,9 @@ segment, percent-encoded ones included, is left to aiohttp, which decodes and ro
 
 
 Part = Literal[
-    "players", "moves", "matches", "lobby", "table", "moderation", "passkeys", "push", "service"
-]
+    "players", "moves", "matches", "lobby", "table", "moderation", "passkeys", "push",
+    "challenges", "service",
+]  # fmt: skip
 """The parts of the Api (relay.api.endpoints): each answers its routes."""
 
 
@@ -140,6 +141,32 @@ ROUTES: tuple[Route, ...] = (
           "match the player key sat in; or lift one by its public id (kind 'none').",
           reply="Blocks", body="BlockBody", seat="player",
           errors=(*_COMMON, 401, 403, 404, 409), part="moderation"),
+    Route("POST", "/v1/player/challenges", "challenge", "challenge",
+          "Challenge a player key, by its public id, to a match on these terms: game, time "
+          "control, colour, rated or not.",
+          ok=201, reply="Challenge", body="ChallengeBody", seat="player",
+          errors=(*_COMMON, 401, 403, 404, 409), part="challenges"),
+    Route("GET", "/v1/player/challenges", "playerChallenges", "challenges",
+          "The challenges made to the player key (as the bearer) and by it; with 'after', "
+          "held until their version is above it.",
+          reply="Challenges", query=("after", "wait"), seat="player",
+          errors=(400, 401, 403, 429, 503), part="challenges"),
+    Route("POST", "/v1/player/challenges/answer", "answerChallenge", "challenge_answer",
+          "Accept (the match starts, both keys seated) or decline a challenge made to the "
+          "player key, or withdraw one it made.",
+          reply="Challenge", body="ChallengeAnswerBody", seat="player",
+          errors=(*_COMMON, 401, 403, 404, 409), part="challenges"),
+    Route("GET", "/v1/player/follows", "playerFollows", "follows",
+          "The public ids the player key follows, newest first.",
+          reply="Follows", seat="player", errors=(401, 403, 429, 503), part="challenges"),
+    Route("POST", "/v1/player/follows", "follow", "follow",
+          "Follow a public id (with the name to show for it), or stop following it.",
+          reply="Follows", body="FollowBody", seat="player",
+          errors=(*_COMMON, 401, 403, 409), part="challenges"),
+    Route("GET", "/v1/player/opponents", "playerOpponents", "opponents",
+          "The player key's recent opponents that had player keys, from its matches the "
+          "relay still holds, newest first.",
+          reply="Opponents", seat="player", errors=(401, 403, 429, 503), part="challenges"),
     Route("GET", "/v1/player/passkeys", "playerPasskeys", "passkeys",
           "The passkeys bound to the player key (as the bearer), oldest first, and whether "
           "the relay offers passkeys at all.",

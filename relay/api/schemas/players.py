@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from relay.api.schemas import challenges
 from relay.api.schemas.common import (
     DISPLAY_NAME,
     IDENTIFIER,
@@ -154,10 +155,12 @@ SCHEMAS: dict[str, Any] = {
             "matches": {"type": "array", "maxItems": LISTED, "items": ref("PlayerMatch")}
         },
     },
+    **challenges.SCHEMAS,
 }
 
 REPLIES = {
     "Ticket": "Seated.",
     "PlayerMatches": "The key's matches ([] for a key the relay does not know).",
+    **challenges.REPLIES,
 }
 """What a successful answer of each reply schema says."""

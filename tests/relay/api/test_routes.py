@@ -51,6 +51,7 @@ def test_every_row_is_served_by_the_front_aiohttp_and_documented() -> None:
             "players": api.players, "moves": api.moves, "matches": api.matches,
             "lobby": api.lobby, "table": api.tables, "moderation": api.moderation,
             "passkeys": api.passkeys, "push": api.push, "service": api,
+            "challenges": api.challenges,
         }[row.part]  # fmt: skip
         assert inspect.iscoroutinefunction(getattr(owner, row.endpoint)), row
         assert api.endpoints[row.endpoint] == getattr(owner, row.endpoint)

@@ -28,6 +28,8 @@ def test_the_statuses_clients_retry_on_are_the_limits_and_the_servers_own() -> N
         "limit/waiting",
         "player/too_many",
         "report/too_fast",
+        "challenge/too_fast",
+        "limit/push",
         "passkey/busy",
         "code/too_many",
         "limit/signins",

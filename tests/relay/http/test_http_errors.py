@@ -546,7 +546,7 @@ def test_every_documented_code_is_tested_and_documented() -> None:
         for name in (
             "http/test_http_errors.py", "http/test_front.py", "http/test_table_http.py",
             "api/test_moderation_api.py", "store/test_store_moderation.py",
-            "api/test_passkeys_api.py", "api/test_push_api.py",
+            "api/test_passkeys_api.py", "api/test_push_api.py", "api/test_challenges_api.py",
         )
     )  # fmt: skip
     protocol = (Path(__file__).parents[3] / "docs" / "protocol.md").read_text()
