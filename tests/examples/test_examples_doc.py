@@ -22,7 +22,9 @@ def test_every_excerpt_is_verbatim_from_its_file() -> None:
 
 
 def test_the_commands_shown_parse() -> None:
-    commands = re.findall(r"python3 -m examples\.(\w+) (--relay \S+(?: --\w+(?: \w+)?)*)", DOC)
+    commands = re.findall(
+        r"python3 -m examples\.(\w+) (--relay \S+(?: --[\w-]+(?: [\w-]+)?)*)", DOC
+    )
     assert len(commands) >= 4
     clients = {"xand0": XAND0, "connect4": CONNECT4, "dots": DOTS}
     for game, arguments in commands:
