@@ -13,6 +13,7 @@ raised at once (not retried), with the relay's `retry_after`.
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,8 @@ BAD_CODE = (
 )
 """The ValueError of text that cannot be a transfer code."""
 
+_PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{32,128}")
+"""A player key as the protocol has it: 32 to 128 URL-safe characters."""
 _ONCE = frozenset({408})
 """The 4xx answers retried for these calls: a rate limit's 429 is told at once."""
 
@@ -94,11 +97,12 @@ class SigninCalls(Transport):
 
     async def redeem_code(self, code: str) -> str:
         """Returns the player key a transfer code was made for; the code is then used up.
-        Raises ValueError for text that cannot be a code, before asking the relay."""
+        Raises ValueError for text that cannot be a code, before asking the relay, and
+        ProtocolError for an answer that is not a player key (never kept)."""
         body = {"code": clean_code(code)}
         answer = await self._call("POST", "/v1/signin/code", None, body, retried=_ONCE)
         player = answer.get("player") if isinstance(answer, dict) else None
-        if not isinstance(player, str) or not player:
+        if not isinstance(player, str) or _PLAYER_KEY.fullmatch(player) is None:
             raise ProtocolError(NOT_AN_ANSWER.format(what="a code's sign-in", body="{...}"))
         return player
 

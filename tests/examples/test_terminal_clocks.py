@@ -11,16 +11,11 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pexpect
 import pytest
 
-from examples.xand0 import rules as xand0
 from tests.examples.textclients import bot_process, fresh_room, person, quick_relay
+from tests.examples.xand0_moves import CELLS, PROMPT, play_out
 from tests.support.relay_process import ROOT
-
-PROMPT = r"Your move \(([XO])\): "
-END = r"(You win|You lose|A draw)[:.]"
-CELLS = [xand0.format_move(cell) for line in xand0.LINES for cell in line]
 
 
 @pytest.fixture(scope="module")
@@ -28,21 +23,6 @@ def relay() -> Iterator[str]:
     """Returns the URL of a relay for this module (1 s holds, 3 s grace)."""
     with quick_relay() as url:
         yield url
-
-
-def play_out(child: pexpect.spawn) -> str:
-    """Plays the first free cell at each prompt to the end; returns the verdict."""
-    index = child.expect([PROMPT, END])
-    while index == 0:
-        for cell in CELLS:
-            child.sendline(cell)
-            got = child.expect([r"already occupied", PROMPT, END])
-            if got == 0:
-                child.expect(PROMPT)  # asked again
-                continue
-            index = 0 if got == 1 else 1
-            break
-    return str(child.match.group(1))
 
 
 @pytest.mark.timeout(60)

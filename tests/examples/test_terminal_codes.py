@@ -17,8 +17,8 @@ import pytest
 
 from examples.text.codes import WORDS
 from sdk import load_player_key
-from tests.examples.test_terminal_clocks import PROMPT, play_out
 from tests.examples.textclients import bot_process, fresh_room, person, quick_relay
+from tests.examples.xand0_moves import PROMPT, play_out
 from tests.support.relay_process import ROOT, RelayProcess, quick_flags
 
 PASSKEYS = ("--passkey-rp-id", "localhost", "--passkey-origin", "http://localhost")

@@ -13,8 +13,17 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from aiohttp import web
+from pytest_aiohttp import AiohttpServer
 
-from sdk import RelayClient, RelayRefusedError, TimeControl, load_player_key, new_player_key
+from sdk import (
+    ProtocolError,
+    RelayClient,
+    RelayRefusedError,
+    TimeControl,
+    load_player_key,
+    new_player_key,
+)
 from sdk.signin import SignedIn, TransferCode, clean_code, keep_player_key
 from sdk.testing import FAST, local_relay
 
@@ -127,6 +136,26 @@ async def test_a_key_makes_three_codes_in_five_minutes(
         await client.make_code(key)
     assert (many.value.status, many.value.code) == (429, "code/too_many")
     assert many.value.retry_after == 300 and client.retries == 0
+
+
+async def test_an_answer_that_is_not_a_player_key_is_never_kept(
+    aiohttp_server: AiohttpServer, session: aiohttp.ClientSession, tmp_path: Path
+) -> None:
+    answers = iter([{"player": "../../etc\nx" * 4}, {"player": ""}, {"key": "k" * 43}, [1]])
+
+    async def signin(_: web.Request) -> web.Response:
+        return web.json_response(next(answers))
+
+    app = web.Application()
+    app.router.add_post("/v1/signin/code", signin)
+    server = await aiohttp_server(app)
+    client = RelayClient(session, str(server.make_url("/")), FAST)
+    key_file = tmp_path / "player-key"
+    held = load_player_key(key_file)
+    for _ in range(4):
+        with pytest.raises(ProtocolError, match="not protocol v1"):
+            await client.sign_in_with_code("ABCDE-FGHJK", key_file)
+    assert load_player_key(key_file) == held and os.listdir(tmp_path) == ["player-key"]
 
 
 def test_keeping_a_key_keeps_the_one_it_replaces(tmp_path: Path) -> None:
