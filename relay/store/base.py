@@ -12,7 +12,7 @@ from relay.core.players import PlayerMatch
 from relay.core.rated import RatingRange
 from relay.core.rematch import Rematch, RematchOp
 from relay.core.table import OfferKind, Table
-from relay.core.turns import TurnSink
+from relay.core.turns import EndSink, TurnSink
 from relay.store.challenges import Challenges
 from relay.store.hooks import HookState
 from relay.store.moderation import Moderation
@@ -271,8 +271,13 @@ class Hooks(Protocol):
     """What the your-turn notices need of the store."""
 
     turns: TurnSink | None
-    """Told of each turn given to a seat with a contact in a per-move-deadline match (see
-    relay.core.turns); None (the default) tells nobody."""
+    """Told of each turn given to a seat with a contact in a per-move-deadline match, or
+    with a player key in a match with a time control (see relay.core.turns); None (the
+    default) tells nobody."""
+
+    ended: EndSink | None
+    """Told of each match a seat's write may have ended (see relay.core.turns); None (the
+    default) tells nobody."""
 
     def state(self) -> HookState:
         """Returns the state the your-turn webhook keeps in this store, shared by every relay

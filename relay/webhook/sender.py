@@ -90,7 +90,10 @@ class Webhook:
         self._session: aiohttp.ClientSession | None = None
 
     def __call__(self, notice: TurnNotice) -> None:
-        """Queues a notice; drops it (counted) when the queue is full."""
+        """Queues a notice of a correspondence match's seat with a contact (others are Web
+        Push's); drops it (counted) when the queue is full."""
+        if not notice.contact or not notice.correspondence:
+            return
         try:
             self._turns.put_nowait(notice)
         except asyncio.QueueFull:

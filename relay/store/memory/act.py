@@ -32,10 +32,21 @@ from relay.store.memory.registry import Registry
 __all__ = ["act_hashed", "finish"]
 
 
+MAY_END = frozenset(("resign", "confirm", "accept", "claim"))
+"""The writes that may end a match (and a move with a verdict): each tells the end sink."""
+
+
 def act_hashed(reg: Registry, match: str, digest: str, action: Action, now: float) -> int:
     """Matches.act at once (the memory store needs no waiting to write), for a token
     already hashed (hash_token): the Api keeps the digest of a seat's token, not hashing it
-    on every move."""
+    on every move. A write that may end the match tells the end sink (Hooks.ended)."""
+    seq = _act(reg, match, digest, action, now)
+    if reg.ended is not None and (action.kind in MAY_END or action.ending is not None):
+        reg.ended(match)
+    return seq
+
+
+def _act(reg: Registry, match: str, digest: str, action: Action, now: float) -> int:
     state = reg.matches.get(match)
     if state is None:
         raise RelayError("match/unknown", f"No match {match!r}.")
@@ -138,7 +149,7 @@ def act_hashed(reg: Registry, match: str, digest: str, action: Action, now: floa
         seq = state.append(event, done)
     else:
         seq = state.append(move_event(seq, seat, action.move, False, left), done)
-    if reg.turns is not None and state.is_correspondence():
+    if reg.turns is not None and state.control is not None:
         # The partner now has the turn, or, after a game-over move, its confirm to give.
         due = (state.turn_at + state.clock[1 - seat]) / 1000
         if state.status is ENDING:
@@ -158,7 +169,7 @@ def _accept(reg: Registry, state: Match, seat: int, done: Write, now: float) -> 
     state.table.undone += offer.count + 1
     left = state.rewind(offer.by, now)
     seq = state.append(undo_event(len(events) + 1, offer.by, offer.count, left), done)
-    if reg.turns is not None and state.is_correspondence():
+    if reg.turns is not None and state.control is not None:
         reg.tell(state, offer.by, seq, (state.turn_at + state.clock[offer.by]) / 1000)
     return seq
 

@@ -7,7 +7,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
-from relay.core.turns import TurnSink
+from relay.core.turns import EndSink, TurnSink
 from relay.store.hooks import CLAIM_FOR, CLAIMS, HELD
 from relay.store.memory.registry import Registry
 
@@ -82,6 +82,15 @@ class MemoryHooks:
     @turns.setter
     def turns(self, sink: TurnSink | None) -> None:
         self._reg.turns = sink
+
+    @property
+    def ended(self) -> EndSink | None:
+        """Told of matches a seat's write may have ended (see Hooks.ended)."""
+        return self._reg.ended
+
+    @ended.setter
+    def ended(self, sink: EndSink | None) -> None:
+        self._reg.ended = sink
 
     def state(self) -> MemoryHookState:
         """Returns the webhook's state, in this process (see Hooks.state)."""

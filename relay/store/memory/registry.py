@@ -13,7 +13,7 @@ from relay.core.errors import RelayError
 from relay.core.model import Event, MatchInfo, Status, StoreSettings, behind, hash_token
 from relay.core.players import patience
 from relay.core.rematch import Rematch
-from relay.core.turns import TurnNotice, TurnSink
+from relay.core.turns import EndSink, TurnNotice, TurnSink
 from relay.store.memory.key_lists import KeyLists
 from relay.store.memory.match import EXPIRED, PLAYING, WAITING, Held, Match
 from relay.store.memory.moderation import MemoryModeration
@@ -55,7 +55,9 @@ class Registry:
         )
         """Bans, reports, blocks, voids and erasures (relay.store.moderation)."""
         self.turns: TurnSink | None = None
-        """Told of turns given in correspondence matches (see Hooks.turns)."""
+        """Told of turns given in matches with a time control (see Hooks.turns)."""
+        self.ended: EndSink | None = None
+        """Told of matches a seat's write may have ended (see Hooks.ended)."""
         self.closing = False
         """Set at shutdown: every wait is answered at once."""
         self.ticks: dict[int, set[Held]] = {}
@@ -152,10 +154,15 @@ class Registry:
         self.tell_start(state)
 
     def tell(self, state: Match, seat: int, seq: int, due: float) -> None:
-        """Tells the turn sink that event seq gave seat the turn, if the seat has a contact."""
-        sink, contact = self.turns, state.contacts[seat]
-        if sink is not None and contact is not None:
-            sink(TurnNotice(state.id, state.game, seat, seq, contact, due))
+        """Tells the turn sink that event seq gave seat the turn, if the seat has a contact
+        (in a correspondence match) or a player key."""
+        sink, contact, player = self.turns, state.contacts[seat], state.players[seat]
+        correspondence = state.is_correspondence()
+        if sink is not None and ((contact is not None and correspondence) or player):
+            notice = TurnNotice(
+                state.id, state.game, seat, seq, contact or "", due, player, correspondence
+            )
+            sink(notice)
 
     def tell_start(self, state: Match) -> None:
         """Tells the turn sink that a match with a per-move deadline began (its first mover)."""

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
-from relay.core.turns import TurnSink
+from relay.core.turns import EndSink, TurnSink
 from relay.store.hooks import CLAIM_FOR, HELD
 
 __all__ = ["RedisHookState", "RedisHooks"]
@@ -78,7 +78,9 @@ class RedisHooks:
     def __init__(self, client: Callable[[], Awaitable[Any]], prefix: str) -> None:
         """client: returns the store's redis-py client (one Redis or a RedisCluster)."""
         self.turns: TurnSink | None = None
-        """Told of turns given in correspondence matches (see Hooks.turns)."""
+        """Told of turns given in matches with a time control (see Hooks.turns)."""
+        self.ended: EndSink | None = None
+        """Told of matches a seat's write may have ended (see Hooks.ended)."""
         self._client = client
         self._prefix = prefix
         self._state: RedisHookState | None = None

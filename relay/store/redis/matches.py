@@ -223,6 +223,9 @@ class RedisMatches(Seeks):
         if acted.expired is not None:  # a cancel that expired the match: unlist it
             await self.unlist(GameKeys(self.link.prefix, *acted.expired), match)
         self.tell(match, acted.turn, acted.seq)
+        ended = self.hooks.ended
+        if ended is not None and (kind in _MAY_END or action.ending is not None):
+            ended(match)
         if self.rates_at_once and (kind in _MAY_END or action.ending is not None):
             try:
                 await self.ratings.settle(match, now)

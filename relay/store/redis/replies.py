@@ -16,14 +16,19 @@ def _text(value: Any) -> str:
 
 
 class TurnGiven(NamedTuple):
-    """A turn a script gave to a seat with a contact in a correspondence match: what its turn
-    notice (relay.core.turns.TurnNotice) needs beside the match and the event."""
+    """A turn a script gave to a seat with a contact (in a correspondence match) or a player
+    key (in a match with a time control): what its turn notice (relay.core.turns.TurnNotice)
+    needs beside the match and the event."""
 
     seat: int
     contact: str
     game: str
     due: float
     """When the seat's time runs out, in seconds since the epoch."""
+    player: str = ""
+    """The digest of the seat's player key ('': none)."""
+    correspondence: bool = True
+    """Whether the match has a per-move deadline."""
 
 
 Tell = Callable[[str, "TurnGiven | None", int], None]
@@ -31,12 +36,13 @@ Tell = Callable[[str, "TurnGiven | None", int], None]
 
 
 def turn_given(tail: list[Any]) -> TurnGiven | None:
-    """Returns the turn a reply's tail gives ({'n', seat, contact, game, due in ms}), or
-    None for an empty tail (no contact, or no per-move deadline)."""
-    if len(tail) != 5 or tail[0] != b"n":
+    """Returns the turn a reply's tail gives ({'n', seat, contact, game, due in ms, player
+    key digest, '1' for a per-move deadline}), or None for an empty tail (no time control,
+    or neither a contact nor a player key to tell)."""
+    if len(tail) != 7 or tail[0] != b"n":
         return None
-    seat, contact, game, due = (_text(value) for value in tail[1:])
-    return TurnGiven(int(seat), contact, game, int(due) / 1000)
+    seat, contact, game, due, player, deadline = (_text(value) for value in tail[1:])
+    return TurnGiven(int(seat), contact, game, int(due) / 1000, player, deadline == "1")
 
 
 class Polled(NamedTuple):

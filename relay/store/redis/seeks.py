@@ -48,8 +48,11 @@ class Seeks:
     def tell(self, match: str, given: TurnGiven | None, seq: int) -> None:
         """Tells the turn sink of the turn a write gave, if it gave one, for event seq."""
         sink = self.hooks.turns
+        if given is not None and seq == 1 and not given.correspondence:
+            return  # the first turn of a timed match: both seats have just sought
         if sink is not None and given is not None:
-            sink(TurnNotice(match, given.game, given.seat, seq, given.contact, given.due))
+            seat, contact, game, due, player, correspondence = given
+            sink(TurnNotice(match, game, seat, seq, contact, due, player, correspondence))
 
     async def seek(
         self,

@@ -1,5 +1,5 @@
-"""Turn notices (relay/core/turns.py): what a store hands the webhook when a correspondence
-match gives a seat the turn, immutable, and the same notice however often its write is retried."""
+"""Turn notices (relay/core/turns.py): what a store hands the webhook and Web Push when a match
+gives a seat the turn, immutable, and the same notice however often its write is retried."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ def test_a_notice_holds_its_fields_in_the_order_the_stores_give_them() -> None:
         "seq",
         "contact",
         "due",
+        "player",
+        "correspondence",
     ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from relay import Action, MemoryStore, Store, Ticket
 from relay.core.clock import TimeControl
-from relay.core.model import new_token
+from relay.core.model import hash_token, new_token
 from relay.core.players import LISTED, listing
 from relay.core.turns import TurnNotice
 from tests.relay.conftest import SETTINGS
@@ -280,8 +280,9 @@ async def test_a_rematch_keeps_player_keys_and_contacts(store: Store) -> None:
     await store.rematches.step(x.match, x.token, "offer", t + 2)
     again = await store.rematches.step(o.match, o.token, "offer", t + 2)
     assert again.match is not None and again.first is not None
+    digest = hash_token((ANN, BOB)[again.first])
     assert told[-1] == TurnNotice(
-        again.match, "corr", again.first, 1, f"c{again.first}", t + 2 + 600
+        again.match, "corr", again.first, 1, f"c{again.first}", t + 2 + 600, digest
     )
     seat, _ = await store.matches.poll(again.match, ANN, 0, t + 3)
     assert seat == 0

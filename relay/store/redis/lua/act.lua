@@ -1,9 +1,9 @@
 -- Applies a seat's move, pass, confirm, resign or cancel, an acceptance of the partner's
 -- standing offer (a draw ends the match 'drawn', a takeback appends its undo event) or a claim
 -- against a staller ('stalled'), once. A cancel that expires the match
--- answers its game and version, whose waiting list the store then updates; a move or pass of a
--- correspondence match answers the partner's turn notice after its number, when the partner has
--- a contact (a retry answered from its write digest answers none).
+-- answers its game and version, whose waiting list the store then updates; a move, pass or
+-- takeback of a match with a time control answers the partner's turn notice after its number
+-- (see notice in match_prelude.lua; a retry answered from its write digest answers none).
 -- ARGV[6..18] = token digest, kind, after (-1 for none), write digest, agree (1/0),
 --               end (1/0), the move as a JSON string, most events a log may hold,
 --               after + 1 as text (the number of the event a move or pass makes), '1' to have
@@ -126,7 +126,7 @@ local function act()
     local event = '{"seq":' .. SEQ .. ',"type":"undo","seat":' .. DIGITS[asker] .. ',"count":'
       .. int(count) .. tail .. '}'
     local answer = {'ok', append(ID, event, done, fields, SEQ)}
-    if is_deadline(f[7]) then
+    if f[7] then
       for _, value in ipairs(notice(m, f[7], DIGITS[asker], NOW_MS + mine)) do
         table.insert(answer, value)
       end
@@ -178,9 +178,10 @@ local function act()
       schedule_lt(ID, (NOW_MS + tonumber(f[9 - seat])) / 1000)
     end
   end
-  -- A correspondence match tells the partner it has the turn (or a game-over move to confirm).
+  -- A match with a time control tells the partner it has the turn (or a game-over move to
+  -- confirm).
   local function told(answer)
-    if not is_deadline(f[7]) then return answer end
+    if not f[7] then return answer end
     local due = NOW_MS + tonumber(f[9 - seat])
     if KIND == 'move' and END then due = NOW_MS + patience(f[7]) * 1000 end
     for _, value in ipairs(notice(m, f[7], DIGITS[1 - seat], due)) do

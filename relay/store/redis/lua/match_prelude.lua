@@ -82,14 +82,16 @@ local function seat_of(m, digest, h0, h1)
   return nil
 end
 
--- The turn notice of a seat given the turn in a correspondence match, as a reply's tail:
--- {'n', seat, contact, game, due in ms}; {} when the seat has no contact or the match no
--- deadline control.
+-- The turn notice of a seat given the turn in a match with a time control, as a reply's
+-- tail: {'n', seat, contact, game, due in ms, player key digest, '1' for a deadline control};
+-- {} without a control, or when the seat has neither a contact (told only with a deadline)
+-- nor a player key.
 local function notice(m, tc, seat, due_ms)
-  if not is_deadline(tc) then return {} end
-  local c = redis.call('HMGET', m, 'c' .. seat, 'game')
-  if not c[1] then return {} end
-  return {'n', seat, c[1], c[2], int(due_ms)}
+  if not tc or tc == '' then return {} end
+  local c = redis.call('HMGET', m, 'c' .. seat, 'game', 'p' .. seat)
+  local deadline = is_deadline(tc)
+  if not c[3] and not (deadline and c[1]) then return {} end
+  return {'n', seat, c[1] or '', c[2], int(due_ms), c[3] or '', deadline and '1' or '0'}
 end
 
 -- The seat whose time ran out, of a clocked match in play (nil: none).
