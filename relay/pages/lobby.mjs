@@ -10,8 +10,12 @@
 // keeps them for offline use (offline.mjs): offline, the lobby says so and Your games shows the
 // list it read last, with when.
 // The player's name, typed here, is kept for every seek of the game pages; the lists show the
-// players' names, as text.
+// players' names, as text. Challenges (challenges.mjs): those made to this browser's player
+// and by it, followed live, its followed players and recent opponents; every leaderboard row
+// has a "Challenge" button (challenge-dialog.mjs).
 
+import { ChallengeDialog, challengeButton, ownId } from "./challenge-dialog.mjs";
+import { ChallengeBox } from "./challenges.mjs";
 import { setUpLobbyChoices } from "./computer-choice.mjs";
 import { ConnectionNotice, PAGE_TIMING, lostFor } from "./connection.mjs";
 import { ConnectionLostError } from "./errors.mjs";
@@ -253,10 +257,19 @@ async function follow(client, box, read = () => {}) {
     items(recent, lobby.recent, (entry) => matchItem(entry, "Replay"));
     // A match just finished may have moved the leaderboard: read it again (at most every few s).
     const board = box.querySelector(".board-list");
-    if (board !== null) refreshBoard(client, board);
+    if (board !== null) refreshBoard(client, board, (player) => boardChallenge(player, game));
     box.dataset.version = String(version);
     read();
   }
+}
+
+/** This browser's player's public id, once known: its own leaderboard row has no button. */
+let mineId = null;
+
+/** Returns the "Challenge" button of a leaderboard row (none for this browser's own). */
+function boardChallenge(player, game) {
+  if (typeof player.id !== "string" || player.id === mineId) return null;
+  return challengeButton(document, dialog, { id: player.id, name: player.name ?? null }, game);
 }
 
 /** Returns a game's title, as its card says it, else as the games kept last say it (its key
@@ -282,6 +295,7 @@ async function showGames(client, list) {
   }
   keepGames(games);
   knowGames(games);
+  gamesRead = games;
   list.replaceChildren(...games.map(gameCard));
   if (games.length === 0) list.append(make("li", { class: "card empty" }, "This relay hosts no game yet."));
   wireCards(list);
@@ -312,6 +326,10 @@ const client = new RelayClient({
   },
 });
 registerWorker();
+mineId = await ownId().catch(() => null);
+/** The games of the relay (GET /v1/games' list), once read: the challenge dialog offers them. */
+let gamesRead = [];
+const dialog = new ChallengeDialog(document, client, async () => (gamesRead.length ? gamesRead : client.games()));
 const mine = document.getElementById("your-games");
 const yourGames =
   mine === null
@@ -345,6 +363,20 @@ const wayBack =
     ? null
     : new WayBack(wayBackBox, wayBackSaid, { client, titleOf, pageOf: (game) => pages.get(game) });
 wayBack?.start();
+
+// Challenges to and by this browser's player, followed live on the relay's one wait.
+const challengeSection = document.getElementById("challenges");
+if (challengeSection !== null) {
+  const box = new ChallengeBox(challengeSection, client, {
+    titleOf,
+    pageOf: (game) => pages.get(game),
+    dialog,
+    failed: (error, retry) => notice.lost(failed(error), retry),
+  });
+  box.follow();
+  // A browser's first challenge may make its player key: its lists are followed from then.
+  dialog.sent = () => box.follow();
+}
 
 if (mine !== null && yourGames !== null) {
   yourGames.show();

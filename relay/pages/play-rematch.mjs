@@ -1,10 +1,13 @@
 // The end of a game page's match (play.mjs): the rematch it follows with the same opponent,
 // its buttons and words, the seat of an accepted rematch handed back to the page, and a link
-// to the finished match's replay (which names its id).
+// to the finished match's replay (which names its id), and a "Challenge" of the opponent on
+// other terms (challenge-dialog.mjs) when it sat with a player key.
 
+import { challengeRow } from "./challenge-dialog.mjs";
 import { PAGE_TIMING } from "./connection.mjs";
 import { BANNED, bannedWords } from "./moderation-panel.mjs";
 import { relayBeside } from "./page-links.mjs";
+import { RelayClient } from "./relay-client.mjs";
 import { RematchWatch, rematchView } from "./rematch.mjs";
 
 /** @typedef {{match: string, seat: number, token: string}} Seat */
@@ -20,6 +23,8 @@ export class PageRematch {
   #accepted;
   /** The link to the finished match's replay, in the rematch's section. */
   #replay = document.createElement("a");
+  /** The opponent's "Challenge" button, beside it. */
+  #challenge = document.createElement("span");
 
   /**
    * @param {import("./play-elements.mjs").PageElements} el the page's elements
@@ -37,6 +42,9 @@ export class PageRematch {
     this.#replay.textContent = "Replay this match";
     // Beside the rematch's buttons, on their row: the end's choices fit the screen as before.
     (el.rematchOffer.parentElement ?? el.rematch).append(this.#replay);
+    this.#challenge.className = "challenge-players";
+    this.#challenge.hidden = true;
+    this.#replay.after(this.#challenge);
   }
 
   /** Follows the rematch of the finished match `ticket` was seated in. */
@@ -55,6 +63,8 @@ export class PageRematch {
     });
     this.#watch = watch;
     watch.follow();
+    const client = new RelayClient({ relay: relayBeside(location.href), timing: PAGE_TIMING });
+    challengeRow(this.#challenge, client, ticket.match, 1 - ticket.seat);
   }
 
   /** Stops following the last match's rematch, as another match starts. */

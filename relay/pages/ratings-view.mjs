@@ -95,9 +95,10 @@ function emptyItem(text) {
 
 /**
  * Returns the list item of one player of a leaderboard: "1. Ann · 1873 · 30 games".
- * @param {{rank: number, name?: string | null, shown: string, games: number}} player
+ * @param {{rank: number, id?: string, name?: string | null, shown: string, games: number}} player
+ * @param {((player: any) => Node | null) | null} [extra] what to add to the row (a button)
  */
-export function boardItem(player) {
+export function boardItem(player, extra = null) {
   const li = document.createElement("li");
   li.dataset.rank = String(player.rank);
   const games = player.games === 1 ? "1 game" : `${player.games} games`;
@@ -107,6 +108,9 @@ export function boardItem(player) {
   words.className = "entry-words";
   words.append(`${player.rank}. `, nameElement(document, player.name || null), ` · ${player.shown} · ${games}`);
   li.append(words);
+  // The lobby's "Challenge" button, for a player with an id (not this browser's own).
+  const more = extra?.(player);
+  if (more) li.append(" ", more);
   return li;
 }
 
@@ -118,8 +122,9 @@ const boards = new Map();
  * within them reads once they are over); a failed read keeps what the list shows.
  * @param {{leaderboard(game: string, limit?: number | null): Promise<{players: any[]}>}} client
  * @param {HTMLElement} list the card's `.board-list`
+ * @param {((player: any) => Node | null) | null} [extra] what to add to each row (boardItem)
  */
-export function refreshBoard(client, list) {
+export function refreshBoard(client, list, extra = null) {
   const game = list.dataset.board ?? "";
   const known = boards.get(game) ?? { at: -Infinity, timer: null };
   boards.set(game, known);
@@ -130,7 +135,7 @@ export function refreshBoard(client, list) {
     try {
       const { players } = await client.leaderboard(game, BOARD_SIZE);
       const top = players.slice(0, BOARD_SIZE);
-      list.replaceChildren(...(top.length === 0 ? [emptyItem(NO_RATED)] : top.map(boardItem)));
+      list.replaceChildren(...(top.length === 0 ? [emptyItem(NO_RATED)] : top.map((player) => boardItem(player, extra))));
       list.dataset.state = "listed";
     } catch {
       // A relay without ratings, or away for now: the list keeps what it shows.

@@ -4,8 +4,10 @@
 // here, the chat on a relay that shows it to everyone); while the relay does not answer, a
 // notice says so and the page polls again from the last move it has. A finished match's record
 // is kept (kept.mjs), so that its replay, opened once online, opens offline too, and says so.
+// Each player who sat with a player key can be challenged from here (challenge-dialog.mjs).
 
 import { ConnectionNotice, FORGOTTEN, PAGE_TIMING, lostFor } from "./connection.mjs";
+import { challengeRow } from "./challenge-dialog.mjs";
 import { ChatPanel, speaker } from "./chat-panel.mjs";
 import { readGames, readRecord } from "./kept.mjs";
 import { OfflineLine, isOffline, registerWorker } from "./offline.mjs";
@@ -127,6 +129,7 @@ async function main() {
   const players = playersLine($("players"), $("presence-spoken"), game.sides, header.first);
   const names = Array.isArray(header.names) && header.names.some((name) => name !== null) ? header.names : null;
   players(names, null);
+  challengeRow($("challenge-players"), new RelayClient({ relay, timing: PAGE_TIMING }), match);
   const chat = new ChatPanel($("chat"));
   const sideWords = [0, 1].map((seat) => game.sides[sideOf(seat, header.first)]);
   const who = (line) => speaker(line, null, names, sideWords);
