@@ -20,6 +20,7 @@ from relay.core.referee import Referee
 from relay.http.handlers import handler as route_handler
 from relay.http.pages import add_offline_files, add_pages, page_folders
 from relay.http.proxy import behind_proxy
+from relay.http.push import push_ctx
 from relay.http.server import NOSNIFF
 from relay.http.state import API, CONFIG, METRICS, STORE
 from relay.store.base import Store
@@ -125,6 +126,8 @@ def create_app(
     app.cleanup_ctx.append(_reaper)
     if config.webhook_url:
         app.cleanup_ctx.append(_webhook)  # stopped before the reaper closes the store
+    if config.push_key:
+        app.cleanup_ctx.append(push_ctx)  # after the webhook's: it tells both
     app.on_shutdown.append(_answer_held_polls)
     app.on_response_prepare.append(_nosniff)
     served = behind_proxy(app, config)
