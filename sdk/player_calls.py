@@ -1,10 +1,12 @@
 """PlayerCalls: the protocol calls of a player key: its matches, its ratings and the
-leaderboards, and the keys it blocked or muted (`/v1/player/...`, `/v1/games/.../leaderboard`)."""
+leaderboards, the keys it blocked or muted, and the challenges made to it and by it
+(`/v1/player/...`, `/v1/games/.../leaderboard`)."""
 
 from __future__ import annotations
 
 from urllib.parse import quote
 
+from sdk.challenges import Challenge, Challenges, parse_challenge, parse_challenges
 from sdk.errors import ProtocolError
 from sdk.moderation import Blocked, BlockKind, parse_blocks
 from sdk.players import PlayerMatch
@@ -57,3 +59,26 @@ class PlayerCalls(Transport):
         """Lifts a block or mute of a public id; returns the key's blocks."""
         body = {"kind": "none", "id": public_id}
         return parse_blocks(await self._call("POST", "/v1/player/blocks", player, body))
+
+    async def challenges(self, player: str) -> Challenges:
+        """Returns the challenges made to the player key and by it, open ones first."""
+        return parse_challenges(await self._call("GET", "/v1/player/challenges", player, None))
+
+    async def accept_challenge(
+        self, player: str, challenge: str, name: str | None = None
+    ) -> Challenge:
+        """Accepts a challenge made to the player key (under `name`, if given): the relay makes
+        and starts its match, which the key then plays as any of its matches (player_matches,
+        and the key as the seat's token). Accepting again answers the same match."""
+        body = {"id": challenge, "action": "accept"}
+        if name is not None:
+            body["name"] = name
+        return await self._answer_challenge(player, body)
+
+    async def decline_challenge(self, player: str, challenge: str) -> Challenge:
+        """Declines a challenge made to the player key."""
+        return await self._answer_challenge(player, {"id": challenge, "action": "decline"})
+
+    async def _answer_challenge(self, player: str, body: dict[str, str]) -> Challenge:
+        path = "/v1/player/challenges/answer"
+        return parse_challenge(await self._call("POST", path, player, body))

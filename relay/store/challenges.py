@@ -15,7 +15,8 @@ class Listed(NamedTuple):
     """A key's challenges, as GET /v1/player/challenges answers them."""
 
     version: int
-    """Grows with each change to either list (a lapse changes nothing)."""
+    """Grows with each change to either list (a lapse changes nothing): one more, and at
+    least the change's time in milliseconds, so it never goes back."""
     incoming: list[Challenge]
     """Made to the key: open ones first, oldest first; then settled ones, newest first."""
     outgoing: list[Challenge]

@@ -2,8 +2,9 @@
 Bob from the replay of their finished match; Bob's lobby shows it without a reload and he
 declines; Ann challenges him again from her lobby's recent opponents, he accepts, both land in
 the match (Ann's lobby opens it as it is accepted) and both move; once it is over, Ann's game
-page offers to challenge Bob again. A key Ann blocked is refused in words. axe-core finds no serious or critical violation on the lobby, the dialog or the
-replay (docs/protocol.md#challenges)."""
+page offers to challenge Bob again. A key Ann blocked is refused in words. axe-core finds no
+serious or critical violation on the lobby, the dialog, the replay or the finished match
+(docs/protocol.md#challenges)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ _WHO = {
     "required": ["id", "name"],
     "properties": {"id": PUBLIC_ID, "name": {"type": ["string", "null"]}},
 }
-_FIELDS = "id from to game version time_control colour rated at until state match".split()
+_FIELDS = ["id", "from", "to", "game", "version", "time_control", "colour", "rated", "at",
+           "until", "state", "match"]  # fmt: skip
 _LIST = {"type": "array", "maxItems": rules.LISTED_MOST, "items": ref("Challenge")}
 _FOLLOWED = {
     "type": "object",

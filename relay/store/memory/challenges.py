@@ -19,6 +19,8 @@ from relay.core.challenges import (
 )
 from relay.core.errors import RelayError
 from relay.core.model import hash_token, new_match_id, new_token
+from relay.core.moderation import BLOCKS_DAYS
+from relay.core.standings import DAY
 from relay.store.challenges import Listed
 from relay.store.memory.match import Match
 from relay.store.memory.registry import Registry
@@ -78,21 +80,37 @@ class MemoryChallenges:
             else:
                 del lists[public]
 
+    def _sweep(self, now: float) -> None:
+        """Forgets every challenge past its listing, the counts of hours over, the versions
+        of keys with nothing listed, and the follows of keys that followed nobody new for
+        BLOCKS_DAYS."""
+        for public in {*self._in, *self._out}:
+            self._tidy(public, now)
+        self._made = {k: v for k, v in self._made.items() if now - v[0] < HOUR}
+        listed = {*self._in, *self._out}
+        self._versions = {k: v for k, v in self._versions.items() if k in listed}
+        horizon = now - BLOCKS_DAYS * DAY
+        self._follows = {
+            k: held for k, held in self._follows.items()
+            if held and max(entry.at for entry in held.values()) > horizon
+        }  # fmt: skip
+
     def _open(self, ids: list[str], now: float) -> list[Challenge]:
         found = (self._records.get(challenge) for challenge in ids)
         return [c for c in found if c is not None and c.seen(now).state == "open"]
 
-    def _changed(self, *publics: str) -> None:
+    def _changed(self, now: float, *publics: str) -> None:
+        # One more, and at least now (ms): a version never goes back, even once a sweep forgot
+        # a key's (as Redis forgets an idle key's hash).
         for public in publics:
-            self._versions[public] = self._versions.get(public, 0) + 1
+            self._versions[public] = max(self._versions.get(public, 0) + 1, round(now * 1000))
             self.reg.wakes.notify(f"challenges:{public}")
 
     async def make(self, challenge: Challenge, now: float) -> None:
         """Stores an open challenge (Challenges.make)."""
         self._makes += 1
         if self._makes % self.SWEEP_EVERY == 0:
-            for public in {*self._in, *self._out}:
-                self._tidy(public, now)
+            self._sweep(now)
         sender, receiver = challenge.sender, challenge.receiver
         self._tidy(sender, now)
         self._tidy(receiver, now)
@@ -116,7 +134,7 @@ class MemoryChallenges:
         self._made[sender] = (began, count + 1)
         self._tidy(sender, now)
         self._tidy(receiver, now)
-        self._changed(sender, receiver)
+        self._changed(now, sender, receiver)
 
     async def answer(
         self, challenge: str, actor: str, action: ChallengeAction, now: float,
@@ -132,7 +150,7 @@ class MemoryChallenges:
         self._records[challenge] = new
         if new.state == "accepted":
             self._start(new, now)
-        self._changed(new.sender, new.receiver)
+        self._changed(now, new.sender, new.receiver)
         return new
 
     def _start(self, challenge: Challenge, now: float) -> None:

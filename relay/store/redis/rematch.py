@@ -98,8 +98,9 @@ class RedisRematches:
         )
         found = _rematch(answer)
         if found.match is not None:
-            (nxt, first, game, version, h0, h1, control, json, p0, p1, c0, c1, n0, n1,
-             casual) = answer[7:]
+            (nxt, first, game, version, h0, h1, control, json, p0, p1, c0, c1, n0, n1, casual) = (
+                answer[7:]
+            )
             new = found.match
             at = self.layout.tagged(new)
             started = await store.call(

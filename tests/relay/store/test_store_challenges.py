@@ -259,3 +259,32 @@ async def test_a_challenge_made_unrated_makes_a_match_never_rated(
     await store.matches.act(accepted.match, a, Action("resign"), now + 1)
     await store.matches.reap(now + 5)
     assert (await store.matches.info(accepted.match)).rated is rated
+
+
+async def test_a_version_never_goes_back(store: Store) -> None:
+    now = time.time()
+    (a, a_id), (b, b_id) = await known(store, now), await known(store, now)
+    before = (await store.challenges.listed(b_id, now)).version
+    await store.challenges.make(challenge(a, b, now), now)
+    after = (await store.challenges.listed(b_id, now)).version
+    assert after > before and after >= round(now * 1000)
+    assert (await store.challenges.listed(a_id, now)).version >= round(now * 1000)
+
+
+async def test_the_memory_store_sweeps_what_it_keeps_of_challenges() -> None:
+    from relay import MemoryStore
+
+    store = MemoryStore()
+    part = store.challenges
+    now = time.time()
+    a, a_id = await known(store, now)
+    await part.follow(a_id, Followed("F" * 12, None, now), rules.FOLLOWS_MOST)
+    made = challenge(a, (await known(store, now))[0], now)
+    await part.make(made, now)
+    later = now + 4 * 86_400.0 * 365
+    for _ in range(part.SWEEP_EVERY - 1):
+        one, _ = await known(store, later)
+        two, _ = await known(store, later)
+        await part.make(challenge(one, two, later), later)
+    assert made.id not in part._records
+    assert a_id not in part._made and a_id not in part._versions and a_id not in part._follows

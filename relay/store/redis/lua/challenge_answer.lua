@@ -33,7 +33,9 @@ local new = done .. '\t' .. untl .. '\t' .. sender .. '\t' .. match .. '\t' .. f
   .. now .. '\t' .. name
 redis.call('HSET', S, ID, new)
 redis.call('ZADD', IN, NOW + tonumber(ARGV[8]), ID)
-local v = redis.call('HINCRBY', K, 'v', 1)
+-- The version: one more, and at least now (ms): it never goes back, even past the hash's expiry.
+local v = math.max(tonumber(redis.call('HGET', K, 'v') or '0') + 1, NOW)
+redis.call('HSET', K, 'v', string.format('%d', v))
 if redis.call('PTTL', K) < 345600000 then redis.call('PEXPIRE', K, 345600000) end
-redis.call('SPUBLISH', ARGV[9], v)
+redis.call('SPUBLISH', ARGV[9], string.format('%d', v))
 return {'ok', new}

@@ -45,7 +45,9 @@ redis.call('HSET', S, ARGV[1], 'open\t' .. ARGV[4] .. '\t' .. SENDER .. '\t\t\t\
 local last = redis.call('ZRANGE', IN, -1, -1, 'WITHSCORES')
 local ttl = math.max(1, tonumber(last[2]) - NOW)
 for _, key in ipairs({IN, R, S}) do redis.call('PEXPIRE', key, ttl) end
-local v = redis.call('HINCRBY', K, 'v', 1)
+-- The version: one more, and at least now (ms): it never goes back, even past the hash's expiry.
+local v = math.max(tonumber(redis.call('HGET', K, 'v') or '0') + 1, NOW)
+redis.call('HSET', K, 'v', string.format('%d', v))
 if redis.call('PTTL', K) < 345600000 then redis.call('PEXPIRE', K, 345600000) end
-redis.call('SPUBLISH', ARGV[10], v)
+redis.call('SPUBLISH', ARGV[10], string.format('%d', v))
 return {'ok'}

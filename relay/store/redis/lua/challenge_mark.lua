@@ -12,7 +12,9 @@ if ARGV[2] == 's' and redis.call('HEXISTS', OPEN, ARGV[1]) == 1 then
   redis.call('HSET', OPEN, ARGV[1], 's')
   redis.call('ZADD', OUT, tonumber(ARGV[3]) + tonumber(ARGV[4]), ARGV[1])
 end
-local v = redis.call('HINCRBY', K, 'v', 1)
+-- The version: one more, and at least now (ms): it never goes back, even past the hash's expiry.
+local v = math.max(tonumber(redis.call('HGET', K, 'v') or '0') + 1, tonumber(ARGV[3]))
+redis.call('HSET', K, 'v', string.format('%d', v))
 if redis.call('PTTL', K) < 345600000 then redis.call('PEXPIRE', K, 345600000) end
-redis.call('SPUBLISH', ARGV[5], v)
-return v
+redis.call('SPUBLISH', ARGV[5], string.format('%d', v))
+return 1
