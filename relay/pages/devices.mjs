@@ -2,6 +2,7 @@
 // remove), a transfer code for a device without passkeys, and signing in here with a passkey
 // or a code (docs/protocol.md#passkeys). Labels are text: always set with textContent.
 
+import { NotifyControl, PushCalls } from "./notify.mjs";
 import { relayBeside } from "./page-links.mjs";
 import { PasskeyCalls, PasskeyError } from "./passkeys.mjs";
 import { ensurePlayerKey, playerKey, usePlayerKey } from "./players.mjs";
@@ -171,4 +172,6 @@ export class DevicesPage {
 if (typeof document !== "undefined" && document.getElementById("passkey-list") !== null) {
   const page = new DevicesPage(document, new PasskeyCalls(relayBeside(location.href)));
   page.start().catch((error) => page.say(`The relay cannot be reached: ${error instanceof Error ? error.message : String(error)}`));
+  const notify = new NotifyControl(document.getElementById("notify"), new PushCalls(relayBeside(location.href)), ensurePlayerKey);
+  notify.start().catch(() => {}); // a relay out of reach is said above
 }
