@@ -27,7 +27,7 @@ async def _match(store: MemoryStore) -> tuple[str, list[str]]:
     b = await store.matches.seek("bench", "1", None, time.time(), None, control, "B" * 40)
     await store.matches.poll(a.match, a.token, 0, time.time())
     _, events = await store.matches.poll(a.match, None, 0, time.time())
-    first = 0 if b"\"first\":0" in events[0] else 1
+    first = 0 if b'"first":0' in events[0] else 1
     tokens = [a.token, b.token]
     return a.match, [hash_token(tokens[first]), hash_token(tokens[1 - first])]
 
