@@ -11,6 +11,7 @@ from relay.core.clock import TimeControl
 from relay.core.errors import RelayError
 from relay.core.model import MatchInfo, Status
 from relay.core.patterns import KEY
+from relay.core.standings import seat_id
 
 __all__ = [
     "BUSY",
@@ -104,7 +105,8 @@ class PlayerMatch:
 def listing(found: list[PlayerMatch], now: float, names: bool = True) -> list[dict[str, object]]:
     """Returns the answer's list: the key's turn first (least time left first), then the
     partner's turn, then waiting, then finished (newest first); at most LISTED. Each entry
-    names its first mover and its seats' names (both null on a relay that keeps no names)."""
+    names its first mover, its seats' names (both null on a relay that keeps no names) and
+    their public ids (null for a seat taken without a player key)."""
 
     def left(entry: PlayerMatch) -> list[float] | None:
         clock = entry.info.clock
@@ -139,6 +141,7 @@ def listing(found: list[PlayerMatch], now: float, names: bool = True) -> list[di
             "last": info.last,
             "first": info.first,
             "names": list(info.names) if names else [None, None],
+            "players": [seat_id(info.keys[0]), seat_id(info.keys[1])],
         }
         if entry.result is not None:
             row["result"] = entry.result

@@ -339,6 +339,7 @@ const yourGames =
         pageOf: (game) => pages.get(game),
         viewOf: (game) => views.get(game),
         failed: (error, retry) => notice.lost(failed(error), retry),
+        dialog,
       });
 // Offline: the games can be played once back online; Your games shows the list read last.
 let keptAt = null;

@@ -59,6 +59,8 @@ export function parsePlayerMatch(raw) {
     // Who moved first, and each seat's name: to say who won, by side and name.
     first: Number.isInteger(raw.first) ? raw.first : null,
     names: Array.isArray(raw.names) ? raw.names : [null, null],
+    // Each seat's public id (null: no player key): the opponent's is the one to challenge.
+    players: Array.isArray(raw.players) ? raw.players : [null, null],
     // Once rated, the key's rating before and after the match ({before, after}).
     rating: raw.rating ?? null,
   });

@@ -3,8 +3,10 @@
 // left; then the partner's turn, waiting seeks, finished matches), each opened in one click,
 // and the key's ratings. The app's badge counts the matches on the player's turn (where the
 // browser has one: an installed page), set each time the list is read. The last list read is
-// kept (kept.mjs), and shown offline with the time it was read.
+// kept (kept.mjs), and shown offline with the time it was read. A finished match whose opponent
+// played with a player key has a "Challenge" button for it (challenge-dialog.mjs).
 
+import { challengeButton } from "./challenge-dialog.mjs";
 import { keepMine, keptMine } from "./kept.mjs";
 import { describeMatch, parsePlayerMatch, playerKey, resumeHref, sidesOf } from "./players.mjs";
 import { changeWords } from "./ratings.mjs";
@@ -62,8 +64,8 @@ function items(list, entries, make) {
 /**
  * The Your games section of the lobby.
  * `lobby` gives a game's title (`titleOf`), page (`pageOf`, undefined: GAME.html) and view
- * module's URL (`viewOf`), and what to do when the list cannot be read (`failed`, given the
- * error and a retry).
+ * module's URL (`viewOf`), what to do when the list cannot be read (`failed`, given the
+ * error and a retry), and the challenge dialog (`dialog`, none: no "Challenge" buttons).
  */
 export class YourGames {
   #section;
@@ -77,7 +79,8 @@ export class YourGames {
    * @param {any} client the lobby's RelayClient
    * @param {{titleOf: (game: string) => string, pageOf: (game: string) => string | undefined,
    *   viewOf: (game: string) => string | null | undefined,
-   *   failed: (error: Error, retry: () => void) => void}} lobby
+   *   failed: (error: Error, retry: () => void) => void,
+   *   dialog?: import("./challenge-dialog.mjs").ChallengeDialog}} lobby
    */
   constructor(section, client, lobby) {
     this.#section = section;
@@ -111,6 +114,12 @@ export class YourGames {
     link.textContent = finished ? "Replay" : "Open";
     link.setAttribute("aria-label", `${link.textContent} ${what}`);
     li.append(`${what} `, link);
+    const other = 1 - entry.seat;
+    const opponent = entry.players?.[other];
+    if (finished && typeof opponent === "string" && this.#lobby.dialog !== undefined) {
+      const to = { id: opponent, name: entry.names?.[other] ?? null };
+      li.append(" ", challengeButton(document, this.#lobby.dialog, to, entry.game));
+    }
     return li;
   }
 

@@ -1,5 +1,6 @@
-"""Challenges in real Chromium, two players each in a browser context of its own: Ann challenges
-Bob from the replay of their finished match; Bob's lobby shows it without a reload and he
+"""Challenges in real Chromium, two players each in a browser context of its own: Bob's lobby
+offers to challenge Ann from Your games and his recent opponents; Ann challenges Bob from the
+replay of their finished match; Bob's lobby shows it without a reload and he
 declines; Ann challenges him again from her lobby's recent opponents, he accepts, both land in
 the match (Ann's lobby opens it as it is accepted) and both move; once it is over, Ann's game
 page offers to challenge Bob again. A key Ann blocked is refused in words. axe-core finds no
@@ -72,6 +73,10 @@ def test_a_challenge_is_seen_live_declined_accepted_and_played(
     incoming = bob.page.locator("#challenges .incoming-list")
     expect(bob.page.locator("#challenges .opponents-list")).to_contain_text("Ann")
     expect(incoming).to_be_hidden()
+    # Your games offers to challenge the opponent of each match too.
+    expect(
+        bob.page.locator("#your-games").get_by_role("button", name="Challenge Ann")
+    ).to_have_count(1)
     no_severe_violations(bob, "the lobby with its challenges")
 
     # Ann challenges Bob from the replay of their match: Bob's lobby shows it, unreloaded.

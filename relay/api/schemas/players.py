@@ -10,6 +10,7 @@ from relay.api.schemas.common import (
     DISPLAY_NAME,
     IDENTIFIER,
     NULL,
+    PUBLIC_ID,
     RATING_CHANGE,
     SEAT,
     TOKEN,
@@ -123,10 +124,19 @@ SCHEMAS: dict[str, Any] = {
             "last",
             "first",
             "names",
+            "players",
         ],
         "properties": {
             **MATCH_FIELDS,
             "seat": SEAT,
+            "players": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 2,
+                "items": {"anyOf": [PUBLIC_ID, NULL]},
+                "description": "Each seat's public id (null: taken without a player key), "
+                "as GET /v1/matches/{id} names them: the partner's is the one to challenge.",
+            },
             "your_turn": {"type": "boolean"},
             "result": {
                 "type": "object",

@@ -311,3 +311,11 @@ async def test_follows_and_recent_opponents(aiohttp_client: AiohttpClient, store
         )
     ]
     assert (await Player(client).call("GET", "/v1/player/opponents"))[1] == {"opponents": []}
+
+
+async def test_a_keys_matches_name_each_seats_public_id(aiohttp_client: AiohttpClient) -> None:
+    client = await relay(aiohttp_client, MemoryStore())
+    ann, bob = await Player(client).known(), await Player(client).known()
+    await seek_pair(ann, bob)
+    status, listed = await ann.call("GET", "/v1/player/matches")
+    assert status == 200 and listed["matches"][0]["players"] == [ann.id, bob.id]

@@ -110,6 +110,7 @@ def test_each_listed_match_says_whose_turn_and_the_time_left() -> None:
         "last": 3,
         "first": 0,
         "names": [None, None],
+        "players": [None, None],
     }
     assert (over["your_turn"], over["left"], over["result"]) == (False, None, result)
     assert over["rating"] == {"before": 1500.0, "after": 1523.5}

@@ -43,7 +43,7 @@ async def test_a_player_key_lists_its_matches_and_resumes_them(make: Make) -> No
     row = listed[0]
     assert set(row) == {
         "match", "game", "version", "room", "seat", "status", "turn", "your_turn",
-        "time_control", "left", "last", "first", "names",
+        "time_control", "left", "last", "first", "names", "players",
     }  # fmt: skip
     assert row["seat"] == 0 and row["status"] == "playing" and row["game"] == "mail"
     assert row["time_control"] == DEADLINE and row["last"] == 1
