@@ -8,6 +8,7 @@ it follows and its recent opponents, which the lobby offers to challenge
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -44,6 +45,8 @@ from relay.core.text_policy import NAME_TAKEN, skeletons
 from relay.store.base import Store
 
 __all__ = ["RECHECK", "ChallengeEndpoints"]
+
+log = logging.getLogger("relay")
 
 RECHECK = 5.0
 """Seconds a held poll of a key's challenges waits before it reads them again (a notice lost
@@ -125,10 +128,19 @@ class ChallengeEndpoints:
             colour, rated, now, now + rules.lapse_for(control),
         )  # fmt: skip
         await part.make(made, now)
-        told = self.told
-        if told is not None:
-            told(ChallengeNotice(theirs, made.id, made.sender_name, game, made.until))
+        self._tell(ChallengeNotice(theirs, made.id, made.sender_name, game, made.until))
         return 201, orjson.dumps(self._answer(made))
+
+    def _tell(self, notice: ChallengeNotice) -> None:
+        """Tells the hook of a challenge stored; a hook that fails is logged, and the
+        challenge stands (its answer is the challenger's all the same)."""
+        told = self.told
+        if told is None:
+            return
+        try:
+            told(notice)
+        except Exception:
+            log.exception("the challenge hook failed on challenge %s", notice.challenge)
 
     async def _check_theirs(self, digest: str, now: float) -> None:
         """Refuses a challenge to (or an accept of a challenge by) a key the host banned."""

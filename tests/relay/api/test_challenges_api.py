@@ -319,3 +319,21 @@ async def test_a_keys_matches_name_each_seats_public_id(aiohttp_client: AiohttpC
     await seek_pair(ann, bob)
     status, listed = await ann.call("GET", "/v1/player/matches")
     assert status == 200 and listed["matches"][0]["players"] == [ann.id, bob.id]
+
+
+async def test_a_failing_hook_leaves_the_challenge_made(
+    aiohttp_client: AiohttpClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = await relay(aiohttp_client, MemoryStore())
+    ann, bob = await Player(client).known(), await Player(client).known()
+
+    def broken(notice: ChallengeNotice) -> None:
+        raise RuntimeError("push service away")
+
+    client.server.app[API].challenges.told = broken
+    status, made = await ann.challenge(bob)
+    assert status == 201
+    assert [c["id"] for c in (await bob.call("GET", "/v1/player/challenges"))[1]["incoming"]] == [
+        made["id"]
+    ]
+    assert "the challenge hook failed" in caplog.text
