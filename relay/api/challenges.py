@@ -54,6 +54,8 @@ on a shared store only delays an answer)."""
 
 THEIRS_BANNED = "The player you challenge"
 
+BLOCK_ON_DECLINE = "The field 'block' goes with 'action': 'decline' only."
+
 NOT_RATED = (
     "This relay does not rate {!r} (or keeps no ratings): a challenge to it takes 'rated': false."
 )
@@ -180,19 +182,24 @@ class ChallengeEndpoints:
         )
 
     async def challenge_answer(self, call: Call) -> Reply:
-        """POST /v1/player/challenges/answer: the bearer accepts, declines or withdraws."""
+        """POST /v1/player/challenges/answer: the bearer accepts, declines (and may block its
+        challenger) or withdraws."""
         player = self._player(call)
         body = json_body(call.content_type, call.body)
         challenge = challenge_id_field(body)
         action = action_field(body)
         name = display_name_field(body) if self.config.names and action == "accept" else None
+        block = bool_field(body, "block", False)
+        if block and action != "decline":
+            raise RelayError("request/invalid", BLOCK_ON_DECLINE)
         digest = hash_token(player)
         now = time.time()
         part = self.store.challenges
-        if action == "accept":
+        found: list[Challenge] = []
+        if action == "accept" or block:
             me = public_id(digest)
             found = [c for c in (await part.listed(me, now)).incoming if c.id == challenge]
-            if found and found[0].state == "open":
+            if action == "accept" and found and found[0].state == "open":
                 sender = found[0].sender_key
                 await check_ban(self.store, (digest,), call.client, now)
                 await self._check_theirs(sender, now)
@@ -203,6 +210,11 @@ class ChallengeEndpoints:
                 ):
                     raise RelayError("name/taken", NAME_TAKEN.format(name))
         settled = await part.answer(challenge, digest, action, now, name)
+        if block and found:
+            # Declined, and its challenger blocked: it challenges this key, and meets it, no more.
+            await self.store.moderation.block_key(
+                player, found[0].sender_key, found[0].sender_name, "block", now
+            )
         return 200, orjson.dumps(self._answer(settled))
 
     # -- follows and opponents -------------------------------------------------------------

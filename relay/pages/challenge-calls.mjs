@@ -67,12 +67,14 @@ export async function challenge(client, player, terms) {
  * /v1/player/challenges/answer); an accept names the new match.
  * @param {Transport} client @param {string} player @param {string} id
  * @param {"accept" | "decline" | "withdraw"} action @param {string | null} [name]
+ * @param {boolean} [block] with a decline: block the challenger too
  * @returns {Promise<Challenge>}
  */
-export async function answerChallenge(client, player, id, action, name = null) {
-  /** @type {Record<string, string>} */
+export async function answerChallenge(client, player, id, action, name = null, block = false) {
+  /** @type {Record<string, string | boolean>} */
   const body = { id, action };
   if (name !== null && action === "accept") body.name = name;
+  if (block && action === "decline") body.block = true;
   return checked(await client.call("POST", "/v1/player/challenges/answer", player, body, { final: true }));
 }
 

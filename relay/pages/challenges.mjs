@@ -112,7 +112,8 @@ export class ChallengeBox {
       words.append(` · until ${clockAt(found.until)}`);
       li.append(words, " ",
         button(document, "Accept", `Accept the challenge of ${who}`, () => this.#answer(found, "accept")),
-        button(document, "Decline", `Decline the challenge of ${who}`, () => this.#answer(found, "decline")));
+        button(document, "Decline", `Decline the challenge of ${who}`, () => this.#answer(found, "decline")),
+        button(document, "Block", `Decline and block ${who}`, () => this.#answer(found, "decline", true)));
     } else {
       words.append(` · ${SETTLED[found.state]}`);
       li.append(words);
@@ -151,12 +152,12 @@ export class ChallengeBox {
     return link;
   }
 
-  /** Accepts, declines or withdraws; an accept opens the match. */
-  async #answer(/** @type {Challenge} */ found, /** @type {"accept" | "decline" | "withdraw"} */ action) {
+  /** Accepts, declines (with `block`, blocking the challenger too) or withdraws; an accept opens the match. */
+  async #answer(/** @type {Challenge} */ found, /** @type {"accept" | "decline" | "withdraw"} */ action, block = false) {
     const key = playerKey();
     if (key === null) return;
     try {
-      const settled = await answerChallenge(this.#client, key, found.id, action, loadName());
+      const settled = await answerChallenge(this.#client, key, found.id, action, loadName(), block);
       if (action === "accept" && settled.match !== null) this.#go(settled, 1);
     } catch (/** @type {any} */ error) {
       this.#say(`The challenge could not be answered: ${error?.detail ?? error?.message}`);

@@ -53,6 +53,12 @@ class Moderation(Protocol):
         """Has the player key block or mute the key of its partner in a match it sat in, and
         returns its blocks; raises player/not_seated, block/no_key or block/full."""
 
+    async def block_key(
+        self, player: str, partner: str, name: str | None, kind: BlockKind, now: float
+    ) -> list[Blocked]:
+        """Has the player key block or mute a key by its digest (one that challenged it, say),
+        named `name`, and returns its blocks; raises block/full."""
+
     async def unblock(self, player: str, public: str) -> list[Blocked]:
         """Lifts the player key's block or mute of a public id, and returns its blocks."""
 

@@ -54,11 +54,13 @@ describe("challenge calls", () => {
   });
 
   test("a challenge, an answer and a follow are refused at once, never waited out", async () => {
-    const client = new Recorded([OPEN, { ...OPEN, state: "accepted", match: "M" }, { follows: [] }]);
+    const client = new Recorded([OPEN, { ...OPEN, state: "accepted", match: "M" }, { follows: [] }, OPEN]);
     await challenge(client, "KEY", { to: "b", game: "xand0", time_control: null, colour: "first", rated: false, name: null });
     await answerChallenge(client, "KEY", OPEN.id, "accept", "Bob");
     await follow(client, "KEY", "b", false, "Bob");
-    assert.deepEqual(client.sent.map((s) => s.final), [true, true, true]);
+    await answerChallenge(client, "KEY", OPEN.id, "decline", "Bob", true);
+    assert.deepEqual(client.sent.map((s) => s.final), [true, true, true, true]);
+    assert.deepEqual(client.sent[3].body, { id: OPEN.id, action: "decline", block: true });
     assert.equal("name" in client.sent[0].body, false);
     assert.deepEqual(client.sent[1].body, { id: OPEN.id, action: "accept", name: "Bob" });
     assert.deepEqual(client.sent[2].body, { id: "b", follow: false });

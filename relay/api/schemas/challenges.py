@@ -58,6 +58,11 @@ SCHEMAS: dict[str, Any] = {
             "id": _CHALLENGE_ID,
             "action": {"enum": ["accept", "decline", "withdraw"]},
             "name": DISPLAY_NAME,
+            "block": {
+                "type": "boolean",
+                "description": "With a decline: block the challenger too (never paired again, "
+                "its challenges refused), as POST /v1/player/blocks does (default false).",
+            },
         },
     },
     "Challenge": {

@@ -140,11 +140,17 @@ class MemoryModeration:
         partner = state.players[1 - state.players.index(digest)]
         if not partner:
             raise RelayError("block/no_key")
-        held = self._blocks.setdefault(digest, {})
+        name = state.table.names[state.players.index(partner)]
+        return await self.block_key(player, partner, name, kind, now)
+
+    async def block_key(
+        self, player: str, partner: str, name: str | None, kind: BlockKind, now: float
+    ) -> list[Blocked]:
+        """Blocks or mutes a key by its digest (Moderation.block_key)."""
+        held = self._blocks.setdefault(hash_token(player), {})
         if partner not in held and len(held) >= BLOCKS_KEPT:
             raise RelayError("block/full")
         held.pop(partner, None)
-        name = state.table.names[state.players.index(partner)]
         held[partner] = Blocked(public_id(partner), name, kind, now)
         return await self.blocks(player)
 

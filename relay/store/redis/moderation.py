@@ -209,7 +209,15 @@ class RedisModeration:
         partner, name = (p1, n1) if digest == p0 else (p0, n0)
         if not partner:
             raise RelayError("block/no_key")
-        key = self._blocks_key(digest)
+        return await self.block_key(player, partner, name, kind, now)
+
+    async def block_key(
+        self, player: str, partner: str, name: str | None, kind: BlockKind, now: float
+    ) -> list[Blocked]:
+        """Blocks or mutes a key by its digest (Moderation.block_key)."""
+        store = self.store
+        client = await store.client()
+        key = self._blocks_key(hash_token(player))
         known = await store.guard(client.hexists(key, partner))
         if not known and await store.guard(client.hlen(key)) >= BLOCKS_KEPT:
             raise RelayError("block/full")

@@ -337,3 +337,18 @@ async def test_a_failing_hook_leaves_the_challenge_made(
         made["id"]
     ]
     assert "the challenge hook failed" in caplog.text
+
+
+async def test_a_decline_may_block_the_challenger(
+    aiohttp_client: AiohttpClient, store: Store
+) -> None:
+    client = await relay(aiohttp_client, store)
+    ann, bob = await Player(client).known(), await Player(client).known()
+    made = (await ann.challenge(bob, name="Ann"))[1]
+    assert code(await bob.answer(made["id"], "accept", block=True)) == (400, "request/invalid")
+    status, declined = await bob.answer(made["id"], "decline", block=True)
+    assert status == 200 and declined["state"] == "declined"
+    blocks = (await bob.call("GET", "/v1/player/blocks"))[1]["blocks"]
+    assert [(b["id"], b["name"], b["kind"]) for b in blocks] == [(ann.id, "Ann", "block")]
+    assert code(await ann.challenge(bob)) == (409, "challenge/blocked")
+    assert code(await bob.challenge(ann)) == (409, "challenge/blocked")
