@@ -45,7 +45,7 @@ from relay.core import passkeys as rules
 from relay.core.errors import RelayError
 from relay.core.model import hash_token
 from relay.core.passkeys import Passkey, PasskeySettings
-from relay.core.players import NOT_A_PLAYER_KEY, PLAYER
+from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, last_name
 from relay.core.sealing import Sealer
 from relay.core.standings import public_id
 from relay.store.base import Store
@@ -92,6 +92,7 @@ class PasskeyEndpoints:
         self.settings = config.passkeys
         self.sealer = None if self.settings is None else Sealer(self.settings.secret)
         self.store = store
+        self.names = config.names
         self.tries = RateLimiter.per_minute(rules.TRIES_PER_MINUTE)
         """Per client: options, sign-ins and codes made or tried."""
         self.guesses = RateLimiter.per_minute(GUESSES_PER_MINUTE)
@@ -276,7 +277,7 @@ class PasskeyEndpoints:
             raise RelayError("passkey/refused")
         if verified.new_sign_count != passkey.sign_count:
             await self.store.passkeys.used(passkey, verified.new_sign_count)
-        return 200, orjson.dumps({"player": player})
+        return await self._signed_in(player, now)
 
     async def redeem(self, call: Call) -> Reply:
         """POST /v1/signin/code: the player key a transfer code was made for, once."""
@@ -292,4 +293,12 @@ class PasskeyEndpoints:
         player = None if sealed is None else sealer.open(sealed)
         if player is None:
             raise RelayError("code/unknown")
-        return 200, orjson.dumps({"player": player})
+        return await self._signed_in(player, now)
+
+    async def _signed_in(self, player: str, now: float) -> Reply:
+        """Answers a sign-in: the player key, and the name it last sought under (null on a
+        relay that keeps no names), which the new device then shows and seeks with."""
+        name = None
+        if self.names:
+            name = last_name(await self.store.players.matches(player, now))
+        return 200, orjson.dumps({"player": player, "name": name})

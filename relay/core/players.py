@@ -21,6 +21,7 @@ __all__ = [
     "NOT_A_PLAYER_KEY",
     "PLAYER",
     "PlayerMatch",
+    "last_name",
     "listing",
     "over_limit",
     "patience",
@@ -100,6 +101,13 @@ class PlayerMatch:
     relay.core.verdicts.result_of), once the match is finished."""
     rating: tuple[float, float] | None = None
     """The key's rating before and after the match, once it is rated."""
+
+
+def last_name(found: list[PlayerMatch]) -> str | None:
+    """Returns the name a player key last sought under: its seat's name in the match it seated
+    last that has one; None when none has (or the relay keeps no names)."""
+    named = [(entry.opened, entry.info.names[entry.seat]) for entry in found]
+    return max(((at, name) for at, name in named if name), default=(0.0, None))[1]
 
 
 def listing(found: list[PlayerMatch], now: float, names: bool = True) -> list[dict[str, object]]:

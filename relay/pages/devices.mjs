@@ -5,6 +5,7 @@
 import { NotifyControl, PushCalls } from "./notify.mjs";
 import { relayBeside } from "./page-links.mjs";
 import { PasskeyCalls, PasskeyError } from "./passkeys.mjs";
+import { saveName } from "./names.mjs";
 import { ensurePlayerKey, playerKey, usePlayerKey } from "./players.mjs";
 
 /** What the page says after each step. */
@@ -155,15 +156,19 @@ export class DevicesPage {
   }
 
   async #signIn() {
-    usePlayerKey(await this.#calls.signIn());
-    await this.#showKey();
-    this.say(SAID.signedIn);
+    await this.#signedIn(await this.#calls.signIn());
   }
 
   async #redeem() {
     const field = this.#el("transfer-code");
-    usePlayerKey(await this.#calls.redeem(field.value));
+    await this.#signedIn(await this.#calls.redeem(field.value));
     field.value = "";
+  }
+
+  /** Keeps the player key signed in with, and its name (the one here stays when the relay knows none). */
+  async #signedIn({ player, name }) {
+    usePlayerKey(player);
+    if (typeof name === "string") saveName(name);
     await this.#showKey();
     this.say(SAID.signedIn);
   }

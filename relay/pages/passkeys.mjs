@@ -153,15 +153,16 @@ export class PasskeyCalls {
     return await this.call("POST", "/v1/player/code", { key });
   }
 
-  /** Returns the player key of a passkey this device's authenticators hold. */
+  /** Signs in with a passkey this device's authenticators hold: returns {player, name}, its
+   * player key and the name the key last sought under (null for none). */
   async signIn(credentials = globalThis.navigator.credentials) {
     const { options } = await this.call("POST", "/v1/signin/options");
     const answered = await credentials.get({ publicKey: requestOptions(options) });
-    return (await this.call("POST", "/v1/signin/passkey", { body: { credential: assertedJson(answered) } })).player;
+    return await this.call("POST", "/v1/signin/passkey", { body: { credential: assertedJson(answered) } });
   }
 
-  /** Returns the player key a transfer code was made for. */
+  /** Signs in with a transfer code: returns {player, name}, as signIn does. */
   async redeem(code) {
-    return (await this.call("POST", "/v1/signin/code", { body: { code } })).player;
+    return await this.call("POST", "/v1/signin/code", { body: { code } });
   }
 }

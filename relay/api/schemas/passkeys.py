@@ -99,8 +99,11 @@ SCHEMAS: dict[str, Any] = {
     },
     "SignedIn": {
         "type": "object",
-        "required": ["player"],
-        "properties": {"player": {"type": "string", "pattern": anchored(KEY_TEXT)}},
+        "required": ["player", "name"],
+        "properties": {
+            "player": {"type": "string", "pattern": anchored(KEY_TEXT)},
+            "name": {"type": ["string", "null"]},
+        },
     },
 }
 
@@ -108,6 +111,7 @@ REPLIES = {
     "Passkeys": "The player key's passkeys, oldest first.",
     "PasskeyOptions": "The options for the browser's WebAuthn call, with a fresh challenge.",
     "TransferCode": "A single-use code, valid until the given time.",
-    "SignedIn": "The player key: keep it where the client keeps its key.",
+    "SignedIn": "The player key, to keep where the client keeps its key, and the name it last "
+    "sought under (null for none).",
 }
 """What a successful answer of each passkey reply says."""

@@ -96,7 +96,7 @@ async def test_a_passkey_brings_the_key_and_its_match_to_another_device(
     player, partner = key(), key()
     phone = Device(client, player)
     seek = {"game": "g", "player": player, "time_control": {"kind": "deadline", "per_move": 86400}}
-    status, mine = await phone.call("POST", "/v1/seek", seek)
+    status, mine = await phone.call("POST", "/v1/seek", {**seek, "name": "Ann"})
     assert status == 201
     other = Device(client, partner)
     status, theirs = await other.call("POST", "/v1/seek", {**seek, "player": partner})
@@ -108,7 +108,8 @@ async def test_a_passkey_brings_the_key_and_its_match_to_another_device(
 
     laptop = Device(client)
     status, body = await laptop.sign_in(authenticator)
-    assert status == 200 and body == {"player": player}
+    # The key comes with the name it sought under, for the new device to show and seek with.
+    assert status == 200 and body == {"player": player, "name": "Ann"}
     laptop.player = body["player"]
     status, found = await laptop.call("GET", "/v1/player/matches")
     assert [m["match"] for m in found["matches"]] == [mine["match"]]
@@ -122,7 +123,7 @@ async def test_a_passkey_brings_the_key_and_its_match_to_another_device(
     )  # fmt: skip
     assert status == 200, moved
     # A second sign-in works as well; the counter the authenticator keeps moved on.
-    assert (await laptop.sign_in(authenticator))[1] == {"player": player}
+    assert (await laptop.sign_in(authenticator))[1] == {"player": player, "name": "Ann"}
 
 
 async def test_passkeys_are_listed_capped_and_removed(
@@ -141,7 +142,8 @@ async def test_passkeys_are_listed_capped_and_removed(
     assert status == 200 and gone not in [entry["id"] for entry in body["passkeys"]]
     status, body = await Device(client).sign_in(authenticator, 0)
     assert (status, body["error"]["code"]) == (403, "passkey/refused")
-    assert (await Device(client).sign_in(authenticator, 1))[1] == {"player": device.player}
+    signed_in = {"player": device.player, "name": None}
+    assert (await Device(client).sign_in(authenticator, 1))[1] == signed_in
     status, body = await device.call("GET", "/v1/player/passkeys")
     assert len(body["passkeys"]) == PASSKEYS_PER_PLAYER - 1
     # Another key cannot remove it, nor see it.
@@ -206,7 +208,8 @@ async def test_a_transfer_code_signs_in_once(aiohttp_client: AiohttpClient, stor
     code = body["code"]
     newcomer = Device(client)
     typed = {"code": code.lower().replace("-", " ")}
-    assert (await newcomer.call("POST", "/v1/signin/code", typed))[1] == {"player": device.player}
+    signed_in = {"player": device.player, "name": None}  # a key that never sought: no name
+    assert (await newcomer.call("POST", "/v1/signin/code", typed))[1] == signed_in
     status, body = await newcomer.call("POST", "/v1/signin/code", typed)
     assert (status, body["error"]["code"]) == (403, "code/unknown")
     for _ in range(CODES_PER_PLAYER - 1):

@@ -9,6 +9,7 @@ from relay.core.model import MatchInfo, Status
 from relay.core.players import (
     LISTED,
     PlayerMatch,
+    last_name,
     listing,
     over_limit,
     patience,
@@ -121,3 +122,20 @@ def test_at_most_the_listed_number_of_matches_are_answered() -> None:
     listed = listing(found, NOW)
     assert len(listed) == LISTED
     assert listed[0]["match"] == f"m{LISTED + 4}"
+
+
+def test_a_signed_in_key_is_named_as_in_the_match_it_seated_last_that_has_a_name() -> None:
+    def named(
+        match: str, seat: int, opened: float, names: tuple[str | None, str | None]
+    ) -> PlayerMatch:
+        info = MatchInfo(match, "xand0", "1", None, Status.FINISHED, None, 3, 0, names=names)
+        return PlayerMatch(info, seat, opened, opened)
+
+    found = [
+        named("old", 0, 1.0, ("Ann", "Bob")),
+        named("newer", 1, 5.0, ("Cy", "Ann B")),  # its own seat's name, not the partner's
+        named("newest", 0, 9.0, (None, "Bob")),  # sought without a name: not counted
+    ]
+    assert last_name(found) == "Ann B"
+    assert last_name(found[2:]) is None
+    assert last_name([]) is None
