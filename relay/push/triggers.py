@@ -170,12 +170,19 @@ class PushTriggers:
         live = info.status in (Status.PLAYING, Status.ENDING) and info.last == notice.seq
         return info if live else None
 
+    async def _subscribed(self, player: str) -> bool:
+        """Returns whether the player key has a browser to push to (most have none: then the
+        match is not read at all)."""
+        return bool(await self.store.push.of(player, time.time()))
+
     async def _watching(self, match: str, seat: int) -> bool:
         """Returns whether the seat is shown here at the match's table (its page polls)."""
         _, table = await self.store.tables.read(match, None, CHAT_KEEP, time.time())
         return table.away[seat] is None
 
     async def _turn(self, notice: TurnNotice) -> None:
+        if not await self._subscribed(notice.player):
+            return
         info = await self._info(notice)
         if info is None:
             return
@@ -220,14 +227,17 @@ class PushTriggers:
 
     async def _ended(self, match: str) -> None:
         info = await self.store.matches.info(match)
-        if info.status is not Status.FINISHED or not any(info.keys):
+        if info.status is not Status.FINISHED:
+            return
+        pushed = [bool(player) and await self._subscribed(player) for player in info.keys]
+        if not any(pushed):
             return
         _, events = await self.store.matches.poll(match, None, info.last - 1, time.time())
         ended = orjson.loads(events[-1]) if events else {}
         if ended.get("type") != "ended":
             return
         for seat, player in enumerate(info.keys):
-            if not player or await self._watching(match, seat):
+            if not pushed[seat] or await self._watching(match, seat):
                 continue
             said = words(str(ended.get("reason")), ended.get("seat"), seat)
             self.push(player, f"{match}:{seat}", messages.ended(info.game, match, said))
