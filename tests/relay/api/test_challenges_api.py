@@ -352,3 +352,15 @@ async def test_a_decline_may_block_the_challenger(
     assert [(b["id"], b["name"], b["kind"]) for b in blocks] == [(ann.id, "Ann", "block")]
     assert code(await ann.challenge(bob)) == (409, "challenge/blocked")
     assert code(await bob.challenge(ann)) == (409, "challenge/blocked")
+
+
+async def test_a_correspondence_challenge_waits_days(aiohttp_client: AiohttpClient) -> None:
+    client = await relay(aiohttp_client, MemoryStore())
+    ann, bob = await Player(client).known(), await Player(client).known()
+    days = {"kind": "deadline", "per_move": 86400}
+    status, made = await ann.challenge(bob, time_control=days)
+    assert status == 201 and made["time_control"] == days
+    assert made["until"] == pytest.approx(made["at"] + rules.LAPSE_CORRESPONDENCE)
+    match = (await bob.answer(made["id"], "accept"))[1]["match"]
+    status, info = await bob.call("GET", f"/v1/matches/{match}", check="/v1/matches/{match}")
+    assert info["status"] == "playing" and info["time_control"] == days
