@@ -182,40 +182,42 @@ class RedisChallenges:
             self.tell(new, turn_given(started[2:]), 1)
 
     async def listed(self, public: str, now: float) -> Listed:
-        """Returns a key's challenges (Challenges.listed)."""
+        """Returns a key's challenges (Challenges.listed) in two pipelined reads: its own
+        slot's lists, then the terms and states of each challenge, from the slot of its
+        challenged key (a held poll reads this at each change)."""
         client = await self.store.client()
         guard = self.store.guard
-        version = await guard(client.hget(self._key(public, "k"), "v"))
-        incoming = await self._challenges(public, None, now)
-        ids = await guard(client.zrangebyscore(self._key(public, "out"), _ms(now), "+inf"))
+        first = client.pipeline(transaction=False)
+        first.hget(self._key(public, "k"), "v")
+        first.zrangebyscore(self._key(public, "in"), _ms(now), "+inf")
+        first.zrangebyscore(self._key(public, "out"), _ms(now), "+inf")
+        version, ins, outs = await guard(first.execute())
         by_receiver: dict[str, list[str]] = {}
-        for raw in ids:
+        if ins:
+            by_receiver[public] = [_text(raw) for raw in ins]
+        for raw in outs:
             challenge = _text(raw)
             by_receiver.setdefault(rules.receiver_of(challenge), []).append(challenge)
+        groups = list(by_receiver.items())
+        found: list[Any] = []
+        if groups:
+            second = client.pipeline(transaction=False)
+            for receiver, wanted in groups:
+                _, terms_key, states_key = self._incoming(receiver)
+                second.hmget(terms_key, wanted)
+                second.hmget(states_key, wanted)
+            found = await guard(second.execute())
+        incoming: list[Challenge] = []
         outgoing: list[Challenge] = []
-        for receiver, wanted in by_receiver.items():
-            outgoing += await self._challenges(receiver, wanted, now)
+        mine = {_text(raw) for raw in outs}
+        for n, (_receiver, wanted) in enumerate(groups):
+            terms, states = found[2 * n], found[2 * n + 1]
+            for challenge, raw, state in zip(wanted, terms, states, strict=True):
+                if raw is None or state is None:
+                    continue
+                read = _read(raw, state).seen(now)
+                (outgoing if challenge in mine else incoming).append(read)
         return Listed(int(version or 0), listing_order(incoming), listing_order(outgoing))
-
-    async def _challenges(
-        self, receiver: str, wanted: list[str] | None, now: float
-    ) -> list[Challenge]:
-        """Returns the challenges kept with a key (only `wanted`, if given), as at now."""
-        client = await self.store.client()
-        guard = self.store.guard
-        in_key, terms_key, states_key = self._incoming(receiver)
-        if wanted is None:
-            wanted = [_text(raw) for raw in
-                      await guard(client.zrangebyscore(in_key, _ms(now), "+inf"))]  # fmt: skip
-        if not wanted:
-            return []
-        terms = await guard(client.hmget(terms_key, wanted))
-        states = await guard(client.hmget(states_key, wanted))
-        return [
-            _read(found, state).seen(now)
-            for found, state in zip(terms, states, strict=True)
-            if found is not None and state is not None
-        ]
 
     async def wait(self, public: str, after: int, timeout: float) -> None:
         """Returns once the key's version may be above after (Challenges.wait)."""
