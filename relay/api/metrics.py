@@ -52,6 +52,8 @@ class RelayMetrics:
         """Matches the store ended by reason, as of the last scrape."""
         self.webhooks: Counter[str] = Counter()
         """Your-turn webhook deliveries by outcome: sent, retried, failed, dropped."""
+        self.pushes: Counter[str] = Counter()
+        """Web Push's pushes by outcome: delivered, gone, failed, retried, dropped."""
         self.referee_over_budget = 0
         """Referees' judgements given up at --referee-budget, as of the last scrape."""
         self._registry: CollectorRegistry | None = None
@@ -107,6 +109,17 @@ class RelayMetrics:
         for outcome, count in sorted(self.webhooks.items()):
             webhooks.add_metric([outcome], count)
         yield webhooks
+        pushes = CounterMetricFamily(
+            "relay_pushes",
+            "Web Push's pushes to browsers by this process, by outcome: delivered, gone (404 "
+            "or 410: the subscription dropped), failed (given up or refused), retried (an "
+            "attempt failed, another follows), dropped (a full queue, or the store "
+            "unreachable).",
+            labels=["outcome"],
+        )
+        for outcome, count in sorted(self.pushes.items()):
+            pushes.add_metric([outcome], count)
+        yield pushes
         yield CounterMetricFamily(
             "relay_referee_over_budget",
             "Referees' judgements this process gave up at --referee-budget (each match then "

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from relay.core.turns import TurnNotice, TurnSink
-from relay.http.state import API, CONFIG, PUSH, STORE
+from relay.http.state import API, CONFIG, METRICS, PUSH, STORE
 from relay.push.dispatch import Pusher
 from relay.push.sender import PushSender
 from relay.push.stored import StoredSubscriptions
@@ -39,13 +39,15 @@ async def push_ctx(app: web.Application) -> AsyncIterator[None]:
     if key is None:
         yield
         return
-    sender = PushSender(key)
+    counts = app[METRICS].pushes
+    sender = PushSender(key, counts=counts)
     await sender.start()
     throttle = PushThrottle(store.hooks.state(), config.push_every)
     kept = StoredSubscriptions(store.push, loopback_http=config.push_loopback)
     pusher = Pusher(sender, throttle, kept)
     await pusher.start()
-    triggers = PushTriggers(store, pusher, PushTriggers.recheck_for(config.hold))
+    recheck = PushTriggers.recheck_for(config.hold)
+    triggers = PushTriggers(store, pusher, recheck, counts=counts)
     await triggers.start()
     app[PUSH] = (triggers, pusher)
     webhook = store.hooks.turns

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -77,13 +78,21 @@ def words(reason: str, seat: int | None, mine: int) -> str:
 class PushTriggers:
     """Takes the store's notices without waiting, and pushes what they call for."""
 
-    def __init__(self, store: Store, push: Push, recheck: float, queue: int = 10_000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        push: Push,
+        recheck: float,
+        queue: int = 10_000,
+        counts: Counter[str] | None = None,
+    ) -> None:
         """recheck: seconds after which a seat shown here may be shown away (the relay's
-        hold, AWAY and a reaper's sweep); queue: notices waiting at most (past it, dropped)."""
+        hold, AWAY and a reaper's sweep); queue: notices waiting at most (past it, dropped,
+        counted in counts as `dropped`)."""
         self.store = store
         self.push = push
         self.recheck = recheck
-        self.dropped = 0
+        self.counts: Counter[str] = Counter() if counts is None else counts
         self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(queue)
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._task: asyncio.Task[None] | None = None
@@ -99,7 +108,7 @@ class PushTriggers:
         try:
             self._queue.put_nowait((kind, item))
         except asyncio.QueueFull:
-            self.dropped += 1
+            self.counts["dropped"] += 1
 
     def turn(self, notice: TurnNotice) -> None:
         """A TurnSink: queues a turn given to a seat with a player key."""

@@ -2,7 +2,8 @@
 players (seeks and a key's matches), matches (events, summaries, rematches), moves (a match's
 writes), the table, the lobby and games, ratings, moderation, passkeys, Web Push and the
 service's own; the parameters the routes read; and the pieces they share (common). The
-patterns of identifiers come from relay.core.patterns, each bound and list from the core module that keeps it.
+patterns of identifiers come from relay.core.patterns, each bound and list from the core
+module that keeps it.
 
 relay.api.openapi builds the document from the route table and these."""
 

@@ -220,6 +220,11 @@ async def test_a_gone_subscription_is_dropped_and_the_end_is_pushed(relay: Relay
     assert (last["kind"], last["match"]) == ("ended", a.match)
     assert last["url"] == f"replay.html#match={a.match}"
     assert "your partner resigned" in last["body"]
+    # /metrics counts them: the turn delivered to one browser, gone at the other, the end.
+    async with relay.wire.session.get(relay.wire.url + "/metrics") as answer:
+        metrics = await answer.text()
+    assert 'relay_pushes_total{outcome="delivered"} 2.0' in metrics
+    assert 'relay_pushes_total{outcome="gone"} 1.0' in metrics
 
 
 async def test_a_low_clock_is_pushed_once(relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,5 +33,5 @@ async def test_the_sinks_only_queue_and_drop_past_the_queue() -> None:
     triggers.turn(TurnNotice("m", "g", 0, 2, "", 0.0, "digest", False))
     triggers.ended("m")
     triggers.ended("m")
-    assert (triggers._queue.qsize(), triggers.dropped) == (2, 1)
+    assert (triggers._queue.qsize(), triggers.counts["dropped"]) == (2, 1)
     assert pushed == []
