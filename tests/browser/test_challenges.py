@@ -3,13 +3,15 @@ offers to challenge Ann from Your games and his recent opponents; Ann challenges
 replay of their finished match; Bob's lobby shows it without a reload and he
 declines; Ann challenges him again from her lobby's recent opponents, he accepts, both land in
 the match (Ann's lobby opens it as it is accepted) and both move; once it is over, Ann's game
-page offers to challenge Bob again. A key Ann blocked is refused in words. axe-core finds no
+page offers to challenge Bob again. A key Ann blocked is refused in words. A leaderboard row
+challenges its player, rated. axe-core finds no
 serious or critical violation on the lobby, the dialog, the replay or the finished match
 (docs/protocol.md#challenges)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,11 +21,21 @@ from tests.browser.axe import no_severe_violations
 from tests.browser.conftest import MakePlayer
 from tests.browser.players import Player
 from tests.browser.relay_api import call
-from tests.support.relay_process import RelayProcess
+from tests.support.relay_process import RelayProcess, quick_flags
 
 pytestmark = pytest.mark.timeout(90)
 
 ANN, BOB, CY = ("Ann1" + "a" * 40, "Bob1" + "b" * 40, "Cy11" + "c" * 40)
+
+
+@pytest.fixture
+def relay() -> Iterator[RelayProcess]:
+    """Returns a relay that rates every game, and puts a key on its leaderboard after a
+    handful of rated games against one opponent (no pacing of a pair, no waiting days)."""
+    flags = ("--rate-unrefereed", "--pair-daily", "1000", "--board-opponents", "1",
+             "--board-days", "0")  # fmt: skip
+    with RelayProcess(*quick_flags(), *flags) as process:
+        yield process
 
 
 def finished(relay: RelayProcess, one: tuple[str, str], two: tuple[str, str], room: str) -> str:
@@ -138,3 +150,27 @@ def test_a_challenge_is_seen_live_declined_accepted_and_played(
     expect(dialog.get_by_role("status")).to_have_text(re.compile("^Not sent: .*blocked"))
     cy.errors = [e for e in cy.errors if "status of 409" not in e]
     no_severe_violations(cy, "a refused challenge")
+
+
+def test_a_leaderboard_row_challenges_its_player(player: MakePlayer, relay: RelayProcess) -> None:
+    # Ann and Bob play enough rated games to be on the leaderboard (established ratings).
+    for n in range(16):
+        one, two = ((ANN, "Ann"), (BOB, "Bob")) if n % 2 else ((BOB, "Bob"), (ANN, "Ann"))
+        finished(relay, one, two, f"ranked-{n}")
+    board = call(relay, "/v1/games/xand0/leaderboard")["players"]
+    assert sorted(row["name"] for row in board) == ["Ann", "Bob"]
+    finished(relay, (CY, "Cy"), ("Dee1" + "d" * 40, "Dee"), "cy-known")
+    cy = player("cy")
+    as_player(cy, CY, "Cy")
+    cy.open("/")
+    row = cy.page.locator("#game-xand0 .board-list li").filter(has_text="Ann")
+    expect(row.get_by_role("button", name="Challenge Ann")).to_be_visible()
+    no_severe_violations(cy, "the lobby's leaderboard with its challenges")
+    row.get_by_role("button", name="Challenge Ann").click()
+    dialog = cy.page.get_by_role("dialog")
+    expect(dialog.get_by_label("Game")).to_have_value("xand0")
+    dialog.get_by_label("Rated").check()
+    dialog.get_by_role("button", name="Send the challenge").click()
+    expect(dialog.get_by_role("status")).to_have_text(re.compile("^Challenge sent to Ann"))
+    [made] = call(relay, "/v1/player/challenges", token=ANN)["incoming"]
+    assert (made["from"]["name"], made["game"], made["rated"]) == ("Cy", "xand0", True)
