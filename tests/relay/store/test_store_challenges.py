@@ -288,3 +288,25 @@ async def test_the_memory_store_sweeps_what_it_keeps_of_challenges() -> None:
         await part.make(challenge(one, two, later), later)
     assert made.id not in part._records
     assert a_id not in part._made and a_id not in part._versions and a_id not in part._follows
+
+
+async def test_a_refused_challenge_is_not_counted_in_the_hour(store: Store) -> None:
+    now = time.time()
+    part = store.challenges
+    (a, _), (b, _) = await known(store, now), await known(store, now)
+    made = challenge(a, b, now)
+    await part.make(made, now)
+    for _ in range(rules.PER_HOUR + 5):
+        with pytest.raises(RelayError) as refused:
+            await part.make(challenge(a, b, now), now)
+        assert refused.value.code == "challenge/open"
+    await part.answer(made.id, hash_token(a), "withdraw", now)
+    for _ in range(rules.PER_HOUR - 1):
+        other, _ = await known(store, now)
+        mine = challenge(a, other, now)
+        await part.make(mine, now)
+        await part.answer(mine.id, hash_token(a), "withdraw", now)
+    other, _ = await known(store, now)
+    with pytest.raises(RelayError) as refused:
+        await part.make(challenge(a, other, now), now)
+    assert refused.value.code == "challenge/too_fast"

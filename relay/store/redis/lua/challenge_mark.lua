@@ -1,11 +1,14 @@
 -- Notes in a challenger's own slot what became of its challenge, and tells its waits: a
--- challenge refused in the challenged key's slot is dropped ('drop'), one made is announced
+-- challenge refused in the challenged key's slot is dropped, uncounted ('drop'), one made is announced
 -- (''), one settled is no longer open ('s': forgotten `kept` after now).
 -- KEYS[1..3] = as CHALLENGE_OUT's; ARGV[1..5] = id, what, now (ms), kept (ms), channel
 local OUT, OPEN, K = KEYS[1], KEYS[2], KEYS[3]
 if ARGV[2] == 'drop' then
+  -- Refused there: not made, so not counted in the hour either.
+  if redis.call('HDEL', OPEN, ARGV[1]) == 1 and tonumber(redis.call('HGET', K, 'hn') or '0') > 0 then
+    redis.call('HINCRBY', K, 'hn', -1)
+  end
   redis.call('ZREM', OUT, ARGV[1])
-  redis.call('HDEL', OPEN, ARGV[1])
   return 0
 end
 if ARGV[2] == 's' and redis.call('HEXISTS', OPEN, ARGV[1]) == 1 then
