@@ -171,11 +171,20 @@ def ended(game: str, match: str, words: str) -> Notice:
 
 
 def digest(notices: list[Notice]) -> Notice:
-    """Returns one notice for several turns held back: 'Your turn in 3 matches', opening the
-    lobby (its Your games lists them), kept as long as the longest of them."""
+    """Returns one notice for several turns and challenges held back: 'Your turn in 3
+    matches.', 'Your turn in 2 matches, and 1 challenge.', opening the lobby (its Your games
+    and challenges list them), kept as long as the longest of them."""
     ttl = max((notice.ttl for notice in notices), default=0)
-    body = f"Your turn in {len(notices)} matches."
-    return Notice(Kind.DIGEST, "digest", "Your turn", body, "index.html", ttl)
+    challenges = sum(1 for notice in notices if notice.kind is Kind.CHALLENGE)
+    turns = len(notices) - challenges
+    told = []
+    if turns:
+        told.append(f"Your turn in {turns} match{'' if turns == 1 else 'es'}")
+    if challenges:
+        told.append(f"{challenges} challenge{'' if challenges == 1 else 's'}")
+    body = ", and ".join(told) + "."
+    title = "Your turn" if turns else "Challenges"
+    return Notice(Kind.DIGEST, "digest", title, body, "index.html", ttl)
 
 
 def challenge(game: str, challenge_id: str, by: str, until: float, now: float) -> Notice:

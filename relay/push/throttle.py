@@ -8,7 +8,8 @@ write pushes nothing again), and a player's window and held notices live under
 `push:<player>`, where player is what the caller knows the player by (a digest of its key).
 A clock running low and a match's end are urgent and bounded (once per turn, once per match):
 they are claimed, never held. When a window ends, its held notices go as one: the newest of
-each match, and a digest ('Your turn in 3 matches') when more than one match is held.
+each match, and a digest ('Your turn in 3 matches, and 1 challenge.') when more than one
+match or challenge is held.
 """
 
 from __future__ import annotations

@@ -159,4 +159,5 @@ def test_notices_are_small_and_open_pages_within_the_root_only() -> None:
         "index.html",
         "high",
     )
-    assert digest([notice, offer]).payload().count(b"Your turn in 2 matches") == 1
+    assert digest([notice, offer]).payload().count(b"Your turn in 1 match, and 1 challenge.") == 1
+    assert digest([offer, offer]).body == "2 challenges."

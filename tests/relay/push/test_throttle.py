@@ -59,7 +59,7 @@ async def test_several_matches_held_are_one_digest() -> None:
     clock.now += 61
     identity, notice = a_turn("m3", 2)
     (told,) = await throttle.admit("p", identity, notice)  # a new window: held ones go with it
-    assert told.kind is Kind.DIGEST and told.body == "Your turn in 3 matches."
+    assert told.kind is Kind.DIGEST and told.body == "Your turn in 2 matches, and 1 challenge."
     assert told.url == "index.html" and told.tag == "digest" and told.ttl == 86400
 
 
