@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "CHALLENGE_ID",
+    "CHALLENGE_ID_TEXT",
     "CREDENTIAL",
     "CREDENTIAL_TEXT",
     "KEY",
@@ -32,6 +34,11 @@ CREDENTIAL_TEXT = r"[A-Za-z0-9_-]{16,1400}"
 """A passkey's credential id as the wire carries it: base64url without padding (WebAuthn allows
 up to 1023 bytes; relay.core.passkeys)."""
 
+CHALLENGE_ID_TEXT = r"[A-Za-z0-9_-]{24}"
+"""A challenge's id: its challenged key's public id and 12 random characters
+(relay.core.challenges.new_challenge_id)."""
+
+CHALLENGE_ID = re.compile(CHALLENGE_ID_TEXT)
 CREDENTIAL = re.compile(CREDENTIAL_TEXT)
 KEY = re.compile(KEY_TEXT)
 NAME = re.compile(NAME_TEXT)

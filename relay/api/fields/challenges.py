@@ -3,17 +3,14 @@ and an answer's action (docs/protocol.md#challenges)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from relay.core.challenges import ACTIONS, COLOURS, ChallengeAction, Colour
 from relay.core.errors import RelayError
 from relay.core.moderation import PUBLIC_ID
+from relay.core.patterns import CHALLENGE_ID
 
 __all__ = ["action_field", "challenge_id_field", "colour_field", "public_id_field"]
-
-CHALLENGE_ID = re.compile(r"[A-Za-z0-9_-]{24}")
-"""A challenge's id: its challenged key's public id and 12 random characters."""
 
 
 def public_id_field(body: dict[str, Any], key: str) -> str:

@@ -7,12 +7,13 @@ from typing import Any
 
 from relay.api.schemas.common import DISPLAY_NAME, IDENTIFIER, NULL, PUBLIC_ID, ref
 from relay.core import challenges as rules
+from relay.core.patterns import CHALLENGE_ID_TEXT, anchored
 
 __all__ = ["REPLIES", "SCHEMAS"]
 
 _CHALLENGE_ID = {
     "type": "string",
-    "pattern": "^[A-Za-z0-9_-]{24}$",
+    "pattern": anchored(CHALLENGE_ID_TEXT),
     "description": "A challenge's id: its challenged key's public id and 12 random characters.",
 }
 _WHO = {

@@ -10,7 +10,14 @@ from relay.api import openapi
 from relay.api.fields import request
 from relay.api.players import TOKEN
 from relay.core import moderation, patterns, players
-from relay.core.patterns import CREDENTIAL_TEXT, KEY_TEXT, NAME_TEXT, PUBLIC_ID_TEXT, anchored
+from relay.core.patterns import (
+    CHALLENGE_ID_TEXT,
+    CREDENTIAL_TEXT,
+    KEY_TEXT,
+    NAME_TEXT,
+    PUBLIC_ID_TEXT,
+    anchored,
+)
 
 PAGES = Path(__file__).resolve().parents[3] / "relay" / "pages"
 
@@ -42,6 +49,7 @@ def test_openapi_takes_its_patterns_from_them() -> None:
         anchored(NAME_TEXT),
         anchored(PUBLIC_ID_TEXT),
         anchored(CREDENTIAL_TEXT),
+        anchored(CHALLENGE_ID_TEXT),
     }
 
 
