@@ -4,9 +4,9 @@ turned into notices for the dispatcher (relay.push.dispatch.Pusher), off the mov
 The store's sinks only queue (TurnNotice, a match id, a ChallengeNotice). Behind the queue
 one task reads what each needs of the store, and pushes:
 
-- a turn to the seat's player key, unless the seat is watching the match (shown here at its
-  table: its page holds polls). A seat shown here is looked at again once it could be shown
-  away (`recheck` seconds), and pushed then if it is away and the turn still its;
+- a turn to the seat's player key, unless the seat is watching the match (it may hold a poll
+  on it: Tables.present). A seat watching is looked at again once it could be found gone
+  (`recheck` seconds), and pushed then if it is gone and the turn still its;
 - a low clock, by a timer per match in this process, set by the turn: when the seat to move
   has LOW_SHARE of its control's time left (LOW_LEAST seconds at least), if the turn is still
   its and it is not watching;
@@ -32,7 +32,7 @@ import orjson
 from relay.core.challenges import ChallengeNotice
 from relay.core.errors import RelayError
 from relay.core.model import MatchInfo, Status
-from relay.core.table import AWAY, CHAT_KEEP
+from relay.core.table import AWAY
 from relay.core.turns import TurnNotice
 from relay.push import messages
 from relay.push.messages import Notice
@@ -86,12 +86,15 @@ class PushTriggers:
         queue: int = 10_000,
         counts: Counter[str] | None = None,
     ) -> None:
-        """recheck: seconds after which a seat shown here may be shown away (the relay's
-        hold, AWAY and a reaper's sweep); queue: notices waiting at most (past it, dropped,
+        """recheck: seconds after which a seat watching may be found gone (the relay's hold
+        and AWAY); queue: notices waiting at most (past it, dropped,
         counted in counts as `dropped`)."""
         self.store = store
         self.push = push
         self.recheck = recheck
+        self.ahead = 0.0
+        """Seconds added to now when presence is read (0; a test's stand-in for the seconds
+        a closed page takes to be found gone)."""
         self.counts: Counter[str] = Counter() if counts is None else counts
         self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(queue)
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -100,7 +103,7 @@ class PushTriggers:
     @classmethod
     def recheck_for(cls, hold: float) -> float:
         """Returns the recheck delay for a relay holding polls for `hold` seconds."""
-        return hold + AWAY + 2.0
+        return hold + AWAY + 1.0
 
     # -- the sinks: each only queues --------------------------------------------------------
 
@@ -185,9 +188,9 @@ class PushTriggers:
         return bool(await self.store.push.of(player, time.time()))
 
     async def _watching(self, match: str, seat: int) -> bool:
-        """Returns whether the seat is shown here at the match's table (its page polls)."""
-        _, table = await self.store.tables.read(match, None, CHAT_KEEP, time.time())
-        return table.away[seat] is None
+        """Returns whether the seat may hold a poll on the match now (Tables.present: its page
+        polls), read at once, by the rule the reaper shows a seat away by."""
+        return await self.store.tables.present(match, seat, time.time() + self.ahead)
 
     async def _turn(self, notice: TurnNotice) -> None:
         if not await self._subscribed(notice.player):

@@ -189,6 +189,12 @@ class Tables(Protocol):
         """Returns the reader's seat (None for a spectator) and the match's table, with the
         chat lines numbered above chat_after."""
 
+    async def present(self, match: str, seat: int, now: float) -> bool:
+        """Returns whether the seat may hold a poll on the match at now: it polled or wrote
+        within the hold and AWAY seconds (relay.core.table), and its last held poll did not
+        end with its client gone AWAY seconds ago. The rule the reaper shows a seat away by,
+        read at once (the reaper of a correspondence match may not look for days)."""
+
     async def poll(
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[Seat | None, list[Event], int]:

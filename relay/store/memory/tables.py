@@ -48,6 +48,11 @@ class MemoryTables:
         seat = None if token is None else state.seat_of(hash_token(token))
         return seat, view(self.reg, state, chat_after)
 
+    async def present(self, match: str, seat: int, now: float) -> bool:
+        """Whether the seat may hold a poll on the match (see Tables.present)."""
+        state = self.reg.get(match)
+        return state.table.absent(seat, state.seen[seat], now, self.reg.settings.hold) is None
+
     async def poll(
         self, match: str, token: str | None, after: int, now: float
     ) -> tuple[int | None, list[Event], int]:

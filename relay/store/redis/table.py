@@ -13,6 +13,7 @@ import orjson
 from relay.core.errors import RelayError
 from relay.core.model import Action, Event, StoreSettings, hash_token
 from relay.core.table import (
+    AWAY,
     CHAT_KEEP,
     CHAT_SAME,
     ChatLine,
@@ -62,6 +63,20 @@ class RedisTables:
     def settings(self) -> StoreSettings:
         """The store's settings."""
         return self.link.settings
+
+    async def present(self, match: str, seat: int, now: float) -> bool:
+        """Whether the seat may hold a poll on the match (see Tables.present): its 'seen' and
+        'g' fields read by the rule of match_prelude.lua's absent()."""
+        client = await self.link.client()
+        key = self.layout.match(match)
+        fields = ("status", f"seen{seat}", f"g{seat}")
+        status, seen, gone = await self.link.guard(client.hmget(key, *fields))
+        if status is None:
+            raise RelayError("match/unknown", f"No match {match!r}.")
+        polled, left = float(seen or 0), float(gone or 0)
+        if left >= polled and left + AWAY <= now:
+            return False
+        return polled + self.settings.hold + AWAY >= now
 
     async def read(
         self, match: str, token: str | None, chat_after: int, now: float

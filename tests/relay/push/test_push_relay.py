@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives import serialization
 
 from relay import Config, Store, create_app
 from relay.core.model import hash_token
+from relay.core.table import AWAY
 from relay.http.state import PUSH
 from relay.push.keys import VapidKey
 from tests.relay.wire import Seat, Wire
@@ -62,9 +63,9 @@ class Relay:
         return browser
 
     async def away(self, seat: Seat) -> None:
-        """Closes the seat's page as a browser does (a held poll cut), then waits until the
-        seat is shown away: as the reaper shows it once AWAY passed, here at once by reaping
-        9.5 s ahead (the store holds polls 6 s)."""
+        """Closes the seat's page as a browser does (a held poll cut), then has the relay's
+        triggers read presence AWAY seconds ahead: as the relay finds the seat gone once AWAY
+        passed, without the test waiting those seconds."""
         _, info = await self.wire.call("GET", f"/v1/matches/{seat.match}")
         poll = asyncio.create_task(self.wire.events(seat.match, info["last"], seat, wait=5))
         await asyncio.sleep(0.2)  # the poll is held: nothing to wait on from out here
@@ -72,13 +73,10 @@ class Relay:
         with contextlib.suppress(asyncio.CancelledError):
             await poll
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            await self.store.matches.reap(time.time() + 9.5)
-            _, table = await self.store.tables.read(seat.match, None, 200, time.time())
-            if table.away[seat.seat] is not None:
-                return
+        while await self.store.tables.present(seat.match, seat.seat, time.time() + AWAY):
+            assert time.monotonic() < deadline, "the relay never heard the page close"
             await asyncio.sleep(0.05)
-        raise AssertionError("the seat was never shown away")
+        self.server.app[PUSH][0].ahead = AWAY
 
     async def pair(self, players: tuple[str, str], **fields: Any) -> tuple[Seat, Seat]:
         """Returns the seats of players[0] and players[1], in a correspondence match."""

@@ -1,14 +1,19 @@
 """What Web Push needs of every store's hooks (memory, Redis, Redis Cluster): each turn of a
 match with a clock told for a seat with a player key (not its first: both seats just sought),
 with the key's digest and not marked correspondence; a seat with a contact alone told only in
-a correspondence match; and each write that may end a match told to the end sink."""
+a correspondence match; each write that may end a match told to the end sink; and a seat's
+presence read at once, by the reaper's rule."""
 
 from __future__ import annotations
 
-from relay import Action, Store, Ticket
+import pytest
+
+from relay import Action, RelayError, Store, Ticket
 from relay.core.clock import TimeControl
 from relay.core.model import hash_token
+from relay.core.table import AWAY
 from relay.core.turns import TurnNotice
+from tests.relay.conftest import SETTINGS
 from tests.relay.store.calls import FISCHER, move, parse, start
 from tests.relay.store.calls import whole_now as now
 
@@ -93,3 +98,21 @@ async def test_writes_that_may_end_a_match_tell_the_end_sink(store: Store) -> No
     await store.matches.act(y.match, y.token, move(1, "mate", end=True), t + 1)
     await store.matches.act(p.match, p.token, Action("confirm", 2), t + 2)
     assert ended == [x.match, y.match]
+
+
+async def test_a_seat_is_present_while_it_may_hold_a_poll(store: Store) -> None:
+    t = now()
+    x, _o = await paired(store, MINUTES, t)
+    hold = SETTINGS.hold
+    assert await store.tables.present(x.match, x.seat, t + 1)
+    # It began no poll for the hold and AWAY seconds: gone, read at once (no reaper needed).
+    assert not await store.tables.present(x.match, x.seat, t + hold + AWAY + 0.5)
+    # A poll brings it back; its client gone ends the presence AWAY seconds later.
+    await store.matches.poll(x.match, x.token, 0, t + 20)
+    assert await store.tables.present(x.match, x.seat, t + 20.5)
+    await store.matches.left(x.match, x.token, t + 20, t + 21)
+    assert await store.tables.present(x.match, x.seat, t + 21 + AWAY - 0.5)
+    assert not await store.tables.present(x.match, x.seat, t + 21 + AWAY)
+    with pytest.raises(RelayError) as unknown:
+        await store.tables.present("nomatch", 0, t)
+    assert unknown.value.code == "match/unknown"
