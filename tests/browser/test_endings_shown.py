@@ -91,14 +91,15 @@ def test_a_rated_win_is_told_with_who_won_how_and_the_rating_change(
     x.expect_status(f"X ({winner}) won: three in a row, and 0 ({loser}) agreed.")
     x.shot("replay-who-won")
 
-    # Your games: the same words, the reader's own seat as "you", with the rating's change.
+    # Your games: the same words, the reader's own seat as "you", with the rating's change (and
+    # a button to challenge the opponent, who played with a player key).
     assert your_games_row(x, match) == (
         f"X and 0: Finished · X (you) won: three in a row, and 0 ({loser}) agreed"
-        " · Rating 1500 → 1741 (+241) Replay"
+        " · Rating 1500 → 1741 (+241) Replay Challenge"
     )
     assert your_games_row(o, match) == (
         f"X and 0: Finished · X ({winner}) won: three in a row, and 0 (you) agreed"
-        " · Rating 1500 → 1258 (−242) Replay"
+        " · Rating 1500 → 1258 (−242) Replay Challenge"
     )
     o.shot("your-games-who-won")
     print(f"rating change shown {shown_after:.2f} s after both pages said the result")
