@@ -53,9 +53,11 @@ async def push_ctx(app: web.Application) -> AsyncIterator[None]:
     webhook = store.hooks.turns
     store.hooks.turns = triggers.turn if webhook is None else Both(webhook, triggers.turn)
     store.hooks.ended = triggers.ended
+    store.hooks.timed = True
     api.challenges.told = triggers.challenge
     yield
     api.challenges.told = None
+    store.hooks.timed = False
     store.hooks.ended = None
     store.hooks.turns = webhook
     await triggers.close()

@@ -285,6 +285,11 @@ class Hooks(Protocol):
     """Told of each match a seat's write may have ended (see relay.core.turns); None (the
     default) tells nobody."""
 
+    timed: bool
+    """Whether the turns of matches with a clock are told too, not only those with a
+    per-move deadline (False, the default: Web Push sets it; the webhook needs none, and a
+    move of a timed match then does no work for the sink)."""
+
     def state(self) -> HookState:
         """Returns the state the your-turn webhook keeps in this store, shared by every relay
         process on it (the same object each call)."""

@@ -149,7 +149,11 @@ def _act(reg: Registry, match: str, digest: str, action: Action, now: float) -> 
         seq = state.append(event, done)
     else:
         seq = state.append(move_event(seq, seat, action.move, False, left), done)
-    if reg.turns is not None and state.control is not None:
+    if (
+        reg.turns is not None
+        and state.control is not None
+        and (reg.timed or state.is_correspondence())
+    ):
         # The partner now has the turn, or, after a game-over move, its confirm to give.
         due = (state.turn_at + state.clock[1 - seat]) / 1000
         if state.status is ENDING:
@@ -169,7 +173,11 @@ def _accept(reg: Registry, state: Match, seat: int, done: Write, now: float) -> 
     state.table.undone += offer.count + 1
     left = state.rewind(offer.by, now)
     seq = state.append(undo_event(len(events) + 1, offer.by, offer.count, left), done)
-    if reg.turns is not None and state.control is not None:
+    if (
+        reg.turns is not None
+        and state.control is not None
+        and (reg.timed or state.is_correspondence())
+    ):
         reg.tell(state, offer.by, seq, (state.turn_at + state.clock[offer.by]) / 1000)
     return seq
 

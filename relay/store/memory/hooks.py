@@ -84,6 +84,15 @@ class MemoryHooks:
         self._reg.turns = sink
 
     @property
+    def timed(self) -> bool:
+        """Whether turns of matches with a clock are told too (see Hooks.timed)."""
+        return self._reg.timed
+
+    @timed.setter
+    def timed(self, told: bool) -> None:
+        self._reg.timed = told
+
+    @property
     def ended(self) -> EndSink | None:
         """Told of matches a seat's write may have ended (see Hooks.ended)."""
         return self._reg.ended

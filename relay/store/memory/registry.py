@@ -58,6 +58,8 @@ class Registry:
         """Told of turns given in matches with a time control (see Hooks.turns)."""
         self.ended: EndSink | None = None
         """Told of matches a seat's write may have ended (see Hooks.ended)."""
+        self.timed = False
+        """Whether turns of matches with a clock are told too (see Hooks.timed)."""
         self.closing = False
         """Set at shutdown: every wait is answered at once."""
         self.ticks: dict[int, set[Held]] = {}

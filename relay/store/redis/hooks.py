@@ -81,6 +81,8 @@ class RedisHooks:
         """Told of turns given in matches with a time control (see Hooks.turns)."""
         self.ended: EndSink | None = None
         """Told of matches a seat's write may have ended (see Hooks.ended)."""
+        self.timed = False
+        """Whether turns of matches with a clock are told too (see Hooks.timed)."""
         self._client = client
         self._prefix = prefix
         self._state: RedisHookState | None = None

@@ -213,7 +213,7 @@ class RedisMatches(Seeks):
                 f"{int(action.end)}{int(action.agree)}:{write}", int(action.agree),
                 int(action.end), text, self.settings.max_events, after + 1, int(table),
                 verdict, seat, tail, action.claim or "", self.settings.max_log_bytes,
-                said_tail(action.detail),
+                said_tail(action.detail), "1" if self.hooks.timed else "",
             )  # fmt: skip
             acted, version = Acted.with_table(answer) if table else (Acted.of(answer), 0)
         except Refusal as refusal:

@@ -62,6 +62,7 @@ def ended_sink(store: Store) -> list[str]:
 
 async def test_a_timed_match_tells_each_turn_of_a_seat_with_a_player_key(store: Store) -> None:
     told = listen(store)
+    store.hooks.timed = True  # as Web Push sets it
     t = now()
     x, o = await paired(store, FISCHER, t, "blitz", players=(ANN, None), contacts=("c", "d"))
     assert told == []  # the first turn: both seats just sought
@@ -76,6 +77,15 @@ async def test_a_timed_match_tells_each_turn_of_a_seat_with_a_player_key(store: 
     expected = 3 if x.seat == 0 else 2
     assert (notice.player, notice.correspondence, notice.seq) == (hash_token(ANN), False, expected)
     assert notice.due > t + 2
+
+
+async def test_without_web_push_a_timed_match_tells_nothing(store: Store) -> None:
+    told = listen(store)  # the webhook's sink alone: hooks.timed stays False
+    t = now()
+    x, o = await paired(store, FISCHER, t, "blitz", players=(ANN, BOB), contacts=("c", "d"))
+    await store.matches.act(x.match, x.token, move(1, "e4"), t + 1)
+    await store.matches.act(o.match, o.token, move(2, "e5"), t + 2)
+    assert told == []
 
 
 async def test_a_correspondence_turn_carries_the_seats_key(store: Store) -> None:

@@ -13,11 +13,14 @@
 --               or a dispute's); ARGV[19] = a game-ending move's claim ('' for none);
 --               ARGV[20] = the most bytes of move text a log may hold; ARGV[21] = a
 --               game-ending move's words as its agreed or unconfirmed end's fields after the
---               seat (',"detail":...', '' for none), kept as 'said' until then
+--               seat (',"detail":...', '' for none), kept as 'said' until then; ARGV[22] =
+--               '1' to answer turn notices in matches with a clock too (Web Push is on), else
+--               only with a per-move deadline
 local function act()
   local DIGEST, KIND = ARGV[6], ARGV[7]
   local AFTER = tonumber(ARGV[8])
   local WRITE, AGREE, END = ARGV[9], ARGV[10] == '1', ARGV[11] == '1'
+  local TIMED = ARGV[22] == '1'
   local m = KEYS[1]
   local f = redis.call('HMGET', m, 'status', 'h0', 'h1', 'turn', 'ender', 'last', 'tc', 'l0',
     'l1', 'tat', 'a0', 'a1', 'mb')
@@ -126,7 +129,7 @@ local function act()
     local event = '{"seq":' .. SEQ .. ',"type":"undo","seat":' .. DIGITS[asker] .. ',"count":'
       .. int(count) .. tail .. '}'
     local answer = {'ok', append(ID, event, done, fields, SEQ)}
-    if f[7] then
+    if f[7] and (TIMED or is_deadline(f[7])) then
       for _, value in ipairs(notice(m, f[7], DIGITS[asker], NOW_MS + mine)) do
         table.insert(answer, value)
       end
@@ -181,7 +184,7 @@ local function act()
   -- A match with a time control tells the partner it has the turn (or a game-over move to
   -- confirm).
   local function told(answer)
-    if not f[7] then return answer end
+    if not f[7] or not (TIMED or is_deadline(f[7])) then return answer end
     local due = NOW_MS + tonumber(f[9 - seat])
     if KIND == 'move' and END then due = NOW_MS + patience(f[7]) * 1000 end
     for _, value in ipairs(notice(m, f[7], DIGITS[1 - seat], due)) do
