@@ -100,12 +100,17 @@ def relay(request: pytest.FixtureRequest) -> Iterator[RelayProcess]:
 def player(
     browser: Browser, relay: RelayProcess, request: pytest.FixtureRequest
 ) -> Iterator[MakePlayer]:
-    """Returns a factory of players, each a browser context of its own (its own tab storage)."""
+    """Returns a factory of players, each a browser context of its own (its own tab storage).
+
+    The pages' service worker is blocked unless a player is made with workers=True: the tests
+    of what it does ask for it (test_installable.py), and a lobby opened elsewhere would only
+    have it copy every page file as it installs, about 0.3 s of CPU a test."""
     players: list[Player] = []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-    def make(name: str, viewport: Viewport = DESKTOP) -> Player:
+    def make(name: str, viewport: Viewport = DESKTOP, *, workers: bool = False) -> Player:
         context = browser.new_context(
+            service_workers="allow" if workers else "block",
             base_url=relay.url,
             viewport={"width": viewport.width, "height": viewport.height},
             is_mobile=viewport.mobile,

@@ -279,6 +279,10 @@ def test_two_players_on_two_devices_each_come_back(
         accept = phone.side.page.get_by_role("button", name="Accept the challenge of Bob")
         expect(accept).to_be_visible()
         no_severe_violations(phone.side, "the lobby with a challenge")
+        # On a phone, the challenge's words keep a readable width: its buttons go under them.
+        words = phone.side.page.locator("#challenges .incoming-list li .entry-words").first
+        box = words.bounding_box()
+        assert box is not None and box["width"] >= 0.6 * PHONE.width, box
         phone.side.shot("challenged")
         accept.click()
         phone.side.page.wait_for_url(re.compile(r"xand0\.html"))
@@ -312,6 +316,7 @@ def test_two_players_on_two_devices_each_come_back(
         expect(result).to_have_text(won)
         expect(line).to_have_text("You are offline: this replay was kept from an earlier visit.")
         phone.side.shot("offline-replay")
+        phone.context.set_offline(False)  # a poll retried after this fails no more
         phone.side.errors[:] = [
             error for error in phone.side.errors if not any(w in error for w in OFFLINE_ERRORS)
         ]
