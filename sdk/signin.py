@@ -81,6 +81,8 @@ class SignedIn:
     """Where the other key the file held before is kept (None: it held none, or this one)."""
     key: str = field(repr=False)
     """The player key (never shown in a repr)."""
+    name: str | None = None
+    """The name the key last sought under, as the relay answered it (None: none)."""
 
 
 class SigninCalls(Transport):
@@ -99,18 +101,24 @@ class SigninCalls(Transport):
         """Returns the player key a transfer code was made for; the code is then used up.
         Raises ValueError for text that cannot be a code, before asking the relay, and
         ProtocolError for an answer that is not a player key (never kept)."""
+        return (await self._redeem(code))[0]
+
+    async def sign_in_with_code(self, code: str, key_file: Path) -> SignedIn:
+        """Redeems a transfer code and keeps its player key in key_file (see
+        keep_player_key): from then on this device plays as that player, whose name the
+        answer carries."""
+        key, name = await self._redeem(code)
+        return SignedIn(key_file, keep_player_key(key_file, key), key, name)
+
+    async def _redeem(self, code: str) -> tuple[str, str | None]:
+        """Redeems a code: returns the player key and the name it last sought under."""
         body = {"code": clean_code(code)}
         answer = await self._call("POST", "/v1/signin/code", None, body, retried=_ONCE)
         player = answer.get("player") if isinstance(answer, dict) else None
         if not isinstance(player, str) or _PLAYER_KEY.fullmatch(player) is None:
             raise ProtocolError(NOT_AN_ANSWER.format(what="a code's sign-in", body="{...}"))
-        return player
-
-    async def sign_in_with_code(self, code: str, key_file: Path) -> SignedIn:
-        """Redeems a transfer code and keeps its player key in key_file (see
-        keep_player_key): from then on this device plays as that player."""
-        key = await self.redeem_code(code)
-        return SignedIn(key_file, keep_player_key(key_file, key), key)
+        name = answer.get("name")
+        return player, name if isinstance(name, str) else None
 
 
 def keep_player_key(path: Path, key: str) -> Path | None:

@@ -30,6 +30,7 @@ SIGNED_IN = (
     "Signed in: this terminal now plays as your player of the other device (its player key "
     "is kept in {file})."
 )
+NAMED = "Your name there: {name} (give --name to seek under it here)."
 KEPT = (
     "The player key this terminal had before is kept in {file} (--player-key-file {file} "
     "plays as it)."
@@ -84,6 +85,8 @@ async def sign_in(relay: str, code: str, key_file: Path, screen: Screen) -> list
         client = RelayClient(session, relay, Timing())
         signed = await client.sign_in_with_code(code, key_file)
         screen.line(SIGNED_IN.format(file=key_file))
+        if signed.name is not None:
+            screen.line(NAMED.format(name=signed.name))
         if signed.previous is not None:
             screen.line(KEPT.format(file=signed.previous))
         return await client.player_matches(signed.key)

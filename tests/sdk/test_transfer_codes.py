@@ -50,7 +50,7 @@ async def test_a_code_brings_the_key_and_its_correspondence_match_to_another_dev
 ) -> None:
     laptop, phone = RelayClient(session, keyed_relay, FAST), RelayClient(session, keyed_relay, FAST)
     key = new_player_key()
-    mine = await laptop.seek("tally", "1", "corr", time_control=DAY, player=key)
+    mine = await laptop.seek("tally", "1", "corr", time_control=DAY, player=key, name="Ann")
     await laptop.seek("tally", "1", "corr", time_control=DAY, player=new_player_key())
     made = await laptop.make_code(key)
     assert isinstance(made, TransferCode) and clean_code(made.code) == made.code
@@ -58,7 +58,7 @@ async def test_a_code_brings_the_key_and_its_correspondence_match_to_another_dev
     key_file = tmp_path / "player-key"
     before = load_player_key(key_file)  # the phone had a key of its own
     signed = await phone.sign_in_with_code(made.code.lower().replace("-", " "), key_file)
-    assert signed == SignedIn(key_file, signed.previous, key)
+    assert signed == SignedIn(key_file, signed.previous, key, "Ann")  # with its name
     assert key not in repr(signed)
     assert load_player_key(key_file) == key
     assert signed.previous is not None and signed.previous.read_text().strip() == before
