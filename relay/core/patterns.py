@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "B64URL",
+    "B64URL_TEXT",
     "CHALLENGE_ID",
     "CHALLENGE_ID_TEXT",
     "CREDENTIAL",
@@ -38,6 +40,11 @@ CHALLENGE_ID_TEXT = r"[A-Za-z0-9_-]{24}"
 """A challenge's id: its challenged key's public id and 12 random characters
 (relay.core.challenges.new_challenge_id)."""
 
+B64URL_TEXT = r"[A-Za-z0-9_-]+={0,2}"
+"""Bytes in base64url, as Web Push writes its keys (padding allowed: some browsers keep it):
+the relay's public VAPID key, a subscription's p256dh and auth (relay.push)."""
+
+B64URL = re.compile(B64URL_TEXT)
 CHALLENGE_ID = re.compile(CHALLENGE_ID_TEXT)
 CREDENTIAL = re.compile(CREDENTIAL_TEXT)
 KEY = re.compile(KEY_TEXT)

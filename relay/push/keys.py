@@ -21,6 +21,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02  # type: ignore[import-untyped]
 
+from relay.core.patterns import B64URL
+
 __all__ = [
     "BAD_KEY",
     "BAD_SUBJECT",
@@ -55,8 +57,6 @@ BAD_SUBJECT = "the push subject must be a mailto: address or an https:// URL, no
 SUBJECT = re.compile(r"mailto:[^@\s]+@[^@\s]+|https://[^\s/?#]+(/\S*)?")
 """A VAPID `sub` claim: the host's contact, as push services require it."""
 
-_B64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
-
 
 def b64url(data: bytes) -> str:
     """Returns data in base64url without padding, as Web Push writes keys."""
@@ -66,7 +66,7 @@ def b64url(data: bytes) -> str:
 def b64url_decode(text: str) -> bytes:
     """Returns the bytes of base64url text (padding optional); raises ValueError for any
     character outside the base64url alphabet."""
-    if not _B64URL.fullmatch(text):
+    if not B64URL.fullmatch(text):
         raise ValueError("not base64url")
     bare = text.rstrip("=")
     try:

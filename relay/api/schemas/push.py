@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from relay.core.patterns import B64URL_TEXT, anchored
 from relay.push.subscription import MAX_ENDPOINT
 
 __all__ = ["REPLIES", "SCHEMAS"]
 
-_B64URL = "^[A-Za-z0-9_-]+={0,2}$"
+_B64URL = anchored(B64URL_TEXT)
 _ENDPOINT = {"type": "string", "minLength": 1, "maxLength": MAX_ENDPOINT}
 
 SCHEMAS: dict[str, Any] = {

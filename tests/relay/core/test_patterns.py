@@ -11,6 +11,7 @@ from relay.api.fields import request
 from relay.api.players import TOKEN
 from relay.core import moderation, patterns, players
 from relay.core.patterns import (
+    B64URL_TEXT,
     CHALLENGE_ID_TEXT,
     CREDENTIAL_TEXT,
     KEY_TEXT,
@@ -50,6 +51,7 @@ def test_openapi_takes_its_patterns_from_them() -> None:
         anchored(PUBLIC_ID_TEXT),
         anchored(CREDENTIAL_TEXT),
         anchored(CHALLENGE_ID_TEXT),
+        anchored(B64URL_TEXT),
     }
 
 
