@@ -305,6 +305,7 @@ def test_two_players_on_two_devices_each_come_back(
         won = result.text_content() or ""
         spy.cdp.detach()  # while attached, Chromium's navigator.onLine stays true offline
         phone.cdp.detach()
+        phone.side.expected = OFFLINE_ERRORS  # the requests that fail offline, as they must
         phone.context.set_offline(True)
         phone.side.open("/")
         line = phone.side.page.locator(".offline-line")
@@ -316,10 +317,6 @@ def test_two_players_on_two_devices_each_come_back(
         expect(result).to_have_text(won)
         expect(line).to_have_text("You are offline: this replay was kept from an earlier visit.")
         phone.side.shot("offline-replay")
-        phone.context.set_offline(False)  # a poll retried after this fails no more
-        phone.side.errors[:] = [
-            error for error in phone.side.errors if not any(w in error for w in OFFLINE_ERRORS)
-        ]
     finally:
         for device in devices:
             device.context.close()
