@@ -27,7 +27,7 @@ from relay.api.fields.request import (
     json_body,
     query_int,
     query_seconds,
-    require_bearer,
+    require_player,
 )
 from relay.api.fields.seek import control_field, display_name_field
 from relay.api.holds import Holds
@@ -39,7 +39,6 @@ from relay.core.challenges import Challenge, ChallengeNotice, ChallengeSink, Fol
 from relay.core.errors import RelayError
 from relay.core.model import hash_token
 from relay.core.moderation import banned_error
-from relay.core.players import NOT_A_PLAYER_KEY, PLAYER
 from relay.core.standings import public_id, seat_id
 from relay.core.text_policy import NAME_TAKEN, skeletons
 from relay.store.base import Store
@@ -78,10 +77,7 @@ class ChallengeEndpoints:
     @staticmethod
     def _player(call: Call) -> str:
         """Returns the bearer's player key, checked before any other work."""
-        player = require_bearer(call.authorization)
-        if PLAYER.fullmatch(player) is None:
-            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
-        return player
+        return require_player(call.authorization)
 
     def _answer(self, challenge: Challenge) -> dict[str, Any]:
         return challenge.answer(self.config.names)

@@ -13,7 +13,13 @@ import orjson
 
 from relay.api.calls import Call, Reply
 from relay.api.fields.moderation import ban_target, block_kind, report_about, report_text
-from relay.api.fields.request import identifier_field, json_body, query_int, require_bearer
+from relay.api.fields.request import (
+    identifier_field,
+    json_body,
+    query_int,
+    require_bearer,
+    require_player,
+)
 from relay.api.limits import RateLimiter
 from relay.config import Config
 from relay.core.errors import RelayError
@@ -24,7 +30,6 @@ from relay.core.moderation import (
     Ban,
     banned_error,
 )
-from relay.core.players import NOT_A_PLAYER_KEY, PLAYER
 from relay.core.standings import public_id
 from relay.store.base import Store
 
@@ -185,10 +190,7 @@ def hashlib_digest(value: bytes) -> bytes:
 
 
 def _player(call: Call) -> str:
-    player = require_bearer(call.authorization)
-    if PLAYER.fullmatch(player) is None:
-        raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
-    return player
+    return require_player(call.authorization)
 
 
 def _blocks(found: list[Any]) -> bytes:

@@ -38,14 +38,14 @@ from relay.api.fields.passkeys import (
     credential_id_field,
     label_field,
 )
-from relay.api.fields.request import json_body, require_bearer
+from relay.api.fields.request import json_body, require_player
 from relay.api.limits import RateLimiter
 from relay.config import Config
 from relay.core import passkeys as rules
 from relay.core.errors import RelayError
 from relay.core.model import hash_token
 from relay.core.passkeys import Passkey, PasskeySettings
-from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, last_name
+from relay.core.players import last_name
 from relay.core.sealing import Sealer
 from relay.core.standings import public_id
 from relay.store.base import Store
@@ -106,10 +106,7 @@ class PasskeyEndpoints:
     @staticmethod
     def _player(call: Call) -> str:
         """Returns the bearer's player key, checked before any other work."""
-        player = require_bearer(call.authorization)
-        if PLAYER.fullmatch(player) is None:
-            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
-        return player
+        return require_player(call.authorization)
 
     def _try(self, call: Call, now: float) -> None:
         wait = self.tries.take(call.client, now)

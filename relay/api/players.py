@@ -14,7 +14,7 @@ from relay.api.fields.request import (
     identifier_field,
     json_body,
     query_int,
-    require_bearer,
+    require_player,
 )
 from relay.api.fields.seek import (
     contact_field,
@@ -29,7 +29,7 @@ from relay.config import Config
 from relay.core.errors import RelayError
 from relay.core.model import hash_token
 from relay.core.patterns import KEY
-from relay.core.players import NOT_A_PLAYER_KEY, PLAYER, listing
+from relay.core.players import listing
 from relay.core.rated import NO_RATINGS
 from relay.core.standings import BOARD_DEFAULT, BOARD_LIMIT
 from relay.core.table import NAME_MOST
@@ -94,18 +94,14 @@ class PlayerEndpoints:
 
     async def player_matches(self, call: Call) -> Reply:
         """GET /v1/player/matches: every match the bearer's player key seated, still held."""
-        player = require_bearer(call.authorization)
-        if PLAYER.fullmatch(player) is None:
-            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
+        player = require_player(call.authorization)
         now = time.time()
         found = await self.store.players.matches(player, now)
         return 200, orjson.dumps({"matches": listing(found, now, self.config.names)})
 
     async def player_ratings(self, call: Call) -> Reply:
         """GET /v1/player/ratings[?game=G]: the bearer's player key's ratings and histories."""
-        player = require_bearer(call.authorization)
-        if PLAYER.fullmatch(player) is None:
-            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
+        player = require_player(call.authorization)
         game = identifier_field(dict(call.query), "game", required=False)
         found: list[Any] = []
         if self.config.store.ratings is not None:

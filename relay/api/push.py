@@ -12,12 +12,11 @@ import time
 import orjson
 
 from relay.api.calls import Call, Reply
-from relay.api.fields.request import json_body, require_bearer
+from relay.api.fields.request import json_body, require_player
 from relay.api.limits import RateLimiter
 from relay.config import Config
 from relay.core.errors import RelayError
 from relay.core.model import hash_token
-from relay.core.players import NOT_A_PLAYER_KEY, PLAYER
 from relay.push.keys import VapidKey, read_key
 from relay.push.subscription import MAX_ENDPOINT, Subscription, SubscriptionError
 from relay.store.base import Store
@@ -53,9 +52,7 @@ class PushEndpoints:
         and the client within its rate: before any other work."""
         if self.public is None:
             raise RelayError("push/off")
-        player = require_bearer(call.authorization)
-        if PLAYER.fullmatch(player) is None:
-            raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
+        player = require_player(call.authorization)
         wait = self.changes.take(call.client, time.time())
         if wait:
             raise RelayError("limit/push", retry_after=wait)

@@ -9,6 +9,7 @@ import orjson
 
 from relay.core import patterns
 from relay.core.errors import RelayError
+from relay.core.players import NOT_A_PLAYER_KEY, PLAYER
 
 __all__ = [
     "MAX_WHOLE",
@@ -20,6 +21,7 @@ __all__ = [
     "query_int",
     "query_seconds",
     "require_bearer",
+    "require_player",
 ]
 
 NAME = patterns.NAME
@@ -63,6 +65,15 @@ def require_bearer(header: str | None) -> str:
     if token is None:
         raise RelayError("auth/required")
     return token
+
+
+def require_player(header: str | None) -> str:
+    """Returns the bearer's player key, which the call requires, checked before any other
+    work: 401 auth/required without one, 403 auth/bad_token for one not of a key's shape."""
+    player = require_bearer(header)
+    if PLAYER.fullmatch(player) is None:
+        raise RelayError("auth/bad_token", NOT_A_PLAYER_KEY)
+    return player
 
 
 def identifier_field(
