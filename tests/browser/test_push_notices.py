@@ -16,85 +16,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, CDPSession, Worker
+from playwright.sync_api import Browser, BrowserContext
 
-from relay.push.messages import Notice, ended, turn
+from relay.push.messages import ended, turn
+from tests.browser.worker_spy import WorkerSpy
 from tests.support.relay_process import RelayProcess
 
-SPIES = """() => {
-  self.opened = [];
-  self.focused = [];
-  self.shown = [];
-  self.closed = [];
-  Clients.prototype.openWindow = async function (url) { self.opened.push(url); return null; };
-  WindowClient.prototype.focus = async function () { self.focused.push(this.url); return this; };
-  ServiceWorkerRegistration.prototype.showNotification = async function (title, options) {
-    self.shown.push({ title, body: options.body, tag: options.tag, url: options.data.url });
-  };
-}"""
-"""Records the notifications the worker asks for, and the windows it opens and focuses (only a
-real click may do either)."""
 
-CLICK = """async (tag) => {
-  const asked = self.shown.findLast((n) => n.tag === tag);
-  const notification = { data: { url: asked.url }, close() { self.closed.push(tag); } };
-  const event = new ExtendableEvent("notificationclick");
-  Object.defineProperty(event, "notification", { value: notification });
-  self.dispatchEvent(event);
-  for (let i = 0; i < 50 && !self.opened.length && !self.focused.length; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  const taken = (list) => list.splice(0);
-  const [opened, focused, closed] = [self.opened, self.focused, self.closed].map(taken);
-  return { opened, focused, closed };
-}"""
-"""Clicks the last notification asked for with a tag; answers the windows opened and focused,
-and the tags of the notifications closed."""
-
-SHOWN = """() => self.shown"""
-
-
-class Pages:
-    """A context on the relay's pages, its worker (recording notifications) and its DevTools."""
+class Pages(WorkerSpy):
+    """A new context's page on the relay's lobby, its worker in control and recording."""
 
     def __init__(self, context: BrowserContext, relay: RelayProcess) -> None:
-        self.context = context
-        self.relay = relay
-        self.page = context.new_page()
+        page = context.new_page()
         self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.cdp: CDPSession = context.new_cdp_session(self.page)
-        self.registrations: list[dict[str, Any]] = []
-        self.cdp.on(
-            "ServiceWorker.workerRegistrationUpdated",
-            lambda event: self.registrations.extend(event["registrations"]),
-        )
-        self.cdp.send("ServiceWorker.enable")
-        self.page.goto(f"{relay.url}/")
-        self.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        self.worker: Worker = context.service_workers[0]
-        self.worker.evaluate(SPIES)
-
-    def push(self, notice: Notice | bytes) -> None:
-        """Delivers a push message to the pages' worker, as Chromium does once decrypted."""
-        data = notice if isinstance(notice, bytes) else notice.payload()
-        (registration,) = {r["registrationId"] for r in self.registrations if not r["isDeleted"]}
-        self.cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": f"{self.relay.url}/", "registrationId": registration, "data": data.decode()},
-        )
-
-    def shown(self, count: int) -> list[dict[str, str]]:
-        """Waits for count notifications asked for; returns them, in order."""
-        deadline = time.monotonic() + 5
-        while True:
-            shown: list[dict[str, str]] = self.worker.evaluate(SHOWN)
-            if len(shown) >= count or time.monotonic() > deadline:
-                return shown
-            self.page.wait_for_timeout(50)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        super().__init__(context, page, f"{relay.url}/")
 
 
 @pytest.fixture
@@ -110,7 +48,7 @@ def pages(browser: Browser, relay: RelayProcess) -> Iterator[Pages]:
 def test_a_pushed_turn_is_shown_and_its_click_opens_the_match(
     pages: Pages, relay: RelayProcess
 ) -> None:
-    pages.push(turn("xand0", "m-1", 1, due=time.time() + 86400, now=time.time()))
+    pages.push(turn("xand0", "m-1", 1, due=time.time() + 86400, now=time.time()).payload())
     (shown,) = pages.shown(1)
     page = f"{relay.url}/xand0.html#resume=m-1&seat=1"
     assert shown == {
@@ -121,14 +59,14 @@ def test_a_pushed_turn_is_shown_and_its_click_opens_the_match(
     }
     # A newer notice of the match has the match's tag: the browser shows it in the older's
     # place, one notification per match.
-    pages.push(turn("xand0", "m-1", 1, due=time.time() + 3600, now=time.time()))
-    pages.push(ended("xand0", "m-2", "X won: three in a row."))
+    pages.push(turn("xand0", "m-1", 1, due=time.time() + 3600, now=time.time()).payload())
+    pages.push(ended("xand0", "m-2", "X won: three in a row.").payload())
     shown_now = pages.shown(3)[1:]
     assert [(n["tag"], n["body"]) for n in shown_now] == [
         ("match:m-1", "xand0: your move. 60 minutes left."),
         ("match:m-2", "xand0: X won: three in a row."),
     ]
-    clicked = pages.worker.evaluate(CLICK, "match:m-1")
+    clicked = pages.click("match:m-1")
     assert clicked == {"opened": [page], "focused": [], "closed": ["match:m-1"]}
     pages.page.goto(page)  # the page asked for is the match's game page
     assert pages.page.title().startswith("X and 0")
@@ -137,9 +75,9 @@ def test_a_pushed_turn_is_shown_and_its_click_opens_the_match(
 def test_a_click_focuses_a_tab_already_on_the_page(pages: Pages, relay: RelayProcess) -> None:
     replay = f"{relay.url}/replay.html#match=m-2"
     pages.page.goto(replay)
-    pages.push(ended("xand0", "m-2", "Drawn."))
+    pages.push(ended("xand0", "m-2", "Drawn.").payload())
     pages.shown(1)
-    clicked = pages.worker.evaluate(CLICK, "match:m-2")
+    clicked = pages.click("match:m-2")
     assert clicked == {"opened": [], "focused": [replay], "closed": ["match:m-2"]}
 
 
@@ -152,5 +90,5 @@ def test_a_notice_never_opens_a_page_outside_the_pages(pages: Pages, relay: Rela
     shown = pages.shown(5)
     assert len(shown) == 5 and {n["url"] for n in shown} == {root}
     assert {n["title"] for n in shown} == {"t", "movewire"}
-    clicked = pages.worker.evaluate(CLICK, "match:https://evil.example/")
+    clicked = pages.click("match:https://evil.example/")
     assert clicked == {"opened": [], "focused": [root], "closed": ["match:https://evil.example/"]}

@@ -31,35 +31,13 @@ from tests.browser.axe import no_severe_violations
 from tests.browser.conftest import ARTIFACTS, WAIT_MS
 from tests.browser.players import Player
 from tests.browser.relay_api import call
+from tests.browser.worker_spy import STAND_IN
 from tests.support.relay_process import RelayProcess, quick_flags
 
 pytestmark = pytest.mark.timeout(60)
 
 KEY = VapidKey.generate("mailto:host@games.example")
 PLAYER = "Nt1fy" + "k" * 38
-
-STAND_IN = """(subscription) => {
-  let granted = "default";
-  let kept = null;
-  window.asked = [];
-  Object.defineProperty(Notification, "permission", { get: () => granted, configurable: true });
-  Notification.requestPermission = async () => (granted = "granted");
-  PushManager.prototype.getSubscription = async function () { return kept; };
-  PushManager.prototype.subscribe = async function (options) {
-    const key = new Uint8Array(options.applicationServerKey);
-    const text = btoa(String.fromCharCode(...key))
-      .replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
-    window.asked.push({ userVisibleOnly: options.userVisibleOnly, key: text });
-    kept = {
-      endpoint: subscription.endpoint,
-      toJSON: () => subscription,
-      unsubscribe: async () => { kept = null; return true; },
-    };
-    return kept;
-  };
-  localStorage.setItem("movewire.player", %s);
-}"""
-"""Grants the permission in the page and stands in for the push service (see above)."""
 
 
 def subscription() -> dict[str, Any]:
@@ -94,8 +72,8 @@ def devices(browser: Browser, relay: RelayProcess, stand_in: dict[str, Any] | No
     context = browser.new_context()
     context.set_default_timeout(WAIT_MS)
     if stand_in is not None:
-        script = STAND_IN % json.dumps(PLAYER)
-        context.add_init_script(f"({script})({json.dumps(stand_in)})")
+        context.add_init_script(f"({STAND_IN})({json.dumps(stand_in)})")
+        context.add_init_script(f"localStorage.setItem('movewire.player', {json.dumps(PLAYER)})")
     page = context.new_page()
     page.goto(f"{relay.url}/devices.html")
     return Player(page, "devices", ARTIFACTS / "push")
