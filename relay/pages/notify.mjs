@@ -5,7 +5,7 @@
 // notifying" takes it back. Hidden when the relay does not push.
 
 import { registerWorker } from "./offline.mjs";
-import { fromBase64url } from "./passkeys.mjs";
+import { devicesCall, fromBase64url } from "./passkeys.mjs";
 
 /** What the control says in each state. */
 export const NOTIFY_SAID = Object.freeze({
@@ -30,15 +30,7 @@ export class PushCalls {
   }
 
   async #call(method, path, key, body) {
-    const headers = {};
-    if (key) headers.Authorization = `Bearer ${key}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const answer = await this.fetcher(`${this.relay}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const found = await answer.json().catch(() => ({}));
+    const { answer, found } = await devicesCall(this.fetcher, this.relay, method, path, key, body);
     if (!answer.ok) throw new Error(String(found.error?.message ?? `HTTP ${answer.status}`));
     return found;
   }

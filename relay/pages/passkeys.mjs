@@ -97,6 +97,25 @@ export class PasskeyError extends Error {
   }
 }
 
+/**
+ * Sends one call of the Your devices page to the relay (its base URL), with a player key as the
+ * bearer when given and a JSON body when given; returns the answer and its JSON ({} for none).
+ * @param {typeof fetch} fetcher @param {string} relay @param {string} method @param {string} path
+ * @param {string | null} key @param {unknown} [body]
+ */
+export async function devicesCall(fetcher, relay, method, path, key, body) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const answer = await fetcher(`${relay}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { answer, found: await answer.json().catch(() => ({})) };
+}
+
 /** The relay's passkey and transfer-code calls, for one relay (its base URL). */
 export class PasskeyCalls {
   constructor(relay, fetcher = globalThis.fetch.bind(globalThis)) {
@@ -105,15 +124,7 @@ export class PasskeyCalls {
   }
 
   async call(method, path, { key = null, body = undefined } = {}) {
-    const headers = {};
-    if (key !== null) headers.Authorization = `Bearer ${key}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const answer = await this.fetcher(`${this.relay}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const found = await answer.json().catch(() => ({}));
+    const { answer, found } = await devicesCall(this.fetcher, this.relay, method, path, key, body);
     if (!answer.ok) {
       const error = found.error ?? {};
       throw new PasskeyError(String(error.code ?? "http/error"), String(error.message ?? `HTTP ${answer.status}`));
