@@ -144,6 +144,10 @@ class MemoryChallenges:
         found = self._records.get(challenge)
         if found is None or found.forget_at() <= now:
             raise RelayError("challenge/unknown")
+        if action == "accept" and actor == found.receiver_key and found.seen(now).state == "open":
+            # The match it makes counts toward each key's matches not over, as a seek's does.
+            for key in (found.sender_key, found.receiver_key):
+                self.reg.keys.check(key, self.reg.status)
         new = settle(found, actor, action, now, new_match_id(), secrets.randbelow(2), name)
         if new.state == found.state:
             return new

@@ -142,6 +142,8 @@ class RedisChallenges:
         """Answers a challenge once (Challenges.answer)."""
         receiver = rules.receiver_of(challenge)
         keys = [*self._incoming(receiver), self._key(receiver, "k")]
+        if action == "accept":
+            await self._check_room(keys, challenge, actor, now)
         answered = await self.store.call(
             "CHALLENGE_ANSWER",
             keys,
@@ -158,6 +160,21 @@ class RedisChallenges:
         if _text(answered[0]) == "ok":
             await self._mark(settled.sender, challenge, "s", now)
         return settled
+
+    async def _check_room(self, keys: list[str], challenge: str, actor: str, now: float) -> None:
+        """Refuses the accept of an open challenge when either key has as many matches not
+        over as a key may (player/too_many): the match it makes counts, as a seek's does."""
+        client = await self.store.client()
+        read = client.pipeline(transaction=False)
+        read.hget(keys[1], challenge)
+        read.hget(keys[2], challenge)
+        terms, state = await self.store.guard(read.execute())
+        if terms is None or state is None:
+            return  # unknown: the answer says so
+        found = _read(terms, state).seen(now)
+        if found.state == "open" and actor == found.receiver_key:
+            for key in (found.sender_key, found.receiver_key):
+                await self.keys.check(key, "")
 
     async def _start(self, challenge: Challenge, now: float) -> None:
         """Opens and starts an accepted challenge's match, once (REMATCH_START)."""

@@ -15,6 +15,7 @@ from relay.core import challenges as rules
 from relay.core.challenges import Challenge, Colour, Followed, new_challenge_id
 from relay.core.clock import TimeControl
 from relay.core.model import Action, Status, hash_token
+from relay.core.players import LISTED
 from relay.core.standings import public_id
 
 
@@ -310,3 +311,29 @@ async def test_a_refused_challenge_is_not_counted_in_the_hour(store: Store) -> N
     with pytest.raises(RelayError) as refused:
         await part.make(challenge(a, other, now), now)
     assert refused.value.code == "challenge/too_fast"
+
+
+async def test_an_accept_is_refused_while_either_key_has_its_most_matches_not_over(
+    store: Store,
+) -> None:
+    # The match an accept makes counts toward each key's matches not over, as a seek's does:
+    # a key with LISTED of them is refused, and the challenge stays open.
+    now = time.time()
+    (a, _), (b, b_id), (c, _) = [await known(store, now) for _ in range(3)]
+    part = store.challenges
+    for index in range(LISTED):
+        await store.matches.seek(f"busy{index}", "1", None, now, None, None, a)
+    to_b = challenge(a, b, now)
+    await part.make(to_b, now)
+    with pytest.raises(RelayError) as refused:
+        await part.answer(to_b.id, hash_token(b), "accept", now + 1)
+    assert refused.value.code == "player/too_many"
+    assert [x.state for x in (await part.listed(b_id, now + 1)).incoming] == ["open"]
+    # Declining is no new match: it is answered.
+    assert (await part.answer(to_b.id, hash_token(b), "decline", now + 2)).state == "declined"
+    # The accepting key's own matches count the same.
+    from_a = challenge(c, a, now)
+    await part.make(from_a, now)
+    with pytest.raises(RelayError) as refused:
+        await part.answer(from_a.id, hash_token(a), "accept", now + 3)
+    assert refused.value.code == "player/too_many"
