@@ -4,6 +4,7 @@ leaderboards, the keys it blocked or muted, and the challenges made to it and by
 
 from __future__ import annotations
 
+from typing import Any, Literal
 from urllib.parse import quote
 
 from sdk.challenges import Challenge, Challenges, parse_challenge, parse_challenges
@@ -13,7 +14,13 @@ from sdk.players import PlayerMatch
 from sdk.ratings import Leaderboard, PlayerRating, parse_leaderboard, parse_ratings
 from sdk.transport import NOT_AN_ANSWER, Transport
 
-__all__ = ["PlayerCalls"]
+__all__ = ["Colour", "PlayerCalls"]
+
+_ONCE = frozenset({408})
+"""The 4xx answers a challenge is sent again on: a rate limit's 429 is told at once."""
+
+Colour = Literal["first", "second", "random"]
+"""Who moves first in a challenge's match, as the challenger asks: itself, the other, a coin."""
 
 
 class PlayerCalls(Transport):
@@ -59,6 +66,35 @@ class PlayerCalls(Transport):
         """Lifts a block or mute of a public id; returns the key's blocks."""
         body = {"kind": "none", "id": public_id}
         return parse_blocks(await self._call("POST", "/v1/player/blocks", player, body))
+
+    async def challenge(
+        self,
+        player: str,
+        to: str,
+        game: str,
+        version: str = "",
+        *,
+        time_control: dict[str, Any] | None = None,
+        colour: Colour = "random",
+        rated: bool = False,
+        name: str | None = None,
+    ) -> Challenge:
+        """Challenges the key of a public id (a leaderboard's or a match's `players`) to a
+        match of game on these terms: the clock as a seek's, who moves first ('first' or
+        'second' is the challenger's, 'random' a coin at the accept), rated or not, under
+        `name`. Answers the open challenge; a refusal (blocked, full, too fast) is raised at
+        once, a rate limit's 429 too (its retry_after says when). Sent again after an answer
+        was lost, it is refused challenge/open: the first stands."""
+        body: dict[str, Any] = {"to": to, "game": game, "version": version, "colour": colour,
+                                "rated": rated, "time_control": time_control}  # fmt: skip
+        if name is not None:
+            body["name"] = name
+        path = "/v1/player/challenges"
+        return parse_challenge(await self._call("POST", path, player, body, retried=_ONCE))
+
+    async def withdraw_challenge(self, player: str, challenge: str) -> Challenge:
+        """Withdraws a challenge the player key made, while it is open."""
+        return await self._answer_challenge(player, {"id": challenge, "action": "withdraw"})
 
     async def challenges(self, player: str) -> Challenges:
         """Returns the challenges made to the player key and by it, open ones first."""

@@ -32,7 +32,7 @@ async def known(client: RelayClient) -> str:
 
 
 async def challenge(session: aiohttp.ClientSession, relay: str, sender: str, to: str) -> str:
-    """Makes a challenge over HTTP (the SDK answers challenges; a page makes them)."""
+    """Makes a challenge over HTTP, as a page does."""
     body = {"to": public_id(hash_token(to)), "game": "chess", "colour": "second", "name": "Ann"}
     headers = {"Authorization": f"Bearer {sender}", "Content-Type": "application/json"}
     async with session.post(
@@ -63,3 +63,31 @@ async def test_a_key_lists_accepts_and_declines_its_challenges(relay: str) -> No
         with pytest.raises(RelayRefusedError) as refused:
             await client.accept_challenge(bob, second)
         assert refused.value.code == "challenge/settled"
+
+
+async def test_a_key_challenges_a_public_id_and_withdraws(relay: str) -> None:
+    async with aiohttp.ClientSession() as session:
+        client = RelayClient(session, relay, FAST)
+        ann, bob = await known(client), await known(client)
+        bob_id = public_id(hash_token(bob))
+        clock = {"kind": "deadline", "per_move": 86400}
+        made = await client.challenge(ann, bob_id, "chess", time_control=clock, colour="first",
+                                      name="Ann")  # fmt: skip
+        assert (made.state, made.receiver, made.colour, made.rated) == (
+            "open",
+            bob_id,
+            "first",
+            False,
+        )
+        assert made.time_control == clock and made.sender_name == "Ann"
+        assert [c.id for c in (await client.challenges(bob)).incoming] == [made.id]
+        # Sent again (an answer lost): refused, the first stands.
+        with pytest.raises(RelayRefusedError) as again:
+            await client.challenge(ann, bob_id, "chess")
+        assert again.value.code == "challenge/open"
+        withdrawn = await client.withdraw_challenge(ann, made.id)
+        assert withdrawn.state == "withdrawn"
+        assert (await client.challenges(bob)).incoming[0].state == "withdrawn"
+        with pytest.raises(RelayRefusedError) as self_challenge:
+            await client.challenge(ann, public_id(hash_token(ann)), "chess")
+        assert self_challenge.value.code == "challenge/self"
