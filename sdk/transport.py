@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from typing import Any
 
@@ -19,6 +20,10 @@ from sdk.ticket import Ticket
 from sdk.timing import Timing
 
 __all__ = ["NOT_AN_ANSWER", "Transport"]
+
+log = logging.getLogger("sdk.transport")
+"""Tells each request sent again, and why, at INFO (nothing is shown unless a program or a
+test asks for it)."""
 
 GAVE_UP = "no answer from {url} for {seconds:.1f} s ({failure})"
 """The ConnectionLostError of a call that failed for `timing.give_up` seconds."""
@@ -82,7 +87,8 @@ class Transport:
         retried: frozenset[int] = _RETRIED_STATUSES,
     ) -> Any:
         """Returns the JSON answer to a request (its bytes, with text), sent again after each
-        transient fault (5xx, a lost connection, and the 4xx statuses in `retried`)."""
+        transient fault (5xx, a lost connection, and the 4xx statuses in `retried`), each
+        retry told to the `sdk.transport` logger at INFO."""
         url = self.relay_url + path
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         data = None
@@ -129,6 +135,7 @@ class Transport:
                 )
             attempt += 1
             self.retries += 1
+            log.info("%s %s: %s; sent again in %.1f s", method, path, failure, delay)
             await asyncio.sleep(delay)
 
 

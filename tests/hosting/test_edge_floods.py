@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -115,8 +116,9 @@ def pages() -> Iterator[Path]:
 
 
 async def test_strangers_oversize_and_malformed_bodies_through_nginx_fail_no_one_else(
-    pages: Path,
+    pages: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="sdk.transport")  # each retry, and why
     with (
         RedisServer(redis_binary()) as redis_server,
         Workers(redis_server.url, *quick_flags()) as workers,
@@ -132,14 +134,15 @@ async def test_strangers_oversize_and_malformed_bodies_through_nginx_fail_no_one
         run, statuses = await _play_while_flooded(nginx.url, nginx.port, "flood-nginx")
         await check_logs(nginx.url, run, MATCHES)
         _check_flood(statuses)
-        assert run.retries == 0, nginx.error_log()
+        assert run.retries == 0, caplog.text + nginx.error_log()
         assert 502 not in _statuses_in(nginx.forwarded_log), nginx.error_log()
         assert "no live upstreams" not in nginx.error_log()
 
 
 async def test_strangers_oversize_and_malformed_bodies_through_apache_fail_no_one_else(
-    pages: Path,
+    pages: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="sdk.transport")  # each retry, and why
     binary = require_binary("apache2", "apache2")
     apache2ctl = require_binary("apache2ctl", "apache2")
     with (
@@ -152,6 +155,6 @@ async def test_strangers_oversize_and_malformed_bodies_through_apache_fail_no_on
             run, statuses = await _play_while_flooded(apache.url, apache.port, "flood-apache")
             await check_logs(apache.url, run, MATCHES)
             _check_flood(statuses)
-            assert run.retries == 0, apache.error_log()
+            assert run.retries == 0, caplog.text + apache.error_log()
             assert 502 not in _statuses_in(apache.forwarded_log), apache.error_log()
             assert 503 not in _statuses_in(apache.forwarded_log), apache.error_log()
