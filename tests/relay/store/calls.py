@@ -1,5 +1,6 @@
-"""The calls the store tests share: the clock they pass, pairing, moves, the events as JSON,
-and the refusal a call must raise."""
+"""The calls the store tests share: the clock they pass, pairing (with player keys and
+contacts), moves, the events as JSON, the turn notices told, and the refusal a call must
+raise."""
 
 from __future__ import annotations
 
@@ -11,8 +12,21 @@ import pytest
 
 from relay import Action, RelayError, Store, Ticket
 from relay.core.clock import TimeControl
+from relay.core.turns import TurnNotice
 
-__all__ = ["FISCHER", "expect_error", "move", "mover", "now", "pair", "parse", "start", "whole_now"]
+__all__ = [
+    "FISCHER",
+    "expect_error",
+    "listen",
+    "move",
+    "mover",
+    "now",
+    "pair",
+    "paired",
+    "parse",
+    "start",
+    "whole_now",
+]
 
 FISCHER = TimeControl("fischer", 300, 3)
 """A Fischer control of 5 minutes and 3 s a move."""
@@ -69,3 +83,33 @@ async def expect_error(code: str, call: object) -> RelayError:
 def move(after: int, text: str, end: bool = False) -> Action:
     """Returns a move action."""
     return Action("move", after, text, end)
+
+
+def listen(store: Store) -> list[TurnNotice]:
+    """Sets the store's turn sink; returns the list of the notices it is told."""
+    told: list[TurnNotice] = []
+
+    def sink(notice: TurnNotice) -> None:
+        told.append(notice)
+
+    store.hooks.turns = sink
+    return told
+
+
+async def paired(
+    store: Store,
+    control: TimeControl | None,
+    t: float,
+    game: str = "corr",
+    players: tuple[str | None, str | None] = (None, None),
+    contacts: tuple[str | None, str | None] = (None, None),
+) -> tuple[Ticket, Ticket]:
+    """Pairs two seekers at time t; returns (seat to move first, the other). A match with a
+    per-move deadline starts at the join; any other once seat 0 polls again (at t)."""
+    a = await store.matches.seek(game, "1", None, t, None, control, players[0], contacts[0])
+    b = await store.matches.seek(game, "1", None, t, None, control, players[1], contacts[1])
+    assert (a.match, a.seat, b.seat) == (b.match, 0, 1)
+    if control is None or control.kind != "deadline":
+        await start(store, a, at=t)
+    _, events = await store.matches.poll(a.match, None, 0, t)
+    return (a, b) if parse(events)[0]["first"] == 0 else (b, a)

@@ -4,13 +4,13 @@ key's matches) and the turn notices told to seats with a contact."""
 
 from __future__ import annotations
 
-from relay import Action, MemoryStore, Store, Ticket
+from relay import Action, MemoryStore, Store
 from relay.core.clock import TimeControl
 from relay.core.model import hash_token, new_token
 from relay.core.players import LISTED, listing
 from relay.core.turns import TurnNotice
 from tests.relay.conftest import SETTINGS
-from tests.relay.store.calls import FISCHER, expect_error, move, parse, start
+from tests.relay.store.calls import FISCHER, expect_error, listen, move, paired, parse, start
 from tests.relay.store.calls import whole_now as now
 
 DAY = 86400
@@ -19,36 +19,6 @@ MINUTES = TimeControl("deadline", 600)
 ANN = "A" * 40
 """Player keys (any 32 to 128 URL-safe characters)."""
 BOB = "B" * 40
-
-
-def listen(store: Store) -> list[TurnNotice]:
-    """Sets the store's turn sink; returns the list of the notices it is told."""
-    told: list[TurnNotice] = []
-
-    def sink(notice: TurnNotice) -> None:
-        told.append(notice)
-
-    store.hooks.turns = sink
-    return told
-
-
-async def paired(
-    store: Store,
-    control: TimeControl | None,
-    t: float,
-    game: str = "corr",
-    players: tuple[str | None, str | None] = (None, None),
-    contacts: tuple[str | None, str | None] = (None, None),
-) -> tuple[Ticket, Ticket]:
-    """Pairs two seekers at time t; returns (seat to move first, the other). A match with a
-    per-move deadline starts at the join; any other once seat 0 polls again (at t)."""
-    a = await store.matches.seek(game, "1", None, t, None, control, players[0], contacts[0])
-    b = await store.matches.seek(game, "1", None, t, None, control, players[1], contacts[1])
-    assert (a.match, a.seat, b.seat) == (b.match, 0, 1)
-    if control is None or control.kind != "deadline":
-        await start(store, a, at=t)
-    _, events = await store.matches.poll(a.match, None, 0, t)
-    return (a, b) if parse(events)[0]["first"] == 0 else (b, a)
 
 
 async def test_a_correspondence_seat_that_never_polls_is_ended_only_by_its_clock(

@@ -8,45 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from relay import Action, RelayError, Store, Ticket
+from relay import Action, RelayError, Store
 from relay.core.clock import TimeControl
 from relay.core.model import hash_token
 from relay.core.table import AWAY
 from relay.core.turns import TurnNotice
 from tests.relay.conftest import SETTINGS
-from tests.relay.store.calls import FISCHER, move, parse, start
+from tests.relay.store.calls import FISCHER, listen, move, paired
 from tests.relay.store.calls import whole_now as now
 
 MINUTES = TimeControl("deadline", 600)
 ANN, BOB = "A" * 40, "B" * 40
-
-
-def listen(store: Store) -> list[TurnNotice]:
-    """Sets the store's turn sink; returns the list of the notices it is told."""
-    told: list[TurnNotice] = []
-
-    def sink(notice: TurnNotice) -> None:
-        told.append(notice)
-
-    store.hooks.turns = sink
-    return told
-
-
-async def paired(
-    store: Store,
-    control: TimeControl,
-    t: float,
-    game: str = "corr",
-    players: tuple[str | None, str | None] = (None, None),
-    contacts: tuple[str | None, str | None] = (None, None),
-) -> tuple[Ticket, Ticket]:
-    """Pairs two seekers at time t; returns (seat to move first, the other)."""
-    a = await store.matches.seek(game, "1", None, t, None, control, players[0], contacts[0])
-    b = await store.matches.seek(game, "1", None, t, None, control, players[1], contacts[1])
-    if control.kind != "deadline":
-        await start(store, a, at=t)
-    _, events = await store.matches.poll(a.match, None, 0, t)
-    return (a, b) if parse(events)[0]["first"] == 0 else (b, a)
 
 
 def ended_sink(store: Store) -> list[str]:
