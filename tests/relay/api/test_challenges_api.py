@@ -17,7 +17,6 @@ import pytest
 from pytest_aiohttp import AiohttpClient
 
 from relay import Config, MemoryStore, Store, StoreSettings, create_app
-from relay.api.openapi import document
 from relay.core import challenges as rules
 from relay.core.challenges import ChallengeNotice
 from relay.core.games import Game
@@ -27,11 +26,10 @@ from relay.core.rated import RatingRules
 from relay.core.standings import public_id
 from relay.http.proxy import behind_proxy
 from relay.http.state import API
-from tests.relay.api.openapi_checker import Checker
+from tests.relay.api.keyed_client import KeyedClient
 
 pytestmark = pytest.mark.timeout(60)
 
-CHECKER = Checker(document())
 RATED = StoreSettings(ratings=RatingRules(unrefereed=True))
 FISCHER = {"kind": "fischer", "base": 300, "increment": 3}
 
@@ -40,27 +38,13 @@ def key() -> str:
     return secrets.token_urlsafe(32)
 
 
-class Player:
+class Player(KeyedClient):
     """One player's client: its key, its address, its calls checked against the document."""
 
     def __init__(self, client: Any, player: str | None = None, address: str = "") -> None:
-        self.client = client
         self.key = player or key()
         self.id = public_id(hash_token(self.key))
-        self.address = address or f"198.51.100.{secrets.randbelow(250) + 1}"
-
-    async def call(
-        self, method: str, path: str, body: object = None, *, check: str | None = None,
-        bearer: str | None = None,
-    ) -> tuple[int, Any]:  # fmt: skip
-        headers = {"X-Forwarded-For": self.address, "Authorization": f"Bearer {bearer or self.key}"}
-        data = None if body is None else orjson.dumps(body)
-        if data is not None:
-            headers["Content-Type"] = "application/json"
-        answer = await self.client.request(method, path, data=data, headers=headers)
-        found = orjson.loads(await answer.read())
-        CHECKER.check(check or path.split("?")[0], method, answer.status, found)
-        return answer.status, found
+        super().__init__(client, self.key, address)
 
     async def known(self) -> Player:
         """Seeks once with its key (and cancels), so the relay knows it by its public id."""

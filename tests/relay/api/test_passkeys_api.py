@@ -9,12 +9,10 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from pytest_aiohttp import AiohttpClient
 
 from relay import Config, Store, create_app
-from relay.api.openapi import document
 from relay.cli import parse_args
 from relay.core.model import hash_token
 from relay.core.passkeys import (
@@ -25,41 +23,21 @@ from relay.core.passkeys import (
     PasskeySettings,
 )
 from relay.http.proxy import behind_proxy
-from tests.relay.api.openapi_checker import Checker
+from tests.relay.api.keyed_client import KeyedClient
 from tests.support.authenticator import SoftAuthenticator, b64
 
 pytestmark = pytest.mark.timeout(30)
 
 ORIGIN = "https://games.example"
 SETTINGS = PasskeySettings("games.example", (ORIGIN,), b"s" * 32)
-CHECKER = Checker(document())
 
 
 def key() -> str:
     return secrets.token_urlsafe(32)
 
 
-class Device:
+class Device(KeyedClient):
     """One device's client of the relay: its calls, each answer checked against the document."""
-
-    def __init__(self, client: Any, player: str | None = None, address: str = "") -> None:
-        self.client = client
-        self.player = player
-        self.address = address or f"198.51.100.{secrets.randbelow(250) + 1}"
-
-    async def call(
-        self, method: str, path: str, body: object = None, *, check: str | None = None
-    ) -> tuple[int, Any]:
-        headers = {"X-Forwarded-For": self.address}
-        if self.player is not None:
-            headers["Authorization"] = f"Bearer {self.player}"
-        data = None if body is None else orjson.dumps(body)
-        if data is not None:
-            headers["Content-Type"] = "application/json"
-        answer = await self.client.request(method, path, data=data, headers=headers)
-        found = orjson.loads(await answer.read())
-        CHECKER.check(check or path, method, answer.status, found)
-        return answer.status, found
 
     async def register(self, authenticator: SoftAuthenticator, label: str = "") -> Any:
         status, body = await self.call("POST", "/v1/player/passkeys/options")

@@ -16,17 +16,15 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from pytest_aiohttp import AiohttpClient
 
 from relay import Config, MemoryStore, Store, create_app
-from relay.api.openapi import document
 from relay.api.push import RATE
 from relay.core.model import hash_token
 from relay.http.proxy import behind_proxy
 from relay.push.keys import VapidKey, b64url
 from relay.store.push import SUBSCRIPTIONS_PER_PLAYER
-from tests.relay.api.openapi_checker import Checker
+from tests.relay.api.keyed_client import KeyedClient
 
 pytestmark = pytest.mark.timeout(30)
 
-CHECKER = Checker(document())
 KEY = VapidKey.generate("mailto:host@games.example")
 PEM = KEY.private.private_bytes(
     serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
@@ -37,25 +35,8 @@ def player() -> str:
     return secrets.token_urlsafe(32)
 
 
-class Browser:
-    """One browser's client of the relay: its calls, each answer checked against the document."""
-
-    def __init__(self, client: Any, player: str | None = None, address: str = "") -> None:
-        self.client = client
-        self.player = player
-        self.address = address or f"198.51.100.{secrets.randbelow(250) + 1}"
-
-    async def call(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
-        headers = {"X-Forwarded-For": self.address}
-        if self.player is not None:
-            headers["Authorization"] = f"Bearer {self.player}"
-        data = None if body is None else orjson.dumps(body)
-        if data is not None:
-            headers["Content-Type"] = "application/json"
-        answer = await self.client.request(method, path, data=data, headers=headers)
-        found = orjson.loads(await answer.read())
-        CHECKER.check(path, method, answer.status, found)
-        return answer.status, found
+Browser = KeyedClient
+"""One browser's client of the relay."""
 
 
 async def relay(aiohttp_client: AiohttpClient, store: Store | None = None, on: bool = True) -> Any:
