@@ -50,6 +50,9 @@ EXPECTED = {
 }
 """The answer each kind must get."""
 
+ROUNDS = 5
+"""Rounds of the refusal rates: each kind's figure is its best round."""
+
 
 @dataclass(frozen=True)
 class Attack:
@@ -205,17 +208,22 @@ async def refusal_rates(
     host: str, port: int, attack: Attack, source: str, count: int
 ) -> dict[str, float]:
     """Returns refusals per second of each kind, `count` sent one after another on one
-    keep-alive connection from `source` (each must get its refusal)."""
-    rates: dict[str, float] = {}
+    keep-alive connection from `source` (each must get its refusal): in ROUNDS rounds that
+    take the kinds in turn, each kind's best round, so that a moment the machine spent
+    elsewhere falls in one round of one kind, not in its figure."""
+    rates: dict[str, float] = dict.fromkeys(KINDS, 0.0)
+    each = max(1, count // ROUNDS)
     conn = await BoundConnection(host, port, source).open()
     try:
-        for kind in KINDS:
-            started = time.perf_counter()
-            for _ in range(count):
-                answer = await _answer(conn, *attack.request(kind))
-                if answer != EXPECTED[kind]:
-                    raise HttpError(f"{kind}: answered {answer}, not {EXPECTED[kind]}")
-            rates[kind] = round(count / (time.perf_counter() - started))
+        for _ in range(ROUNDS):
+            for kind in KINDS:
+                started = time.perf_counter()
+                for _ in range(each):
+                    answer = await _answer(conn, *attack.request(kind))
+                    if answer != EXPECTED[kind]:
+                        raise HttpError(f"{kind}: answered {answer}, not {EXPECTED[kind]}")
+                rate = round(each / (time.perf_counter() - started))
+                rates[kind] = max(rates[kind], rate)
     finally:
         conn.close()
     return rates
