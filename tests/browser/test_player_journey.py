@@ -284,6 +284,8 @@ def test_two_players_on_two_devices_each_come_back(
         box = words.bounding_box()
         assert box is not None and box["width"] >= 0.6 * PHONE.width, box
         phone.side.shot("challenged")
+        phone.side.page.reload()  # reloaded, the lobby reads its challenges again
+        expect(accept).to_be_visible()
         accept.click()
         phone.side.page.wait_for_url(re.compile(r"xand0\.html"))
         desktop.side.page.wait_for_url(re.compile(r"xand0\.html"))

@@ -142,16 +142,17 @@ class RedisChallenges:
         """Answers a challenge once (Challenges.answer)."""
         receiver = rules.receiver_of(challenge)
         keys = [*self._incoming(receiver), self._key(receiver, "k")]
-        if action == "accept":
-            await self._check_room(keys, challenge, actor, now)
+        # A challenge's terms never change: an accept's, read for its check, serve below.
+        terms = await self._check_room(keys, challenge, actor, now) if action == "accept" else None
         answered = await self.store.call(
             "CHALLENGE_ANSWER",
             keys,
             [challenge, actor, action, _ms(now), redis_keys.new_id(), secrets.randbelow(2),
              name or "", _ms(rules.KEPT), self._key(receiver, "w")],
         )  # fmt: skip
-        client = await self.store.client()
-        terms = await self.store.guard(client.hget(keys[1], challenge))
+        if terms is None:
+            client = await self.store.client()
+            terms = await self.store.guard(client.hget(keys[1], challenge))
         if terms is None:
             raise RelayError("challenge/unknown")
         settled = _read(terms, answered[1])
@@ -161,20 +162,24 @@ class RedisChallenges:
             await self._mark(settled.sender, challenge, "s", now)
         return settled
 
-    async def _check_room(self, keys: list[str], challenge: str, actor: str, now: float) -> None:
+    async def _check_room(
+        self, keys: list[str], challenge: str, actor: str, now: float
+    ) -> bytes | None:
         """Refuses the accept of an open challenge when either key has as many matches not
-        over as a key may (player/too_many): the match it makes counts, as a seek's does."""
+        over as a key may (player/too_many): the match it makes counts, as a seek's does.
+        Returns the challenge's terms (None: unknown, which the answer then says)."""
         client = await self.store.client()
         read = client.pipeline(transaction=False)
         read.hget(keys[1], challenge)
         read.hget(keys[2], challenge)
         terms, state = await self.store.guard(read.execute())
         if terms is None or state is None:
-            return  # unknown: the answer says so
+            return None
         found = _read(terms, state).seen(now)
         if found.state == "open" and actor == found.receiver_key:
             for key in (found.sender_key, found.receiver_key):
                 await self.keys.check(key, "")
+        return bytes(terms)
 
     async def _start(self, challenge: Challenge, now: float) -> None:
         """Opens and starts an accepted challenge's match, once (REMATCH_START)."""
